@@ -1,0 +1,183 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import {
+	DEFAULT_CONNECT_BASE_URL,
+	DEFAULT_WEB_SERVICE_BASE_URL,
+} from '../nodes/AppBuilder/transport/endpoints';
+import {
+	describeTokenFailure,
+	exchangeRefreshToken,
+} from '../nodes/AppBuilder/transport/connectToken';
+import { destinationOf } from '../nodes/AppBuilder/transport/hostRouting';
+
+const usesConnect = { show: { useConnect: [true] } };
+
+export class AppBuilderApi implements ICredentialType {
+	name = 'appBuilderApi';
+
+	displayName = 'App Builder API';
+
+	icon: Icon = { light: 'file:../icons/appbuilder.svg', dark: 'file:../icons/appbuilder.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-appbuilder/n8n-nodes-appbuilder#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Sent as the ACCESSTOKEN header on every web-service call. Find it in the Authentication section of your App Builder developer account.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Needed by Add User and Update User. Generated in your app\'s back-end, in the user registration API section.',
+		},
+		{
+			displayName: 'Web Service Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_WEB_SERVICE_BASE_URL,
+			description: 'Change only for a private deployment or a proxy',
+		},
+		{
+			displayName: 'Use Connect API',
+			name: 'useConnect',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also authenticate Connect API calls (for example from the HTTP Request node) with a self-refreshing access token',
+		},
+		{
+			displayName: 'Connect Base URL',
+			name: 'connectBaseUrl',
+			type: 'string',
+			default: DEFAULT_CONNECT_BASE_URL,
+			displayOptions: usesConnect,
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: usesConnect,
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: usesConnect,
+		},
+		{
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: usesConnect,
+			description:
+				'The Connect refresh token. Each refresh returns a new one, which n8n saves here in place of the old.',
+		},
+		{
+			// Filled by preAuthentication; n8n refreshes it when empty or when a Connect call answers 401.
+			displayName: 'Connect Access Token',
+			name: 'connectAccessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Connect Access Token Expires At',
+			name: 'connectTokenExpiresAt',
+			type: 'hidden',
+			default: 0,
+		},
+	];
+
+	/**
+	 * Fetches a fresh Connect access token with the refresh token. The rotated
+	 * refresh token is returned together with the access token, because n8n
+	 * saves what this returns only when the expirable field is part of it.
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		if (!isConnectConfigured(credentials)) return {};
+		const client = {
+			connectBaseUrl: String(credentials.connectBaseUrl || DEFAULT_CONNECT_BASE_URL),
+			clientId: String(credentials.clientId),
+			clientSecret: String(credentials.clientSecret),
+		};
+		const result = await exchangeRefreshToken(
+			this.helpers.httpRequest,
+			client,
+			String(credentials.refreshToken),
+		);
+		if (!result.ok) {
+			// No node is at hand here, so a plain Error; n8n shows its message on the failing node.
+			throw new Error(
+				describeTokenFailure(result, [credentials.clientSecret, credentials.refreshToken]),
+			);
+		}
+		const refreshed: IDataObject = {
+			connectAccessToken: result.tokens.accessToken,
+			refreshToken: result.tokens.refreshToken,
+			connectTokenExpiresAt: result.tokens.expiresAtMs,
+		};
+		return refreshed;
+	}
+
+	/**
+	 * Adds each secret only to requests bound for the host it belongs to, so the
+	 * credential is safe to use from the HTTP Request node against any URL.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const legacyUri = (requestOptions as IHttpRequestOptions & { uri?: string }).uri;
+		const destination = destinationOf(
+			requestOptions.url ?? legacyUri,
+			requestOptions.baseURL,
+			String(credentials.baseUrl || DEFAULT_WEB_SERVICE_BASE_URL),
+			isConnectConfigured(credentials)
+				? String(credentials.connectBaseUrl || DEFAULT_CONNECT_BASE_URL)
+				: undefined,
+		);
+		const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
+		if (destination === 'webService') {
+			headers.ACCESSTOKEN = credentials.accessToken;
+		} else if (destination === 'connect' && credentials.connectAccessToken) {
+			headers.Authorization = `Bearer ${String(credentials.connectAccessToken)}`;
+		}
+		return { ...requestOptions, headers };
+	}
+}
+
+function isConnectConfigured(credentials: ICredentialDataDecryptedObject): boolean {
+	return (
+		credentials.useConnect === true &&
+		Boolean(credentials.clientId) &&
+		Boolean(credentials.clientSecret) &&
+		Boolean(credentials.refreshToken)
+	);
+}

@@ -1,0 +1,113 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as getManyInquiries from './actions/inquiry/getMany.operation';
+import { DEFAULT_CONCURRENCY, route } from './actions/router';
+import * as addUser from './actions/user/add.operation';
+import * as updateUser from './actions/user/update.operation';
+import { CREDENTIAL_TYPE } from './credentialType';
+import { appBuilderApiCredentialTest } from './methods/credentialTest';
+import { searchFormPages } from './methods/listSearch';
+
+export class AppBuilder implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'App Builder',
+		name: 'appBuilder',
+		icon: { light: 'file:../../icons/appbuilder.svg', dark: 'file:../../icons/appbuilder.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Register and update app users and read form inquiries with the App Builder API',
+		defaults: { name: 'App Builder' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'appBuilderApiCredentialTest' }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Inquiry', value: 'inquiry' },
+					{ name: 'User', value: 'user' },
+				],
+				default: 'user',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['user'] } },
+				options: [
+					{
+						name: 'Add',
+						value: 'add',
+						description: 'Register a new app user',
+						action: 'Add a user',
+					},
+					{
+						name: 'Update',
+						value: 'update',
+						description: 'Change the details of an app user',
+						action: 'Update a user',
+					},
+				],
+				default: 'add',
+			},
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				displayOptions: { show: { resource: ['inquiry'] } },
+				options: [
+					{
+						name: 'Get Many',
+						value: 'getAll',
+						description: 'Get many inquiries of a form',
+						action: 'Get many inquiries',
+					},
+				],
+				default: 'getAll',
+			},
+			...addUser.description,
+			...updateUser.description,
+			...getManyInquiries.description,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Concurrency',
+						name: 'concurrency',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 50 },
+						default: DEFAULT_CONCURRENCY,
+						description:
+							'How many items are sent to the App Builder API at the same time. Lower it if the API answers "too many requests".',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		listSearch: { searchFormPages },
+		credentialTest: { appBuilderApiCredentialTest },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await route.call(this);
+	}
+}

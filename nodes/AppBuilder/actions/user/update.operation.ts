@@ -1,0 +1,104 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from '../../helpers/phone';
+import { callWebService } from '../../transport/request';
+import {
+	emailField,
+	groupField,
+	nameField,
+	passwordField,
+	passwordFormatField,
+	readPassword,
+	requireText,
+	statusField,
+} from './userFields';
+
+const properties: INodeProperties[] = [
+	{
+		...emailField,
+		description: 'The email of the app user to update; the API finds the user by it',
+	},
+	nameField,
+	{
+		...passwordField,
+		description: 'The API requires the password on every update; send the current one to keep it',
+	},
+	passwordFormatField,
+	{
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 5551234567',
+		description:
+			'The API takes the phone as a number. Spaces, dashes, dots and brackets are removed; a leading 0 or + is refused unless Phone Format is Text.',
+	},
+	{
+		displayName: 'Phone Format',
+		name: 'phoneFormat',
+		type: 'options',
+		default: 'integer',
+		options: [
+			{
+				name: 'Number',
+				value: 'integer',
+				description: 'Send the digits as a number, as the API documents; refuse values that would change',
+			},
+			{
+				name: 'Text',
+				value: 'text',
+				description: 'Send the phone exactly as typed, for numbers with a leading 0 or +',
+			},
+		],
+	},
+	groupField,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [{ ...statusField, description: 'Left out of the request when Not Set, so the status stays as it is' }],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['update'] } },
+	properties,
+);
+
+/** Changes an app user's details (editUser). */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const email = requireText(this, 'email', 'Email', itemIndex);
+	const name = requireText(this, 'name', 'Name', itemIndex);
+	const { password, passwordType } = readPassword(this, itemIndex);
+	const phoneFormat = this.getNodeParameter('phoneFormat', itemIndex, 'integer') as PhoneFormat;
+	const prepared = preparePhone(String(this.getNodeParameter('phone', itemIndex, '') ?? ''), phoneFormat);
+	if ('problem' in prepared) {
+		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {
+			itemIndex,
+			description:
+				prepared.problem === 'empty' || prepared.problem === 'notDigits'
+					? 'Set the Phone field to the user\'s phone number, digits only.'
+					: 'Set Phone Format to Text to send the phone exactly as typed, or correct the number.',
+		});
+	}
+	const group = String(this.getNodeParameter('group', itemIndex, '') ?? '');
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+
+	const params: IDataObject = {
+		name,
+		email,
+		phone: prepared.phone,
+		group,
+		password,
+		passwordType,
+	};
+	// status is optional for editUser; sending it blank could clear it, so it is left out when not set.
+	if (additional.status === '0' || additional.status === '1') params.status = additional.status;
+
+	const result = await callWebService.call(this, 'editUser', params, { itemIndex });
+	return [{ json: { ...result, email }, pairedItem: { item: itemIndex } }];
+}

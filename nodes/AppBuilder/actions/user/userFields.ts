@@ -1,0 +1,109 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { preparePassword, type PasswordFormat, type PreparedPassword } from '../../helpers/password';
+
+/** Fields both user operations share; each operation places them with its own display options. */
+export const emailField: INodeProperties = {
+	displayName: 'Email',
+	name: 'email',
+	type: 'string',
+	placeholder: 'name@email.com',
+	default: '',
+	required: true,
+};
+
+export const nameField: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	required: true,
+};
+
+export const passwordField: INodeProperties = {
+	displayName: 'Password',
+	name: 'password',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	required: true,
+};
+
+export const passwordFormatField: INodeProperties = {
+	displayName: 'Password Format',
+	name: 'passwordFormat',
+	type: 'options',
+	default: 'plain',
+	options: [
+		{
+			name: 'Already MD5-Hashed',
+			value: 'md5',
+			description: 'The password field holds an MD5 hash (32 hex characters); the API stores it as is',
+		},
+		{
+			name: 'Hash With MD5 in N8n',
+			value: 'hashInN8n',
+			description: 'N8n hashes the password before sending it, so the plain password never leaves the workflow',
+		},
+		{
+			name: 'Plain Text',
+			value: 'plain',
+			description: 'The API hashes the password itself',
+		},
+	],
+};
+
+export const groupField: INodeProperties = {
+	displayName: 'Group',
+	name: 'group',
+	type: 'string',
+	default: '',
+	description: 'The user group to put the user in. Leave empty for none.',
+};
+
+export const statusField: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'options',
+	default: '',
+	options: [
+		{ name: 'Active', value: '1' },
+		{ name: 'Inactive', value: '0' },
+		{ name: 'Not Set', value: '' },
+	],
+};
+
+export function requireText(
+	context: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
+	const value = String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	if (value === '') {
+		throw new NodeOperationError(context.getNode(), `${label} is empty`, {
+			itemIndex,
+			description: `Set the ${label} field; if it comes from an expression, check that the expression gives a value for this item.`,
+		});
+	}
+	return value;
+}
+
+export function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
+	const value = String(context.getNodeParameter('password', itemIndex, '') ?? '');
+	const format = context.getNodeParameter('passwordFormat', itemIndex, 'plain') as PasswordFormat;
+	const prepared = preparePassword(value, format);
+	if ('problem' in prepared) {
+		const message =
+			prepared.problem === 'empty'
+				? 'Password is empty'
+				: 'Password is not an MD5 hash, but Password Format says it is';
+		const description =
+			prepared.problem === 'empty'
+				? 'Set the Password field; if it comes from an expression, check that the expression gives a value for this item.'
+				: 'An MD5 hash is 32 characters 0-9 and a-f. Set Password Format to Plain Text or Hash With MD5 in N8n to send a plain password.';
+		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
+	}
+	return prepared;
+}

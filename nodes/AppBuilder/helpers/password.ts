@@ -1,0 +1,35 @@
+import { createHash } from 'crypto';
+
+/**
+ * How the node sends a user's password. The API hashes a plain password
+ * itself, and takes an MD5 hash as is when passwordType is "MD5".
+ */
+export type PasswordFormat = 'plain' | 'md5' | 'hashInN8n';
+
+export interface PreparedPassword {
+	password: string;
+	passwordType: '' | 'MD5';
+}
+
+const MD5_HEX = /^[a-f0-9]{32}$/i;
+
+export type PasswordProblem = 'empty' | 'notMd5';
+
+export function preparePassword(
+	value: string,
+	format: PasswordFormat,
+): PreparedPassword | { problem: PasswordProblem } {
+	if (value === '') return { problem: 'empty' };
+	switch (format) {
+		case 'md5':
+			return MD5_HEX.test(value)
+				? { password: value.toLowerCase(), passwordType: 'MD5' }
+				: { problem: 'notMd5' };
+		case 'hashInN8n':
+			// MD5 because it is the only pre-hashed form the API accepts; it keeps the
+			// plain password inside the workflow, it is not a strong hash.
+			return { password: createHash('md5').update(value, 'utf8').digest('hex'), passwordType: 'MD5' };
+		default:
+			return { password: value, passwordType: '' };
+	}
+}

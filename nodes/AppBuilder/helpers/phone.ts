@@ -1,0 +1,37 @@
+/**
+ * Update User sends the phone number as an integer, as the spec types it. A
+ * number whose digits would change on the way (a leading zero or a plus sign
+ * dropped, more digits than an integer holds exactly) is refused rather than
+ * rewritten; the user can choose to send it as text instead.
+ */
+export type PhoneFormat = 'integer' | 'text';
+
+export type PhoneProblem = 'empty' | 'notDigits' | 'leadingZero' | 'plusSign' | 'tooLong';
+
+/** Visual separators people type in phone numbers; removing them changes no digit. */
+const SEPARATORS = /[\s\-.()]/g;
+
+export function preparePhone(
+	value: string,
+	format: PhoneFormat,
+): { phone: number | string } | { problem: PhoneProblem } {
+	const trimmed = value.trim();
+	if (trimmed === '') return { problem: 'empty' };
+	if (format === 'text') return { phone: trimmed };
+
+	const digits = trimmed.replace(SEPARATORS, '');
+	if (digits.startsWith('+')) return { problem: 'plusSign' };
+	if (!/^\d+$/.test(digits)) return { problem: 'notDigits' };
+	if (digits.length > 1 && digits.startsWith('0')) return { problem: 'leadingZero' };
+	const phone = Number(digits);
+	if (!Number.isSafeInteger(phone)) return { problem: 'tooLong' };
+	return { phone };
+}
+
+export const PHONE_PROBLEM_TEXT: Record<PhoneProblem, string> = {
+	empty: 'Phone is empty',
+	notDigits: 'Phone must contain only digits (spaces, dashes, dots and brackets are allowed)',
+	leadingZero: 'Phone starts with 0, which would be lost when sent as a number',
+	plusSign: 'Phone starts with +, which would be lost when sent as a number',
+	tooLong: 'Phone has more digits than can be sent as a number without changing it',
+};

@@ -1,0 +1,129 @@
+/**
+ * What each code of the App Builder API's error table means to a workflow
+ * builder, and what to do about it. The API's own texts are terse ("Invalid API
+ * Key"); the `fix` here is what the node shows as the error's description.
+ */
+export interface ApiErrorMeaning {
+	message: string;
+	fix: string;
+	/** Whether the same request may succeed if simply sent again later. */
+	retryable: boolean;
+}
+
+const CREDENTIAL = 'the App Builder API credential';
+
+export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
+	400: {
+		message: 'The App Builder API rejected the request as invalid',
+		fix: 'Check the values of the node\'s fields against what the API expects; the API\'s own message is shown above.',
+		retryable: false,
+	},
+	401: {
+		message: 'The App Builder API did not accept the access token',
+		fix: `Copy the access token again from the Authentication section of your App Builder developer account into the Access Token field of ${CREDENTIAL}.`,
+		retryable: false,
+	},
+	403: {
+		message: 'This App Builder API method is for administrators only',
+		fix: 'Use an access token of an account that has administrator rights for this app.',
+		retryable: false,
+	},
+	404: {
+		message: 'The App Builder API does not know this method',
+		fix: `Check the Web Service Base URL in ${CREDENTIAL}; it should be the App Builder web-service host (for example https://api.appexecutable.com).`,
+		retryable: false,
+	},
+	405: {
+		message: 'The App Builder API does not allow this HTTP method here',
+		fix: `Check the Web Service Base URL in ${CREDENTIAL}: a proxy or a wrong host may be rewriting the request.`,
+		retryable: false,
+	},
+	406: {
+		message: 'The App Builder API cannot answer in the requested format',
+		fix: 'The node asks for JSON; a proxy between n8n and the API may be changing the Accept header.',
+		retryable: false,
+	},
+	410: {
+		message: 'This App Builder API request has been removed',
+		fix: 'The service retired this operation; update the n8n-nodes-appbuilder package to its newest version.',
+		retryable: false,
+	},
+	429: {
+		message: 'The App Builder API is receiving too many requests',
+		fix: 'The node already waited and retried. Lower the Concurrency option, or spread the work over time (for example with a Loop Over Items node and a Wait node).',
+		retryable: true,
+	},
+	500: {
+		message: 'The App Builder API had an internal error',
+		fix: 'The node already retried. Try again later; if it keeps failing, contact App Builder support.',
+		retryable: true,
+	},
+	502: {
+		message: 'A gateway in front of the App Builder API failed',
+		fix: 'The node already retried. Try again later.',
+		retryable: true,
+	},
+	503: {
+		message: 'The App Builder API is temporarily unavailable (maintenance)',
+		fix: 'The node already retried. Try again later.',
+		retryable: true,
+	},
+	504: {
+		message: 'A gateway in front of the App Builder API timed out',
+		fix: 'The node already retried. Try again later.',
+		retryable: true,
+	},
+	2032: {
+		message: 'The App Builder API needs the account\'s API key',
+		fix: `Fill in the API Key field of ${CREDENTIAL}. It is generated in your app's back-end, in the user registration API section.`,
+		retryable: false,
+	},
+	2034: {
+		message: 'The App Builder API needs the user\'s email',
+		fix: 'Set the Email field of the node; if it comes from an expression, check that the expression gives a value for this item.',
+		retryable: false,
+	},
+	2036: {
+		message: 'The App Builder API key is not valid for this account',
+		fix: `Copy the API key again from your app's back-end (user registration API section) into the API Key field of ${CREDENTIAL}.`,
+		retryable: false,
+	},
+	2038: {
+		message: 'The App Builder API key is malformed',
+		fix: `The API Key field of ${CREDENTIAL} holds something that is not an API key (spaces or missing characters?). Copy it again from your app's back-end.`,
+		retryable: false,
+	},
+	2039: {
+		message: 'This email already belongs to an app user',
+		fix: 'Use the Update User operation to change an existing user, or register the user with another email.',
+		retryable: false,
+	},
+	2040: {
+		message: 'This phone number already belongs to another app user',
+		fix: 'Each app user needs a unique phone number: use another one, or update the user who already has it.',
+		retryable: false,
+	},
+	2041: {
+		message: 'The App Builder API says the email is not valid',
+		fix: 'Set the Email field to a valid address such as jane@example.com.',
+		retryable: false,
+	},
+};
+
+/** The meaning of a code the catalog does not list, by its class. */
+export function meaningOf(code: number): ApiErrorMeaning {
+	const known = API_ERROR_CATALOG[code];
+	if (known) return known;
+	if (code >= 500 && code < 600) {
+		return {
+			message: `The App Builder API failed with status ${code}`,
+			fix: 'Try again later.',
+			retryable: true,
+		};
+	}
+	return {
+		message: `The App Builder API returned error ${code}`,
+		fix: 'Check the node\'s fields; the API\'s own message is shown above.',
+		retryable: false,
+	};
+}

@@ -1,0 +1,64 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
+import { callWebService, type WebServiceCallOptions, type WebServiceContext } from './request';
+
+export interface FormTarget {
+	appId: string;
+	pageId: string;
+}
+
+/** Checks the App ID and form page ID a user gave, naming the field to fix. */
+export function validateFormTarget(
+	node: INode,
+	appId: unknown,
+	pageId: unknown,
+	itemIndex?: number,
+): FormTarget {
+	const app = String(appId ?? '').trim();
+	const page = String(pageId ?? '').trim();
+	if (app === '') {
+		throw new NodeOperationError(node, 'App ID is empty', {
+			itemIndex,
+			description: 'Set App ID to your app\'s ID from the App Builder back-end (also called appID or BID).',
+		});
+	}
+	if (page === '') {
+		throw new NodeOperationError(node, 'No form is selected', {
+			itemIndex,
+			description: 'Pick a form from the list, or give its page ID (formbuilder_1234_5678).',
+		});
+	}
+	if (!new RegExp(FORM_PAGE_ID_PATTERN).test(page)) {
+		throw new NodeOperationError(node, `"${page}" is not a form page ID`, {
+			itemIndex,
+			description:
+				'A form page ID looks like formbuilder_1234_5678. Pick the form from the list to get the right one.',
+		});
+	}
+	return { appId: app, pageId: page };
+}
+
+/** All inquiries of one form, as the API returns them (raw records, in no promised order). */
+export async function fetchInquiries(
+	this: WebServiceContext,
+	target: FormTarget,
+	options: WebServiceCallOptions = {},
+): Promise<unknown[]> {
+	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, options);
+	return inquiriesIn(this.getNode(), body, options.itemIndex);
+}
+
+function inquiriesIn(node: INode, body: IDataObject, itemIndex?: number): unknown[] {
+	const data = body.data;
+	// Some services send null or leave data out when a form has no inquiries yet.
+	if (data === undefined || data === null || data === '') return [];
+	if (Array.isArray(data)) return data;
+	throw new NodeApiError(node, { dataType: typeof data }, {
+		message: 'The App Builder API answered without a list of inquiries',
+		description:
+			'The answer\'s "data" field is not a list. Check that App ID and the form are right; if they are, the API may have changed.',
+		itemIndex,
+	});
+}

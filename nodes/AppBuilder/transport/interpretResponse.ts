@@ -1,0 +1,190 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Decides whether a web-service response is a success or an error, in every
+ * form the App Builder API may use. The spec does not say whether its codes
+ * arrive as the HTTP status or inside a 200 body, nor what an error body looks
+ * like, so all plausible forms are recognised:
+ * - an HTTP status >= 400 (with or without a body);
+ * - `{ status: "error", code, msg }` and similar (`error`, `message`, `errorCode`);
+ * - `{ successCode: "2039", message }` (success is `successCode: "200"`);
+ * - an HTML or plain-text error page, from the service or a proxy;
+ * - a JSON body cut short by a dropped connection.
+ * Pure: no I/O, time passed in, so every form is unit-tested.
+ */
+
+export type ResponseBodyKind = 'json' | 'html' | 'text' | 'empty' | 'malformed-json';
+
+export interface WebServiceSuccess {
+	ok: true;
+	body: IDataObject;
+}
+
+export interface WebServiceFailure {
+	ok: false;
+	/** The API's error code (spec table) when one was found, else the HTTP status. */
+	code: number;
+	httpStatus: number;
+	bodyKind: ResponseBodyKind;
+	/** The API's own text, when it gave one (already shortened). */
+	apiMessage?: string;
+	/** From a Retry-After header, in milliseconds. */
+	retryAfterMs?: number;
+}
+
+export type WebServiceOutcome = WebServiceSuccess | WebServiceFailure;
+
+export interface RawResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body: unknown;
+}
+
+const ERROR_STATUS_WORDS = new Set(['error', 'fail', 'failed', 'failure', 'false']);
+const MAX_API_MESSAGE_LENGTH = 300;
+
+export function interpretResponse(response: RawResponse, nowMs: number): WebServiceOutcome {
+	const { kind, value } = parseBody(response.body);
+	const httpStatus = response.statusCode;
+	const retryAfterMs = parseRetryAfter(headerValue(response.headers, 'retry-after'), nowMs);
+	const fail = (code: number, apiMessage?: string): WebServiceFailure => ({
+		ok: false,
+		code,
+		httpStatus,
+		bodyKind: kind,
+		...(apiMessage ? { apiMessage: shorten(apiMessage) } : {}),
+		...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+	});
+
+	if (kind === 'json' && isPlainObject(value)) {
+		const bodyError = errorInJsonBody(value);
+		if (bodyError) return fail(bodyError.code ?? httpStatusOrBadRequest(httpStatus), bodyError.message);
+		if (httpStatus >= 400) return fail(httpStatus, messageIn(value));
+		if (httpStatus >= 200 && httpStatus < 300) return { ok: true, body: value };
+		return fail(httpStatus, messageIn(value));
+	}
+
+	if (kind === 'html' || kind === 'text') {
+		const text = kind === 'html' ? htmlToText(value as string) : (value as string);
+		const codeInPage = findKnownCode(text);
+		return fail(codeInPage ?? httpStatus, text);
+	}
+
+	if (httpStatus >= 400) return fail(httpStatus);
+	// A 2xx that is empty, cut short, or JSON of an unexpected type (an array, a number).
+	return fail(httpStatus);
+}
+
+/** Whether a failure's body says the response was not the JSON the API promises. */
+export function isUnreadableBody(failure: WebServiceFailure): boolean {
+	const codeFoundInPage = failure.code !== failure.httpStatus;
+	return (
+		failure.bodyKind !== 'json' &&
+		!codeFoundInPage &&
+		failure.httpStatus >= 200 &&
+		failure.httpStatus < 300
+	);
+}
+
+function parseBody(body: unknown): { kind: ResponseBodyKind; value: unknown } {
+	if (body === undefined || body === null) return { kind: 'empty', value: undefined };
+	if (typeof body === 'object' && !isBuffer(body)) return { kind: 'json', value: body };
+	const text = isBuffer(body) ? body.toString('utf8') : String(body);
+	const trimmed = text.trim();
+	if (trimmed === '') return { kind: 'empty', value: undefined };
+	if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+		try {
+			return { kind: 'json', value: JSON.parse(trimmed) };
+		} catch {
+			return { kind: 'malformed-json', value: trimmed };
+		}
+	}
+	if (trimmed.startsWith('<')) return { kind: 'html', value: trimmed };
+	return { kind: 'text', value: trimmed };
+}
+
+function errorInJsonBody(body: IDataObject): { code?: number; message?: string } | undefined {
+	const message = messageIn(body);
+	if ('successCode' in body) {
+		const code = toCode(body.successCode);
+		if (code !== 200) return { code, message };
+	}
+	const status = body.status;
+	const statusSaysError =
+		(typeof status === 'string' && ERROR_STATUS_WORDS.has(status.trim().toLowerCase())) ||
+		status === false;
+	const code = toCode(body.code ?? body.errorCode ?? body.error_code);
+	if (statusSaysError) return { code, message };
+	if (code !== undefined && code >= 400) return { code, message };
+	if (typeof body.error === 'string' && body.error !== '' && body.data === undefined) {
+		return { code, message };
+	}
+	return undefined;
+}
+
+function messageIn(body: IDataObject): string | undefined {
+	for (const key of ['msg', 'message', 'error_description', 'error', 'errorMessage']) {
+		const value = body[key];
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	}
+	return undefined;
+}
+
+function toCode(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isInteger(value)) return value;
+	if (typeof value === 'string' && /^\d{3,4}$/.test(value.trim())) return Number(value.trim());
+	return undefined;
+}
+
+function httpStatusOrBadRequest(httpStatus: number): number {
+	return httpStatus >= 400 ? httpStatus : 400;
+}
+
+/** The first number in an error page that is a code the API documents (20xx or an HTTP error). */
+function findKnownCode(text: string): number | undefined {
+	const match = /\b(20(?:3[2-9]|4[01])|4(?:0[0-9]|1[0-9]|29)|5(?:0[0-4]))\b/.exec(text);
+	return match ? Number(match[1]) : undefined;
+}
+
+function htmlToText(html: string): string {
+	return html
+		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/&nbsp;/g, ' ')
+		.replace(/&amp;/g, '&')
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/\s+/g, ' ')
+		.trim();
+}
+
+function shorten(text: string): string {
+	return text.length > MAX_API_MESSAGE_LENGTH ? `${text.slice(0, MAX_API_MESSAGE_LENGTH)}…` : text;
+}
+
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	const trimmed = value.trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - nowMs);
+}
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() !== name) continue;
+		if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
+		return value === undefined || value === null ? undefined : String(value);
+	}
+	return undefined;
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isBuffer(value: unknown): value is Buffer {
+	return Buffer.isBuffer(value);
+}
