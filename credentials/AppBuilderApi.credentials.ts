@@ -109,7 +109,7 @@ export class AppBuilderApi implements ICredentialType {
 		},
 		{
 			displayName: 'Connect Access Token Expires At',
-			name: 'connectTokenExpiresAt',
+			name: 'connectExpiresAt',
 			type: 'hidden',
 			default: 0,
 		},
@@ -141,7 +141,7 @@ export class AppBuilderApi implements ICredentialType {
 		const refreshed: IDataObject = {
 			connectAccessToken: result.tokens.accessToken,
 			refreshToken: result.tokens.refreshToken,
-			connectTokenExpiresAt: result.tokens.expiresAtMs,
+			connectExpiresAt: result.tokens.expiresAtMs,
 		};
 		return refreshed;
 	}

@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../helpers/mapWithConcurrency';
 import * as getManyInquiries from './inquiry/getMany.operation';
@@ -34,7 +34,11 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		try {
 			return await execute.call(this, itemIndex);
 		} catch (error) {
-			if (!this.continueOnFail()) throw error;
+			if (!this.continueOnFail()) {
+				throw error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			}
 			const message = error instanceof Error ? error.message : String(error);
 			const description = (error as { description?: unknown }).description;
 			return [

@@ -105,7 +105,7 @@ async function testWebServices(
 }
 
 /** A refresh token no server has issued, so the request can only prove the client credentials. */
-const PROBE_REFRESH_TOKEN = 'n8n-credential-test-probe';
+const UNISSUED_PROBE_VALUE = 'n8n-credential-test-probe';
 
 async function testConnectClient(
 	send: Send,
@@ -119,7 +119,7 @@ async function testConnectClient(
 			clientId: String(data.clientId ?? ''),
 			clientSecret: String(data.clientSecret ?? ''),
 		},
-		PROBE_REFRESH_TOKEN,
+		UNISSUED_PROBE_VALUE,
 	);
 	if (result.ok || result.reason === 'invalid_grant') {
 		return { status: 'OK', message: 'Connect client ID and secret accepted.' };

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 
-import { CONNECT_TOKEN_PATH, joinUrl } from './endpoints';
+import { CONNECT_GRANT_PATH, joinUrl } from './endpoints';
 import { redactSecrets } from './redact';
 
 /**
@@ -43,7 +43,7 @@ export async function exchangeRefreshToken(
 	try {
 		response = (await httpRequest({
 			method: 'POST',
-			url: joinUrl(client.connectBaseUrl, CONNECT_TOKEN_PATH),
+			url: joinUrl(client.connectBaseUrl, CONNECT_GRANT_PATH),
 			// Client credentials in the body, as the spec's reference sample sends them.
 			body: {
 				grant_type: 'refresh_token',

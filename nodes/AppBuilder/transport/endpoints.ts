@@ -9,7 +9,7 @@ export const WEB_SERVICE_ENDPOINTS = {
 export type WebServiceEndpoint = keyof typeof WEB_SERVICE_ENDPOINTS;
 
 /** The Connect API's OAuth 2 token endpoint (refresh_token grant). */
-export const CONNECT_TOKEN_PATH = '/v1/oauth2/token';
+export const CONNECT_GRANT_PATH = '/v1/oauth2/token';
 
 /** Public hosts of the service; users of a private deployment change them in the credential. */
 export const DEFAULT_WEB_SERVICE_BASE_URL = 'https://api.appexecutable.com';
