@@ -1,0 +1,115 @@
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from './credentialType';
+import { appIdField, formPageField } from './descriptions/formFields';
+import { appBuilderApiCredentialTest } from './methods/credentialTest';
+import { searchFormPages } from './methods/listSearch';
+import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';
+
+export class AppBuilderTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'App Builder Trigger',
+		name: 'appBuilderTrigger',
+		icon: { light: 'file:../../icons/appbuilder.svg', dark: 'file:../../icons/appbuilder.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"] === "newOrUpdated" ? "New or Updated Inquiry" : "New Inquiry"}}',
+		description: 'Starts the workflow when a form in your App Builder app receives an inquiry',
+		defaults: { name: 'App Builder Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'appBuilderApiCredentialTest' }],
+		properties: [
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				default: 'new',
+				options: [
+					{
+						name: 'New Inquiry',
+						value: 'new',
+						description: 'Each inquiry starts the workflow once, when it is submitted',
+					},
+					{
+						name: 'New or Updated Inquiry',
+						value: 'newOrUpdated',
+						description: 'Also starts the workflow again when an inquiry\'s last-updated time moves',
+					},
+				],
+			},
+			appIdField,
+			{ ...formPageField, description: 'The form whose inquiries start the workflow' },
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return a flat item with one field per form field instead of the raw inquiry record',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'On First Poll',
+						name: 'firstPoll',
+						type: 'options',
+						default: 'none',
+						description:
+							'What the first poll after activation (or after changing the form) emits; every inquiry after it is emitted once either way',
+						options: [
+							{
+								name: 'Emit Nothing',
+								value: 'none',
+								description: 'Inquiries already in the form are not sent; only new ones are',
+							},
+							{
+								name: 'Emit the Latest',
+								value: 'latest',
+								description: 'Also send the latest few inquiries already in the form',
+							},
+						],
+					},
+					{
+						displayName: 'Latest Count',
+						name: 'firstPollCount',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 50 },
+						default: DEFAULT_FIRST_POLL_COUNT,
+						description: 'How many of the latest inquiries the first poll emits, when On First Poll is Emit the Latest',
+					},
+					{
+						displayName: 'Max Inquiries per Poll',
+						name: 'maxItemsPerPoll',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_MAX_ITEMS_PER_POLL,
+						description:
+							'A larger backlog is spread over the next polls, oldest first; nothing is skipped',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		listSearch: { searchFormPages },
+		credentialTest: { appBuilderApiCredentialTest },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollInquiries.call(this);
+	}
+}

@@ -1,0 +1,129 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	commitPoll,
+	planPoll,
+	toCursorEvent,
+	type CursorEvent,
+	type CursorOptions,
+	type EventMode,
+} from '../inquiries/cursor';
+import { flattenInquiry } from '../inquiries/flatten';
+import { fetchInquiries, validateFormTarget } from '../transport/fetchInquiries';
+import { readCursorState, writeCursorState } from './triggerState';
+
+export const DEFAULT_FIRST_POLL_COUNT = 5;
+export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
+
+/** Share of n8n's poll budget spent before stopping early; the rest is margin for emitting. */
+const BUDGET_SHARE = 0.8;
+
+interface TriggerOptions {
+	firstPoll?: 'none' | 'latest';
+	firstPollCount?: number;
+	maxItemsPerPoll?: number;
+}
+
+/**
+ * One poll: fetch every inquiry of the form, ask the cursor which are new,
+ * flatten those, and only then save the cursor. A poll that fails saves
+ * nothing, so the next successful poll emits whatever this one missed.
+ */
+export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const startedAt = Date.now();
+	const target = validateFormTarget(
+		this.getNode(),
+		this.getNodeParameter('appId', ''),
+		this.getNodeParameter('pageId', '', { extractValue: true }),
+	);
+	const mode = this.getNodeParameter('event', 'new') as EventMode;
+	const simplify = this.getNodeParameter('simplify', true) as boolean;
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const toItem = (record: unknown): INodeExecutionData => ({
+		json: simplify ? flattenInquiry(record) : (record as IDataObject),
+	});
+
+	if (this.getMode() === 'manual') return [[toItem(await latestInquiry.call(this, target, mode))]];
+
+	const staticData = this.getWorkflowStaticData('node');
+	const scope = `${target.appId}/${target.pageId}/${mode}`;
+	const state = readCursorState(staticData);
+
+	let records: unknown[];
+	try {
+		// One quick retry inside the poll; a poll that still fails is simply tried again next time.
+		records = await fetchInquiries.call(this, target, { retry: { maxAttempts: 2 } });
+	} catch (error) {
+		// Before the first successful poll the user is still setting up: show the error.
+		// After it, do as n8n's own polling triggers do: log it and try again next poll.
+		if (state === undefined) throw error;
+		this.logger.error(
+			`App Builder Trigger could not read inquiries: ${(error as Error).message}. Nothing was lost; the next poll tries again.`,
+			{ workflowId: this.getWorkflow().id, node: this.getNode().name },
+		);
+		return null;
+	}
+
+	const cursorOptions: CursorOptions = {
+		mode,
+		firstPoll:
+			options.firstPoll === 'latest'
+				? { kind: 'latest', count: clamp(options.firstPollCount ?? DEFAULT_FIRST_POLL_COUNT, 1, 50) }
+				: { kind: 'none' },
+		maxItems: Math.max(1, options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL),
+	};
+	const recordsByKey = new Map<string, unknown>();
+	const events: CursorEvent[] = [];
+	for (const record of records) {
+		const event = toCursorEvent(record, mode);
+		recordsByKey.set(event.key, record);
+		events.push(event);
+	}
+
+	const plan = planPoll(state, events, cursorOptions, scope);
+	const deadline = pollDeadline(this, startedAt);
+	const emitted: CursorEvent[] = [];
+	const items: INodeExecutionData[] = [];
+	for (const event of plan.toEmit) {
+		if (deadline !== undefined && emitted.length > 0 && Date.now() > deadline) break;
+		items.push(toItem(recordsByKey.get(event.key)));
+		emitted.push(event);
+	}
+
+	writeCursorState(staticData, commitPoll(plan.baseline ?? state, emitted, cursorOptions, scope));
+	return items.length > 0 ? [items] : null;
+}
+
+/** "Fetch Test Event": the form's latest inquiry, without touching the trigger's state. */
+async function latestInquiry(
+	this: IPollFunctions,
+	target: { appId: string; pageId: string },
+	mode: EventMode,
+): Promise<unknown> {
+	const records = await fetchInquiries.call(this, target);
+	let latest: { record: unknown; time: number } | undefined;
+	for (const record of records) {
+		const time = toCursorEvent(record, mode).time ?? -Infinity;
+		if (latest === undefined || time >= latest.time) latest = { record, time };
+	}
+	if (latest === undefined) {
+		throw new NodeOperationError(this.getNode(), 'This form has no inquiries yet', {
+			description:
+				'Submit the form once in your app (or pick another form), then fetch a test event again.',
+		});
+	}
+	return latest.record;
+}
+
+/** n8n 2.40+ tells a poll how long it may take; older versions do not, and then there is no deadline. */
+function pollDeadline(context: IPollFunctions, startedAt: number): number | undefined {
+	const getBudget = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
+	if (typeof getBudget !== 'function') return undefined;
+	const budget = getBudget.call(context);
+	return Number.isFinite(budget) && budget > 0 ? startedAt + budget * BUDGET_SHARE : undefined;
+}
+
+function clamp(value: number, min: number, max: number): number {
+	return Math.min(max, Math.max(min, Math.round(value)));
+}
