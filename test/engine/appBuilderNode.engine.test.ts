@@ -1,0 +1,358 @@
+import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
+import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
+import { startEmulator, FIXTURE } from '../emulator';
+import { MemoryCredentialsHelper, runNode } from '../harness';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** The App Builder node run by n8n-core's WorkflowExecute against the emulator over real HTTP. */
+describe('App Builder node in the n8n engine', () => {
+	let emu: Emulator;
+	beforeAll(async () => {
+		emu = await startEmulator();
+	});
+	afterAll(async () => {
+		await emu.close();
+	});
+	beforeEach(() => {
+		emu.control.reset();
+		emu.control.clearRequests();
+	});
+
+	const credentials = (overrides: IDataObject = {}) =>
+		new MemoryCredentialsHelper({
+			types: { appBuilderApi: new AppBuilderApi() },
+			credentials: {
+				appBuilderApi: {
+					accessToken: FIXTURE.accessToken,
+					apiKey: FIXTURE.apiKey,
+					baseUrl: emu.webUrl,
+					useConnect: false,
+					connectAccessToken: '',
+					...overrides,
+				},
+			},
+		});
+
+	const run = async (
+		parameters: IDataObject,
+		inputItems: IDataObject[] = [{}],
+		options: { continueOnFail?: boolean; credentialOverrides?: IDataObject } = {},
+	) =>
+		await runNode({
+			nodeType: new AppBuilder(),
+			typeName: 'n8n-nodes-appbuilder.appBuilder',
+			parameters,
+			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+			inputItems,
+			credentialsHelper: credentials(options.credentialOverrides),
+			continueOnFail: options.continueOnFail,
+		});
+
+	const addUser = (user: IDataObject = {}, extra: IDataObject = {}) => ({
+		resource: 'user',
+		operation: 'add',
+		email: user.email ?? 'jane@example.com',
+		name: user.name ?? 'Jane Doe',
+		password: user.password ?? 'Secr3t-pass',
+		passwordFormat: user.passwordFormat ?? 'plain',
+		phone: user.phone ?? '5551234567',
+		additionalFields: user.additionalFields ?? {},
+		...extra,
+	});
+
+	const secrets = [FIXTURE.accessToken, FIXTURE.apiKey, 'Secr3t-pass'];
+	const expectNoSecrets = (value: unknown) => {
+		const text = JSON.stringify(value);
+		for (const secret of secrets) expect(text).not.toContain(secret);
+	};
+
+	describe('User: Add', () => {
+		it('registers the user, sends blank optional fields, and outputs the result with the email', async () => {
+			const result = await run(addUser());
+			expect(result.error).toBeUndefined();
+			expect(result.items).toEqual([
+				{ json: { successCode: '200', message: expect.any(String), email: 'jane@example.com' }, pairedItem: { item: 0 } },
+			]);
+			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/addUser.php');
+			expect(sent?.body).toEqual({
+				method: 'addUser',
+				apiKey: FIXTURE.apiKey,
+				name: 'Jane Doe',
+				email: 'jane@example.com',
+				password: 'Secr3t-pass',
+				phone: '5551234567',
+				group: '',
+				passwordType: '',
+				status: '',
+			});
+			expect(emu.control.users()).toEqual([expect.objectContaining({ email: 'jane@example.com', name: 'Jane Doe' })]);
+		});
+
+		it('hashes the password with MD5 inside n8n when asked, so the plain one is never sent', async () => {
+			await run(addUser({ passwordFormat: 'hashInN8n', additionalFields: { group: 'VIP', status: '1' } }));
+			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/addUser.php');
+			expect(sent?.body).toMatchObject({
+				password: createHash('md5').update('Secr3t-pass').digest('hex'),
+				passwordType: 'MD5',
+				group: 'VIP',
+				status: '1',
+			});
+			expect(JSON.stringify(emu.control.requests())).not.toContain('Secr3t-pass');
+		});
+
+		it('refuses a password declared MD5 that is not one, before calling the API', async () => {
+			const result = await run(addUser({ passwordFormat: 'md5' }));
+			expect(result.error?.message).toMatch(/not an MD5 hash/);
+			expect(emu.control.requests()).toHaveLength(0);
+		});
+
+		it('turns a duplicate email (2039) into an error that says to use Update User', async () => {
+			await run(addUser());
+			const result = await run(addUser({ phone: '5550000000' }));
+			expect(result.error?.message).toMatch(/already belongs to an app user/);
+			expect(result.error?.description).toMatch(/Update User/);
+			expectNoSecrets({ message: result.error?.message, description: result.error?.description });
+		});
+	});
+
+	describe('User: Update', () => {
+		const update = (extra: IDataObject = {}) => ({
+			resource: 'user',
+			operation: 'update',
+			email: 'jane@example.com',
+			name: 'Jane Smith',
+			password: 'Secr3t-pass',
+			passwordFormat: 'plain',
+			phone: '555 123 9999',
+			phoneFormat: 'integer',
+			group: 'Gold',
+			additionalFields: {},
+			...extra,
+		});
+
+		it('changes the user, sends the phone as an integer and leaves status out when not set', async () => {
+			await run(addUser());
+			emu.control.clearRequests();
+			const result = await run(update());
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toMatchObject({ successCode: '200', email: 'jane@example.com' });
+			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/editUser.php');
+			expect(sent?.body).toEqual({
+				method: 'editUser',
+				apiKey: FIXTURE.apiKey,
+				name: 'Jane Smith',
+				email: 'jane@example.com',
+				phone: 5551239999,
+				group: 'Gold',
+				password: 'Secr3t-pass',
+				passwordType: '',
+			});
+			expect(emu.control.users()[0]).toMatchObject({ name: 'Jane Smith', group: 'Gold' });
+		});
+
+		it.each([
+			['+15551234567', /\+/],
+			['0123456789', /starts with 0/],
+			['12345678901234567890', /more digits/],
+		])('refuses the phone %s rather than change it, and names the fix', async (phone, message) => {
+			const result = await run(update({ phone }));
+			expect(result.error?.message).toMatch(message);
+			expect(result.error?.description).toMatch(/Phone Format to Text/);
+			expect(emu.control.requests()).toHaveLength(0);
+		});
+
+		it('sends the phone as typed when Phone Format is Text', async () => {
+			await run(addUser({ phone: '+44 20 7946 0958' }));
+			emu.control.clearRequests();
+			const result = await run(update({ phone: '+44 20 7946 0958', phoneFormat: 'text' }));
+			expect(result.error).toBeUndefined();
+			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/editUser.php');
+			expect(sent?.body.phone).toBe('+44 20 7946 0958');
+		});
+	});
+
+	describe('Inquiry: Get Many', () => {
+		const getMany = (extra: IDataObject = {}) => ({
+			resource: 'inquiry',
+			operation: 'getAll',
+			appId: FIXTURE.appId,
+			pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+			returnAll: true,
+			simplify: true,
+			filters: {},
+			...extra,
+		});
+
+		const seed = () => {
+			const base = Date.parse('2026-03-01T10:00:00Z');
+			for (let i = 0; i < 5; i++) {
+				emu.control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+					addedon: base + i * 60_000,
+					readStatus: i % 2,
+					fields: [
+						{ name: 'name', label: 'Your Name', value: `Lead ${i}` },
+						{ name: 'email', label: 'Email', value: `lead${i}@example.com` },
+					],
+				});
+			}
+			return base;
+		};
+
+		it('returns flattened inquiries, newest first by default, with pairedItem', async () => {
+			seed();
+			const result = await run(getMany());
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.name)).toEqual(['Lead 4', 'Lead 3', 'Lead 2', 'Lead 1', 'Lead 0']);
+			expect(result.items[0].json).toMatchObject({
+				email: 'lead4@example.com',
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				submittedAt: '2026-03-01T10:04:00.000Z',
+				fieldLabels: { name: 'Your Name', email: 'Email' },
+			});
+			expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		});
+
+		it('applies limit, sort, read status and date filters in the node', async () => {
+			const base = seed();
+			const limited = await run(getMany({ returnAll: false, limit: 2, filters: { sort: 'oldestFirst' } }));
+			expect(limited.items.map((item) => item.json.name)).toEqual(['Lead 0', 'Lead 1']);
+			const unread = await run(getMany({ filters: { readStatus: 'unread', sort: 'oldestFirst' } }));
+			expect(unread.items.map((item) => item.json.name)).toEqual(['Lead 0', 'Lead 2', 'Lead 4']);
+			const window = await run(
+				getMany({
+					filters: {
+						submittedAfter: new Date(base + 60_000).toISOString(),
+						submittedBefore: new Date(base + 4 * 60_000).toISOString(),
+						sort: 'oldestFirst',
+					},
+				}),
+			);
+			expect(window.items.map((item) => item.json.name)).toEqual(['Lead 2', 'Lead 3']);
+		});
+
+		it('returns the raw records when Simplify is off', async () => {
+			seed();
+			const result = await run(getMany({ simplify: false, returnAll: false, limit: 1 }));
+			expect(result.items[0].json).toHaveProperty('_id');
+			expect(typeof result.items[0].json.formbuilderData).toBe('string');
+		});
+
+		it('refuses a page ID that is not a form page, naming the expected shape', async () => {
+			const result = await run(getMany({ pageId: { __rl: true, mode: 'id', value: 'home_1001' } }));
+			expect(result.error?.message).toMatch(/not a form page ID/);
+			expect(result.error?.description).toMatch(/formbuilder_1234_5678/);
+		});
+	});
+
+	describe('errors from the API', () => {
+		const errorCases: Array<[number, IDataObject, RegExp]> = [
+			[401, { credentialOverrides: { accessToken: 'wrong-access-token' } }, /did not accept the access token/],
+			[2032, { credentialOverrides: { apiKey: '' } }, /needs the account's API key/],
+			[2036, { credentialOverrides: { apiKey: 'unknown-api-key' } }, /not valid for this account/],
+			[2038, { credentialOverrides: { apiKey: 'bad key!' } }, /malformed/],
+			[2041, { user: { email: 'not-an-email' } }, /not valid/],
+		];
+
+		for (const delivery of ['http-status', 'body'] as const) {
+			for (const shape of ['status-code-msg', 'successCode-message'] as const) {
+				it.each(errorCases)(`maps %s (${delivery}, ${shape})`, async (code, setup, message) => {
+					emu.control.configure({ errorDelivery: delivery, errorShape: shape });
+					const result = await run(addUser(setup.user as IDataObject), [{}], {
+						credentialOverrides: setup.credentialOverrides as IDataObject,
+					});
+					expect(result.error).toBeDefined();
+					expect(result.error?.message).toMatch(message);
+					expect(String((result.error as { httpCode?: string }).httpCode)).toBe(String(code));
+					expectNoSecrets({ message: result.error?.message, description: result.error?.description });
+				});
+			}
+		}
+
+		it('maps 2040 (phone already used) and names the fix', async () => {
+			await run(addUser());
+			const result = await run(addUser({ email: 'other@example.com' }));
+			expect(result.error?.message).toMatch(/phone number already belongs/);
+		});
+
+		it('reads an HTML error page as a clear error, not a parse crash', async () => {
+			emu.control.configure({ errorShape: 'html', errorDelivery: 'body' });
+			const result = await run(addUser(), [{}], { credentialOverrides: { apiKey: 'unknown-api-key' } });
+			expect(result.error?.message).toMatch(/not valid for this account/);
+		});
+
+		it.each([403, 404, 405, 406, 410])('explains HTTP %s', async (status) => {
+			emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status });
+			const result = await run(addUser());
+			expect(String((result.error as { httpCode?: string }).httpCode)).toBe(String(status));
+			expect(result.error?.description?.length).toBeGreaterThan(20);
+		});
+
+		it('retries 500 and 503 and succeeds without a duplicate', async () => {
+			emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status: 503, times: 1 });
+			const result = await run(addUser());
+			expect(result.error).toBeUndefined();
+			expect(emu.control.users()).toHaveLength(1);
+		});
+
+		it('gives a clear error for a cut-short body that stays cut short', async () => {
+			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate', times: 10 });
+			const result = await run({
+				resource: 'inquiry',
+				operation: 'getAll',
+				appId: FIXTURE.appId,
+				pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+				returnAll: true,
+				simplify: true,
+			});
+			expect(result.error?.message).toMatch(/not JSON/);
+		}, 30_000);
+	});
+
+	describe('many items', () => {
+		it('continues on fail with mixed good and bad items, keeping order and pairing', async () => {
+			const inputs = [
+				{ email: 'a@example.com', phone: '5550000001' },
+				{ email: 'not-an-email', phone: '5550000002' },
+				{ email: 'c@example.com', phone: '5550000003' },
+				{ email: 'a@example.com', phone: '5550000004' },
+			];
+			const result = await run(
+				addUser({ email: '={{ $json.email }}', phone: '={{ $json.phone }}' }),
+				inputs,
+				{ continueOnFail: true },
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+			expect(result.items[0].json).toMatchObject({ successCode: '200', email: 'a@example.com' });
+			expect(result.items[1].json.error).toMatch(/not valid/);
+			expect(result.items[2].json).toMatchObject({ successCode: '200', email: 'c@example.com' });
+			expect(result.items[3].json.error).toMatch(/already belongs/);
+			expectNoSecrets(result.items);
+		});
+
+		it('recovers from 429 with Retry-After without losing or repeating an item', async () => {
+			emu.control.configure({ rateLimitPerSecond: 3 });
+			const inputs = Array.from({ length: 8 }, (_, i) => ({
+				email: `user${i}@example.com`,
+				phone: `55500000${10 + i}`,
+			}));
+			const result = await run(
+				addUser({ email: '={{ $json.email }}', phone: '={{ $json.phone }}' }),
+				inputs,
+			);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.email)).toEqual(inputs.map((input) => input.email));
+			expect(emu.control.users().map((user: IDataObject) => user.email).sort()).toEqual(
+				inputs.map((input) => input.email).sort(),
+			);
+			expect(emu.control.requests().some((r) => r.status === 429)).toBe(true);
+		}, 30_000);
+	});
+});

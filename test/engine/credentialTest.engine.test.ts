@@ -1,0 +1,110 @@
+import { CredentialTestContext } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+
+import { appBuilderApiCredentialTest } from '../../nodes/AppBuilder/methods/credentialTest';
+import { startEmulator, FIXTURE } from '../emulator';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** The credential's Test button, run with n8n-core's own credential-test context (real HTTP). */
+describe('App Builder API credential test', () => {
+	let emu: Emulator;
+	beforeAll(async () => {
+		emu = await startEmulator();
+	});
+	afterAll(async () => {
+		await emu.close();
+	});
+	beforeEach(() => {
+		emu.control.reset();
+		emu.control.clearRequests();
+	});
+
+	const run = async (overrides: Record<string, unknown> = {}) => {
+		const data: ICredentialDataDecryptedObject = {
+			accessToken: FIXTURE.accessToken,
+			apiKey: FIXTURE.apiKey,
+			baseUrl: emu.webUrl,
+			useConnect: true,
+			connectBaseUrl: emu.connectUrl,
+			clientId: FIXTURE.clientId,
+			clientSecret: FIXTURE.clientSecret,
+			refreshToken: FIXTURE.refreshToken,
+			connectAccessToken: '',
+			...overrides,
+		};
+		const context = new CredentialTestContext({} as IWorkflowExecuteAdditionalData);
+		const result = await appBuilderApiCredentialTest.call(context, {
+			id: '1',
+			name: 'App Builder',
+			type: 'appBuilderApi',
+			data,
+		});
+		for (const value of Object.values(data)) {
+			if (typeof value === 'string' && value.length >= 8 && !value.startsWith('http')) {
+				expect(result.message).not.toContain(value);
+			}
+		}
+		return result;
+	};
+
+	it('passes with right values, without creating or changing any user and without using up the refresh token', async () => {
+		const result = await run();
+		expect(result.status).toBe('OK');
+		expect(emu.control.users()).toHaveLength(0);
+		const tokenCalls = emu.control.requests().filter((r) => r.path === '/v1/oauth2/token');
+		expect(tokenCalls).toHaveLength(1);
+		expect(tokenCalls[0].body.refresh_token).not.toBe(FIXTURE.refreshToken);
+		// The stored refresh token still works afterwards.
+		const response = await fetch(`${emu.connectUrl}/v1/oauth2/token`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({
+				grant_type: 'refresh_token',
+				client_id: FIXTURE.clientId,
+				client_secret: FIXTURE.clientSecret,
+				refresh_token: FIXTURE.refreshToken,
+			}),
+		});
+		expect(response.status).toBe(200);
+	});
+
+	it('names the access token when it is wrong', async () => {
+		const result = await run({ accessToken: 'not-the-access-token' });
+		expect(result).toMatchObject({ status: 'Error' });
+		expect(result.message).toMatch(/Access Token is wrong/);
+	});
+
+	it('tells a wrong API key apart from a wrong access token', async () => {
+		const malformed = await run({ apiKey: 'bad key!' });
+		expect(malformed.status).toBe('Error');
+		expect(malformed.message).toMatch(/API Key is wrong/);
+		const unknown = await run({ apiKey: 'someone-elses-api-key' });
+		expect(unknown.status).toBe('Error');
+		expect(unknown.message).toMatch(/Access Token works, but the API Key is wrong/);
+	});
+
+	it('passes with an empty API key but says which operations need it', async () => {
+		const result = await run({ apiKey: '' });
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/Add User and Update User will need it/);
+	});
+
+	it('names the Connect client fields when the client secret is wrong', async () => {
+		const result = await run({ clientSecret: 'wrong-client-secret-value' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Client ID or Client Secret/);
+	});
+
+	it('does not check Connect when it is turned off', async () => {
+		const result = await run({ useConnect: false, clientSecret: 'wrong-client-secret-value' });
+		expect(result.status).toBe('OK');
+		expect(emu.control.requests().filter((r) => r.server === 'connect')).toHaveLength(0);
+	});
+
+	it('says the base URL is wrong when nothing answers there', async () => {
+		const result = await run({ baseUrl: 'http://127.0.0.1:9' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Web Service Base URL/);
+	});
+});
