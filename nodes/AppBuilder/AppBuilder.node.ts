@@ -10,7 +10,6 @@ import * as getManyInquiries from './actions/inquiry/getMany.operation';
 import { DEFAULT_CONCURRENCY, route } from './actions/router';
 import * as addUser from './actions/user/add.operation';
 import * as updateUser from './actions/user/update.operation';
-import { CREDENTIAL_TYPE } from './credentialType';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
 import { searchFormPages } from './methods/listSearch';
 
@@ -27,7 +26,7 @@ export class AppBuilder implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'appBuilderApiCredentialTest' }],
+		credentials: [{ name: 'appBuilderApi', required: true, testedBy: 'appBuilderApiCredentialTest' }],
 		properties: [
 			{
 				displayName: 'Resource',

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from './credentialType';
 import { appIdField, formPageField } from './descriptions/formFields';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
 import { searchFormPages } from './methods/listSearch';
@@ -25,7 +24,7 @@ export class AppBuilderTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'appBuilderApiCredentialTest' }],
+		credentials: [{ name: 'appBuilderApi', required: true, testedBy: 'appBuilderApiCredentialTest' }],
 		properties: [
 			{
 				displayName: 'Event',

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from '../helpers/asNodeError';
 import { mapWithConcurrency } from '../helpers/mapWithConcurrency';
 import * as getManyInquiries from './inquiry/getMany.operation';
 import * as addUser from './user/add.operation';
@@ -35,9 +36,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			return await execute.call(this, itemIndex);
 		} catch (error) {
 			if (!this.continueOnFail()) {
-				throw error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+				throw asNodeError(this.getNode(), error, itemIndex);
 			}
 			const message = error instanceof Error ? error.message : String(error);
 			const description = (error as { description?: unknown }).description;

@@ -10,6 +10,7 @@ import {
 	type EventMode,
 } from '../inquiries/cursor';
 import { flattenInquiry } from '../inquiries/flatten';
+import { asNodeError } from '../helpers/asNodeError';
 import { fetchInquiries, validateFormTarget } from '../transport/fetchInquiries';
 import { readCursorState, writeCursorState } from './triggerState';
 
@@ -57,7 +58,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	} catch (error) {
 		// Before the first successful poll the user is still setting up: show the error.
 		// After it, do as n8n's own polling triggers do: log it and try again next poll.
-		if (state === undefined) throw error;
+		if (state === undefined || state.scope !== scope) throw asNodeError(this.getNode(), error);
 		this.logger.error(
 			`App Builder Trigger could not read inquiries: ${(error as Error).message}. Nothing was lost; the next poll tries again.`,
 			{ workflowId: this.getWorkflow().id, node: this.getNode().name },
@@ -72,6 +73,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 				? { kind: 'latest', count: clamp(options.firstPollCount ?? DEFAULT_FIRST_POLL_COUNT, 1, 50) }
 				: { kind: 'none' },
 		maxItems: Math.max(1, options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL),
+		nowMs: Date.now(),
 	};
 	const recordsByKey = new Map<string, unknown>();
 	const events: CursorEvent[] = [];

@@ -1,0 +1,238 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
+import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
+import { startEmulator, FIXTURE } from '../emulator';
+import { MemoryCredentialsHelper, runPoll } from '../harness';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/**
+ * Sequences of polls through the trigger's real poll() and n8n-core's
+ * PollContext, against the emulator, with the form changing and failing
+ * between polls. The static data is JSON round-tripped between polls, as
+ * n8n stores it.
+ */
+describe('App Builder Trigger in the n8n engine', () => {
+	let emu: Emulator;
+	beforeAll(async () => {
+		emu = await startEmulator();
+	});
+	afterAll(async () => {
+		await emu.close();
+	});
+	beforeEach(() => {
+		emu.control.reset();
+	});
+
+	const credentialsHelper = () =>
+		new MemoryCredentialsHelper({
+			types: { appBuilderApi: new AppBuilderApi() },
+			credentials: {
+				appBuilderApi: {
+					accessToken: FIXTURE.accessToken,
+					apiKey: FIXTURE.apiKey,
+					baseUrl: emu.webUrl,
+					useConnect: false,
+					connectAccessToken: '',
+				},
+			},
+		});
+
+	/** A trigger as n8n keeps it: parameters plus static data that survives between polls as JSON. */
+	const makeTrigger = (parameters: IDataObject = {}) => {
+		let staticData: IDataObject = {};
+		const helper = credentialsHelper();
+		const params: IDataObject = {
+			event: 'new',
+			appId: FIXTURE.appId,
+			pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+			simplify: true,
+			options: {},
+			...parameters,
+		};
+		return {
+			params,
+			get staticData() {
+				return staticData;
+			},
+			async poll(mode: 'trigger' | 'manual' = 'trigger', extra: { pollBudgetMs?: number } = {}) {
+				const outcome = await runPoll({
+					nodeType: new AppBuilderTrigger(),
+					typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
+					parameters: params,
+					credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+					credentialsHelper: helper,
+					staticData: JSON.parse(JSON.stringify(staticData)),
+					mode,
+					...extra,
+				});
+				if (mode === 'trigger') staticData = JSON.parse(JSON.stringify(outcome.staticData));
+				return outcome;
+			},
+		};
+	};
+
+	const submit = (name: string, addedon: number, pageId = FIXTURE.formPageId) =>
+		emu.control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId,
+			addedon,
+			updatedon: addedon,
+			fields: [
+				{ name: 'name', label: 'Your Name', value: name },
+				{ name: 'email', label: 'Email', value: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com` },
+			],
+		});
+
+	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => item.json.name) : []);
+
+	const T0 = Date.parse('2026-05-01T08:00:00Z');
+
+	it('emits nothing on the first poll, then each new inquiry once, oldest first, flattened', async () => {
+		submit('Old One', T0);
+		const trigger = makeTrigger();
+		expect((await trigger.poll()).result).toBeNull();
+
+		submit('Ann', T0 + 2000);
+		submit('Bob', T0 + 1000);
+		const second = await trigger.poll();
+		expect(names(second.result)).toEqual(['Bob', 'Ann']);
+		expect(second.result![0][0].json).toMatchObject({
+			email: 'bob@example.com',
+			formName: expect.any(String),
+			submittedAt: new Date(T0 + 1000).toISOString(),
+			fieldLabels: { name: 'Your Name', email: 'Email' },
+		});
+		expect((await trigger.poll()).result).toBeNull();
+	});
+
+	it('emits every inquiry sharing one timestamp, across polls, exactly once', async () => {
+		const trigger = makeTrigger();
+		submit('Seed', T0);
+		await trigger.poll();
+		submit('Tie A', T0 + 5000);
+		submit('Tie B', T0 + 5000);
+		const first = await trigger.poll();
+		submit('Tie C', T0 + 5000);
+		submit('Tie D', T0 + 5000);
+		const second = await trigger.poll();
+		expect([...names(first.result), ...names(second.result)].sort()).toEqual(['Tie A', 'Tie B', 'Tie C', 'Tie D']);
+		expect(names(first.result).sort()).toEqual(['Tie A', 'Tie B']);
+	});
+
+	it('emits a late inquiry with an older timestamp, and survives deletions between polls', async () => {
+		const trigger = makeTrigger();
+		const seed = submit('Seed', T0);
+		await trigger.poll();
+		submit('Fresh', T0 + 60_000);
+		expect(names((await trigger.poll()).result)).toEqual(['Fresh']);
+		emu.control.deleteInquiry(seed._id);
+		submit('Late', T0 + 30_000);
+		expect(names((await trigger.poll()).result)).toEqual(['Late']);
+		expect((await trigger.poll()).result).toBeNull();
+	});
+
+	it('changes no state when a poll fails, so the next poll emits what it missed', async () => {
+		const trigger = makeTrigger();
+		submit('Seed', T0);
+		await trigger.poll();
+		const before = JSON.stringify(trigger.staticData);
+		submit('During Outage', T0 + 1000);
+
+		for (const kind of ['status', 'truncate', 'reset'] as const) {
+			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind, status: 503, times: 2 });
+			const failed = await trigger.poll();
+			expect(failed.result).toBeNull();
+			expect(JSON.stringify(trigger.staticData)).toBe(before);
+		}
+		expect(names((await trigger.poll()).result)).toEqual(['During Outage']);
+	});
+
+	it('throws the error before the first successful poll, with no secret in it', async () => {
+		const trigger = makeTrigger();
+		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1 });
+		const outcome = await trigger.poll();
+		expect(outcome.error?.message).toMatch(/access token/);
+		expect(JSON.stringify(outcome.error)).not.toContain(FIXTURE.accessToken);
+		expect(trigger.staticData).toEqual({});
+	});
+
+	it('with "Emit the Latest" the first poll sends the latest N, oldest first', async () => {
+		for (let i = 0; i < 8; i++) submit(`Lead ${i}`, T0 + i * 1000);
+		const trigger = makeTrigger({ options: { firstPoll: 'latest', firstPollCount: 3 } });
+		expect(names((await trigger.poll()).result)).toEqual(['Lead 5', 'Lead 6', 'Lead 7']);
+		expect((await trigger.poll()).result).toBeNull();
+	});
+
+	it('spreads a backlog over polls with Max Inquiries per Poll, oldest first, losing nothing', async () => {
+		const trigger = makeTrigger({ options: { maxItemsPerPoll: 4 } });
+		submit('Seed', T0);
+		await trigger.poll();
+		for (let i = 0; i < 10; i++) submit(`Lead ${i}`, T0 + 1000 + i);
+		const emitted = [
+			...names((await trigger.poll()).result),
+			...names((await trigger.poll()).result),
+			...names((await trigger.poll()).result),
+		];
+		expect(emitted).toEqual(Array.from({ length: 10 }, (_, i) => `Lead ${i}`));
+		expect((await trigger.poll()).result).toBeNull();
+	});
+
+	it('re-emits an updated inquiry in "New or Updated" mode only', async () => {
+		const updates = makeTrigger({ event: 'newOrUpdated' });
+		const onlyNew = makeTrigger({ event: 'new' });
+		const lead = submit('Seed', T0);
+		await updates.poll();
+		await onlyNew.poll();
+		emu.control.updateInquiry(lead._id, { updatedon: T0 + 90_000, readStatus: 1 });
+		expect(names((await updates.poll()).result)).toEqual(['Seed']);
+		expect((await onlyNew.poll()).result).toBeNull();
+		expect((await updates.poll()).result).toBeNull();
+	});
+
+	it('starts over when the form changes instead of carrying the old cursor', async () => {
+		const trigger = makeTrigger();
+		submit('Contact', T0);
+		await trigger.poll();
+		submit('Quote Old', T0 - 1000, FIXTURE.secondFormPageId);
+		trigger.params.pageId = { __rl: true, mode: 'id', value: FIXTURE.secondFormPageId };
+		expect((await trigger.poll()).result).toBeNull();
+		submit('Quote New', T0 + 1000, FIXTURE.secondFormPageId);
+		expect(names((await trigger.poll()).result)).toEqual(['Quote New']);
+	});
+
+	it('handles both timestamp units', async () => {
+		emu.control.configure({ timestampUnit: 'ms' });
+		const trigger = makeTrigger();
+		submit('Seed', T0);
+		await trigger.poll();
+		submit('Millis', T0 + 1500);
+		const result = await trigger.poll();
+		expect(names(result.result)).toEqual(['Millis']);
+		expect(result.result![0][0].json.submittedAt).toBe(new Date(T0 + 1500).toISOString());
+	});
+
+	it('"Fetch Test Event" returns the latest inquiry without touching state, and explains an empty form', async () => {
+		const trigger = makeTrigger();
+		const empty = await trigger.poll('manual');
+		expect(empty.error?.message).toMatch(/no inquiries yet/);
+		submit('First', T0);
+		submit('Latest', T0 + 1000);
+		const manual = await trigger.poll('manual');
+		expect(names(manual.result)).toEqual(['Latest']);
+		expect(trigger.staticData).toEqual({});
+	});
+
+	it('stops early when n8n gives a poll budget, and emits the rest next time', async () => {
+		const trigger = makeTrigger();
+		submit('Seed', T0);
+		await trigger.poll();
+		for (let i = 0; i < 5; i++) submit(`Lead ${i}`, T0 + 1000 + i);
+		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 300, times: 1 });
+		const first = await trigger.poll('trigger', { pollBudgetMs: 100 });
+		const rest = await trigger.poll('trigger', { pollBudgetMs: 60_000 });
+		expect(names(first.result)).toEqual(['Lead 0']);
+		expect(names(rest.result)).toEqual(['Lead 1', 'Lead 2', 'Lead 3', 'Lead 4']);
+	});
+});
