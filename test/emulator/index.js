@@ -1,0 +1,201 @@
+// @ts-check
+'use strict';
+
+const http = require('node:http');
+const { FIXTURE } = require('./fixtures');
+const { EmulatorStore } = require('./store');
+const { handleWebService, sendTruncated, ENDPOINTS } = require('./webService');
+const { handleConnect } = require('./connect');
+const { handleControl } = require('./control');
+const { sendApiError, sendJson } = require('./errors');
+
+/**
+ * An emulator of the App Builder API: two loopback HTTP servers (web services
+ * and Connect) over one shared state, so tests can see which host received
+ * which header.
+ *
+ * @typedef {import('./store').EmulatorConfig} EmulatorConfig
+ * @typedef {{webPort?: number, connectPort?: number, host?: string, seed?: 'test' | 'demo' | false} & Partial<EmulatorConfig>} EmulatorOptions
+ * @typedef {{webUrl: string, connectUrl: string, control: EmulatorStore, close: () => Promise<void>}} Emulator
+ */
+
+/**
+ * @param {EmulatorOptions} [options]
+ * @returns {Promise<Emulator>}
+ */
+async function startEmulator(options = {}) {
+	const { webPort = 0, connectPort = 0, host = '127.0.0.1', seed = 'test', ...config } = options;
+	const store = new EmulatorStore(seed);
+	const initialConfig = { ...config };
+	store.configure(initialConfig);
+	// reset() restores the configuration the emulator was started with.
+	const reset = store.reset.bind(store);
+	store.reset = (nextSeed = seed || 'test') => {
+		reset(nextSeed);
+		store.configure(initialConfig);
+	};
+
+	const web = await listen(createServer(store, 'web'), webPort, host);
+	const connect = await listen(createServer(store, 'connect'), connectPort, host);
+	return {
+		webUrl: `http://${host}:${web.port}`,
+		connectUrl: `http://${host}:${connect.port}`,
+		control: store,
+		close: async () => {
+			await Promise.all([web.close(), connect.close()]);
+		},
+	};
+}
+
+/**
+ * @param {EmulatorStore} store
+ * @param {'web' | 'connect'} kind
+ */
+function createServer(store, kind) {
+	return http.createServer((req, res) => {
+		handleRequest(store, kind, req, res).catch((error) => {
+			if (!res.headersSent) sendJson(res, 500, { error: String(error) });
+			else res.destroy();
+		});
+	});
+}
+
+/**
+ * @param {EmulatorStore} store
+ * @param {'web' | 'connect'} kind
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+async function handleRequest(store, kind, req, res) {
+	const url = new URL(req.url ?? '/', 'http://emulator');
+	const path = url.pathname;
+	const query = Object.fromEntries(url.searchParams.entries());
+	const raw = await readBody(req);
+
+	if (path.startsWith('/__emulator/')) {
+		const body = parseBody(raw, req.headers['content-type']);
+		handleControl(store, req.method ?? 'GET', path, body.ok ? { ...query, ...body.value } : query, res);
+		return;
+	}
+
+	const body = parseBody(raw, req.headers['content-type']);
+	const params = { ...query, ...(body.ok && body.value && typeof body.value === 'object' ? body.value : {}) };
+	/** @type {import('./store').LoggedRequest} */
+	const entry = { server: kind, httpMethod: req.method ?? '', path, headers: { ...req.headers }, query, body: body.ok ? body.value : raw };
+	store.requestLog.push(entry);
+	res.on('finish', () => {
+		entry.status = res.statusCode;
+	});
+
+	const faultEndpoint = faultEndpointOf(kind, path);
+	if (faultEndpoint) {
+		const fault = store.takeFault(faultEndpoint);
+		if (fault) {
+			switch (fault.kind) {
+				case 'latency':
+					await delay(fault.ms ?? 1000);
+					break;
+				case 'hang':
+					return;
+				case 'reset':
+					req.socket.destroy();
+					return;
+				case 'truncate':
+					sendTruncated(store, res, path, params);
+					return;
+				case 'status':
+					if (kind === 'web') sendApiError(res, fault.status ?? 500, store.config);
+					else sendJson(res, fault.status ?? 500, { error: 'server_error' });
+					return;
+			}
+		}
+	}
+	if (store.config.latencyMs > 0) await delay(store.config.latencyMs);
+
+	if (kind === 'web' && !body.ok && ENDPOINTS[/** @type {keyof typeof ENDPOINTS} */ (path)]) {
+		sendApiError(res, 400, store.config, 'the body is not valid JSON');
+		return;
+	}
+	const handled =
+		kind === 'web' ? handleWebService(store, req, res, path, params) : handleConnect(store, req, res, path, params);
+	if (!handled) sendJson(res, 404, { error: `nothing at ${path} on the ${kind} server` });
+}
+
+/**
+ * @param {'web' | 'connect'} kind
+ * @param {string} path
+ * @returns {import('./store').FaultEndpoint | undefined}
+ */
+function faultEndpointOf(kind, path) {
+	if (kind === 'web') return ENDPOINTS[/** @type {keyof typeof ENDPOINTS} */ (path)]?.fault;
+	if (path === '/v1/oauth2/token') return 'token';
+	if (path === '/v1/profile') return 'profile';
+	return undefined;
+}
+
+/** @param {http.IncomingMessage} req */
+function readBody(req) {
+	return new Promise((resolve, reject) => {
+		/** @type {Buffer[]} */
+		const chunks = [];
+		req.on('data', (chunk) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+/**
+ * JSON or form-urlencoded, whichever the body is.
+ * @param {string} raw
+ * @param {string | undefined} contentType
+ * @returns {{ok: true, value: any} | {ok: false}}
+ */
+function parseBody(raw, contentType) {
+	if (raw.trim() === '') return { ok: true, value: {} };
+	const type = String(contentType ?? '').toLowerCase();
+	if (type.includes('application/x-www-form-urlencoded')) {
+		return { ok: true, value: Object.fromEntries(new URLSearchParams(raw).entries()) };
+	}
+	try {
+		return { ok: true, value: JSON.parse(raw) };
+	} catch {
+		if (type.includes('json')) return { ok: false };
+		return { ok: true, value: Object.fromEntries(new URLSearchParams(raw).entries()) };
+	}
+}
+
+/** @param {number} ms */
+function delay(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * @param {http.Server} server
+ * @param {number} port
+ * @param {string} host
+ * @returns {Promise<{port: number, close: () => Promise<void>}>}
+ */
+function listen(server, port, host) {
+	/** @type {Set<import('node:net').Socket>} */
+	const sockets = new Set();
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+			resolve({
+				port: address.port,
+				close: () =>
+					new Promise((done) => {
+						for (const socket of sockets) socket.destroy();
+						server.close(() => done(undefined));
+					}),
+			});
+		});
+	});
+}
+
+module.exports = { startEmulator, FIXTURE };

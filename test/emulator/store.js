@@ -1,0 +1,338 @@
+// @ts-check
+'use strict';
+
+const { randomBytes } = require('node:crypto');
+const { FIXTURE, DEMO_LEADS, demoLeadFields } = require('./fixtures');
+const { objectId, renderInquiry } = require('./records');
+
+/**
+ * @typedef {import('./records').StoredInquiry} StoredInquiry
+ * @typedef {{
+ *   errorDelivery: 'http-status' | 'body',
+ *   errorShape: 'status-code-msg' | 'successCode-message' | 'html',
+ *   timestampUnit: 's' | 'ms',
+ *   rateLimitPerSecond: number | null,
+ *   tokenLifetimeSeconds: number,
+ *   rotateRefreshTokens: boolean,
+ *   latencyMs: number,
+ * }} EmulatorConfig
+ * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
+ * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'reset', times: number, status?: number, ms?: number}} Fault
+ * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, status?: number}} LoggedRequest
+ * @typedef {{name: string, email: string, phone: string, password: string, passwordType: string, group: string, status: string}} AppUser
+ */
+
+/** @returns {EmulatorConfig} */
+function defaultConfig() {
+	return {
+		errorDelivery: 'http-status',
+		errorShape: 'status-code-msg',
+		timestampUnit: 's',
+		rateLimitPerSecond: null,
+		tokenLifetimeSeconds: 3600,
+		rotateRefreshTokens: true,
+		latencyMs: 0,
+	};
+}
+
+/** All of the emulator's state, and the operations tests use to shape it. */
+class EmulatorStore {
+	/** @param {'test' | 'demo' | false} seed */
+	constructor(seed = 'test') {
+		this.reset(seed);
+	}
+
+	/** @param {'test' | 'demo' | false} [seed] */
+	reset(seed = 'test') {
+		/** @type {EmulatorConfig} */
+		this.config = defaultConfig();
+		this.clockOffsetMs = 0;
+		/** @type {Map<string, {apiKey: string, users: AppUser[]}>} accessToken -> account */
+		this.accounts = new Map();
+		/** @type {Map<string, {accessToken: string, pages: Array<{pageId: string, pageName: string}>}>} */
+		this.apps = new Map();
+		/** @type {Map<string, StoredInquiry[]>} "appId/pageId" -> inquiries in insertion order */
+		this.inquiriesByForm = new Map();
+		/** @type {Map<string, StoredInquiry>} */
+		this.inquiriesById = new Map();
+		/** @type {Map<string, {clientSecret: string}>} */
+		this.connectClients = new Map();
+		/** @type {Map<string, string>} refresh token -> clientId */
+		this.refreshTokens = new Map();
+		/** @type {Map<string, {clientId: string, expiresAtMs: number}>} */
+		this.accessTokens = new Map();
+		/** @type {Fault[]} */
+		this.faults = [];
+		/** @type {LoggedRequest[]} */
+		this.requestLog = [];
+		/** @type {Map<string, {windowStart: number, count: number}>} */
+		this.rateWindows = new Map();
+		this.bulkSeq = 0;
+		if (seed) this.seedFixture(seed);
+	}
+
+	/** @param {'test' | 'demo'} seed */
+	seedFixture(seed) {
+		this.addAccount({ accessToken: FIXTURE.accessToken, apiKey: FIXTURE.apiKey });
+		this.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: FIXTURE.pages.map((p) => ({ ...p })) });
+		this.addConnectClient({ clientId: FIXTURE.clientId, clientSecret: FIXTURE.clientSecret, refreshToken: FIXTURE.refreshToken });
+		if (seed === 'demo') {
+			const now = this.now();
+			for (let i = 0; i < 6; i++) {
+				const addedon = now - (6 - i) * 7 * 3600 * 1000;
+				this.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, fields: demoLeadFields(i), addedon, updatedon: addedon, readStatus: i < 3 ? 1 : 0 });
+			}
+		}
+	}
+
+	/** @param {Partial<EmulatorConfig>} partial */
+	configure(partial) {
+		this.config = { ...this.config, ...partial };
+		return this.config;
+	}
+
+	now() {
+		return Date.now() + this.clockOffsetMs;
+	}
+
+	/** @param {number} ms */
+	setClock(ms) {
+		this.clockOffsetMs = ms - Date.now();
+	}
+
+	/** @param {number} ms */
+	advanceClock(ms) {
+		this.clockOffsetMs += ms;
+	}
+
+	/** @param {{accessToken: string, apiKey: string}} account */
+	addAccount({ accessToken, apiKey }) {
+		this.accounts.set(accessToken, { apiKey, users: [] });
+	}
+
+	/** @param {{appId: string, accessToken: string, pages: Array<{pageId: string, pageName: string}>}} app */
+	addApp({ appId, accessToken, pages }) {
+		this.apps.set(appId, { accessToken, pages });
+	}
+
+	/** @param {{clientId: string, clientSecret: string, refreshToken: string}} client */
+	addConnectClient({ clientId, clientSecret, refreshToken }) {
+		this.connectClients.set(clientId, { clientSecret });
+		this.refreshTokens.set(refreshToken, clientId);
+	}
+
+	/**
+	 * Adds one inquiry. addedon and updatedon are epoch milliseconds; any other
+	 * record field given (formData, formbuilderData, readStatus, ...) replaces the generated one.
+	 * @param {{appId: string, pageId: string, fields?: Array<{name: string, label: string, value: string}>, addedon?: number, updatedon?: number, [key: string]: unknown}} input
+	 */
+	addInquiry(input) {
+		const { appId, pageId, fields, addedon, updatedon, ...rest } = input;
+		const addedMs = typeof addedon === 'number' ? addedon : this.now();
+		const { _id, requestId, formName, subject, requestPage, paymentStatus, mailStatus, status, readStatus, ...overrides } = rest;
+		const index = this.formInquiries(appId, pageId).length;
+		/** @type {StoredInquiry} */
+		const record = {
+			_id: typeof _id === 'string' ? _id : objectId(addedMs),
+			appId,
+			pageId,
+			requestId: typeof requestId === 'string' ? requestId : `REQ${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`,
+			addedMs,
+			updatedMs: typeof updatedon === 'number' ? updatedon : addedMs,
+			fields: fields ?? demoLeadFields(index),
+			formName: typeof formName === 'string' ? formName : this.pageName(appId, pageId),
+			subject: typeof subject === 'string' ? subject : 'New inquiry',
+			requestPage: typeof requestPage === 'string' ? requestPage : this.pageName(appId, pageId),
+			paymentStatus: typeof paymentStatus === 'string' ? paymentStatus : 'free',
+			mailStatus: typeof mailStatus === 'number' ? mailStatus : 1,
+			status: typeof status === 'number' ? status : 1,
+			readStatus: typeof readStatus === 'number' ? readStatus : 0,
+			...(Object.keys(overrides).length > 0 ? { overrides } : {}),
+		};
+		this.formInquiries(appId, pageId).push(record);
+		this.inquiriesById.set(record._id, record);
+		return renderInquiry(record, this.config.timestampUnit);
+	}
+
+	/**
+	 * Many inquiries at once, for load tests and benchmarks; fields are derived from a sequence number.
+	 * @param {{appId: string, pageId: string, count: number, fieldsPerRecord?: number, startTime?: number, spacingMs?: number}} input
+	 */
+	addInquiries({ appId, pageId, count, fieldsPerRecord = 10, startTime, spacingMs = 1000 }) {
+		const list = this.formInquiries(appId, pageId);
+		const start = startTime ?? this.now() - count * spacingMs;
+		const formName = this.pageName(appId, pageId);
+		for (let i = 0; i < count; i++) {
+			const seq = this.bulkSeq++;
+			const addedMs = start + i * spacingMs;
+			/** @type {StoredInquiry} */
+			const record = {
+				_id: objectId(addedMs),
+				appId,
+				pageId,
+				requestId: `BULK${seq}`,
+				addedMs,
+				updatedMs: addedMs,
+				bulkSeq: seq,
+				bulkFieldCount: fieldsPerRecord,
+				formName,
+				subject: 'New inquiry',
+				requestPage: formName,
+				paymentStatus: 'free',
+				mailStatus: 1,
+				status: 1,
+				readStatus: 0,
+			};
+			list.push(record);
+			this.inquiriesById.set(record._id, record);
+		}
+		return count;
+	}
+
+	/**
+	 * @param {string} id
+	 * @param {Record<string, unknown>} patch
+	 */
+	updateInquiry(id, patch) {
+		const record = this.inquiriesById.get(id);
+		if (!record) return undefined;
+		const { updatedon, addedon, fields, ...rest } = patch;
+		record.updatedMs = typeof updatedon === 'number' ? updatedon : this.now();
+		if (typeof addedon === 'number') record.addedMs = addedon;
+		if (Array.isArray(fields)) {
+			record.fields = /** @type {any} */ (fields);
+			delete record.bulkSeq;
+		}
+		for (const [key, value] of Object.entries(rest)) {
+			if (['readStatus', 'mailStatus', 'status'].includes(key) && typeof value === 'number') {
+				/** @type {any} */ (record)[key] = value;
+			} else {
+				record.overrides = { ...(record.overrides ?? {}), [key]: value };
+			}
+		}
+		return renderInquiry(record, this.config.timestampUnit);
+	}
+
+	/** @param {string} id */
+	deleteInquiry(id) {
+		const record = this.inquiriesById.get(id);
+		if (!record) return false;
+		this.inquiriesById.delete(id);
+		const list = this.formInquiries(record.appId, record.pageId);
+		const index = list.indexOf(record);
+		if (index >= 0) list.splice(index, 1);
+		return true;
+	}
+
+	/**
+	 * @param {string} appId
+	 * @param {string} pageId
+	 */
+	listInquiries(appId, pageId) {
+		return this.formInquiries(appId, pageId).map((record) => renderInquiry(record, this.config.timestampUnit));
+	}
+
+	/**
+	 * @param {string} appId
+	 * @param {string} pageId
+	 */
+	formInquiries(appId, pageId) {
+		const key = `${appId}/${pageId}`;
+		let list = this.inquiriesByForm.get(key);
+		if (!list) {
+			list = [];
+			this.inquiriesByForm.set(key, list);
+		}
+		return list;
+	}
+
+	/**
+	 * @param {string} appId
+	 * @param {string} pageId
+	 */
+	pageName(appId, pageId) {
+		return this.apps.get(appId)?.pages.find((page) => page.pageId === pageId)?.pageName ?? 'Contact Us';
+	}
+
+	/** Registered app users of every account, for assertions. */
+	users() {
+		return [...this.accounts.values()].flatMap((account) => account.users.map((user) => ({ ...user })));
+	}
+
+	/** @param {Omit<Fault, 'times'> & {times?: number}} fault */
+	injectFault(fault) {
+		this.faults.push({ times: 1, ...fault });
+	}
+
+	clearFaults() {
+		this.faults = [];
+	}
+
+	/**
+	 * The next fault for an endpoint, used up as it is taken.
+	 * @param {FaultEndpoint} endpoint
+	 */
+	takeFault(endpoint) {
+		const index = this.faults.findIndex((fault) => fault.endpoint === endpoint || fault.endpoint === '*');
+		if (index < 0) return undefined;
+		const fault = this.faults[index];
+		fault.times -= 1;
+		if (fault.times <= 0) this.faults.splice(index, 1);
+		return fault;
+	}
+
+	requests() {
+		return this.requestLog.map((entry) => ({ ...entry }));
+	}
+
+	clearRequests() {
+		this.requestLog = [];
+	}
+
+	/** @param {string} clientId */
+	issueTokens(clientId) {
+		const accessToken = randomBytes(24).toString('base64url');
+		const refreshToken = randomBytes(24).toString('base64url');
+		const expiresAtMs = this.now() + this.config.tokenLifetimeSeconds * 1000;
+		this.accessTokens.set(accessToken, { clientId, expiresAtMs });
+		this.refreshTokens.set(refreshToken, clientId);
+		return { accessToken, refreshToken, expiresAtMs };
+	}
+
+	expireAccessTokens() {
+		for (const token of this.accessTokens.values()) token.expiresAtMs = 0;
+	}
+
+	/**
+	 * Whether a request may pass the per-token fixed one-second window; if not, seconds to wait.
+	 * @param {string} accessToken
+	 * @returns {number | undefined}
+	 */
+	rateLimited(accessToken) {
+		const limit = this.config.rateLimitPerSecond;
+		if (!limit) return undefined;
+		const now = Date.now();
+		const windowStart = Math.floor(now / 1000) * 1000;
+		const window = this.rateWindows.get(accessToken);
+		if (!window || window.windowStart !== windowStart) {
+			this.rateWindows.set(accessToken, { windowStart, count: 1 });
+			return undefined;
+		}
+		window.count += 1;
+		return window.count > limit ? Math.max(1, Math.ceil((windowStart + 1000 - now) / 1000)) : undefined;
+	}
+
+	state() {
+		return {
+			config: this.config,
+			now: this.now(),
+			accounts: [...this.accounts.entries()].map(([accessToken, account]) => ({ accessToken, apiKey: account.apiKey, users: account.users })),
+			apps: [...this.apps.entries()].map(([appId, app]) => ({ appId, ...app })),
+			forms: [...this.inquiriesByForm.entries()].map(([form, list]) => ({ form, inquiries: list.length })),
+			faults: this.faults,
+			connectClients: [...this.connectClients.keys()],
+		};
+	}
+}
+
+module.exports = { EmulatorStore, defaultConfig, DEMO_LEADS };
