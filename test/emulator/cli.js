@@ -31,6 +31,7 @@ async function main() {
 	console.log(`Access token ${FIXTURE.accessToken}, API key ${FIXTURE.apiKey}, app ${FIXTURE.appId}, form ${FIXTURE.formPageId}`);
 	console.log(`Connect client ${FIXTURE.clientId} / ${FIXTURE.clientSecret}, refresh token ${FIXTURE.refreshToken}`);
 
+	/** @type {NodeJS.Timeout | undefined} */
 	let timer;
 	const every = Number(values['new-inquiry-every']);
 	if (every > 0) {

@@ -24,7 +24,10 @@
 let idCounter = Math.floor(Math.random() * 0xffffff);
 const processPart = Array.from({ length: 10 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 
-/** A 24-hex-character id shaped like a MongoDB ObjectId: seconds, random, counter. */
+/**
+ * A 24-hex-character id shaped like a MongoDB ObjectId: seconds, random, counter.
+ * @param {number} ms
+ */
 function objectId(ms) {
 	idCounter = (idCounter + 1) & 0xffffff;
 	const seconds = Math.floor(ms / 1000).toString(16).padStart(8, '0').slice(-8);

@@ -37,37 +37,39 @@ function defaultConfig() {
 
 /** All of the emulator's state, and the operations tests use to shape it. */
 class EmulatorStore {
+	/** @type {EmulatorConfig} */
+	config = defaultConfig();
+	clockOffsetMs = 0;
+	/** @type {Map<string, {apiKey: string, users: AppUser[]}>} accessToken -> account */
+	accounts = new Map();
+	/** @type {Map<string, {accessToken: string, pages: Array<{pageId: string, pageName: string}>}>} */
+	apps = new Map();
+	/** @type {Map<string, StoredInquiry[]>} "appId/pageId" -> inquiries in insertion order */
+	inquiriesByForm = new Map();
+	/** @type {Map<string, StoredInquiry>} */
+	inquiriesById = new Map();
+	/** @type {Map<string, {clientSecret: string}>} */
+	connectClients = new Map();
+	/** @type {Map<string, string>} refresh token -> clientId */
+	refreshTokens = new Map();
+	/** @type {Map<string, {clientId: string, expiresAtMs: number}>} */
+	accessTokens = new Map();
+	/** @type {Fault[]} */
+	faults = [];
+	/** @type {LoggedRequest[]} */
+	requestLog = [];
+	/** @type {Map<string, {windowStart: number, count: number}>} */
+	rateWindows = new Map();
+	bulkSeq = 0;
+
 	/** @param {'test' | 'demo' | false} seed */
 	constructor(seed = 'test') {
-		this.reset(seed);
+		if (seed) this.seedFixture(seed);
 	}
 
-	/** @param {'test' | 'demo' | false} [seed] */
+	/** Back to a fresh emulator, optionally seeded. @param {'test' | 'demo' | false} [seed] */
 	reset(seed = 'test') {
-		/** @type {EmulatorConfig} */
-		this.config = defaultConfig();
-		this.clockOffsetMs = 0;
-		/** @type {Map<string, {apiKey: string, users: AppUser[]}>} accessToken -> account */
-		this.accounts = new Map();
-		/** @type {Map<string, {accessToken: string, pages: Array<{pageId: string, pageName: string}>}>} */
-		this.apps = new Map();
-		/** @type {Map<string, StoredInquiry[]>} "appId/pageId" -> inquiries in insertion order */
-		this.inquiriesByForm = new Map();
-		/** @type {Map<string, StoredInquiry>} */
-		this.inquiriesById = new Map();
-		/** @type {Map<string, {clientSecret: string}>} */
-		this.connectClients = new Map();
-		/** @type {Map<string, string>} refresh token -> clientId */
-		this.refreshTokens = new Map();
-		/** @type {Map<string, {clientId: string, expiresAtMs: number}>} */
-		this.accessTokens = new Map();
-		/** @type {Fault[]} */
-		this.faults = [];
-		/** @type {LoggedRequest[]} */
-		this.requestLog = [];
-		/** @type {Map<string, {windowStart: number, count: number}>} */
-		this.rateWindows = new Map();
-		this.bulkSeq = 0;
+		Object.assign(this, new EmulatorStore(false));
 		if (seed) this.seedFixture(seed);
 	}
 
@@ -87,7 +89,7 @@ class EmulatorStore {
 
 	/** @param {Partial<EmulatorConfig>} partial */
 	configure(partial) {
-		this.config = { ...this.config, ...partial };
+		this.config = /** @type {EmulatorConfig} */ ({ ...this.config, ...partial });
 		return this.config;
 	}
 

@@ -244,8 +244,9 @@ describe('App Builder node in the n8n engine', () => {
 			expect(typeof result.items[0].json.formbuilderData).toBe('string');
 		});
 
-		it('refuses a page ID that is not a form page, naming the expected shape', async () => {
-			const result = await run(getMany({ pageId: { __rl: true, mode: 'id', value: 'home_1001' } }));
+		it('refuses a page that is not a form page, naming the expected shape', async () => {
+			// "By ID" values are checked by n8n's own parameter validation; a list value or an expression is checked by the node.
+			const result = await run(getMany({ pageId: { __rl: true, mode: 'list', value: 'home_1001' } }));
 			expect(result.error?.message).toMatch(/not a form page ID/);
 			expect(result.error?.description).toMatch(/formbuilder_1234_5678/);
 		});

@@ -1,3 +1,5 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { startEmulator, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode } from '../harness';
@@ -23,7 +25,7 @@ describe('App Builder API credential in the n8n engine', () => {
 		emu.control.clearRequests();
 	});
 
-	const credentialData = (overrides: Record<string, unknown> = {}) => ({
+	const credentialData = (overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
 		accessToken: FIXTURE.accessToken,
 		apiKey: FIXTURE.apiKey,
 		baseUrl: emu.webUrl,
@@ -46,7 +48,7 @@ describe('App Builder API credential in the n8n engine', () => {
 			credentialsHelper: helper,
 		});
 
-	const helperWith = (data: Record<string, unknown>) =>
+	const helperWith = (data: ICredentialDataDecryptedObject) =>
 		new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
 			credentials: { appBuilderApi: data },

@@ -73,7 +73,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		};
 	};
 
-	const submit = (name: string, addedon: number, pageId = FIXTURE.formPageId) =>
+	const submit = (name: string, addedon: number, pageId: string = FIXTURE.formPageId) =>
 		emu.control.addInquiry({
 			appId: FIXTURE.appId,
 			pageId,

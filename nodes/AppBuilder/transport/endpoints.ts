@@ -1,9 +1,16 @@
-/** The web-service operations of the App Builder API, each with its path and fixed `method` value. */
+/**
+ * The web-service operations of the App Builder API, each with its path, its
+ * fixed `method` value, and whether it takes the account's apiKey parameter.
+ */
 export const WEB_SERVICE_ENDPOINTS = {
-	addUser: { path: '/V4/webservices/addUser.php', method: 'addUser' },
-	editUser: { path: '/V4/webservices/editUser.php', method: 'editUser' },
-	formBuilderInquiries: { path: '/V4/webservices/FormBuilderApi.php', method: 'formBuilderInquiries' },
-	getAppFeatures: { path: '/V4/webservices/AppFeatures.php', method: 'getAppFeatures' },
+	addUser: { path: '/V4/webservices/addUser.php', method: 'addUser', sendsApiKey: true },
+	editUser: { path: '/V4/webservices/editUser.php', method: 'editUser', sendsApiKey: true },
+	formBuilderInquiries: {
+		path: '/V4/webservices/FormBuilderApi.php',
+		method: 'formBuilderInquiries',
+		sendsApiKey: false,
+	},
+	getAppFeatures: { path: '/V4/webservices/AppFeatures.php', method: 'getAppFeatures', sendsApiKey: false },
 } as const;
 
 export type WebServiceEndpoint = keyof typeof WEB_SERVICE_ENDPOINTS;

@@ -59,11 +59,11 @@ export async function callWebService(
 		credentials.connectAccessToken,
 		params.password,
 	];
-	const { path, method } = WEB_SERVICE_ENDPOINTS[endpoint];
+	const { path, method, sendsApiKey } = WEB_SERVICE_ENDPOINTS[endpoint];
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: joinUrl(String(credentials.baseUrl ?? ''), path),
-		body: { method, ...params },
+		body: { method, ...(sendsApiKey ? { apiKey: String(credentials.apiKey ?? '') } : {}), ...params },
 		headers: { 'Content-Type': 'application/json' },
 		json: true,
 		// Read the body as text: an HTML error page or a cut-short JSON body must
