@@ -12,10 +12,15 @@ export function readFormFields(record: RawInquiry): { fields: FormField[]; warni
 	const fromBuilder = readFormbuilderData(record.formbuilderData, warnings);
 
 	const fields = [...fromFormData];
-	const byName = new Map(fromFormData.map((field) => [fieldIdentity(field), field]));
+	// The n-th formbuilderData entry with a name pairs with the n-th formData column of that name.
+	const unmatched = new Map<string, FormField[]>();
+	for (const field of fromFormData) {
+		const identity = fieldIdentity(field);
+		unmatched.set(identity, [...(unmatched.get(identity) ?? []), field]);
+	}
 	let position = fromFormData.length;
 	for (const entry of fromBuilder) {
-		const existing = byName.get(fieldIdentity(entry));
+		const existing = unmatched.get(fieldIdentity(entry))?.shift();
 		if (existing) {
 			if (existing.value !== entry.value) {
 				warnings.push(
