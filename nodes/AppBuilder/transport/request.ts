@@ -101,6 +101,18 @@ export async function callWebService(
 	}
 }
 
+const NETWORK_FAILURE_WORDS: Record<string, string> = {
+	ECONNRESET: 'the connection was reset',
+	EPIPE: 'the connection was reset',
+	ECONNABORTED: 'no answer in time',
+	ETIMEDOUT: 'no answer in time',
+	ESOCKETTIMEDOUT: 'no answer in time',
+	ERR_SOCKET_CONNECTION_TIMEOUT: 'no answer in time',
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+};
+
 interface NetworkFailure {
 	ok: false;
 	network: true;
@@ -156,14 +168,15 @@ function buildError(
 	const node = context.getNode();
 
 	if (isNetworkFailure(failure)) {
-		const reason = failure.errorCode ?? 'network error';
+		// In words: n8n replaces a message that names a system code with its own generic text.
+		const reason = NETWORK_FAILURE_WORDS[failure.errorCode ?? ''] ?? 'the connection failed';
 		const fix =
 			failure.errorCode === 'ENOTFOUND' || failure.errorCode === 'ECONNREFUSED'
 				? 'Check the Web Service Base URL in the App Builder API credential and that n8n can reach that host.'
 				: 'The connection to the App Builder API broke before an answer arrived. Try again later.';
-		return new NodeApiError(node, { reason } as JsonObject, {
+		return new NodeApiError(node, { unreachable: true } as JsonObject, {
 			message: `Could not reach the App Builder API: ${reason}${tried}`,
-			description: fix,
+			description: failure.errorCode ? `${fix} (${failure.errorCode})` : fix,
 			itemIndex: details.itemIndex,
 		});
 	}

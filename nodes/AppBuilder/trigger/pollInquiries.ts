@@ -60,7 +60,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		// After it, do as n8n's own polling triggers do: log it and try again next poll.
 		if (state === undefined || state.scope !== scope) throw asNodeError(this.getNode(), error);
 		this.logger.error(
-			`App Builder Trigger could not read inquiries: ${(error as Error).message}. Nothing was lost; the next poll tries again.`,
+			`App Builder Trigger could not read inquiries: ${(error as Error).message.replace(/\.+$/, '')}. Nothing was lost; the next poll tries again.`,
 			{ workflowId: this.getWorkflow().id, node: this.getNode().name },
 		);
 		return null;
