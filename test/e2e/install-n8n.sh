@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs Node 24 and a pinned n8n into .cache/n8n/<version>, once; later runs
-# take seconds. n8n 2.x needs Node >= 24 while this project builds on Node 20.
+# Installs Node 24 and a pinned n8n into a cache folder outside the clone
+# ($N8N_E2E_CACHE, default ~/.cache/n8n-nodes-appbuilder) once; later runs,
+# fresh clones included, take seconds. n8n 2.x needs Node >= 24 while this project builds on Node 20.
 #   test/e2e/install-n8n.sh [n8n-version]     (default 2.40.7; 1.123.81 for the 1.x line)
 # Prints the folder. Workarounds for installing from the npm registry alone:
 # linkedom/xlsx overrides for dependencies the registry lacks, --ignore-scripts
@@ -8,8 +9,7 @@
 set -euo pipefail
 version="${1:-2.40.7}"
 node_version="24.21.0"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-dir="$root/.cache/n8n/$version"
+dir="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-appbuilder}/n8n/$version"
 stamp="$dir/.installed"
 
 if [ -f "$stamp" ]; then

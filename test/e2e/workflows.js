@@ -1,0 +1,163 @@
+// @ts-check
+'use strict';
+
+/**
+ * The workflows the end-to-end suite and the demo import into n8n, built
+ * with the package's real node type names.
+ */
+const APP_BUILDER = 'n8n-nodes-appbuilder.appBuilder';
+const APP_BUILDER_TRIGGER = 'n8n-nodes-appbuilder.appBuilderTrigger';
+
+/** n8n refuses to activate a poll more frequent than once a minute (any cron with a seconds field). */
+const POLL_EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
+
+/** @param {string} path */
+function webhookNode(path) {
+	return {
+		id: `webhook-${path}`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: `e2e-${path}`,
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+	};
+}
+
+/**
+ * @param {string} name
+ * @param {number} x
+ * @param {Record<string, unknown>} parameters
+ * @param {{id: string, name: string}} credential
+ */
+function appBuilderNode(name, x, parameters, credential) {
+	return {
+		id: name.toLowerCase().replace(/\W+/g, '-'),
+		name,
+		type: APP_BUILDER,
+		typeVersion: 1,
+		position: [x, 0],
+		parameters,
+		credentials: { appBuilderApi: credential },
+	};
+}
+
+/** @param {string[]} names */
+function chain(names) {
+	/** @type {Record<string, unknown>} */
+	const connections = {};
+	for (let i = 0; i < names.length - 1; i++) {
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	}
+	return connections;
+}
+
+/**
+ * Workflow A: a webhook receives a person, App Builder adds them as a user,
+ * updates them, then reads the form's inquiries.
+ * @param {{id: string, name: string}} credential
+ * @param {{appId: string, pageId: string}} form
+ */
+function userLifecycleWorkflow(credential, form) {
+	return {
+		name: 'E2E A: add, update, read',
+		nodes: [
+			webhookNode('appbuilder-users'),
+			appBuilderNode('Add User', 250, {
+				resource: 'user',
+				operation: 'add',
+				email: '={{ $json.body.email }}',
+				name: '={{ $json.body.name }}',
+				password: '={{ $json.body.password }}',
+				passwordFormat: 'hashInN8n',
+				phone: '={{ $json.body.phone }}',
+				additionalFields: { group: 'Leads', status: '1' },
+			}, credential),
+			appBuilderNode('Update User', 500, {
+				resource: 'user',
+				operation: 'update',
+				email: "={{ $('Webhook').item.json.body.email }}",
+				name: "={{ $('Webhook').item.json.body.name }} (customer)",
+				password: "={{ $('Webhook').item.json.body.password }}",
+				passwordFormat: 'hashInN8n',
+				phone: "={{ $('Webhook').item.json.body.phone }}",
+				phoneFormat: 'integer',
+				group: 'Customers',
+				additionalFields: {},
+			}, credential),
+			appBuilderNode('Get Many Inquiries', 750, {
+				resource: 'inquiry',
+				operation: 'getAll',
+				appId: form.appId,
+				pageId: { __rl: true, mode: 'id', value: form.pageId },
+				returnAll: true,
+				simplify: true,
+				filters: { sort: 'oldestFirst' },
+			}, credential),
+		],
+		connections: chain(['Webhook', 'Add User', 'Update User', 'Get Many Inquiries']),
+	};
+}
+
+/**
+ * Workflow B: every new inquiry of the form starts an execution.
+ * @param {{id: string, name: string}} credential
+ * @param {{appId: string, pageId: string}} form
+ * @param {Record<string, unknown>} [pollTimes]
+ */
+function newInquiryWorkflow(credential, form, pollTimes = POLL_EVERY_MINUTE) {
+	return {
+		name: 'E2E B: new inquiry',
+		nodes: [
+			{
+				id: 'trigger',
+				name: 'New Inquiry',
+				type: APP_BUILDER_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {
+					pollTimes,
+					event: 'new',
+					appId: form.appId,
+					pageId: { __rl: true, mode: 'id', value: form.pageId },
+					simplify: true,
+					options: {},
+				},
+				credentials: { appBuilderApi: credential },
+			},
+			{ id: 'noop', name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [250, 0], parameters: {} },
+		],
+		connections: chain(['New Inquiry', 'Received']),
+	};
+}
+
+/**
+ * Workflow C: n8n's HTTP Request node calls a Connect endpoint with the App Builder API credential.
+ * @param {{id: string, name: string}} credential
+ * @param {string} url
+ */
+function connectCallWorkflow(credential, url) {
+	return {
+		name: 'E2E C: Connect call',
+		nodes: [
+			webhookNode('appbuilder-connect'),
+			{
+				id: 'http',
+				name: 'Connect Profile',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [250, 0],
+				parameters: {
+					url,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'appBuilderApi',
+					options: {},
+				},
+				credentials: { appBuilderApi: credential },
+			},
+		],
+		connections: chain(['Webhook', 'Connect Profile']),
+	};
+}
+
+module.exports = { userLifecycleWorkflow, newInquiryWorkflow, connectCallWorkflow, POLL_EVERY_MINUTE, APP_BUILDER, APP_BUILDER_TRIGGER };
