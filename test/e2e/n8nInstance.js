@@ -105,7 +105,8 @@ class N8nInstance {
 			options.port ?? (await freePort()),
 			options.encryptionKey ?? randomBytes(24).toString('hex'),
 			install,
-			options.env ?? {},
+			// The task runner broker listens on a port of its own (5679 by default): give each instance one.
+			{ N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...(options.env ?? {}) },
 		);
 		await instance.boot();
 		await instance.setUpOwner();

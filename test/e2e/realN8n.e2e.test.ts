@@ -4,7 +4,8 @@ import { join } from 'node:path';
 
 import { startEmulator, FIXTURE } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
-import { connectCallWorkflow, newInquiryWorkflow, userLifecycleWorkflow } from './workflows';
+import { callWebhook, checkUserLifecycle } from './scenarios';
+import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -43,50 +44,8 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		if (emu) await emu.close();
 	}, 60_000);
 
-	/** Calls a production webhook; n8n registers it a moment after activation, so a 404 is retried briefly. */
-	const callWebhook = async (path: string, body: unknown) => {
-		for (let attempt = 0; ; attempt++) {
-			const response = await fetch(`${n8n.url}/webhook/${path}`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(body),
-			});
-			const text = await response.text();
-			if (response.status !== 404 || attempt >= 30) return { status: response.status, body: text };
-			await sleep(1000);
-		}
-	};
-
 	it('A: adds, updates and reads through n8n; a duplicate email ends in the node\'s clear error', async () => {
-		emu.control.addInquiry({ ...form, addedon: Date.parse('2026-01-05T10:00:00Z') });
-		const workflowId = await n8n.createWorkflow(userLifecycleWorkflow(credential, form));
-		await n8n.activate(workflowId);
-
-		const person = { email: 'maria@example.com', name: 'Maria Garcia', password: 'Pa55word!', phone: '4155550132' };
-		const first = await callWebhook('appbuilder-users', person);
-		expect(first.status).toBe(200);
-		const inquiries = JSON.parse(first.body);
-		expect(inquiries).toHaveLength(1);
-		expect(inquiries[0]).toMatchObject({ name: 'Maria Garcia', formName: 'Contact Us', submittedAt: '2026-01-05T10:00:00.000Z' });
-
-		expect(emu.control.users()).toEqual([
-			expect.objectContaining({ email: 'maria@example.com', name: 'Maria Garcia (customer)', group: 'Customers', phone: '4155550132', passwordType: 'MD5' }),
-		]);
-		expect(JSON.stringify(emu.control.requests())).not.toContain('Pa55word!');
-
-		const duplicate = await callWebhook('appbuilder-users', person);
-		expect(duplicate.status).toBeGreaterThanOrEqual(400);
-
-		const executions = await n8n.executions(workflowId);
-		expect(executions.map((e) => e.status)).toEqual(['success', 'error']);
-		const okRun = executions[0].data.resultData.runData;
-		expect(okRun['Add User'][0].data.main[0][0].json).toMatchObject({ successCode: '200', email: 'maria@example.com' });
-		expect(okRun['Update User'][0].data.main[0][0].json).toMatchObject({ successCode: '200' });
-		const failed = executions[1].data.resultData;
-		expect(failed.error.message).toMatch(/already belongs to an app user/);
-		expect(failed.runData['Add User'][0].error.description).toMatch(/Update User/);
-		expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
-		expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
+		await checkUserLifecycle(n8n, emu, credential);
 	}, 180_000);
 
 	it('B: each new inquiry starts exactly one execution, also across a restart of n8n', async () => {
@@ -121,13 +80,13 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		const workflowId = await n8n.createWorkflow(connectCallWorkflow(credential, `${emu.connectUrl}/v1/profile`));
 		await n8n.activate(workflowId);
 
-		const first = await callWebhook('appbuilder-connect', {});
+		const first = await callWebhook(n8n, 'appbuilder-connect', {});
 		expect(first.status).toBe(200);
 		expect(JSON.parse(first.body)).toEqual([{ clientId: FIXTURE.clientId, name: expect.any(String) }]);
 		emu.control.expireAccessTokens();
 		emu.control.clearRequests();
 
-		const second = await callWebhook('appbuilder-connect', {});
+		const second = await callWebhook(n8n, 'appbuilder-connect', {});
 		expect(second.status).toBe(200);
 		expect(emu.control.requests().map((r) => `${r.path} ${r.status}`)).toEqual([
 			'/v1/profile 401',

@@ -1,0 +1,29 @@
+// @ts-check
+'use strict';
+
+const { execFileSync } = require('node:child_process');
+const { existsSync } = require('node:fs');
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian's Chromium, installed on first use (as root, the way CI runs). */
+function ensureChromium() {
+	if (existsSync(CHROMIUM)) return CHROMIUM;
+	execFileSync('bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
+	return CHROMIUM;
+}
+
+/** Headless Chromium flags for a machine with no network but loopback. */
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+module.exports = { ensureChromium, CHROMIUM_ARGS };

@@ -1,0 +1,138 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+import { startEmulator, FIXTURE } from '../emulator';
+import { CHROMIUM_ARGS, ensureChromium } from './browser';
+import { N8nInstance, OWNER, packPackage } from './n8nInstance';
+import { newInquiryWorkflow, userLifecycleWorkflow } from './workflows';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+const SCREENSHOTS = resolve(__dirname, '../../docs');
+
+/**
+ * The editor as a person meets it, in headless Chromium: the nodes are
+ * found by search, the trigger fetches a flattened test event, the
+ * operations and the credential form open, and the package logs no error
+ * in the browser. Screenshots go to docs/ for the README.
+ */
+describe('the n8n editor with the package installed', () => {
+	let emu: Emulator;
+	let n8n: N8nInstance;
+	let browser: Browser;
+	let page: Page;
+	let triggerWorkflowId: string;
+	let actionWorkflowId: string;
+	const packageErrors: string[] = [];
+
+	beforeAll(async () => {
+		const executablePath = ensureChromium();
+		emu = await startEmulator({ seed: 'demo' });
+		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
+		n8n = await N8nInstance.start({ packageTarball: tarball });
+		const credentialId = await n8n.createCredential('App Builder account', 'appBuilderApi', {
+			accessToken: FIXTURE.accessToken,
+			apiKey: FIXTURE.apiKey,
+			baseUrl: emu.webUrl,
+			useConnect: false,
+		});
+		const credential = { id: credentialId, name: 'App Builder account' };
+		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
+		triggerWorkflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'New lead from Contact Us' });
+		actionWorkflowId = await n8n.createWorkflow({ ...userLifecycleWorkflow(credential, form), name: 'Give new customers an app account' });
+
+		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+		page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+		const record = (text: string) => {
+			if (/app ?builder|appbuilder/i.test(text)) packageErrors.push(text);
+		};
+		page.on('console', (message) => {
+			if (message.type() === 'error') record(message.text());
+		});
+		page.on('pageerror', (error) => record(`${error.message}\n${error.stack ?? ''}`));
+		mkdirSync(SCREENSHOTS, { recursive: true });
+
+		await page.goto(`${n8n.url}/signin`);
+		await page.fill('input[name="emailOrLdapLoginId"]', OWNER.email);
+		await page.fill('input[name="password"]', OWNER.password);
+		await page.click('[data-test-id="form-submit-button"]');
+		await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
+	}, 600_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		await n8n?.destroy();
+		await emu?.close();
+	}, 60_000);
+
+	afterEach(() => {
+		expect(packageErrors).toEqual([]);
+	});
+
+	it('shows the trigger workflow and fetches a flattened test event', async () => {
+		await page.goto(`${n8n.url}/workflow/${triggerWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await page.waitForTimeout(1000);
+		await page.screenshot({ path: join(SCREENSHOTS, 'workflow.png') });
+
+		await page.locator('[data-test-id="canvas-node"]').first().dblclick();
+		await page.locator('[data-test-id="node-execute-button"]').first().click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		await output.getByText('inquiryId').first().waitFor({ timeout: 30_000 });
+		await page.locator('[data-test-id="radio-button-json"]').first().click();
+		await page.mouse.move(5, 5);
+		await page.waitForTimeout(800);
+		const text = await output.innerText();
+		expect(text).toContain('fieldLabels');
+		expect(text).toContain('Contact Us');
+		await page.screenshot({ path: join(SCREENSHOTS, 'trigger-output.png') });
+		await page.keyboard.press('Escape');
+	});
+
+	it('finds App Builder by search, with its three actions and two triggers', async () => {
+		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		await page.keyboard.type('App Builder');
+		const creator = page.locator('[data-test-id="node-creator"]');
+		// n8n lists a node and its trigger as one entry, with the actions and the trigger events inside.
+		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: 'App Builder' }).first().click();
+		for (const text of ['Add a user', 'Update a user', 'Get many inquiries', 'Actions (3)', 'Triggers (2)']) {
+			await creator.getByText(text).first().waitFor();
+		}
+		await page.screenshot({ path: join(SCREENSHOTS, 'node-actions.png') });
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Escape');
+	});
+
+	it('opens each operation\'s parameters', async () => {
+		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
+		for (const [node, fields] of [
+			['Add User', ['Email', 'Password Format', 'Phone', 'Additional Fields']],
+			['Update User', ['Phone Format', 'Group']],
+			['Get Many Inquiries', ['App ID', 'Form', 'Return All', 'Simplify', 'Filters']],
+		] as const) {
+			await page.locator('[data-test-id="canvas-node"]', { hasText: node }).first().dblclick();
+			const ndv = page.locator('[data-test-id="ndv"]');
+			for (const field of fields) await ndv.getByText(field, { exact: true }).first().waitFor();
+			if (node === 'Add User') await page.screenshot({ path: join(SCREENSHOTS, 'add-user.png') });
+			await page.locator('[data-test-id="ndv-close-button"]').click();
+		}
+	});
+
+	it('opens the credential form, whose test passes against the emulator', async () => {
+		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Add User' }).first().dblclick();
+		await page.locator('[data-test-id="credential-edit-button"]').first().click();
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		for (const field of ['accessToken', 'apiKey', 'baseUrl', 'useConnect']) {
+			await modal.locator(`[data-test-id="parameter-input-${field}"]`).first().waitFor();
+		}
+		// n8n runs the credential's test (the node's credentialTest method) when the form opens.
+		await modal.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
+		await page.waitForTimeout(500);
+		await page.screenshot({ path: join(SCREENSHOTS, 'credential.png') });
+	});
+});

@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startEmulator, FIXTURE } from '../emulator';
+import { N8nInstance, packPackage } from './n8nInstance';
+import { checkUserLifecycle } from './scenarios';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+/** The same tarball on the last n8n 1.x line, which many self-hosted users still run. */
+describe('the package in n8n 1.123.81', () => {
+	let emu: Emulator;
+	let n8n: N8nInstance;
+	let credential: { id: string; name: string };
+
+	beforeAll(async () => {
+		emu = await startEmulator();
+		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
+		n8n = await N8nInstance.start({ version: '1.123.81', packageTarball: tarball });
+		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', {
+			accessToken: FIXTURE.accessToken,
+			apiKey: FIXTURE.apiKey,
+			baseUrl: emu.webUrl,
+			useConnect: false,
+		});
+		credential = { id, name: 'App Builder (emulator)' };
+	}, 900_000);
+
+	afterAll(async () => {
+		await n8n?.destroy();
+		await emu?.close();
+	}, 60_000);
+
+	it('A: adds, updates and reads through n8n 1.x; a duplicate email ends in the node\'s clear error', async () => {
+		await checkUserLifecycle(n8n, emu, credential);
+	}, 180_000);
+});

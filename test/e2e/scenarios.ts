@@ -1,0 +1,59 @@
+import { FIXTURE, type startEmulator } from '../emulator';
+import type { N8nInstance } from './n8nInstance';
+import { userLifecycleWorkflow } from './workflows';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Calls a production webhook; n8n registers it a moment after activation, so a 404 is retried briefly. */
+export async function callWebhook(n8n: N8nInstance, path: string, body: unknown): Promise<{ status: number; body: string }> {
+	for (let attempt = 0; ; attempt++) {
+		const response = await fetch(`${n8n.url}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (response.status !== 404 || attempt >= 30) return { status: response.status, body: text };
+		await sleep(1000);
+	}
+}
+
+/**
+ * Workflow A in a real n8n: a webhook adds a user, updates them and reads the
+ * form's inquiries; the same person again ends in the node's 2039 error,
+ * visible in the execution n8n stored.
+ */
+export async function checkUserLifecycle(n8n: N8nInstance, emu: Emulator, credential: { id: string; name: string }): Promise<void> {
+	const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
+	emu.control.addInquiry({ ...form, addedon: Date.parse('2026-01-05T10:00:00Z') });
+	const workflowId = await n8n.createWorkflow(userLifecycleWorkflow(credential, form));
+	await n8n.activate(workflowId);
+
+	const person = { email: 'maria@example.com', name: 'Maria Garcia', password: 'Pa55word!', phone: '4155550132' };
+	const first = await callWebhook(n8n, 'appbuilder-users', person);
+	expect(first.status).toBe(200);
+	const inquiries = JSON.parse(first.body);
+	expect(inquiries).toHaveLength(1);
+	expect(inquiries[0]).toMatchObject({ name: 'Maria Garcia', formName: 'Contact Us', submittedAt: '2026-01-05T10:00:00.000Z' });
+
+	expect(emu.control.users()).toEqual([
+		expect.objectContaining({ email: 'maria@example.com', name: 'Maria Garcia (customer)', group: 'Customers', phone: '4155550132', passwordType: 'MD5' }),
+	]);
+	expect(JSON.stringify(emu.control.requests())).not.toContain('Pa55word!');
+
+	const duplicate = await callWebhook(n8n, 'appbuilder-users', person);
+	expect(duplicate.status).toBeGreaterThanOrEqual(400);
+
+	const executions = await n8n.executions(workflowId);
+	expect(executions.map((e) => e.status)).toEqual(['success', 'error']);
+	const okRun = executions[0].data.resultData.runData;
+	expect(okRun['Add User'][0].data.main[0][0].json).toMatchObject({ successCode: '200', email: 'maria@example.com' });
+	expect(okRun['Update User'][0].data.main[0][0].json).toMatchObject({ successCode: '200' });
+	const failed = executions[1].data.resultData;
+	expect(failed.error.message).toMatch(/already belongs to an app user/);
+	expect(failed.runData['Add User'][0].error.description).toMatch(/Update User/);
+	expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
+	expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
+	}
