@@ -10,13 +10,14 @@ import { newInquiryWorkflow, userLifecycleWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
-const SCREENSHOTS = resolve(__dirname, '../../docs');
+// The README's pictures are refreshed only on request, so a test run leaves the tree clean.
+const SCREENSHOTS = resolve(__dirname, '../..', process.env.UPDATE_SCREENSHOTS ? 'docs' : 'test-results/screenshots');
 
 /**
  * The editor as a person meets it, in headless Chromium: the nodes are
  * found by search, the trigger fetches a flattened test event, the
  * operations and the credential form open, and the package logs no error
- * in the browser. Screenshots go to docs/ for the README.
+ * in the browser. UPDATE_SCREENSHOTS=1 writes the screenshots to docs/ for the README.
  */
 describe('the n8n editor with the package installed', () => {
 	let emu: Emulator;
