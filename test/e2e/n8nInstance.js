@@ -198,6 +198,38 @@ class N8nInstance {
 		return this.output.join('');
 	}
 
+	/**
+	 * Starts an `n8n worker` on the same database, queue and key (queue mode).
+	 * @returns {Promise<{logs: () => string, stop: () => Promise<void>}>}
+	 */
+	async startWorker() {
+		/** @type {string[]} */
+		const output = [];
+		const child = spawn(this.install.node, [this.install.bin, 'worker', '--concurrency=5'], {
+			env: this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()), QUEUE_HEALTH_CHECK_ACTIVE: 'false' }),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		child.stdout?.on('data', (chunk) => output.push(chunk.toString()));
+		child.stderr?.on('data', (chunk) => output.push(chunk.toString()));
+		const deadline = Date.now() + 120_000;
+		while (!output.join('').includes('n8n worker is now ready')) {
+			if (child.exitCode !== null) throw new Error(`n8n worker exited (${child.exitCode}):\n${output.join('').slice(-4000)}`);
+			if (Date.now() > deadline) throw new Error(`n8n worker did not start:\n${output.join('').slice(-4000)}`);
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		return {
+			logs: () => output.join(''),
+			stop: async () => {
+				if (child.exitCode !== null) return;
+				const exited = new Promise((r) => child.once('exit', r));
+				child.kill('SIGTERM');
+				const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+				await exited;
+				clearTimeout(timer);
+			},
+		};
+	}
+
 	async setUpOwner() {
 		const response = await fetch(`${this.url}/rest/owner/setup`, {
 			method: 'POST',

@@ -4,14 +4,13 @@ import { join } from 'node:path';
 
 import { startEmulator, FIXTURE } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
-import { callWebhook, checkUserLifecycle } from './scenarios';
+import { callWebhook, checkUserLifecycle, emittedIds, waitForPolls } from './scenarios';
 import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 const N8N_VERSION = process.env.E2E_N8N_VERSION ?? '2.40.7';
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The packed tarball installed into a real n8n the way n8n installs
@@ -100,25 +99,3 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		expect(emu.control.refreshTokens.get(storedRefreshToken)).toBe(FIXTURE.clientId);
 	}, 180_000);
 });
-
-/** Waits until the trigger has polled the emulator `count` more times. */
-async function waitForPolls(emu: Emulator, count: number): Promise<void> {
-	const polls = () => emu.control.requests().filter((r) => r.path === '/V4/webservices/FormBuilderApi.php' && r.status === 200).length;
-	const target = polls() + count;
-	// n8n polls at most once a minute; a restart can cost one more minute.
-	const deadline = Date.now() + (count + 1) * 75_000;
-	while (polls() < target) {
-		if (Date.now() > deadline) throw new Error(`the trigger did not poll ${count} times in time`);
-		await sleep(500);
-	}
-	// Let the execution that a poll started finish and be saved.
-	await sleep(3000);
-}
-
-/** Every inquiry id emitted across the executions, sorted, duplicates kept. */
-function emittedIds(executions: Array<{ data: { resultData: { runData: Record<string, any> } } }>): string[] {
-	return executions
-		.flatMap((execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? [])
-		.map((item: { json: { inquiryId: string } }) => item.json.inquiryId)
-		.sort();
-}

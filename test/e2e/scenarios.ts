@@ -57,3 +57,25 @@ export async function checkUserLifecycle(n8n: N8nInstance, emu: Emulator, creden
 	expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 	expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
 	}
+
+/** Waits until the trigger has polled the emulator `count` more times. */
+export async function waitForPolls(emu: Emulator, count: number): Promise<void> {
+	const polls = () => emu.control.requests().filter((r) => r.path === '/V4/webservices/FormBuilderApi.php' && r.status === 200).length;
+	const target = polls() + count;
+	// n8n polls at most once a minute; a restart can cost one more minute.
+	const deadline = Date.now() + (count + 1) * 75_000;
+	while (polls() < target) {
+		if (Date.now() > deadline) throw new Error(`the trigger did not poll ${count} times in time`);
+		await sleep(500);
+	}
+	// Let the execution that a poll started finish and be saved.
+	await sleep(3000);
+}
+
+/** Every inquiry id emitted across the executions, sorted, duplicates kept. */
+export function emittedIds(executions: Array<{ data: { resultData: { runData: Record<string, any> } } }>): string[] {
+	return executions
+		.flatMap((execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? [])
+		.map((item: { json: { inquiryId: string } }) => item.json.inquiryId)
+		.sort();
+}
