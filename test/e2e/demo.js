@@ -11,7 +11,7 @@
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { startEmulator, FIXTURE } = require('../emulator');
+const { credentialDataFor, startEmulator, FIXTURE } = require('../emulator');
 const { demoLeadFields } = require('../emulator/fixtures');
 const { N8nInstance, OWNER, packPackage } = require('./n8nInstance');
 const { APP_BUILDER_TRIGGER } = require('./workflows');
@@ -111,16 +111,7 @@ async function main() {
 
 	console.log('Starting n8n (the first run installs it into .cache/n8n, a few minutes)...');
 	const n8n = await N8nInstance.start({ packageTarball: tarball, port: N8N_PORT });
-	const credentialId = await n8n.createCredential('App Builder (demo emulator)', 'appBuilderApi', {
-		accessToken: FIXTURE.accessToken,
-		apiKey: FIXTURE.apiKey,
-		baseUrl: emu.webUrl,
-		useConnect: true,
-		connectBaseUrl: emu.connectUrl,
-		clientId: FIXTURE.clientId,
-		clientSecret: FIXTURE.clientSecret,
-		refreshToken: FIXTURE.refreshToken,
-	});
+	const credentialId = await n8n.createCredential('App Builder (demo emulator)', 'appBuilderApi', credentialDataFor(emu, { connect: true }));
 	const workflowId = await n8n.createWorkflow(leadRoutingWorkflow({ id: credentialId, name: 'App Builder (demo emulator)' }));
 	await n8n.activate(workflowId);
 

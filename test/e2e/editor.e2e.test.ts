@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { CHROMIUM_ARGS, ensureChromium } from './browser';
 import { N8nInstance, OWNER, packPackage } from './n8nInstance';
 import { newInquiryWorkflow, userLifecycleWorkflow } from './workflows';
@@ -33,12 +33,7 @@ describe('the n8n editor with the package installed', () => {
 		emu = await startEmulator({ seed: 'demo' });
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		n8n = await N8nInstance.start({ packageTarball: tarball });
-		const credentialId = await n8n.createCredential('App Builder account', 'appBuilderApi', {
-			accessToken: FIXTURE.accessToken,
-			apiKey: FIXTURE.apiKey,
-			baseUrl: emu.webUrl,
-			useConnect: false,
-		});
+		const credentialId = await n8n.createCredential('App Builder account', 'appBuilderApi', credentialDataFor(emu));
 		const credential = { id: credentialId, name: 'App Builder account' };
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 		triggerWorkflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'New lead from Contact Us' });

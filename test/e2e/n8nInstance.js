@@ -108,8 +108,14 @@ class N8nInstance {
 			// The task runner broker listens on a port of its own (5679 by default): give each instance one.
 			{ N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...(options.env ?? {}) },
 		);
-		await instance.boot();
-		await instance.setUpOwner();
+		try {
+			await instance.boot();
+			await instance.setUpOwner();
+		} catch (error) {
+			// Never leave an n8n running behind a failed start.
+			await instance.destroy();
+			throw error;
+		}
 		return instance;
 	}
 
@@ -231,11 +237,17 @@ class N8nInstance {
 	}
 
 	async setUpOwner() {
-		const response = await fetch(`${this.url}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(OWNER),
-		});
+		let response;
+		// n8n 1.x answers its health check a moment before its REST routes exist.
+		for (let attempt = 0; ; attempt++) {
+			response = await fetch(`${this.url}/rest/owner/setup`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(OWNER),
+			});
+			if (response.status !== 404 || attempt >= 60) break;
+			await new Promise((r) => setTimeout(r, 1000));
+		}
 		if (!response.ok) throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
 		this.cookie = cookieOf(response);
 		await this.createApiKey();

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { checkUserLifecycle } from './scenarios';
 
@@ -18,12 +18,7 @@ describe('the package in n8n 1.123.81', () => {
 		emu = await startEmulator();
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		n8n = await N8nInstance.start({ version: '1.123.81', packageTarball: tarball });
-		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', {
-			accessToken: FIXTURE.accessToken,
-			apiKey: FIXTURE.apiKey,
-			baseUrl: emu.webUrl,
-			useConnect: false,
-		});
+		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
 		credential = { id, name: 'App Builder (emulator)' };
 	}, 900_000);
 

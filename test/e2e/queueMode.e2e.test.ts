@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { startQueueServices } from './queueServices';
 import { emittedIds, waitForPolls } from './scenarios';
@@ -38,12 +38,7 @@ describe('the trigger in n8n queue mode (main + worker, PostgreSQL, Redis)', () 
 
 	it('processes each new inquiry exactly once, on the worker', async () => {
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
-		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', {
-			accessToken: FIXTURE.accessToken,
-			apiKey: FIXTURE.apiKey,
-			baseUrl: emu.webUrl,
-			useConnect: false,
-		});
+		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 60_000 });
 		const workflowId = await n8n.createWorkflow(newInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form));
 		await n8n.activate(workflowId);

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { callWebhook, checkUserLifecycle, emittedIds, waitForPolls } from './scenarios';
 import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
@@ -25,16 +25,7 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		emu = await startEmulator();
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		n8n = await N8nInstance.start({ version: N8N_VERSION, packageTarball: tarball });
-		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', {
-			accessToken: FIXTURE.accessToken,
-			apiKey: FIXTURE.apiKey,
-			baseUrl: emu.webUrl,
-			useConnect: true,
-			connectBaseUrl: emu.connectUrl,
-			clientId: FIXTURE.clientId,
-			clientSecret: FIXTURE.clientSecret,
-			refreshToken: FIXTURE.refreshToken,
-		});
+		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu, { connect: true }));
 		credential = { id, name: 'App Builder (emulator)' };
 	}, 600_000);
 

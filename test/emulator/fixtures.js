@@ -48,4 +48,24 @@ function demoLeadFields(index) {
 	return CONTACT_FORM_FIELDS.map((field) => ({ ...field, value: lead[field.name] }));
 }
 
-module.exports = { FIXTURE, DEMO_LEADS, demoLeadFields };
+/**
+ * The App Builder API credential's fields for an emulator, as a user would
+ * fill them in: web services always, the Connect client when asked.
+ * @param {{webUrl: string, connectUrl: string}} emu
+ * @param {{connect?: boolean}} [options]
+ * @returns {Record<string, string | boolean>}
+ */
+function credentialDataFor(emu, options = {}) {
+	const web = { accessToken: FIXTURE.accessToken, apiKey: FIXTURE.apiKey, baseUrl: emu.webUrl };
+	if (!options.connect) return { ...web, useConnect: false };
+	return {
+		...web,
+		useConnect: true,
+		connectBaseUrl: emu.connectUrl,
+		clientId: FIXTURE.clientId,
+		clientSecret: FIXTURE.clientSecret,
+		refreshToken: FIXTURE.refreshToken,
+	};
+}
+
+module.exports = { FIXTURE, DEMO_LEADS, demoLeadFields, credentialDataFor };

@@ -2,7 +2,7 @@
 'use strict';
 
 const http = require('node:http');
-const { FIXTURE } = require('./fixtures');
+const { FIXTURE, credentialDataFor } = require('./fixtures');
 const { EmulatorStore } = require('./store');
 const { handleWebService, sendTruncated, ENDPOINTS } = require('./webService');
 const { handleConnect } = require('./connect');
@@ -198,4 +198,4 @@ function listen(server, port, host) {
 	});
 }
 
-module.exports = { startEmulator, FIXTURE };
+module.exports = { startEmulator, FIXTURE, credentialDataFor };

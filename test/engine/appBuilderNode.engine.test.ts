@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode } from '../harness';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -26,14 +26,7 @@ describe('App Builder node in the n8n engine', () => {
 		new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
 			credentials: {
-				appBuilderApi: {
-					accessToken: FIXTURE.accessToken,
-					apiKey: FIXTURE.apiKey,
-					baseUrl: emu.webUrl,
-					useConnect: false,
-					connectAccessToken: '',
-					...overrides,
-				},
+				appBuilderApi: { ...credentialDataFor(emu), connectAccessToken: '', ...overrides },
 			},
 		});
 

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode } from '../harness';
 import { ConnectCallerNode } from '../support/connectCallerNode';
 
@@ -26,14 +26,7 @@ describe('App Builder API credential in the n8n engine', () => {
 	});
 
 	const credentialData = (overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
-		accessToken: FIXTURE.accessToken,
-		apiKey: FIXTURE.apiKey,
-		baseUrl: emu.webUrl,
-		useConnect: true,
-		connectBaseUrl: emu.connectUrl,
-		clientId: FIXTURE.clientId,
-		clientSecret: FIXTURE.clientSecret,
-		refreshToken: FIXTURE.refreshToken,
+		...credentialDataFor(emu, { connect: true }),
 		connectAccessToken: '',
 		...overrides,
 	});

@@ -2,7 +2,7 @@ import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { appBuilderApiCredentialTest } from '../../nodes/AppBuilder/methods/credentialTest';
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -22,14 +22,7 @@ describe('App Builder API credential test', () => {
 
 	const run = async (overrides: Record<string, unknown> = {}) => {
 		const data: ICredentialDataDecryptedObject = {
-			accessToken: FIXTURE.accessToken,
-			apiKey: FIXTURE.apiKey,
-			baseUrl: emu.webUrl,
-			useConnect: true,
-			connectBaseUrl: emu.connectUrl,
-			clientId: FIXTURE.clientId,
-			clientSecret: FIXTURE.clientSecret,
-			refreshToken: FIXTURE.refreshToken,
+			...credentialDataFor(emu, { connect: true }),
 			connectAccessToken: '',
 			...overrides,
 		};

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
-import { startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runPoll } from '../harness';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -29,13 +29,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
 			credentials: {
-				appBuilderApi: {
-					accessToken: FIXTURE.accessToken,
-					apiKey: FIXTURE.apiKey,
-					baseUrl: emu.webUrl,
-					useConnect: false,
-					connectAccessToken: '',
-				},
+				appBuilderApi: { ...credentialDataFor(emu), connectAccessToken: '' },
 			},
 		});
 
