@@ -321,7 +321,8 @@ class N8nInstance {
 	 * @param {Record<string, unknown>} data
 	 */
 	async createCredential(name, type, data) {
-		const created = await this.api('POST', '/credentials', { name, type, data });
+		// n8n 1.x's schema for this request demands allowedDomains unless the domain setting is given.
+		const created = await this.api('POST', '/credentials', { name, type, data: { allowedHttpRequestDomains: 'all', ...data } });
 		return String(created.id);
 	}
 
