@@ -108,4 +108,28 @@ function renderInquiry(record, unit) {
 	return record.overrides ? { ...rendered, ...record.overrides } : rendered;
 }
 
-module.exports = { objectId, renderInquiry, bulkFields, fieldsOf };
+/**
+ * The record's JSON text, rendered once and reused until the record changes,
+ * so serving a large form costs about what sending its bytes costs.
+ * @type {WeakMap<StoredInquiry, {unit: string, json: string}>}
+ */
+const renderedJson = new WeakMap();
+
+/**
+ * @param {StoredInquiry} record
+ * @param {'s' | 'ms'} unit
+ */
+function renderInquiryJson(record, unit) {
+	const cached = renderedJson.get(record);
+	if (cached && cached.unit === unit) return cached.json;
+	const json = JSON.stringify(renderInquiry(record, unit));
+	renderedJson.set(record, { unit, json });
+	return json;
+}
+
+/** @param {StoredInquiry} record */
+function forgetRendered(record) {
+	renderedJson.delete(record);
+}
+
+module.exports = { objectId, renderInquiry, renderInquiryJson, forgetRendered, bulkFields, fieldsOf };

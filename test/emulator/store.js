@@ -3,7 +3,7 @@
 
 const { randomBytes } = require('node:crypto');
 const { FIXTURE, DEMO_LEADS, demoLeadFields } = require('./fixtures');
-const { objectId, renderInquiry } = require('./records');
+const { objectId, renderInquiry, forgetRendered } = require('./records');
 
 /**
  * @typedef {import('./records').StoredInquiry} StoredInquiry
@@ -198,6 +198,7 @@ class EmulatorStore {
 	updateInquiry(id, patch) {
 		const record = this.inquiriesById.get(id);
 		if (!record) return undefined;
+		forgetRendered(record);
 		const { updatedon, addedon, fields, ...rest } = patch;
 		record.updatedMs = typeof updatedon === 'number' ? updatedon : this.now();
 		if (typeof addedon === 'number') record.addedMs = addedon;

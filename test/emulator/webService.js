@@ -2,7 +2,7 @@
 'use strict';
 
 const { sendApiError, sendJson, send } = require('./errors');
-const { renderInquiry } = require('./records');
+const { renderInquiry, renderInquiryJson } = require('./records');
 
 /**
  * The App Builder web services (spec operations 2 to 4, plus AppFeatures).
@@ -149,7 +149,7 @@ function handleInquiries(store, res, accessToken, params) {
 			const end = Math.min(snapshot.length, index + STREAM_CHUNK);
 			let chunk = index === 0 ? '{"data":[' : ',';
 			const parts = [];
-			for (let i = index; i < end; i++) parts.push(JSON.stringify(renderInquiry(snapshot[i], unit)));
+			for (let i = index; i < end; i++) parts.push(renderInquiryJson(snapshot[i], unit));
 			chunk += parts.join(',');
 			index = end;
 			if (index === snapshot.length) chunk += '],"status":"success","msg":"Record found"}';

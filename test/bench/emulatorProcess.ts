@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+import { FIXTURE } from '../emulator';
+
+/**
+ * The emulator in a process of its own, so what is measured in this
+ * process (time, memory) is the client's work only.
+ */
+export class EmulatorProcess {
+	private constructor(
+		private readonly child: ChildProcess | undefined,
+		readonly webUrl: string,
+	) {}
+
+	/** An emulator another process started. */
+	static attach(webUrl: string): EmulatorProcess {
+		return new EmulatorProcess(undefined, webUrl);
+	}
+
+	static async start(port: number): Promise<EmulatorProcess> {
+		const child = spawn(process.execPath, [resolve(__dirname, '../emulator/cli.js'), '--port', String(port), '--seed', 'test'], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		await new Promise<void>((ready, fail) => {
+			child.stdout?.on('data', (chunk: Buffer) => {
+				if (chunk.toString().includes('web services at')) ready();
+			});
+			child.once('exit', (code) => fail(new Error(`emulator exited (${code})`)));
+		});
+		return new EmulatorProcess(child, `http://127.0.0.1:${port}`);
+	}
+
+	async control(method: string, path: string, body?: unknown): Promise<unknown> {
+		const response = await fetch(`${this.webUrl}/__emulator${path}`, {
+			method,
+			headers: { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return await response.json();
+	}
+
+	/** A form of `count` inquiries of about 1.5 KB (10 fields), one a second up to now. */
+	async fillForm(count: number): Promise<void> {
+		await this.control('POST', '/reset', { seed: 'test' });
+		await this.control('POST', '/inquiries/bulk', {
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			count,
+			fieldsPerRecord: 10,
+			startTime: Date.now() - count * 1000 - 60_000,
+		});
+	}
+
+	async addNew(count: number): Promise<void> {
+		await this.control('POST', '/inquiries/bulk', {
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			count,
+			fieldsPerRecord: 10,
+			startTime: Date.now(),
+			spacingMs: 1,
+		});
+	}
+
+	/** The floor: the same request over loopback, and JSON.parse of the body. */
+	async fetchAndParse(): Promise<{ bytes: number; records: unknown[] }> {
+		const response = await fetch(`${this.webUrl}/V4/webservices/FormBuilderApi.php`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', Accept: 'application/json', ACCESSTOKEN: FIXTURE.accessToken },
+			body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+		});
+		const text = await response.text();
+		const body = JSON.parse(text) as { data: unknown[] };
+		return { bytes: Buffer.byteLength(text), records: body.data };
+	}
+
+	/** A small request that loads the same code paths as the measured one. */
+	async fetchSecondForm(): Promise<void> {
+		await fetch(`${this.webUrl}/V4/webservices/FormBuilderApi.php`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken },
+			body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.secondFormPageId }),
+		}).then((r) => r.text());
+	}
+
+	async stop(): Promise<void> {
+		const child = this.child;
+		if (!child || child.exitCode !== null) return;
+		const exited = new Promise((r) => child.once('exit', r));
+		child.kill('SIGTERM');
+		await exited;
+	}
+}

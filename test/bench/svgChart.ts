@@ -1,0 +1,53 @@
+/** A small line chart as SVG text, for the benchmark report. Log-scaled x axis. */
+export function lineChart(options: {
+	title: string;
+	xLabel: string;
+	yLabel: string;
+	xs: number[];
+	series: Array<{ name: string; values: number[] }>;
+}): string {
+	const width = 640;
+	const height = 360;
+	const margin = { left: 70, right: 20, top: 40, bottom: 60 };
+	const plotWidth = width - margin.left - margin.right;
+	const plotHeight = height - margin.top - margin.bottom;
+	const logXs = options.xs.map((x) => Math.log10(x));
+	const minX = Math.min(...logXs);
+	const maxX = Math.max(...logXs);
+	const maxY = Math.max(...options.series.flatMap((s) => s.values)) * 1.1 || 1;
+	const px = (logX: number) => margin.left + (maxX === minX ? plotWidth / 2 : ((logX - minX) / (maxX - minX)) * plotWidth);
+	const py = (y: number) => margin.top + plotHeight - (y / maxY) * plotHeight;
+	const colors = ['#e8590c', '#1c7ed6', '#2f9e44'];
+
+	const lines = options.series
+		.map((serie, index) => {
+			const points = serie.values.map((value, i) => `${px(logXs[i]).toFixed(1)},${py(value).toFixed(1)}`).join(' ');
+			const dots = serie.values
+				.map((value, i) => `<circle cx="${px(logXs[i]).toFixed(1)}" cy="${py(value).toFixed(1)}" r="3.5" fill="${colors[index]}"/>`)
+				.join('');
+			const legendY = margin.top + 16 * index;
+			return `<polyline fill="none" stroke="${colors[index]}" stroke-width="2" points="${points}"/>${dots}<rect x="${margin.left + 10}" y="${legendY - 9}" width="12" height="3" fill="${colors[index]}"/><text x="${margin.left + 28}" y="${legendY - 4}" font-size="12">${escape(serie.name)}</text>`;
+		})
+		.join('');
+	const xTicks = options.xs
+		.map((x, i) => `<text x="${px(logXs[i]).toFixed(1)}" y="${height - margin.bottom + 18}" font-size="11" text-anchor="middle">${x.toLocaleString('en')}</text>`)
+		.join('');
+	const yTicks = [0, 0.25, 0.5, 0.75, 1]
+		.map((f) => `<text x="${margin.left - 8}" y="${py(maxY * f) + 4}" font-size="11" text-anchor="end">${Math.round(maxY * f)}</text><line x1="${margin.left}" x2="${width - margin.right}" y1="${py(maxY * f)}" y2="${py(maxY * f)}" stroke="#eee"/>`)
+		.join('');
+	return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">
+<rect width="100%" height="100%" fill="#fff"/>
+<text x="${width / 2}" y="22" font-size="15" text-anchor="middle">${escape(options.title)}</text>
+${yTicks}${xTicks}
+<line x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${margin.top + plotHeight}" stroke="#333"/>
+<line x1="${margin.left}" x2="${width - margin.right}" y1="${margin.top + plotHeight}" y2="${margin.top + plotHeight}" stroke="#333"/>
+<text x="${width / 2}" y="${height - 15}" font-size="12" text-anchor="middle">${escape(options.xLabel)}</text>
+<text x="16" y="${height / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 16 ${height / 2})">${escape(options.yLabel)}</text>
+${lines}
+</svg>
+`;
+}
+
+function escape(text: string): string {
+	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
