@@ -142,6 +142,12 @@ describe('inquiry cursor', () => {
 		expect(() => commitPoll(frozenState, plan.toEmit, options(), SCOPE)).not.toThrow();
 	});
 
+	it('takes a first poll over 300,000 inquiries in its stride', () => {
+		const events = Array.from({ length: 300_000 }, (_, i) => ev(`k${i}`, T0 + i));
+		const { state } = poll(undefined, events);
+		expect(Object.keys(state.seen).length).toBeLessThanOrEqual(1000);
+	});
+
 	it('keeps the state under 64 KB for a form of 100,000 inquiries, first poll and after many polls', () => {
 		const events = Array.from({ length: 100_000 }, (_, i) => ev(`65f1c0ffee${String(i).padStart(14, '0')}`, T0 + i * 1000));
 		let { state } = poll(undefined, events);

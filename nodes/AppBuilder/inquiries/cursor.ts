@@ -177,7 +177,9 @@ function raiseFloor(current: number, seen: Record<string, number>, options: Curs
 	if (times.length === 0) return current;
 	const lookback = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
 	const maxTracked = Math.max(1, options.maxTracked ?? DEFAULT_MAX_TRACKED);
-	const newest = Math.max(...times);
+	// A loop, not Math.max(...times): spreading a big form's times overflows the call stack.
+	let newest = -Infinity;
+	for (const time of times) if (time > newest) newest = time;
 	const anchor = options.nowMs === undefined ? newest : Math.min(newest, options.nowMs);
 	let floor = Math.max(current, anchor - lookback);
 
