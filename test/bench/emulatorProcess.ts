@@ -40,7 +40,7 @@ export class EmulatorProcess {
 		return await response.json();
 	}
 
-	/** A form of `count` inquiries of about 1.5 KB (10 fields), one a second up to now. */
+	/** A form of `count` inquiries of about 2 KB (10 fields), one a second up to now. */
 	async fillForm(count: number): Promise<void> {
 		await this.control('POST', '/reset', { seed: 'test' });
 		await this.control('POST', '/inquiries/bulk', {

@@ -161,7 +161,7 @@ Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 
 
 ## One poll against the physical floor
 
-Each form holds inquiries of about 1.5 KB (10 fields, formData and
+Each form holds inquiries of about 2 KB (10 fields, formData and
 formbuilderData both filled); ${NEW_PER_POLL} new ones arrive before each poll. The
 *floor* is the least any client can do: fetch the same body over loopback
 and \`JSON.parse\` it. *Ours* is one poll of the App Builder Trigger run by
