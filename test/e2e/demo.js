@@ -109,7 +109,7 @@ async function main() {
 		console.log(`Emulator: new inquiry ${record._id} from ${record.formData[0][0]}`);
 	}, NEW_INQUIRY_EVERY_MS);
 
-	console.log('Starting n8n (the first run installs it into .cache/n8n, a few minutes)...');
+	console.log('Starting n8n (the first run installs it into ~/.cache/n8n-nodes-appbuilder, a few minutes)...');
 	const n8n = await N8nInstance.start({ packageTarball: tarball, port: N8N_PORT });
 	const credentialId = await n8n.createCredential('App Builder (demo emulator)', 'appBuilderApi', credentialDataFor(emu, { connect: true }));
 	const workflowId = await n8n.createWorkflow(leadRoutingWorkflow({ id: credentialId, name: 'App Builder (demo emulator)' }));
