@@ -27,7 +27,7 @@ export class AppBuilderApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/appbuilder.svg', dark: 'file:../icons/appbuilder.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-appbuilder/n8n-nodes-appbuilder#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-appbuilder#credentials';
 
 	properties: INodeProperties[] = [
 		{
