@@ -1,19 +1,11 @@
-import { startEmulator, FIXTURE } from './emulator';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+import { FIXTURE } from './emulator';
+import { useEmulator } from './support/useEmulator';
 
 /** The emulator answers as the spec says, over real HTTP, in every configurable form. */
 describe('App Builder API emulator', () => {
-	let emu: Emulator;
-	beforeAll(async () => {
-		emu = await startEmulator();
-	});
-	afterAll(async () => {
-		await emu.close();
-	});
-	beforeEach(() => emu.control.reset());
+	const emu = useEmulator();
 
-	const post = async (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}, base = emu.webUrl) => {
+	const post = async (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}, base = emu().webUrl) => {
 		const response = await fetch(`${base}${path}`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken, ...headers },
@@ -38,7 +30,7 @@ describe('App Builder API emulator', () => {
 			[403, () => post('/V4/webservices/addUser.php', { method: 'getAllUsers', apiKey: FIXTURE.apiKey })],
 			[404, () => post('/V4/webservices/addUser.php', { method: 'noSuchMethod' })],
 			[405, async () => {
-				const r = await fetch(`${emu.webUrl}/V4/webservices/addUser.php`, { headers: { ACCESSTOKEN: FIXTURE.accessToken } });
+				const r = await fetch(`${emu().webUrl}/V4/webservices/addUser.php`, { headers: { ACCESSTOKEN: FIXTURE.accessToken } });
 				return { status: r.status, json: await r.json() };
 			}],
 			[406, () => addUser({}, { Accept: 'application/xml' })],
@@ -59,14 +51,14 @@ describe('App Builder API emulator', () => {
 		});
 
 		it.each(cases)('produces %s inside a 200 body as {successCode, message}', async (code, call) => {
-			emu.control.configure({ errorDelivery: 'body', errorShape: 'successCode-message' });
+			emu().control.configure({ errorDelivery: 'body', errorShape: 'successCode-message' });
 			const result = await call();
 			expect(result.status).toBe(200);
 			expect(result.json).toMatchObject({ successCode: String(code), message: expect.any(String) });
 		});
 
 		it('produces an HTML error page when configured', async () => {
-			emu.control.configure({ errorShape: 'html' });
+			emu().control.configure({ errorShape: 'html' });
 			const result = await addUser({ apiKey: 'someone-elses-key' });
 			expect(result.status).toBe(400);
 			expect(result.headers.get('content-type')).toMatch(/text\/html/);
@@ -75,7 +67,7 @@ describe('App Builder API emulator', () => {
 		});
 
 		it('answers 429 with Retry-After when over the per-second budget', async () => {
-			emu.control.configure({ rateLimitPerSecond: 2 });
+			emu().control.configure({ rateLimitPerSecond: 2 });
 			const statuses = [];
 			let retryAfter: string | null = null;
 			for (let i = 0; i < 5; i++) {
@@ -88,7 +80,7 @@ describe('App Builder API emulator', () => {
 		});
 
 		it.each([500, 503])('answers %s from an injected fault', async (status) => {
-			emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status });
+			emu().control.injectFault({ endpoint: 'addUser', kind: 'status', status });
 			expect((await addUser()).status).toBe(status);
 			expect((await addUser()).status).toBe(200);
 		});
@@ -96,27 +88,27 @@ describe('App Builder API emulator', () => {
 
 	describe('parameters and records', () => {
 		it('accepts parameters as JSON, as a form body and as the query string', async () => {
-			const form = await fetch(`${emu.webUrl}/V4/webservices/addUser.php`, {
+			const form = await fetch(`${emu().webUrl}/V4/webservices/addUser.php`, {
 				method: 'POST',
 				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/x-www-form-urlencoded' },
 				body: new URLSearchParams({ method: 'addUser', apiKey: FIXTURE.apiKey, name: 'F', email: 'f@example.com', password: 'p', phone: '1' }),
 			});
 			expect(await form.json()).toMatchObject({ successCode: '200' });
 			const query = new URLSearchParams({ method: 'addUser', apiKey: FIXTURE.apiKey, name: 'Q', email: 'q@example.com', password: 'p', phone: '2' });
-			const viaQuery = await fetch(`${emu.webUrl}/V4/webservices/addUser.php?${query}`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken } });
+			const viaQuery = await fetch(`${emu().webUrl}/V4/webservices/addUser.php?${query}`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken } });
 			expect(await viaQuery.json()).toMatchObject({ successCode: '200' });
-			expect(emu.control.users().map((u) => u.email)).toEqual(['f@example.com', 'q@example.com']);
+			expect(emu().control.users().map((u) => u.email)).toEqual(['f@example.com', 'q@example.com']);
 		});
 
 		it('updates a user found by email, with phone as a number', async () => {
 			await addUser();
 			const result = await post('/V4/webservices/editUser.php', { method: 'editUser', apiKey: FIXTURE.apiKey, name: 'Ann B', email: 'ann@example.com', phone: 5550009, group: 'G', password: 'pw2', passwordType: '' });
 			expect(result.json).toEqual({ successCode: '200', message: expect.any(String) });
-			expect(emu.control.users()[0]).toMatchObject({ name: 'Ann B', phone: '5550009', group: 'G' });
+			expect(emu().control.users()[0]).toMatchObject({ name: 'Ann B', phone: '5550009', group: 'G' });
 		});
 
 		it('returns inquiries in the spec\'s record shape, with timestamps in seconds or milliseconds', async () => {
-			emu.control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600123 });
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600123 });
 			const body = { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 			const seconds = (await post('/V4/webservices/FormBuilderApi.php', body)).json;
 			expect(seconds).toMatchObject({ status: 'success', msg: expect.any(String) });
@@ -130,7 +122,7 @@ describe('App Builder API emulator', () => {
 			const builder = JSON.parse(record.formbuilderData);
 			expect(Object.keys(builder[0]).sort()).toEqual(['fieldIdentifire', 'fieldLabel', 'fieldName', 'fieldValue']);
 			expect(record.addedon).toBe(1767225600);
-			emu.control.configure({ timestampUnit: 'ms' });
+			emu().control.configure({ timestampUnit: 'ms' });
 			expect((await post('/V4/webservices/FormBuilderApi.php', body)).json.data[0].addedon).toBe(1767225600123);
 		});
 
@@ -141,16 +133,16 @@ describe('App Builder API emulator', () => {
 
 		it('adds, changes and deletes inquiries through the HTTP control API', async () => {
 			const control = (method: string, path: string, body?: unknown) =>
-				fetch(`${emu.webUrl}/__emulator${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+				fetch(`${emu().webUrl}/__emulator${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
 			const added = await control('POST', '/inquiries', { appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600000 });
 			const changed = await control('PATCH', `/inquiries/${added._id}`, { updatedon: 1767229200000, readStatus: 1 });
 			expect(changed).toMatchObject({ _id: added._id, updatedon: 1767229200, readStatus: 1 });
 			await control('DELETE', `/inquiries/${added._id}`);
-			expect(emu.control.listInquiries(FIXTURE.appId, FIXTURE.formPageId)).toEqual([]);
+			expect(emu().control.listInquiries(FIXTURE.appId, FIXTURE.formPageId)).toEqual([]);
 		});
 
 		it('serves a form of 100,000 inquiries', async () => {
-			emu.control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 100_000, fieldsPerRecord: 10 });
+			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 100_000, fieldsPerRecord: 10 });
 			const result = await post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
 			expect(result.json.data).toHaveLength(100_000);
 			const averageBytes = result.text.length / 100_000;
@@ -163,15 +155,15 @@ describe('App Builder API emulator', () => {
 		const inquiries = () => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
 
 		it('hangs a connection until the client gives up', async () => {
-			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'hang' });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'hang' });
 			await expect(
-				fetch(`${emu.webUrl}/V4/webservices/FormBuilderApi.php`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken }, body: '{}', signal: AbortSignal.timeout(300) }),
+				fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken }, body: '{}', signal: AbortSignal.timeout(300) }),
 			).rejects.toThrow();
 		});
 
 		it('cuts a JSON body short', async () => {
-			emu.control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
-			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate' });
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate' });
 			const result = await inquiries();
 			expect(result.status).toBe(200);
 			expect(result.json).toBeUndefined();
@@ -179,13 +171,13 @@ describe('App Builder API emulator', () => {
 		});
 
 		it('resets the socket', async () => {
-			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'reset' });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'reset' });
 			await expect(inquiries()).rejects.toThrow();
 			expect((await inquiries()).status).toBe(200);
 		});
 
 		it('adds latency', async () => {
-			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 200 });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 200 });
 			const started = Date.now();
 			await inquiries();
 			expect(Date.now() - started).toBeGreaterThanOrEqual(190);
@@ -194,9 +186,9 @@ describe('App Builder API emulator', () => {
 
 	describe('Connect', () => {
 		const token = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-			post('/v1/oauth2/token', body, { ACCESSTOKEN: '', ...headers }, emu.connectUrl);
+			post('/v1/oauth2/token', body, { ACCESSTOKEN: '', ...headers }, emu().connectUrl);
 		const refreshBody = (refreshToken: string) => ({ grant_type: 'refresh_token', client_id: FIXTURE.clientId, client_secret: FIXTURE.clientSecret, refresh_token: refreshToken });
-		const profile = (accessToken: string) => fetch(`${emu.connectUrl}/v1/profile`, { headers: { Authorization: `Bearer ${accessToken}` } });
+		const profile = (accessToken: string) => fetch(`${emu().connectUrl}/v1/profile`, { headers: { Authorization: `Bearer ${accessToken}` } });
 
 		it('refreshes, rotates the refresh token, and rejects the old one', async () => {
 			const first = await token(refreshBody(FIXTURE.refreshToken));
@@ -221,7 +213,7 @@ describe('App Builder API emulator', () => {
 		it('protects /v1/profile: 200 with a fresh token, 401 once it expired', async () => {
 			const { json } = await token(refreshBody(FIXTURE.refreshToken));
 			expect((await profile(json.access_token)).status).toBe(200);
-			emu.control.expireAccessTokens();
+			emu().control.expireAccessTokens();
 			const expired = await profile(json.access_token);
 			expect(expired.status).toBe(401);
 			expect(expired.headers.get('www-authenticate')).toMatch(/Bearer/);
@@ -229,7 +221,7 @@ describe('App Builder API emulator', () => {
 
 		it('answers web-service paths only on the web server and Connect paths only on the Connect server', async () => {
 			expect((await post('/v1/oauth2/token', refreshBody(FIXTURE.refreshToken))).status).toBe(404);
-			expect((await post('/V4/webservices/addUser.php', {}, {}, emu.connectUrl)).status).toBe(404);
+			expect((await post('/V4/webservices/addUser.php', {}, {}, emu().connectUrl)).status).toBe(404);
 		});
 	});
 });

@@ -3,30 +3,19 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode } from '../harness';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+import { useEmulator } from '../support/useEmulator';
 
 /** The App Builder node run by n8n-core's WorkflowExecute against the emulator over real HTTP. */
 describe('App Builder node in the n8n engine', () => {
-	let emu: Emulator;
-	beforeAll(async () => {
-		emu = await startEmulator();
-	});
-	afterAll(async () => {
-		await emu.close();
-	});
-	beforeEach(() => {
-		emu.control.reset();
-		emu.control.clearRequests();
-	});
+	const emu = useEmulator();
 
 	const credentials = (overrides: IDataObject = {}) =>
 		new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
 			credentials: {
-				appBuilderApi: { ...credentialDataFor(emu), connectAccessToken: '', ...overrides },
+				appBuilderApi: { ...credentialDataFor(emu()), connectAccessToken: '', ...overrides },
 			},
 		});
 
@@ -70,7 +59,7 @@ describe('App Builder node in the n8n engine', () => {
 			expect(result.items).toEqual([
 				{ json: { successCode: '200', message: expect.any(String), email: 'jane@example.com' }, pairedItem: { item: 0 } },
 			]);
-			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/addUser.php');
+			const sent = emu().control.requests().find((r) => r.path === '/V4/webservices/addUser.php');
 			expect(sent?.body).toEqual({
 				method: 'addUser',
 				apiKey: FIXTURE.apiKey,
@@ -82,25 +71,25 @@ describe('App Builder node in the n8n engine', () => {
 				passwordType: '',
 				status: '',
 			});
-			expect(emu.control.users()).toEqual([expect.objectContaining({ email: 'jane@example.com', name: 'Jane Doe' })]);
+			expect(emu().control.users()).toEqual([expect.objectContaining({ email: 'jane@example.com', name: 'Jane Doe' })]);
 		});
 
 		it('hashes the password with MD5 inside n8n when asked, so the plain one is never sent', async () => {
 			await run(addUser({ passwordFormat: 'hashInN8n', additionalFields: { group: 'VIP', status: '1' } }));
-			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/addUser.php');
+			const sent = emu().control.requests().find((r) => r.path === '/V4/webservices/addUser.php');
 			expect(sent?.body).toMatchObject({
 				password: createHash('md5').update('Secr3t-pass').digest('hex'),
 				passwordType: 'MD5',
 				group: 'VIP',
 				status: '1',
 			});
-			expect(JSON.stringify(emu.control.requests())).not.toContain('Secr3t-pass');
+			expect(JSON.stringify(emu().control.requests())).not.toContain('Secr3t-pass');
 		});
 
 		it('refuses a password declared MD5 that is not one, before calling the API', async () => {
 			const result = await run(addUser({ passwordFormat: 'md5' }));
 			expect(result.error?.message).toMatch(/not an MD5 hash/);
-			expect(emu.control.requests()).toHaveLength(0);
+			expect(emu().control.requests()).toHaveLength(0);
 		});
 
 		it('turns a duplicate email (2039) into an error that says to use Update User', async () => {
@@ -129,11 +118,11 @@ describe('App Builder node in the n8n engine', () => {
 
 		it('changes the user, sends the phone as an integer and leaves status out when not set', async () => {
 			await run(addUser());
-			emu.control.clearRequests();
+			emu().control.clearRequests();
 			const result = await run(update());
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json).toMatchObject({ successCode: '200', email: 'jane@example.com' });
-			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/editUser.php');
+			const sent = emu().control.requests().find((r) => r.path === '/V4/webservices/editUser.php');
 			expect(sent?.body).toEqual({
 				method: 'editUser',
 				apiKey: FIXTURE.apiKey,
@@ -144,7 +133,7 @@ describe('App Builder node in the n8n engine', () => {
 				password: 'Secr3t-pass',
 				passwordType: '',
 			});
-			expect(emu.control.users()[0]).toMatchObject({ name: 'Jane Smith', group: 'Gold' });
+			expect(emu().control.users()[0]).toMatchObject({ name: 'Jane Smith', group: 'Gold' });
 		});
 
 		it.each([
@@ -155,15 +144,15 @@ describe('App Builder node in the n8n engine', () => {
 			const result = await run(update({ phone }));
 			expect(result.error?.message).toMatch(message);
 			expect(result.error?.description).toMatch(/Phone Format to Text/);
-			expect(emu.control.requests()).toHaveLength(0);
+			expect(emu().control.requests()).toHaveLength(0);
 		});
 
 		it('sends the phone as typed when Phone Format is Text', async () => {
 			await run(addUser({ phone: '+44 20 7946 0958' }));
-			emu.control.clearRequests();
+			emu().control.clearRequests();
 			const result = await run(update({ phone: '+44 20 7946 0958', phoneFormat: 'text' }));
 			expect(result.error).toBeUndefined();
-			const sent = emu.control.requests().find((r) => r.path === '/V4/webservices/editUser.php');
+			const sent = emu().control.requests().find((r) => r.path === '/V4/webservices/editUser.php');
 			expect(sent?.body.phone).toBe('+44 20 7946 0958');
 		});
 	});
@@ -183,7 +172,7 @@ describe('App Builder node in the n8n engine', () => {
 		const seed = () => {
 			const base = Date.parse('2026-03-01T10:00:00Z');
 			for (let i = 0; i < 5; i++) {
-				emu.control.addInquiry({
+				emu().control.addInquiry({
 					appId: FIXTURE.appId,
 					pageId: FIXTURE.formPageId,
 					addedon: base + i * 60_000,
@@ -257,7 +246,7 @@ describe('App Builder node in the n8n engine', () => {
 		for (const delivery of ['http-status', 'body'] as const) {
 			for (const shape of ['status-code-msg', 'successCode-message'] as const) {
 				it.each(errorCases)(`maps %s (${delivery}, ${shape})`, async (code, setup, message) => {
-					emu.control.configure({ errorDelivery: delivery, errorShape: shape });
+					emu().control.configure({ errorDelivery: delivery, errorShape: shape });
 					const result = await run(addUser(setup.user as IDataObject), [{}], {
 						credentialOverrides: setup.credentialOverrides as IDataObject,
 					});
@@ -276,27 +265,27 @@ describe('App Builder node in the n8n engine', () => {
 		});
 
 		it('reads an HTML error page as a clear error, not a parse crash', async () => {
-			emu.control.configure({ errorShape: 'html', errorDelivery: 'body' });
+			emu().control.configure({ errorShape: 'html', errorDelivery: 'body' });
 			const result = await run(addUser(), [{}], { credentialOverrides: { apiKey: 'unknown-api-key' } });
 			expect(result.error?.message).toMatch(/not valid for this account/);
 		});
 
 		it.each([403, 404, 405, 406, 410])('explains HTTP %s', async (status) => {
-			emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status });
+			emu().control.injectFault({ endpoint: 'addUser', kind: 'status', status });
 			const result = await run(addUser());
 			expect(String((result.error as { httpCode?: string }).httpCode)).toBe(String(status));
 			expect(result.error?.description?.length).toBeGreaterThan(20);
 		});
 
 		it('retries 500 and 503 and succeeds without a duplicate', async () => {
-			emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status: 503, times: 1 });
+			emu().control.injectFault({ endpoint: 'addUser', kind: 'status', status: 503, times: 1 });
 			const result = await run(addUser());
 			expect(result.error).toBeUndefined();
-			expect(emu.control.users()).toHaveLength(1);
+			expect(emu().control.users()).toHaveLength(1);
 		});
 
 		it('gives a clear error for a cut-short body that stays cut short', async () => {
-			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate', times: 10 });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate', times: 10 });
 			const result = await run({
 				resource: 'inquiry',
 				operation: 'getAll',
@@ -332,7 +321,7 @@ describe('App Builder node in the n8n engine', () => {
 		});
 
 		it('recovers from 429 with Retry-After without losing or repeating an item', async () => {
-			emu.control.configure({ rateLimitPerSecond: 3 });
+			emu().control.configure({ rateLimitPerSecond: 3 });
 			const inputs = Array.from({ length: 8 }, (_, i) => ({
 				email: `user${i}@example.com`,
 				phone: `55500000${10 + i}`,
@@ -343,10 +332,10 @@ describe('App Builder node in the n8n engine', () => {
 			);
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((item) => item.json.email)).toEqual(inputs.map((input) => input.email));
-			expect(emu.control.users().map((user: IDataObject) => user.email).sort()).toEqual(
+			expect(emu().control.users().map((user: IDataObject) => user.email).sort()).toEqual(
 				inputs.map((input) => input.email).sort(),
 			);
-			expect(emu.control.requests().some((r) => r.status === 429)).toBe(true);
+			expect(emu().control.requests().some((r) => r.status === 429)).toBe(true);
 		}, 30_000);
 	});
 });

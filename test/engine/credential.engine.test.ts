@@ -1,45 +1,37 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode } from '../harness';
 import { ConnectCallerNode } from '../support/connectCallerNode';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+import { useEmulator } from '../support/useEmulator';
 
 /**
  * The credential through n8n-core's real request helpers: preAuthentication,
  * authenticate and the refresh-and-retry on 401 of httpRequestWithAuthentication.
  */
 describe('App Builder API credential in the n8n engine', () => {
-	let emu: Emulator;
-
-	beforeAll(async () => {
-		emu = await startEmulator();
-	});
-	afterAll(async () => {
-		await emu.close();
-	});
-	beforeEach(() => {
-		emu.control.reset();
-		emu.control.clearRequests();
-	});
+	const emu = useEmulator();
 
 	const credentialData = (overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
-		...credentialDataFor(emu, { connect: true }),
+		...credentialDataFor(emu(), { connect: true }),
 		connectAccessToken: '',
 		...overrides,
 	});
 
-	const callConnect = async (helper: MemoryCredentialsHelper, items = 1) =>
+	/** Runs the Connect Caller node (the HTTP Request node's stand-in) against a URL with the credential. */
+	const callWith = async (helper: MemoryCredentialsHelper, url: string, method: 'GET' | 'POST' = 'GET') =>
 		await runNode({
 			nodeType: new ConnectCallerNode(),
 			typeName: 'test.connectCaller',
-			parameters: { url: `${emu.connectUrl}/v1/profile`, method: 'GET' },
+			parameters: { url, method },
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			inputItems: Array.from({ length: items }, (_, i) => ({ i })),
+			inputItems: [{}],
 			credentialsHelper: helper,
 		});
+	const callConnect = async (helper: MemoryCredentialsHelper) => await callWith(helper, `${emu().connectUrl}/v1/profile`);
+	const inquiriesUrl = () =>
+		`${emu().webUrl}/V4/webservices/FormBuilderApi.php?method=formBuilderInquiries&appId=${FIXTURE.appId}&pageId=${FIXTURE.formPageId}`;
 
 	const helperWith = (data: ICredentialDataDecryptedObject) =>
 		new MemoryCredentialsHelper({
@@ -59,7 +51,7 @@ describe('App Builder API credential in the n8n engine', () => {
 		expect(stored.refreshToken).not.toBe(FIXTURE.refreshToken);
 		expect(Number(stored.connectExpiresAt)).toBeGreaterThan(Date.now());
 
-		const tokenCalls = emu.control.requests().filter((r) => r.path === '/v1/oauth2/token');
+		const tokenCalls = emu().control.requests().filter((r) => r.path === '/v1/oauth2/token');
 		expect(tokenCalls).toHaveLength(1);
 		expect(tokenCalls[0].body).toMatchObject({
 			grant_type: 'refresh_token',
@@ -72,20 +64,20 @@ describe('App Builder API credential in the n8n engine', () => {
 		const helper = helperWith(credentialData());
 		await callConnect(helper);
 		const firstRefreshToken = helper.stored('appBuilderApi').refreshToken;
-		emu.control.expireAccessTokens();
-		emu.control.clearRequests();
+		emu().control.expireAccessTokens();
+		emu().control.clearRequests();
 
 		const result = await callConnect(helper);
 
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ clientId: FIXTURE.clientId });
-		const paths = emu.control.requests().map((r) => `${r.path} ${r.status}`);
+		const paths = emu().control.requests().map((r) => `${r.path} ${r.status}`);
 		expect(paths).toEqual(['/v1/profile 401', '/v1/oauth2/token 200', '/v1/profile 200']);
 		const stored = helper.stored('appBuilderApi');
 		expect(stored.refreshToken).not.toBe(firstRefreshToken);
 
 		// The rotated token is the one that works now: the old one was revoked.
-		emu.control.expireAccessTokens();
+		emu().control.expireAccessTokens();
 		const again = await callConnect(helper);
 		expect(again.error).toBeUndefined();
 	});
@@ -106,20 +98,10 @@ describe('App Builder API credential in the n8n engine', () => {
 	it('sends ACCESSTOKEN only to the web-service host and the bearer only to the Connect host', async () => {
 		const helper = helperWith(credentialData());
 		await callConnect(helper);
-		const web = await runNode({
-			nodeType: new ConnectCallerNode(),
-			typeName: 'test.connectCaller',
-			parameters: {
-				url: `${emu.webUrl}/V4/webservices/FormBuilderApi.php?method=formBuilderInquiries&appId=${FIXTURE.appId}&pageId=${FIXTURE.formPageId}`,
-				method: 'POST',
-			},
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			inputItems: [{}],
-			credentialsHelper: helper,
-		});
+		const web = await callWith(helper, inquiriesUrl(), 'POST');
 		expect(web.error).toBeUndefined();
 
-		const requests = emu.control.requests();
+		const requests = emu().control.requests();
 		const webRequests = requests.filter((r) => r.server === 'web');
 		const connectRequests = requests.filter((r) => r.server === 'connect');
 		expect(webRequests.length).toBeGreaterThan(0);
@@ -136,19 +118,9 @@ describe('App Builder API credential in the n8n engine', () => {
 
 	it('leaves web-service calls alone when no Connect client is configured', async () => {
 		const helper = helperWith(credentialData({ useConnect: false, clientId: '', clientSecret: '', refreshToken: '' }));
-		const result = await runNode({
-			nodeType: new ConnectCallerNode(),
-			typeName: 'test.connectCaller',
-			parameters: {
-				url: `${emu.webUrl}/V4/webservices/FormBuilderApi.php?method=formBuilderInquiries&appId=${FIXTURE.appId}&pageId=${FIXTURE.formPageId}`,
-				method: 'POST',
-			},
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			inputItems: [{}],
-			credentialsHelper: helper,
-		});
+		const result = await callWith(helper, inquiriesUrl(), 'POST');
 		expect(result.error).toBeUndefined();
-		expect(emu.control.requests().filter((r) => r.server === 'connect')).toHaveLength(0);
+		expect(emu().control.requests().filter((r) => r.server === 'connect')).toHaveLength(0);
 		expect(helper.stored('appBuilderApi').connectAccessToken).toBe('');
 	});
 });

@@ -2,27 +2,16 @@ import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { appBuilderApiCredentialTest } from '../../nodes/AppBuilder/methods/credentialTest';
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+import { useEmulator } from '../support/useEmulator';
+import { credentialDataFor, FIXTURE } from '../emulator';
 
 /** The credential's Test button, run with n8n-core's own credential-test context (real HTTP). */
 describe('App Builder API credential test', () => {
-	let emu: Emulator;
-	beforeAll(async () => {
-		emu = await startEmulator();
-	});
-	afterAll(async () => {
-		await emu.close();
-	});
-	beforeEach(() => {
-		emu.control.reset();
-		emu.control.clearRequests();
-	});
+	const emu = useEmulator();
 
 	const run = async (overrides: Record<string, unknown> = {}) => {
 		const data: ICredentialDataDecryptedObject = {
-			...credentialDataFor(emu, { connect: true }),
+			...credentialDataFor(emu(), { connect: true }),
 			connectAccessToken: '',
 			...overrides,
 		};
@@ -44,12 +33,12 @@ describe('App Builder API credential test', () => {
 	it('passes with right values, without creating or changing any user and without using up the refresh token', async () => {
 		const result = await run();
 		expect(result.status).toBe('OK');
-		expect(emu.control.users()).toHaveLength(0);
-		const tokenCalls = emu.control.requests().filter((r) => r.path === '/v1/oauth2/token');
+		expect(emu().control.users()).toHaveLength(0);
+		const tokenCalls = emu().control.requests().filter((r) => r.path === '/v1/oauth2/token');
 		expect(tokenCalls).toHaveLength(1);
 		expect(tokenCalls[0].body.refresh_token).not.toBe(FIXTURE.refreshToken);
 		// The stored refresh token still works afterwards.
-		const response = await fetch(`${emu.connectUrl}/v1/oauth2/token`, {
+		const response = await fetch(`${emu().connectUrl}/v1/oauth2/token`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify({
@@ -92,7 +81,7 @@ describe('App Builder API credential test', () => {
 	it('does not check Connect when it is turned off', async () => {
 		const result = await run({ useConnect: false, clientSecret: 'wrong-client-secret-value' });
 		expect(result.status).toBe('OK');
-		expect(emu.control.requests().filter((r) => r.server === 'connect')).toHaveLength(0);
+		expect(emu().control.requests().filter((r) => r.server === 'connect')).toHaveLength(0);
 	});
 
 	it('says the base URL is wrong when nothing answers there', async () => {

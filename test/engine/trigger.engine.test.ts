@@ -2,10 +2,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runPoll } from '../harness';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+import { useEmulator } from '../support/useEmulator';
 
 /**
  * Sequences of polls through the trigger's real poll() and n8n-core's
@@ -14,22 +13,13 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
  * n8n stores it.
  */
 describe('App Builder Trigger in the n8n engine', () => {
-	let emu: Emulator;
-	beforeAll(async () => {
-		emu = await startEmulator();
-	});
-	afterAll(async () => {
-		await emu.close();
-	});
-	beforeEach(() => {
-		emu.control.reset();
-	});
+	const emu = useEmulator();
 
 	const credentialsHelper = () =>
 		new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
 			credentials: {
-				appBuilderApi: { ...credentialDataFor(emu), connectAccessToken: '' },
+				appBuilderApi: { ...credentialDataFor(emu()), connectAccessToken: '' },
 			},
 		});
 
@@ -68,7 +58,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 	};
 
 	const submit = (name: string, addedon: number, pageId: string = FIXTURE.formPageId) =>
-		emu.control.addInquiry({
+		emu().control.addInquiry({
 			appId: FIXTURE.appId,
 			pageId,
 			addedon,
@@ -121,7 +111,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		await trigger.poll();
 		submit('Fresh', T0 + 60_000);
 		expect(names((await trigger.poll()).result)).toEqual(['Fresh']);
-		emu.control.deleteInquiry(seed._id);
+		emu().control.deleteInquiry(seed._id);
 		submit('Late', T0 + 30_000);
 		expect(names((await trigger.poll()).result)).toEqual(['Late']);
 		expect((await trigger.poll()).result).toBeNull();
@@ -135,7 +125,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		submit('During Outage', T0 + 1000);
 
 		for (const kind of ['status', 'truncate', 'reset'] as const) {
-			emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind, status: 503, times: 2 });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind, status: 503, times: 2 });
 			const failed = await trigger.poll();
 			expect(failed.result).toBeNull();
 			expect(JSON.stringify(trigger.staticData)).toBe(before);
@@ -145,7 +135,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 
 	it('throws the error before the first successful poll, with no secret in it', async () => {
 		const trigger = makeTrigger();
-		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1 });
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1 });
 		const outcome = await trigger.poll();
 		expect(outcome.error?.message).toMatch(/access token/);
 		expect(JSON.stringify(outcome.error)).not.toContain(FIXTURE.accessToken);
@@ -179,7 +169,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		const lead = submit('Seed', T0);
 		await updates.poll();
 		await onlyNew.poll();
-		emu.control.updateInquiry(lead._id, { updatedon: T0 + 90_000, readStatus: 1 });
+		emu().control.updateInquiry(lead._id, { updatedon: T0 + 90_000, readStatus: 1 });
 		expect(names((await updates.poll()).result)).toEqual(['Seed']);
 		expect((await onlyNew.poll()).result).toBeNull();
 		expect((await updates.poll()).result).toBeNull();
@@ -197,7 +187,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 	});
 
 	it('handles both timestamp units', async () => {
-		emu.control.configure({ timestampUnit: 'ms' });
+		emu().control.configure({ timestampUnit: 'ms' });
 		const trigger = makeTrigger();
 		submit('Seed', T0);
 		await trigger.poll();
@@ -223,7 +213,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		submit('Seed', T0);
 		await trigger.poll();
 		for (let i = 0; i < 5; i++) submit(`Lead ${i}`, T0 + 1000 + i);
-		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 300, times: 1 });
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 300, times: 1 });
 		const first = await trigger.poll('trigger', { pollBudgetMs: 100 });
 		const rest = await trigger.poll('trigger', { pollBudgetMs: 60_000 });
 		expect(names(first.result)).toEqual(['Lead 0']);
