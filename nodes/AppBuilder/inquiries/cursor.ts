@@ -1,3 +1,5 @@
+import { raiseFloor } from './cursorFloor';
+import { planUndated } from './cursorUndated';
 import { inquiryKey } from './identity';
 import type { RawInquiry } from './inquiry.types';
 import { toEpochMillis } from './timestamps';
@@ -5,39 +7,52 @@ import { toEpochMillis } from './timestamps';
 /**
  * What is new since the last poll. FormBuilderApi returns every inquiry of a
  * form, unsorted, with no "since" filter, so the trigger keeps a cursor: a
- * small JSON state in the workflow's static data.
+ * small JSON state in the workflow's static data. planPoll says what to
+ * emit; the caller emits a prefix of it and, only after a successful poll,
+ * stores commitPoll's result. Both are pure and never change their inputs.
  *
- * The state is a floor time and the set of keys emitted at or after it:
+ * The state is a floor time and the keys emitted at or after it:
  * - an event is emitted when its time is >= floor and its key was not emitted
  *   (mode "new"), or was emitted with an older time (mode "newOrUpdated");
- * - events with time < floor are taken as already handled and never emitted;
- * - after each poll the floor rises to (newest emitted time, capped at now)
- *   minus the lookback, and further if more than maxTracked keys remain,
- *   always by whole timestamp groups, so ties are never split.
- * Invariant: every key emitted with time >= floor is in `seen`, so nothing
- * at or above the floor is emitted twice, and an event that is not emitted in
- * a poll (maxItems, poll budget) stays >= floor and is emitted by a later
- * poll, because events are emitted oldest first.
+ * - events with time < floor are taken as handled and never emitted;
+ * - events are emitted oldest first, by (time, key);
+ * - after each poll the floor rises by the rules in cursorFloor.ts.
+ * A first poll (no state, or one of another scope or version) emits nothing
+ * but takes what is there as handled ("emitted" below includes handled), or
+ * emits the newest `count` when asked.
  *
- * Late arrivals (an inquiry that shows up with an older timestamp than ones
- * already emitted) are caught when their time is still >= floor: within the
- * lookback of the newest emitted inquiry, and not older than the oldest of
- * the last maxTracked emitted ones. The bound keeps the state small; the
- * lookback is what it buys.
+ * Invariants (tested): every key ever emitted with time >= floor is in
+ * `seen`, so nothing at or above the floor is emitted twice. The floor rises
+ * above a time t only when t is more than lookbackMs older than the newest
+ * emitted time (capped at now), or when more than maxTracked emitted keys
+ * have a time >= t and some of them a later one. Events are emitted oldest
+ * first, so an event that arrived in order and was left out of a poll
+ * (maxItems, poll budget, a failed poll) meets neither condition before it
+ * is emitted: it stays >= floor and unseen, and a later poll emits it.
  *
- * Inquiries without a usable timestamp are remembered by key in `undated`
- * (the newest maxUndated of them), so they are emitted once.
+ * Late arrivals: an inquiry that appears with a time older than ones already
+ * emitted is still emitted if, from the poll it appears in until it is
+ * emitted, (a) its time is at most lookbackMs older than the newest emitted
+ * time (capped at now), and (b) at most maxTracked emitted inquiries have a
+ * time at or after its own. (b) is the price of the size bound: on a form
+ * with more than maxTracked inquiries per lookback, the window for late
+ * arrivals shrinks to the time span of the newest maxTracked. Inquiries that
+ * arrive in order are always emitted, whatever the bound.
  *
- * Size: at most maxTracked entries in `seen` (more only when a single
- * timestamp holds more inquiries than that) plus maxUndated keys: about
- * maxTracked × (key length + 18) + maxUndated × (key length + 3) bytes of JSON,
- * under 50 KB with the defaults and 24-character ids, whatever the form's size.
+ * Inquiries without a usable time are handled by key (cursorUndated.ts).
+ *
+ * Size: `seen` holds at most maxTracked entries (more only when one time is
+ * shared by more inquiries than that) and `undated` at most maxUndated keys.
+ * Keys are at most 66 characters (identity.ts), so the JSON is at most about
+ * maxTracked × (key length + 20) + maxUndated × (key length + 3) bytes plus
+ * the scope: about 50 KB with the defaults and 24-character ids, whatever
+ * the size of the form.
  */
 export type EventMode = 'new' | 'newOrUpdated';
 
 export interface CursorEvent {
 	key: string;
-	/** Epoch ms of the submission (mode new) or of the last change (newOrUpdated); undefined when unknown. */
+	/** Whole epoch ms of the submission (mode new) or of the last change (newOrUpdated); undefined when unknown. */
 	time: number | undefined;
 }
 
@@ -46,7 +61,9 @@ export interface CursorState {
 	/** What the state belongs to (app, form, event); another scope means a fresh start. */
 	scope: string;
 	floor: number;
+	/** Key -> time it was last emitted (or taken as handled). */
 	seen: Record<string, number>;
+	/** Keys of undated inquiries emitted or handled, oldest first. */
 	undated: string[];
 }
 
@@ -55,6 +72,7 @@ export type FirstPoll = { kind: 'none' } | { kind: 'latest'; count: number };
 export interface CursorOptions {
 	mode: EventMode;
 	firstPoll: FirstPoll;
+	/** At most this many events per poll; the rest follow on later polls, oldest first. */
 	maxItems: number;
 	/** The current time; caps the floor so one record dated in the future cannot hide new ones. */
 	nowMs?: number;
@@ -66,22 +84,26 @@ export interface CursorOptions {
 export const DEFAULT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_MAX_TRACKED = 1000;
 export const DEFAULT_MAX_UNDATED = 200;
+export const MAX_FIRST_POLL_COUNT = 50;
 
 export interface PollPlan {
 	isFirstPoll: boolean;
 	/** Oldest first (by time, then key); undated events last. */
 	toEmit: CursorEvent[];
-	/** On a first poll: the state that records everything present as handled. Commit emitted events onto it. */
-	baseline?: CursorState;
+	/**
+	 * The state to commit the emitted events onto. On a first poll it records
+	 * everything present as handled; on later polls it is the given state with
+	 * the undated list tidied (see cursorUndated.ts).
+	 */
+	baseline: CursorState;
 }
 
 export function toCursorEvent(record: unknown, mode: EventMode): CursorEvent {
 	const raw = (typeof record === 'object' && record !== null ? record : {}) as RawInquiry;
 	const added = toEpochMillis(raw.addedon);
+	if (mode === 'new') return { key: inquiryKey(record), time: added };
 	const updated = toEpochMillis(raw.updatedon);
-	let time: number | undefined;
-	if (mode === 'new') time = added ?? updated;
-	else time = added === undefined ? updated : updated === undefined ? added : Math.max(added, updated);
+	const time = added === undefined ? updated : updated === undefined ? added : Math.max(added, updated);
 	return { key: inquiryKey(record), time };
 }
 
@@ -89,131 +111,170 @@ export function toCursorEvent(record: unknown, mode: EventMode): CursorEvent {
 export function parseCursorState(value: unknown): CursorState | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
 	const state = value as Partial<CursorState>;
-	if (
-		state.v !== 1 ||
-		typeof state.scope !== 'string' ||
-		typeof state.floor !== 'number' ||
-		typeof state.seen !== 'object' ||
-		state.seen === null ||
-		!Array.isArray(state.undated)
-	) {
-		return undefined;
-	}
+	if (state.v !== 1 || typeof state.scope !== 'string' || !isTime(state.floor)) return undefined;
+	if (typeof state.seen !== 'object' || state.seen === null || Array.isArray(state.seen)) return undefined;
+	if (!Object.values(state.seen).every(isTime)) return undefined;
+	if (!Array.isArray(state.undated) || !state.undated.every((key) => typeof key === 'string')) return undefined;
 	return state as CursorState;
 }
 
+/** What to emit now, given the stored state (undefined before the first poll) and every inquiry present. */
 export function planPoll(
 	state: CursorState | undefined,
-	events: CursorEvent[],
+	events: readonly CursorEvent[],
 	options: CursorOptions,
 	scope: string,
 ): PollPlan {
-	const latest = latestPerKey(events);
-	const dated = latest.filter((event) => event.time !== undefined).sort(byTimeThenKey);
-	const undated = latest.filter((event) => event.time === undefined);
+	const limits = limitsOf(options);
+	const { dated, undated } = latestPerKey(events);
+	if (state === undefined || !isUsable(state, scope)) return planFirstPoll(dated, undated, options, scope);
 
-	if (!isUsable(state, scope)) {
-		const count = options.firstPoll.kind === 'latest' ? Math.max(0, options.firstPoll.count) : 0;
-		const toEmit = count > 0 ? dated.slice(-count) : [];
-		const handled = dated.slice(0, dated.length - toEmit.length);
-		const baseline = commitPoll(emptyState(scope), [...handled, ...undated], options, scope);
-		return { isFirstPoll: true, toEmit: toEmit.slice(0, Math.max(1, options.maxItems)), baseline };
+	const seen = toMap(state.seen);
+	const listed = new Set(state.undated);
+	const candidates: CursorEvent[] = [];
+	const nowDated = new Map<string, number>();
+	for (const [key, time] of dated) {
+		if (listed.has(key)) {
+			// Emitted while it had no time. It leaves the undated list; in mode
+			// "new" it is handled, now by its time; in "newOrUpdated" gaining a
+			// time is a change, judged like any other below.
+			nowDated.set(key, time);
+			if (options.mode === 'new') continue;
+		}
+		if (time < state.floor) continue;
+		const previous = seen.get(key);
+		if (previous === undefined || (options.mode === 'newOrUpdated' && time > previous)) {
+			candidates.push({ key, time });
+		}
+	}
+	candidates.sort(byTimeThenKey);
+
+	const undatedPlan = planUndated(
+		state.undated.filter((key) => !nowDated.has(key)),
+		undated,
+		(key) => seen.has(key),
+		limits.maxUndated,
+	);
+	if (options.mode === 'new') {
+		for (const [key, time] of nowDated) if (time >= state.floor && !seen.has(key)) seen.set(key, time);
 	}
 
-	const seen = state.seen;
-	const undatedSeen = new Set(state.undated);
-	const isNew = (event: CursorEvent): boolean => {
-		const time = event.time as number;
-		if (time < state.floor) return false;
-		const previous = Object.prototype.hasOwnProperty.call(seen, event.key) ? seen[event.key] : undefined;
-		if (previous === undefined) return true;
-		return options.mode === 'newOrUpdated' && time > previous;
+	const toEmit = [...candidates, ...undatedPlan.toEmit.map((key) => ({ key, time: undefined }))];
+	return {
+		isFirstPoll: false,
+		toEmit: toEmit.slice(0, limits.maxItems),
+		baseline: { v: 1, scope, floor: state.floor, seen: toRecord(seen), undated: undatedPlan.list },
 	};
-	const toEmit = [
-		...dated.filter(isNew),
-		...undated.filter((event) => !undatedSeen.has(event.key)),
-	].slice(0, Math.max(1, options.maxItems));
-	return { isFirstPoll: false, toEmit };
 }
 
-/** Records the events actually emitted and prunes. Pure: returns a new state. */
+/**
+ * Records the events actually emitted (a prefix of the plan's toEmit) onto
+ * the plan's baseline, then prunes. Returns the state to store.
+ */
 export function commitPoll(
 	base: CursorState | undefined,
-	emitted: CursorEvent[],
+	emitted: readonly CursorEvent[],
 	options: CursorOptions,
 	scope: string,
 ): CursorState {
-	const start = isUsable(base, scope) ? base : emptyState(scope);
-	const seen: Record<string, number> = Object.create(null) as Record<string, number>;
-	for (const [key, time] of Object.entries(start.seen)) seen[key] = time;
+	const limits = limitsOf(options);
+	const start = base !== undefined && isUsable(base, scope) ? base : emptyState(scope);
+	const seen = toMap(start.seen);
 	const undated = [...start.undated];
-
-	for (const event of emitted) {
-		if (event.time === undefined) {
-			if (!undated.includes(event.key)) undated.push(event.key);
-			continue;
+	const listed = new Set(undated);
+	for (const { key, time } of emitted) {
+		if (isTime(time)) {
+			seen.set(key, Math.max(time, seen.get(key) ?? -Infinity));
+		} else if (!listed.has(key)) {
+			listed.add(key);
+			undated.push(key);
 		}
-		const previous = seen[event.key];
-		seen[event.key] = previous === undefined ? event.time : Math.max(previous, event.time);
 	}
 
-	const floor = raiseFloor(start.floor, seen, options);
-	const kept: Record<string, number> = {};
-	for (const key of Object.keys(seen).sort()) {
-		if (seen[key] >= floor) kept[key] = seen[key];
-	}
-	const maxUndated = options.maxUndated ?? DEFAULT_MAX_UNDATED;
+	const floor = raiseFloor(start.floor, seen.values(), limits);
+	for (const [key, time] of seen) if (time < floor) seen.delete(key);
 	return {
 		v: 1,
 		scope,
 		floor,
-		seen: kept,
-		undated: undated.slice(Math.max(0, undated.length - maxUndated)),
+		seen: toRecord(seen),
+		// Only a first poll over more undated inquiries than the bound gets here with a surplus.
+		undated: undated.slice(Math.max(0, undated.length - limits.maxUndated)),
 	};
 }
 
-function raiseFloor(current: number, seen: Record<string, number>, options: CursorOptions): number {
-	const times = Object.values(seen);
-	if (times.length === 0) return current;
-	const lookback = options.lookbackMs ?? DEFAULT_LOOKBACK_MS;
-	const maxTracked = Math.max(1, options.maxTracked ?? DEFAULT_MAX_TRACKED);
-	// A loop, not Math.max(...times): spreading a big form's times overflows the call stack.
-	let newest = -Infinity;
-	for (const time of times) if (time > newest) newest = time;
-	const anchor = options.nowMs === undefined ? newest : Math.min(newest, options.nowMs);
-	let floor = Math.max(current, anchor - lookback);
-
-	const inWindow = times.filter((time) => time >= floor);
-	if (inWindow.length > maxTracked) {
-		// Keep the newest whole timestamp groups that fit; the newest group always stays.
-		const counts = new Map<number, number>();
-		for (const time of inWindow) counts.set(time, (counts.get(time) ?? 0) + 1);
-		const groups = [...counts.keys()].sort((a, b) => b - a);
-		let total = 0;
-		let lowestKept = groups[0];
-		for (const time of groups) {
-			const size = counts.get(time) as number;
-			if (total + size > maxTracked && total > 0) break;
-			total += size;
-			lowestKept = time;
-		}
-		floor = Math.max(floor, lowestKept);
-	}
-	return floor;
+function planFirstPoll(
+	dated: Map<string, number>,
+	undated: string[],
+	options: CursorOptions,
+	scope: string,
+): PollPlan {
+	const wanted = options.firstPoll.kind === 'latest' ? options.firstPoll.count : 0;
+	const count = Number.isFinite(wanted) ? Math.min(MAX_FIRST_POLL_COUNT, Math.max(0, Math.floor(wanted))) : 0;
+	const latest = newest(dated, count);
+	const chosen = new Set(latest.map((event) => event.key));
+	const handled: CursorEvent[] = [];
+	for (const [key, time] of dated) if (!chosen.has(key)) handled.push({ key, time });
+	for (const key of [...undated].sort()) handled.push({ key, time: undefined });
+	return {
+		isFirstPoll: true,
+		toEmit: latest.slice(0, limitsOf(options).maxItems),
+		baseline: commitPoll(emptyState(scope), handled, options, scope),
+	};
 }
 
-function latestPerKey(events: CursorEvent[]): CursorEvent[] {
-	const byKey = new Map<string, CursorEvent>();
-	for (const event of events) {
-		const previous = byKey.get(event.key);
-		if (
-			previous === undefined ||
-			(event.time !== undefined && (previous.time === undefined || event.time > previous.time))
-		) {
-			byKey.set(event.key, event);
-		}
+/** The newest `count` events, oldest first, without sorting the whole form. */
+function newest(dated: Map<string, number>, count: number): CursorEvent[] {
+	const kept: CursorEvent[] = [];
+	if (count === 0) return kept;
+	for (const [key, time] of dated) {
+		const event = { key, time };
+		if (kept.length === count && byTimeThenKey(event, kept[0]) <= 0) continue;
+		let at = kept.findIndex((other) => byTimeThenKey(event, other) < 0);
+		if (at === -1) at = kept.length;
+		kept.splice(at, 0, event);
+		if (kept.length > count) kept.shift();
 	}
-	return [...byKey.values()];
+	return kept;
+}
+
+/** One event per key, keeping its newest time; keys with no time at all are undated. */
+function latestPerKey(events: readonly CursorEvent[]): { dated: Map<string, number>; undated: string[] } {
+	const dated = new Map<string, number>();
+	const undatedKeys = new Set<string>();
+	for (const { key, time } of events) {
+		if (!isTime(time)) {
+			undatedKeys.add(key);
+			continue;
+		}
+		const previous = dated.get(key);
+		if (previous === undefined || time > previous) dated.set(key, time);
+	}
+	return { dated, undated: [...undatedKeys].filter((key) => !dated.has(key)) };
+}
+
+function limitsOf(options: CursorOptions) {
+	const whole = (value: number | undefined, fallback: number, min: number): number =>
+		value === undefined || Number.isNaN(value) ? fallback : Math.max(min, Math.floor(value));
+	return {
+		maxItems: whole(options.maxItems, 1, 1),
+		lookbackMs: whole(options.lookbackMs, DEFAULT_LOOKBACK_MS, 0),
+		maxTracked: whole(options.maxTracked, DEFAULT_MAX_TRACKED, 1),
+		maxUndated: whole(options.maxUndated, DEFAULT_MAX_UNDATED, 0),
+		nowMs: isTime(options.nowMs) ? options.nowMs : undefined,
+	};
+}
+
+function isTime(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isUsable(state: CursorState, scope: string): boolean {
+	return state.scope === scope && parseCursorState(state) !== undefined;
+}
+
+function emptyState(scope: string): CursorState {
+	return { v: 1, scope, floor: 0, seen: {}, undated: [] };
 }
 
 function byTimeThenKey(a: CursorEvent, b: CursorEvent): number {
@@ -222,10 +283,12 @@ function byTimeThenKey(a: CursorEvent, b: CursorEvent): number {
 	return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-function isUsable(state: CursorState | undefined, scope: string): state is CursorState {
-	return state !== undefined && state.v === 1 && state.scope === scope;
+function toMap(seen: Record<string, number>): Map<string, number> {
+	return new Map(Object.entries(seen));
 }
 
-function emptyState(scope: string): CursorState {
-	return { v: 1, scope, floor: 0, seen: {}, undated: [] };
+/** Sorted by time then key for a stable state; fromEntries defines keys, so "__proto__" stays a key. */
+function toRecord(seen: Map<string, number>): Record<string, number> {
+	const entries = [...seen].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+	return Object.fromEntries(entries);
 }

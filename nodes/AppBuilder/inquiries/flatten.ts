@@ -4,6 +4,8 @@ import { readFormFields } from './formFields';
 import type { FormField, RawInquiry } from './inquiry.types';
 import { toEpochMillis, toIsoString } from './timestamps';
 
+export { inquiryKey } from './identity';
+
 /**
  * Turns a raw inquiry record into a flat item a workflow maps with
  * {{ $json.<field name> }}.
@@ -13,14 +15,17 @@ import { toEpochMillis, toIsoString } from './timestamps';
  *    fieldName), trimmed; an empty name falls back to fieldIdentifire, then
  *    to field_<column number>.
  * 2. A name taken by the item's own keys (inquiryId, submittedAt, status,
- *    fieldLabels, ...) or by JavaScript's object machinery (__proto__,
- *    constructor, prototype, toString, ...) gets the prefix field_.
+ *    fieldLabels, formWarnings, ...) or by JavaScript's object machinery
+ *    (__proto__, constructor, prototype, toString, hasOwnProperty and every
+ *    other name Object.prototype has) gets the prefix field_.
  * 3. A key already used by an earlier field gets _2, _3, ... (the first keeps
  *    the plain name).
- * Unicode names are kept as they are. Each field's label is under
- * fieldLabels.<key>. Problems with the record (rows of unequal length, JSON
- * that does not parse, sources that disagree) are listed in formWarnings,
- * which is present only when there is one; the item always comes out.
+ * Unicode names are kept as they are. formData is read first, then the
+ * formbuilderData entries formData lacks; where both have a field, the
+ * formData value is kept. Each field's label is under fieldLabels.<key>.
+ * Problems with the record (rows of unequal length, JSON that does not parse,
+ * sources that disagree, a missing or unreadable time) are listed in
+ * formWarnings, present only when there is one; the item always comes out.
  */
 export const METADATA_KEYS = [
 	'inquiryId',
@@ -42,14 +47,26 @@ export const METADATA_KEYS = [
 
 const ITEM_KEYS = new Set<string>([...METADATA_KEYS, 'fieldLabels', 'formWarnings']);
 
-export function flattenInquiry(input: unknown): IDataObject {
-	const isRecord = typeof input === 'object' && input !== null && !Array.isArray(input);
-	const record: RawInquiry = isRecord ? (input as RawInquiry) : {};
-	const { fields, warnings } = readFormFields(record);
-	if (!isRecord) warnings.unshift('the inquiry is not a record');
+type Scalar = string | number | boolean | null;
 
-	const values: IDataObject = {};
-	const labels: IDataObject = {};
+export function flattenInquiry(input: unknown): IDataObject {
+	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+		return itemOf({}, [], [`the inquiry is not a record but ${describe(input)}`]);
+	}
+	const record = input as RawInquiry;
+	const { fields, warnings } = readFormFields(record);
+	warnings.push(...timeWarnings(record));
+	return itemOf(record, fields, warnings);
+}
+
+function itemOf(record: RawInquiry, fields: FormField[], warnings: string[]): IDataObject {
+	// Why this cannot pollute: keys are assigned one level deep and only
+	// strings are stored, so not even a "__proto__" key could reach a
+	// prototype (it would only be dropped), and rule 2 renames it anyway. The
+	// spreads below define own properties. (Null-prototype or defineProperty
+	// accumulators cost a third of the throughput for no added safety.)
+	const values: Record<string, string> = {};
+	const labels: Record<string, string> = {};
 	const used = new Set<string>();
 	for (const field of fields) {
 		const key = uniqueKey(baseKey(field), used);
@@ -58,11 +75,9 @@ export function flattenInquiry(input: unknown): IDataObject {
 		labels[key] = field.label;
 	}
 
-	const addedMs = toEpochMillis(record.addedon);
-	const updatedMs = toEpochMillis(record.updatedon);
 	const item: IDataObject = {
 		inquiryId: scalar(record._id),
-		submittedAt: toIsoString(addedMs) ?? null,
+		submittedAt: toIsoString(toEpochMillis(record.addedon)) ?? null,
 		formName: scalar(record.formName),
 		...values,
 		fieldLabels: labels,
@@ -75,39 +90,53 @@ export function flattenInquiry(input: unknown): IDataObject {
 		mailStatus: scalar(record.mailStatus),
 		status: scalar(record.status),
 		readStatus: scalar(record.readStatus),
-		updatedAt: toIsoString(updatedMs) ?? null,
+		updatedAt: toIsoString(toEpochMillis(record.updatedon)) ?? null,
 		addedon: scalar(record.addedon),
 		updatedon: scalar(record.updatedon),
 	};
-	if (record.addedon !== undefined && addedMs === undefined) warnings.push('addedon is not a timestamp');
-	if (record.updatedon !== undefined && updatedMs === undefined) warnings.push('updatedon is not a timestamp');
 	if (warnings.length > 0) item.formWarnings = warnings;
 	return item;
 }
 
 function baseKey(field: FormField): string {
 	const name = field.name || field.identifier || `field_${field.position}`;
-	return ITEM_KEYS.has(name) || isObjectMachinery(name) ? `field_${name}` : name;
+	return isTaken(name) ? `field_${name}` : name;
 }
 
 function uniqueKey(base: string, used: Set<string>): string {
 	if (!used.has(base)) return base;
 	for (let suffix = 2; ; suffix++) {
 		const candidate = `${base}_${suffix}`;
-		if (!used.has(candidate) && !ITEM_KEYS.has(candidate)) return candidate;
+		if (!used.has(candidate) && !isTaken(candidate)) return candidate;
 	}
 }
 
-/** Names that would reach or shadow Object.prototype when used as a key. */
-function isObjectMachinery(name: string): boolean {
-	return (
-		name === '__proto__' ||
-		name === 'prototype' ||
-		Object.prototype.hasOwnProperty.call(Object.prototype, name)
-	);
+/** Names the item itself uses, or that would reach or shadow Object.prototype. */
+function isTaken(name: string): boolean {
+	return ITEM_KEYS.has(name) || name === 'prototype' || name in Object.prototype;
 }
 
-function scalar(value: unknown): string | number | boolean | null {
-	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+function timeWarnings(record: RawInquiry): string[] {
+	const warnings: string[] = [];
+	for (const key of ['addedon', 'updatedon'] as const) {
+		const value = record[key];
+		if (value === undefined || value === null) warnings.push(`${key} is missing`);
+		else if (toEpochMillis(value) === undefined) warnings.push(`${key} is not a usable time: ${describe(value)}`);
+	}
+	return warnings;
+}
+
+/** Metadata as it came, when JSON can carry it unchanged; anything else is null. */
+function scalar(value: unknown): Scalar {
+	if (typeof value === 'string' || typeof value === 'boolean') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return value === 0 ? 0 : value; // -0 is 0 in JSON
 	return null;
+}
+
+function describe(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return JSON.stringify(value.length > 30 ? `${value.slice(0, 27)}...` : value);
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return `a value of type ${typeof value}`;
 }

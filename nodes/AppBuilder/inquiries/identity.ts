@@ -1,16 +1,24 @@
 import type { RawInquiry } from './inquiry.types';
 
 /**
- * The identity of an inquiry for "have we emitted it?": its _id, else its
- * requestId, else a hash of what was submitted and when. Prefixes keep the
- * three kinds from ever colliding with each other.
+ * The identity of an inquiry for "has it been emitted?":
+ * - its _id (a non-empty string, or a number);
+ * - else `r:` + its requestId;
+ * - else `h:` + a hash of what was submitted and when (formData,
+ *   formbuilderData, addedon), so the same submission keeps the same key.
+ * An id is used as it is when it is 1 to 64 characters of [A-Za-z0-9_.-] and
+ * not a name of Object.prototype; any other id is replaced by `#` + its hash.
+ * That keeps every key short (the cursor's state size depends on it) and
+ * keeps the three kinds apart: a plain id never contains `:` or `#`.
  */
+const PLAIN_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
 export function inquiryKey(record: unknown): string {
 	const raw = (typeof record === 'object' && record !== null ? record : {}) as RawInquiry;
 	const id = idText(raw._id);
-	if (id) return id;
+	if (id !== undefined) return compactId(id);
 	const requestId = idText(raw.requestId);
-	if (requestId) return `r:${requestId}`;
+	if (requestId !== undefined) return `r:${compactId(requestId)}`;
 	return `h:${fnv1a64(stableText([raw.formData, raw.formbuilderData, raw.addedon]))}`;
 }
 
@@ -20,21 +28,27 @@ function idText(value: unknown): string | undefined {
 	return undefined;
 }
 
+function compactId(id: string): string {
+	const plain = PLAIN_ID.test(id) && !(id in Object.prototype);
+	return plain ? id : `#${fnv1a64(id)}`;
+}
+
 function stableText(value: unknown): string {
 	try {
 		return JSON.stringify(value) ?? '';
 	} catch {
-		return String(value);
+		// Only values JSON cannot carry (BigInt, cycles) land here; the API sends JSON.
+		return '';
 	}
 }
 
-/** FNV-1a, 64 bits, computed as two 32-bit halves so it needs no BigInt. */
-function fnv1a64(text: string): string {
+/** FNV-1a, 64 bits over UTF-16 code units, as two 32-bit halves so it needs no BigInt. */
+export function fnv1a64(text: string): string {
 	let high = 0xcbf29ce4;
 	let low = 0x84222325;
 	for (let index = 0; index < text.length; index++) {
 		low = (low ^ text.charCodeAt(index)) >>> 0;
-		// Multiply by the 64-bit FNV prime 0x100000001b3 = 2^40 + 0x1b3.
+		// Multiply by the 64-bit FNV prime 2^40 + 0x1b3, keeping the low 64 bits.
 		const lowTimesPrime = low * 0x1b3;
 		const carry = Math.floor(lowTimesPrime / 0x100000000);
 		const newLow = lowTimesPrime >>> 0;
