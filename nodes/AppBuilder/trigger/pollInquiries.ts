@@ -93,7 +93,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		emitted.push(event);
 	}
 
-	writeCursorState(staticData, commitPoll(plan.baseline ?? state, emitted, cursorOptions, scope));
+	writeCursorState(staticData, commitPoll(plan.baseline, emitted, cursorOptions, scope));
 	return items.length > 0 ? [items] : null;
 }
 
