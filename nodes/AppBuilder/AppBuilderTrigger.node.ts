@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { appIdField, formPageField } from './descriptions/formFields';
+import { MAX_FIRST_POLL_COUNT } from './inquiries/cursor';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
 import { searchFormPages } from './methods/listSearch';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';
@@ -85,7 +86,7 @@ export class AppBuilderTrigger implements INodeType {
 						displayName: 'Latest Count',
 						name: 'firstPollCount',
 						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 50 },
+						typeOptions: { minValue: 1, maxValue: MAX_FIRST_POLL_COUNT },
 						default: DEFAULT_FIRST_POLL_COUNT,
 						description: 'How many of the latest inquiries the first poll emits, when On First Poll is Emit the Latest',
 					},

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	commitPoll,
+	MAX_FIRST_POLL_COUNT,
 	planPoll,
 	toCursorEvent,
 	type CursorEvent,
@@ -70,7 +71,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		mode,
 		firstPoll:
 			options.firstPoll === 'latest'
-				? { kind: 'latest', count: clamp(options.firstPollCount ?? DEFAULT_FIRST_POLL_COUNT, 1, 50) }
+				? { kind: 'latest', count: clamp(options.firstPollCount ?? DEFAULT_FIRST_POLL_COUNT, 1, MAX_FIRST_POLL_COUNT) }
 				: { kind: 'none' },
 		maxItems: Math.max(1, options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL),
 		nowMs: Date.now(),
