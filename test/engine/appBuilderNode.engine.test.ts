@@ -320,6 +320,22 @@ describe('App Builder node in the n8n engine', () => {
 			expectNoSecrets(result.items);
 		});
 
+		it('reads the credential once per run, not once per item', async () => {
+			const helper = credentials();
+			const inputs = Array.from({ length: 12 }, (_, i) => ({ email: `reader${i}@example.com`, phone: `55510000${10 + i}` }));
+			const result = await runNode({
+				nodeType: new AppBuilder(),
+				typeName: 'n8n-nodes-appbuilder.appBuilder',
+				parameters: addUser({ email: '={{ $json.email }}', phone: '={{ $json.phone }}' }),
+				credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+				inputItems: inputs,
+				credentialsHelper: helper,
+			});
+			expect(result.error).toBeUndefined();
+			expect(emu().control.users()).toHaveLength(12);
+			expect(helper.decryptedReads).toBe(1);
+		});
+
 		it('recovers from 429 with Retry-After without losing or repeating an item', async () => {
 			emu().control.configure({ rateLimitPerSecond: 3 });
 			const inputs = Array.from({ length: 8 }, (_, i) => ({

@@ -28,6 +28,9 @@ export class MemoryCredentialsHelper extends ICredentialsHelper {
 
 	preAuthenticationCalls = 0;
 
+	/** How often a credential was read; n8n's own helper reads its database each time. */
+	decryptedReads = 0;
+
 	constructor(options: {
 		types: Record<string, ICredentialType>;
 		credentials: Record<string, ICredentialDataDecryptedObject>;
@@ -62,6 +65,7 @@ export class MemoryCredentialsHelper extends ICredentialsHelper {
 		_nodeCredentials: INodeCredentialsDetails,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.decryptedReads++;
 		return { ...(this.store[type] ?? {}) };
 	}
 

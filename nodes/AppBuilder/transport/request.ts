@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -26,6 +28,31 @@ export interface WebServiceCallOptions {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/**
+ * The credential as read once per node run (or poll). n8n reads and decrypts
+ * a credential from its database on every request otherwise, which over a
+ * thousand items costs more than the requests themselves. A Connect token
+ * fetched during the run is written into this same object by n8n.
+ */
+const credentialsOfRun = new WeakMap<WebServiceContext, Promise<ICredentialsDecrypted>>();
+
+function credentialsFor(context: WebServiceContext, itemIndex: number): Promise<ICredentialsDecrypted> {
+	let cached = credentialsOfRun.get(context);
+	if (!cached) {
+		const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
+		cached = context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE, itemIndex).then((data) => ({
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data,
+		}));
+		// A failed read is not kept, so the next item reports its own error.
+		cached.catch(() => credentialsOfRun.delete(context));
+		credentialsOfRun.set(context, cached);
+	}
+	return cached;
+}
+
 /** Network failures that say nothing about the request itself, so a later attempt may pass. */
 const TRANSIENT_NETWORK_CODES = new Set([
 	'ECONNRESET',
@@ -50,7 +77,8 @@ export async function callWebService(
 	params: IDataObject,
 	options: WebServiceCallOptions = {},
 ): Promise<IDataObject> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex ?? 0);
+	const credentialsDecrypted = await credentialsFor(this, options.itemIndex ?? 0);
+	const credentials = credentialsDecrypted.data ?? {};
 	const secrets = [
 		credentials.accessToken,
 		credentials.apiKey,
@@ -82,6 +110,7 @@ export async function callWebService(
 				this,
 				CREDENTIAL_TYPE,
 				request,
+				{ credentialsDecrypted },
 			)) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
 			const outcome = interpretResponse(response, Date.now());
 			if (outcome.ok) return outcome.body;
