@@ -81,10 +81,19 @@ async function handleRequest(store, kind, req, res) {
 	const body = parseBody(raw, req.headers['content-type']);
 	const params = { ...query, ...(body.ok && body.value && typeof body.value === 'object' ? body.value : {}) };
 	/** @type {import('./store').LoggedRequest} */
-	const entry = { server: kind, httpMethod: req.method ?? '', path, headers: { ...req.headers }, query, body: body.ok ? body.value : raw };
+	const entry = {
+		server: kind,
+		httpMethod: req.method ?? '',
+		path,
+		headers: { ...req.headers },
+		query,
+		body: body.ok ? body.value : raw,
+		receivedAt: Date.now(),
+	};
 	store.requestLog.push(entry);
 	res.on('finish', () => {
 		entry.status = res.statusCode;
+		entry.finishedAt = Date.now();
 	});
 
 	const faultEndpoint = faultEndpointOf(kind, path);
