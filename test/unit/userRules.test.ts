@@ -2,7 +2,6 @@ import { createHash } from 'crypto';
 
 import { preparePassword } from '../../nodes/AppBuilder/helpers/password';
 import { preparePhone } from '../../nodes/AppBuilder/helpers/phone';
-import { mapWithConcurrency } from '../../nodes/AppBuilder/helpers/mapWithConcurrency';
 
 describe('preparePhone (Update User sends an integer)', () => {
 	it('sends digits as a number, removing only visual separators', () => {
@@ -42,35 +41,5 @@ describe('preparePassword', () => {
 		});
 		expect(preparePassword('password', 'md5')).toEqual({ problem: 'notMd5' });
 		expect(preparePassword('', 'plain')).toEqual({ problem: 'empty' });
-	});
-});
-
-describe('mapWithConcurrency', () => {
-	it('keeps input order and never runs more than the limit at once', async () => {
-		let running = 0;
-		let peak = 0;
-		const results = await mapWithConcurrency(20, 3, async (index) => {
-			running++;
-			peak = Math.max(peak, running);
-			await new Promise((resolve) => setImmediate(resolve));
-			await new Promise((resolve) => setImmediate(resolve));
-			running--;
-			return index * 2;
-		});
-		expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i * 2));
-		expect(peak).toBe(3);
-	});
-
-	it('starts nothing new after a failure and throws the lowest failed index', async () => {
-		const started: number[] = [];
-		await expect(
-			mapWithConcurrency(50, 2, async (index) => {
-				started.push(index);
-				await new Promise((resolve) => setImmediate(resolve));
-				if (index === 3 || index === 4) throw new Error(`item ${index}`);
-				return index;
-			}),
-		).rejects.toThrow('item 3');
-		expect(Math.max(...started)).toBeLessThan(8);
 	});
 });

@@ -2,22 +2,27 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/asNodeError';
-import { mapWithConcurrency } from '../helpers/mapWithConcurrency';
+import { pipelineItems } from '../helpers/pipelineItems';
 import * as getManyInquiries from './inquiry/getMany.operation';
 import * as addUser from './user/add.operation';
 import * as updateUser from './user/update.operation';
 
-type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+/** An operation in two steps: reading and checking an item's parameters, then its request. */
+interface ItemOperation<Prepared> {
+	prepare(this: IExecuteFunctions, itemIndex: number): Prepared;
+	send(this: IExecuteFunctions, prepared: Prepared, itemIndex: number): Promise<INodeExecutionData[]>;
+}
 
-const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
-	user: { add: addUser.execute, update: updateUser.execute },
-	inquiry: { getAll: getManyInquiries.execute },
+// Each operation has its own prepared shape; the router only passes it from one step to the next.
+const OPERATIONS: Record<string, Record<string, ItemOperation<any>>> = {
+	user: { add: addUser, update: updateUser },
+	inquiry: { getAll: getManyInquiries },
 };
 
 export const DEFAULT_CONCURRENCY = 5;
 
 /**
- * Runs the chosen operation once per input item, several items at a time,
+ * Runs the chosen operation once per input item, several requests at a time,
  * keeping output in input order with pairedItem on every item. With
  * "Continue On Fail" a failing item becomes an error item and the rest go on.
  */
@@ -25,19 +30,17 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const execute = OPERATIONS[resource]?.[operation];
-	if (!execute) {
+	const chosen = OPERATIONS[resource]?.[operation];
+	if (!chosen) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
 	const concurrency = this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY) as number;
 
-	const perItem = await mapWithConcurrency(items.length, Math.max(1, concurrency), async (itemIndex) => {
-		try {
-			return await execute.call(this, itemIndex);
-		} catch (error) {
-			if (!this.continueOnFail()) {
-				throw asNodeError(this.getNode(), error, itemIndex);
-			}
+	const perItem = await pipelineItems(items.length, Math.max(1, concurrency), {
+		prepare: (itemIndex) => chosen.prepare.call(this, itemIndex),
+		send: async (prepared, itemIndex) => await chosen.send.call(this, prepared, itemIndex),
+		recover: (error, itemIndex) => {
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
 			const message = error instanceof Error ? error.message : String(error);
 			const description = (error as { description?: unknown }).description;
 			return [
@@ -46,7 +49,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 					pairedItem: { item: itemIndex },
 				},
 			];
-		}
+		},
 	});
 	return [perItem.flat()];
 }

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { appIdField, formPageField } from '../../descriptions/formFields';
 import { flattenInquiry } from '../../inquiries/flatten';
-import { fetchInquiries, validateFormTarget } from '../../transport/fetchInquiries';
+import { fetchInquiries, validateFormTarget, type FormTarget } from '../../transport/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
 const properties: INodeProperties[] = [
@@ -85,7 +85,13 @@ export const description = updateDisplayOptions(
 );
 
 /** Reads a form's inquiries (FormBuilderApi), then filters, sorts and limits them in the node. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export interface InquiryQuery {
+	target: FormTarget;
+	selection: InquirySelection;
+	simplify: boolean;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuery {
 	const target = validateFormTarget(
 		this.getNode(),
 		this.getNodeParameter('appId', itemIndex, ''),
@@ -104,6 +110,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		limit: returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number),
 	};
 
+	return { target, selection, simplify };
+}
+
+export async function send(this: IExecuteFunctions, query: InquiryQuery, itemIndex: number): Promise<INodeExecutionData[]> {
+	const { target, selection, simplify } = query;
 	const records = await fetchInquiries.call(this, target, { itemIndex });
 	return selectInquiries(records, selection).map((record) => ({
 		json: simplify ? flattenInquiry(record) : (record as IDataObject),

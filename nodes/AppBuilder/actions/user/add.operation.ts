@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callWebService } from '../../transport/request';
+import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {
 	emailField,
 	groupField,
@@ -42,18 +42,16 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Registers an app user (addUser). Optional fields are sent blank when unset, as the API requires. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Reads and checks one item's user (addUser). Optional fields are sent blank when unset, as the API requires. */
+export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
 	const email = requireText(this, 'email', 'Email', itemIndex);
 	const name = requireText(this, 'name', 'Name', itemIndex);
 	const phone = requireText(this, 'phone', 'Phone', itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-
-	const result = await callWebService.call(
-		this,
-		'addUser',
-		{
+	return {
+		email,
+		params: {
 			name,
 			email,
 			password,
@@ -62,7 +60,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			passwordType,
 			status: String(additional.status ?? ''),
 		},
-		{ itemIndex },
-	);
-	return [{ json: { ...result, email }, pairedItem: { item: itemIndex } }];
+	};
+}
+
+/** Registers the app user. */
+export async function send(this: IExecuteFunctions, request: UserRequest, itemIndex: number): Promise<INodeExecutionData[]> {
+	return await sendUserRequest(this, 'addUser', request, itemIndex);
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from '../../helpers/phone';
-import { callWebService } from '../../transport/request';
+import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {
 	emailField,
 	groupField,
@@ -69,8 +69,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Changes an app user's details (editUser). */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+/** Reads and checks one item's changes to an app user (editUser). */
+export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
 	const email = requireText(this, 'email', 'Email', itemIndex);
 	const name = requireText(this, 'name', 'Name', itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
@@ -99,6 +99,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// status is optional for editUser; sending it blank could clear it, so it is left out when not set.
 	if (additional.status === '0' || additional.status === '1') params.status = additional.status;
 
-	const result = await callWebService.call(this, 'editUser', params, { itemIndex });
-	return [{ json: { ...result, email }, pairedItem: { item: itemIndex } }];
+	return { email, params };
+}
+
+/** Changes the app user's details. */
+export async function send(this: IExecuteFunctions, request: UserRequest, itemIndex: number): Promise<INodeExecutionData[]> {
+	return await sendUserRequest(this, 'editUser', request, itemIndex);
 }
