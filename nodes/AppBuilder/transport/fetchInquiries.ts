@@ -2,6 +2,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
+import { scanInquiryBody } from './inquiryBodyScan';
+import { listFromRecords, ScannedInquiryList, type InquiryList } from './inquiryList';
 import { callWebService, type WebServiceCallOptions, type WebServiceContext } from './request';
 
 export interface FormTarget {
@@ -48,6 +50,27 @@ export async function fetchInquiries(
 ): Promise<unknown[]> {
 	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, options);
 	return inquiriesIn(this.getNode(), body, options.itemIndex);
+}
+
+/**
+ * All inquiries of one form, for the trigger: read from the answer's bytes,
+ * so only the records asked for are ever parsed (see inquiryBodyScan.ts).
+ */
+export async function fetchInquiryList(
+	this: WebServiceContext,
+	target: FormTarget,
+	options: WebServiceCallOptions = {},
+): Promise<InquiryList> {
+	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, { ...options, readBody: readScanned });
+	if (body.data instanceof ScannedInquiryList) return body.data;
+	return listFromRecords(inquiriesIn(this.getNode(), body, options.itemIndex));
+}
+
+function readScanned(bytes: Buffer): IDataObject | undefined {
+	const scanned = scanInquiryBody(bytes);
+	if (scanned === undefined) return undefined;
+	const data = scanned.records ? new ScannedInquiryList(bytes, scanned.records) : undefined;
+	return { ...(scanned.fields as IDataObject), data: data as unknown as IDataObject };
 }
 
 function inquiriesIn(node: INode, body: IDataObject, itemIndex?: number): unknown[] {

@@ -24,6 +24,11 @@ export interface WebServiceCallOptions {
 	retry?: Partial<RetryPolicy>;
 	/** How long one attempt may wait for an answer (a hung connection ends here). */
 	timeoutMs?: number;
+	/**
+	 * Reads a successful answer from its bytes instead of parsing it whole;
+	 * returns undefined to leave it to the usual reading.
+	 */
+	readBody?: (body: Buffer) => IDataObject | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -94,9 +99,9 @@ export async function callWebService(
 		body: { method, ...(sendsApiKey ? { apiKey: String(credentials.apiKey ?? '') } : {}), ...params },
 		headers: { 'Content-Type': 'application/json' },
 		json: true,
-		// Read the body as text: an HTML error page or a cut-short JSON body must
-		// reach interpretResponse intact rather than fail inside the HTTP client.
-		encoding: 'text',
+		// Read the body as text (or bytes): an HTML error page or a cut-short JSON
+		// body must reach interpretResponse intact rather than fail inside the HTTP client.
+		encoding: options.readBody ? 'arraybuffer' : 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -112,7 +117,7 @@ export async function callWebService(
 				request,
 				{ credentialsDecrypted },
 			)) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-			const outcome = interpretResponse(response, Date.now());
+			const outcome = interpretResponse(readWith(options.readBody, response), Date.now());
 			if (outcome.ok) return outcome.body;
 			failure = outcome;
 		} catch (error) {
@@ -128,6 +133,16 @@ export async function callWebService(
 		}
 		await sleep(delay);
 	}
+}
+
+function readWith<R extends { statusCode: number; body: unknown }>(
+	readBody: WebServiceCallOptions['readBody'],
+	response: R,
+): R {
+	const success = response.statusCode >= 200 && response.statusCode < 300;
+	if (!readBody || !success || !Buffer.isBuffer(response.body)) return response;
+	const read = readBody(response.body);
+	return read === undefined ? response : { ...response, body: read };
 }
 
 const NETWORK_FAILURE_WORDS: Record<string, string> = {

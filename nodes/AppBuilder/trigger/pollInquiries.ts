@@ -12,7 +12,8 @@ import {
 } from '../inquiries/cursor';
 import { flattenInquiry } from '../inquiries/flatten';
 import { asNodeError } from '../helpers/asNodeError';
-import { fetchInquiries, validateFormTarget } from '../transport/fetchInquiries';
+import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../transport/fetchInquiries';
+import type { InquiryList } from '../transport/inquiryList';
 import { readCursorState, writeCursorState } from './triggerState';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;
@@ -52,10 +53,10 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	const scope = `${target.appId}/${target.pageId}/${mode}`;
 	const state = readCursorState(staticData);
 
-	let records: unknown[];
+	let inquiries: InquiryList;
 	try {
 		// One quick retry inside the poll; a poll that still fails is simply tried again next time.
-		records = await fetchInquiries.call(this, target, { retry: { maxAttempts: 2 } });
+		inquiries = await fetchInquiryList.call(this, target, { retry: { maxAttempts: 2 } });
 	} catch (error) {
 		// Before the first successful poll the user is still setting up: show the error.
 		// After it, do as n8n's own polling triggers do: log it and try again next poll.
@@ -76,11 +77,11 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		maxItems: Math.max(1, options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL),
 		nowMs: Date.now(),
 	};
-	const recordsByKey = new Map<string, unknown>();
+	const indexByKey = new Map<string, number>();
 	const events: CursorEvent[] = [];
-	for (const record of records) {
-		const event = toCursorEvent(record, mode);
-		recordsByKey.set(event.key, record);
+	for (let index = 0; index < inquiries.size; index++) {
+		const event = inquiries.event(index, mode);
+		indexByKey.set(event.key, index);
 		events.push(event);
 	}
 
@@ -90,7 +91,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	const items: INodeExecutionData[] = [];
 	for (const event of plan.toEmit) {
 		if (deadline !== undefined && emitted.length > 0 && Date.now() > deadline) break;
-		items.push(toItem(recordsByKey.get(event.key)));
+		items.push(toItem(inquiries.record(indexByKey.get(event.key) as number)));
 		emitted.push(event);
 	}
 
