@@ -1,8 +1,10 @@
 /**
  * npm run bench: the trigger's poll against the physical floor (fetching the
- * same body over loopback and JSON.parse of it), measured side by side in one
- * run on the same emulator data, reported as ratios. `--smoke` runs a small,
- * fast version (part of the test command) and writes nothing.
+ * same body over loopback and JSON.parse of it), and in a real n8n the
+ * trigger and the App Builder node against the same jobs built from n8n's own
+ * nodes, measured side by side in one run on the same emulator data,
+ * reported as ratios. `--smoke` runs a small, fast version (part of the test
+ * command), checks what it can, and writes nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
@@ -12,7 +14,10 @@ import { resolve } from 'node:path';
 import { commitPoll, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/inquiries/cursor';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
+import { measureAddUser, type AddUserRow, type AddUserSettings } from './addUserInN8n';
 import { EmulatorProcess } from './emulatorProcess';
+import { N8nForBench } from './n8nForBench';
+import { measurePollCycles, OURS, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
 import { TriggerPoller } from './triggerPoller';
 import { lineChart } from './svgChart';
 
@@ -20,6 +25,10 @@ const SMOKE = process.argv.includes('--smoke');
 const SIZES = SMOKE ? [500] : [1_000, 10_000, 100_000];
 const ROUNDS = (size: number) => (SMOKE ? 2 : size >= 100_000 ? 3 : 5);
 const NEW_PER_POLL = 10;
+const CYCLES: CycleSettings = SMOKE
+	? { sizes: [300], cycles: 1, newPerCycle: NEW_PER_POLL, peerTimeoutMs: 120_000, peerVariants: 1 }
+	: { sizes: [1_000, 10_000, 100_000], cycles: 2, newPerCycle: NEW_PER_POLL, peerTimeoutMs: 10 * 60_000, peerVariants: 2 };
+const ADD_USER: AddUserSettings = { items: SMOKE ? 30 : 1_000, latencyMs: 50, rateLimitPerSecond: 20 };
 
 interface PollRow {
 	size: number;
@@ -121,10 +130,31 @@ async function main(): Promise<void> {
 		);
 		const flatten = flattenThroughput(records.slice(0, 10_000));
 		const million = stateSizeAtMillion();
-		if (!SMOKE) writeReport(polls, { oursPeak, floorPeak, bytes, largest }, flatten, million);
+		const { cycles, addUser } = await measureInN8n(emulator);
+		if (!SMOKE) writeReport(polls, { oursPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser);
 		console.log(`ratio of one poll to the floor at ${largest}: ${polls[polls.length - 1].ratio.toFixed(2)}`);
 	} finally {
 		await emulator.stop();
+	}
+}
+
+/** Figures 2 and 5, in one real n8n with the packed package installed. */
+async function measureInN8n(emulator: EmulatorProcess): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[] }> {
+	const bench = await N8nForBench.start(emulator.webUrl);
+	try {
+		const addUser = await measureAddUser(emulator, bench, ADD_USER);
+		const cycles = await measurePollCycles(emulator, bench, CYCLES);
+		// What the package promises, checked on every run: each new lead once, every user added once.
+		for (const row of cycles.filter((r) => r.who === OURS)) {
+			const wrong = row.missed.some(Boolean) || row.repeated.some(Boolean) || row.newEmitted.some((n) => n !== NEW_PER_POLL);
+			if (wrong || row.cycles !== CYCLES.cycles) throw new Error(`the trigger in n8n at ${row.size}: ${JSON.stringify(row)}`);
+		}
+		for (const row of addUser.filter((r) => r.label.startsWith('App Builder'))) {
+			if (row.created !== row.items || row.failedItems > 0) throw new Error(`Add User in n8n: ${JSON.stringify(row)}`);
+		}
+		return { cycles, addUser };
+	} finally {
+		await bench.stop();
 	}
 }
 
@@ -133,8 +163,25 @@ function writeReport(
 	memory: { oursPeak: number; floorPeak: number; bytes: number; largest: number },
 	flatten: { perSecond: number; ratioToParse: number },
 	millionStateBytes: number,
+	cycles: CycleRow[],
+	addUser: AddUserRow[],
 ): void {
 	const docs = resolve(__dirname, '../../docs');
+	const charted = CYCLES.sizes.filter((size) => cycles.every((row) => row.size !== size || row.cycleMs !== undefined));
+	const cycleOf = (who: string) => charted.map((size) => cycles.find((row) => row.size === size && row.who === who)?.cycleMs ?? NaN);
+	writeFileSync(
+		resolve(docs, 'poll-cycle.svg'),
+		lineChart({
+			title: 'One poll cycle in n8n versus the form size',
+			xLabel: 'inquiries in the form',
+			yLabel: 'ms (median)',
+			xs: charted,
+			series: [
+				{ name: 'App Builder Trigger', values: cycleOf(OURS) },
+				{ name: `peer workflow (history ${RAISED_HISTORY.toLocaleString('en')})`, values: cycleOf(`peer, history ${RAISED_HISTORY.toLocaleString('en')}`) },
+			],
+		}),
+	);
 	writeFileSync(
 		resolve(docs, 'poll-cost.svg'),
 		lineChart({
@@ -192,15 +239,101 @@ ${(memory.floorPeak / memory.bytes).toFixed(2)}x for the floor.
 
 ${Math.round(flatten.perSecond).toLocaleString('en')} records per second, **${flatten.ratioToParse.toFixed(2)}x** the time of \`JSON.parse\` of the same records.
 
-## Not measured yet
-
-The peer workflow built from n8n's own nodes (Schedule Trigger, HTTP Request,
-Split Out, Remove Duplicates, Code) in the same real n8n, and Add User over
-1,000 items against the HTTP Request node, need a real n8n run per figure;
-they are the next step for this harness.
-`;
+${cycleSection(cycles)}
+${addUserSection(addUser)}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	console.log('wrote docs/benchmarks.md and docs/poll-cost.svg');
+}
+
+const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value).toLocaleString('en')} ms`);
+const counts = (values: number[]) => (values.length > 0 ? values.join(', ') : '-');
+
+function cycleSection(cycles: CycleRow[]): string {
+	const whos = [...new Set(cycles.map((row) => row.who))];
+	const peerRaised = `peer, history ${RAISED_HISTORY.toLocaleString('en')}`;
+	const timeRows = CYCLES.sizes.map((size) => {
+		const of = (who: string) => cycles.find((row) => row.size === size && row.who === who);
+		const ours = of(OURS)?.cycleMs;
+		const peer = of(peerRaised)?.cycleMs;
+		const cells = whos.map((who) => {
+			const row = of(who);
+			return row?.cycleMs !== undefined ? ms(row.cycleMs) : row?.note ? 'failed (below)' : '-';
+		});
+		const ratio = ours !== undefined && peer !== undefined ? `**${(peer / ours).toFixed(1)}x**` : '-';
+		return `| ${size.toLocaleString('en')} | ${cells.join(' | ')} | ${ratio} |`;
+	});
+	const deliveryRows = cycles.map(
+		(row) =>
+			`| ${row.size.toLocaleString('en')} | ${row.who} | ${row.firstRunEmitted.toLocaleString('en')} | ${counts(row.newEmitted)} | ${counts(row.repeated)} | ${counts(row.missed)} | ${row.note ?? ''} |`,
+	);
+	const breakdowns = cycles
+		.filter((row) => row.who === OURS && row.breakdown)
+		.map((row) => `| ${row.size.toLocaleString('en')} | ${ms(row.breakdown?.servedMs)} | ${ms(row.breakdown?.pollToStartMs)} | ${ms(row.breakdown?.executionMs)} |`);
+	return `## One poll cycle in n8n, against the peer workflow
+
+The same job in one real n8n ${process.env.BENCH_N8N_VERSION ?? '2.40.7'} (the packed package installed as n8n
+installs community packages), on the same emulator form, ${CYCLES.newPerCycle} new
+inquiries before each cycle, ${CYCLES.cycles} cycles per form after the first run:
+
+- **${OURS}**: the trigger (once a minute, n8n's shortest interval) and a
+  No Operation node. A cycle runs from the trigger's request reaching the
+  emulator to the end of the execution it starts.
+- **peer**: what a user builds from n8n's own nodes: Schedule Trigger → HTTP
+  Request (the same credential) → Split Out (\`data\`) → Remove Duplicates
+  ("Remove Items Processed in Previous Executions", by \`_id\`) → Code
+  (flattens formbuilderData). A cycle runs from the schedule's tick to the end
+  of the execution. Once with n8n's default history (10,000), once with the
+  history raised to ${RAISED_HISTORY.toLocaleString('en')}, as its error message tells a user to do.
+
+| inquiries | ${whos.join(' | ')} | peer / ours |
+| --- | ${whos.map(() => '---').join(' | ')} | --- |
+${timeRows.join('\n')}
+
+![One poll cycle versus the form size](poll-cycle.svg)
+
+What each delivered (per cycle after the first run; new = of the ${CYCLES.newPerCycle} new
+leads, repeated = leads already delivered, delivered again):
+
+| inquiries | workflow | first run emitted | new | repeated | missed | note |
+| --- | --- | --- | --- | --- | --- | --- |
+${deliveryRows.join('\n')}
+
+Where a cycle of ours goes (medians): the emulator serving the answer, the
+trigger reading it until n8n starts the execution, and the execution itself:
+
+| inquiries | answer served | poll to execution start | execution |
+| --- | --- | --- | --- |
+${breakdowns.join('\n')}
+`;
+}
+
+function addUserSection(rows: AddUserRow[]): string {
+	const idealOf = (row: AddUserRow) => {
+		const byLatency = row.idealMs;
+		const byRate = row.rateLimitPerSecond ? (row.items / row.rateLimitPerSecond) * 1000 : undefined;
+		if (byLatency === undefined) return byRate;
+		return byRate === undefined ? byLatency : Math.max(byLatency, byRate);
+	};
+	const lines = rows.map((row) => {
+		const ideal = idealOf(row);
+		const ratio = ideal !== undefined && row.label.startsWith('App Builder') ? `**${(row.nodeMs / ideal).toFixed(2)}x**` : '-';
+		return `| ${row.label} | ${row.rateLimitPerSecond ? `${row.rateLimitPerSecond}/s` : 'none'} | ${ms(row.nodeMs)} | ${ms(ideal)} | ${ratio} | ${row.created} of ${row.items} | ${row.calls} | ${row.failedItems} | ${row.executionStatus} |`;
+	});
+	return `## Add User over ${ADD_USER.items.toLocaleString('en')} items
+
+A webhook receives ${ADD_USER.items.toLocaleString('en')} people; Split Out; then App Builder → Add User,
+or n8n's HTTP Request node making the same addUser calls with the same
+credential. The emulator answers each call after ${ADD_USER.latencyMs} ms, then also
+rate-limits to ${ADD_USER.rateLimitPerSecond} calls per second (429 with Retry-After). *Node time*
+is the node's execution time as n8n recorded it. The *ideal* is items ×
+latency ÷ concurrency, and at the rate limit no less than items ÷ rate.
+*Created* counts the app users the emulator holds afterwards; *calls* the
+addUser calls it received.
+
+| node | rate limit | node time | ideal | node / ideal | created | calls | items failed | execution |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${lines.join('\n')}
+`;
 }
 
 main().catch((error) => {

@@ -1,0 +1,109 @@
+/**
+ * One real n8n for the benchmark's side-by-side figures: the packed package
+ * installed as n8n installs community packages, a credential pointing at the
+ * emulator, and helpers to run workflows and read back what n8n recorded.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { credentialDataFor } from '../emulator';
+import type { BenchWorkflow } from './benchWorkflows';
+
+const { N8nInstance, packPackage } = require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
+
+type Instance = Awaited<ReturnType<typeof N8nInstance.start>>;
+
+export interface FinishedExecution {
+	id: string;
+	status: string;
+	startedAt: string;
+	stoppedAt: string;
+	data?: { resultData: { runData: Record<string, Array<{ executionTime: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>; error?: { message: string } } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class N8nForBench {
+	private constructor(
+		readonly n8n: Instance,
+		readonly credential: { id: string; name: string },
+	) {}
+
+	static async start(webUrl: string, env: Record<string, string> = {}): Promise<N8nForBench> {
+		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-bench-pack-')));
+		const n8n = await N8nInstance.start({ version: process.env.BENCH_N8N_VERSION ?? '2.40.7', packageTarball: tarball, env });
+		const name = 'App Builder (emulator)';
+		const id = await n8n.createCredential(name, 'appBuilderApi', credentialDataFor({ webUrl, connectUrl: webUrl }));
+		return new N8nForBench(n8n, { id, name });
+	}
+
+	async activate(workflow: BenchWorkflow): Promise<string> {
+		const id = await this.n8n.createWorkflow(workflow);
+		await this.n8n.activate(id);
+		return id;
+	}
+
+	async deactivate(workflowId: string): Promise<void> {
+		await this.n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+	}
+
+	/** Finished executions of a workflow, oldest first, without their data. */
+	async finished(workflowId: string): Promise<FinishedExecution[]> {
+		const list = (await this.n8n.api('GET', `/executions?workflowId=${workflowId}&limit=250`)) as { data: FinishedExecution[] };
+		return list.data
+			.filter((execution) => execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status))
+			.sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	/** Waits until the workflow has `count` finished executions; returns the newest, with its data. */
+	async waitForExecution(workflowId: string, count: number, timeoutMs: number): Promise<FinishedExecution | undefined> {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const done = await this.finished(workflowId);
+			if (done.length >= count) {
+				return (await this.n8n.api('GET', `/executions/${done[count - 1].id}?includeData=true`)) as FinishedExecution;
+			}
+			if (Date.now() > deadline) return undefined;
+			await sleep(250);
+		}
+	}
+
+	/** Calls a production webhook; n8n registers it a moment after activation, so a 404 is retried. */
+	async callWebhook(path: string, body: unknown): Promise<void> {
+		for (let attempt = 0; ; attempt++) {
+			const response = await fetch(`${this.n8n.url}/webhook/${path}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			await response.text();
+			if (response.ok) return;
+			if (response.status !== 404 || attempt >= 30) throw new Error(`webhook ${path}: ${response.status}`);
+			await sleep(1000);
+		}
+	}
+
+	/** Whether n8n's process has ended (it can run out of memory on a large workflow). */
+	get stopped(): boolean {
+		return this.n8n.process?.exitCode !== null && this.n8n.process?.exitCode !== undefined;
+	}
+
+	/** The last lines n8n wrote that say why it stopped. */
+	lastWords(): string {
+		const lines = this.n8n.logs().trim().split('\n');
+		const reason = lines.find((line) => /heap out of memory|FATAL|Killed|Error:/i.test(line));
+		return (reason ?? lines[lines.length - 1] ?? '').trim().slice(0, 200);
+	}
+
+	/** Starts n8n again after it stopped, with a workflow that must not run again turned off. */
+	async restartWithout(workflowId: string): Promise<void> {
+		await this.n8n.stop();
+		await this.n8n.restart();
+		await this.deactivate(workflowId);
+	}
+
+	async stop(): Promise<void> {
+		await this.n8n.destroy();
+	}
+}

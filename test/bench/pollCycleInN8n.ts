@@ -1,0 +1,209 @@
+/**
+ * Figure 2: one poll cycle in a real n8n, ours against the peer workflow a
+ * user builds from n8n's own nodes, on the same emulator data: a form of
+ * `size` inquiries, 10 new ones before each cycle. Also counts what each one
+ * emitted against what was new, so repeats and misses are measured.
+ */
+import { peerPollWorkflow, triggerWorkflow } from './benchWorkflows';
+import type { EmulatorProcess } from './emulatorProcess';
+import type { FinishedExecution, N8nForBench } from './n8nForBench';
+
+const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
+
+export interface CycleRow {
+	size: number;
+	who: string;
+	/** Median of the measured cycles; undefined when none finished in time. */
+	cycleMs?: number;
+	cycles: number;
+	/** Leads emitted by the first run, before anything new arrived. */
+	firstRunEmitted: number;
+	/** Where ours spends a cycle (medians): the answer being served, then the poll reading it until n8n starts the execution, then the execution. */
+	breakdown?: { servedMs: number; pollToStartMs: number; executionMs: number };
+	/** Per cycle: new leads emitted, old leads emitted again, new leads missing. */
+	newEmitted: number[];
+	repeated: number[];
+	missed: number[];
+	note?: string;
+}
+
+export interface CycleSettings {
+	sizes: number[];
+	cycles: number;
+	newPerCycle: number;
+	/** How long the peer may take for one cycle before it is reported as not finishing. */
+	peerTimeoutMs: number;
+	/** 1: the peer with n8n's default history only; 2: also with the history raised. */
+	peerVariants: 1 | 2;
+}
+
+interface LoggedRequest {
+	path: string;
+	receivedAt: number;
+	finishedAt?: number;
+	status?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Emitted records carry requestId BULK<n>: the n-th inquiry added since the form was filled. */
+function bulkSequence(item: { json: Record<string, unknown> }): number {
+	return Number(String(item.json.requestId ?? '').replace(/^BULK/, ''));
+}
+
+function outputOf(execution: FinishedExecution | undefined, nodeName: string) {
+	return execution?.data?.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
+}
+
+/** Splits what a cycle emitted into the leads new in it, old ones again, and new ones missing. */
+function judge(emitted: Array<{ json: Record<string, unknown> }>, firstNew: number, newPerCycle: number) {
+	const sequences = emitted.map(bulkSequence);
+	const isNew = (sequence: number) => sequence >= firstNew && sequence < firstNew + newPerCycle;
+	const newOnes = new Set(sequences.filter(isNew));
+	// Everything else emitted is a lead already delivered: an old one, or a new one twice.
+	return { newEmitted: newOnes.size, repeated: sequences.length - newOnes.size, missed: newPerCycle - newOnes.size };
+}
+
+async function inquiryRequests(emulator: EmulatorProcess): Promise<LoggedRequest[]> {
+	const requests = (await emulator.control('GET', '/requests')) as LoggedRequest[];
+	return requests.filter((request) => request.path === INQUIRIES_PATH && request.finishedAt !== undefined);
+}
+
+async function waitForInquiryRequests(emulator: EmulatorProcess, count: number, timeoutMs: number): Promise<LoggedRequest[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const requests = await inquiryRequests(emulator);
+		if (requests.length >= count) return requests;
+		if (Date.now() > deadline) throw new Error(`the trigger did not poll ${count} times in time`);
+		await sleep(250);
+	}
+}
+
+/** Ours: the trigger polls once a minute (n8n's shortest); a cycle runs from its request to the end of the execution. */
+async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: number, settings: CycleSettings): Promise<CycleRow> {
+	await emulator.fillForm(size);
+	await emulator.control('DELETE', '/requests');
+	const workflowId = await bench.activate(triggerWorkflow(bench.credential));
+	const row: CycleRow = { size, who: OURS, cycles: 0, firstRunEmitted: 0, newEmitted: [], repeated: [], missed: [] };
+	const times: number[] = [];
+	const parts: Array<{ servedMs: number; pollToStartMs: number; executionMs: number }> = [];
+	try {
+		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
+		for (let cycle = 1; cycle <= settings.cycles; cycle++) {
+			await emulator.addNew(settings.newPerCycle);
+			const requests = await waitForInquiryRequests(emulator, cycle + 1, 150_000);
+			const execution = await bench.waitForExecution(workflowId, cycle, 120_000);
+			if (!execution) throw new Error(`ours at ${size}: no execution after poll ${cycle + 1}`);
+			const request = requests[cycle];
+			times.push(Date.parse(execution.stoppedAt) - request.receivedAt);
+			parts.push({
+				servedMs: (request.finishedAt ?? request.receivedAt) - request.receivedAt,
+				pollToStartMs: Date.parse(execution.startedAt) - (request.finishedAt ?? request.receivedAt),
+				executionMs: Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt),
+			});
+			const verdict = judge(outputOf(execution, 'New Inquiry'), size + (cycle - 1) * settings.newPerCycle, settings.newPerCycle);
+			row.newEmitted.push(verdict.newEmitted);
+			row.repeated.push(verdict.repeated);
+			row.missed.push(verdict.missed);
+		}
+	} finally {
+		await bench.deactivate(workflowId);
+	}
+	row.cycles = times.length;
+	row.cycleMs = median(times);
+	row.breakdown = {
+		servedMs: median(parts.map((part) => part.servedMs)),
+		pollToStartMs: median(parts.map((part) => part.pollToStartMs)),
+		executionMs: median(parts.map((part) => part.executionMs)),
+	};
+	return row;
+}
+
+/**
+ * The peer on a Schedule Trigger. Its first run finds every lead new (the
+ * dedup history is empty); after each run 10 new leads arrive before the next.
+ * A cycle runs from the schedule's tick (a whole multiple of its interval) to
+ * the end of the execution, as ours runs from its request.
+ */
+async function measurePeer(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	size: number,
+	settings: CycleSettings,
+	historySize?: number,
+): Promise<CycleRow> {
+	await emulator.fillForm(size);
+	const everySeconds = size >= 100_000 ? 120 : 20;
+	const workflowId = await bench.activate(peerPollWorkflow(bench.credential, emulator.webUrl, everySeconds, historySize));
+	const who = historySize ? `peer, history ${historySize.toLocaleString('en')}` : 'peer, default history';
+	const row: CycleRow = { size, who, cycles: 0, firstRunEmitted: 0, newEmitted: [], repeated: [], missed: [] };
+	const times: number[] = [];
+	const timeout = settings.peerTimeoutMs + everySeconds * 1000;
+	try {
+		const first = await bench.waitForExecution(workflowId, 1, timeout).catch(async (error: unknown) => {
+			if (!bench.stopped) throw error;
+			row.note = `n8n itself stopped during the first run: ${bench.lastWords()}`;
+			await bench.restartWithout(workflowId);
+			return undefined;
+		});
+		if (row.note) return row;
+		if (!first || first.status !== 'success') {
+			row.note = first ? `its first run ended ${first.status}: ${first.data?.resultData.error?.message ?? ''}` : `its first run did not finish in ${timeout / 60_000} min`;
+			return row;
+		}
+		row.firstRunEmitted = outputOf(first, 'Remove Duplicates').length;
+		for (let cycle = 1; cycle <= settings.cycles; cycle++) {
+			await emulator.addNew(settings.newPerCycle);
+			const execution = await bench.waitForExecution(workflowId, cycle + 1, timeout);
+			if (!execution || execution.status !== 'success') {
+				row.note = execution
+					? `cycle ${cycle} ended ${execution.status}: ${execution.data?.resultData.error?.message ?? ''}`
+					: `cycle ${cycle} did not finish in ${timeout / 60_000} min`;
+				break;
+			}
+			const tick = Math.floor(Date.parse(execution.startedAt) / (everySeconds * 1000)) * everySeconds * 1000;
+			times.push(Date.parse(execution.stoppedAt) - tick);
+			const verdict = judge(outputOf(execution, 'Remove Duplicates'), size + (cycle - 1) * settings.newPerCycle, settings.newPerCycle);
+			row.newEmitted.push(verdict.newEmitted);
+			row.repeated.push(verdict.repeated);
+			row.missed.push(verdict.missed);
+		}
+	} finally {
+		await bench.deactivate(workflowId);
+	}
+	row.cycles = times.length;
+	row.cycleMs = times.length > 0 ? median(times) : undefined;
+	return row;
+}
+
+export const OURS = 'App Builder Trigger';
+/** The history a user sets after the default one fails; large enough for every form measured. */
+export const RAISED_HISTORY = 1_000_000;
+
+export async function measurePollCycles(emulator: EmulatorProcess, bench: N8nForBench, settings: CycleSettings): Promise<CycleRow[]> {
+	const rows: CycleRow[] = [];
+	const contenders = [
+		(size: number) => measureOurs(emulator, bench, size, settings),
+		(size: number) => measurePeer(emulator, bench, size, settings),
+		(size: number) => measurePeer(emulator, bench, size, settings, RAISED_HISTORY),
+	];
+	for (const size of settings.sizes) {
+		for (const [index, measure] of contenders.slice(0, settings.peerVariants + 1).entries()) {
+			const crashed = rows.find((row) => row.size === size && row.note?.startsWith('n8n itself stopped'));
+			// The raised history changes nothing before the first run ends, so a first run that stopped n8n is not repeated.
+			const row =
+				index === 2 && crashed
+					? { ...crashed, who: `peer, history ${RAISED_HISTORY.toLocaleString('en')}`, note: 'not run: its first run is the one that stopped n8n above' }
+					: await measure(size);
+			rows.push(row);
+			console.log(
+				`cycle  ${row.who.padEnd(28)} ${String(size).padStart(7)} inquiries  ${row.cycleMs === undefined ? '     -' : row.cycleMs.toFixed(0).padStart(6)} ms  first run ${row.firstRunEmitted}` +
+					`  new ${row.newEmitted.join('/')}  repeated ${row.repeated.join('/')}  missed ${row.missed.join('/')}` +
+					`${row.breakdown ? `  (served ${row.breakdown.servedMs} ms, poll to start ${row.breakdown.pollToStartMs} ms, execution ${row.breakdown.executionMs} ms)` : ''}` +
+					`${row.note ? `  (${row.note})` : ''}`,
+			);
+		}
+	}
+	return rows;
+}
