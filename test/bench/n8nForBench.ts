@@ -84,9 +84,15 @@ export class N8nForBench {
 		}
 	}
 
-	/** Whether n8n's process has ended (it can run out of memory on a large workflow). */
-	get stopped(): boolean {
-		return this.n8n.process?.exitCode !== null && this.n8n.process?.exitCode !== undefined;
+	/** Whether n8n's process has ended, or ends within `graceMs` (it can run out of memory on a large workflow). */
+	async stopped(graceMs = 15_000): Promise<boolean> {
+		const deadline = Date.now() + graceMs;
+		for (;;) {
+			const child = this.n8n.process;
+			if (!child || (child.exitCode ?? child.signalCode) !== null) return true;
+			if (Date.now() > deadline) return false;
+			await sleep(250);
+		}
 	}
 
 	/** The last lines n8n wrote that say why it stopped. */

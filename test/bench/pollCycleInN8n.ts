@@ -142,7 +142,7 @@ async function measurePeer(
 	const timeout = settings.peerTimeoutMs + everySeconds * 1000;
 	try {
 		const first = await bench.waitForExecution(workflowId, 1, timeout).catch(async (error: unknown) => {
-			if (!bench.stopped) throw error;
+			if (!(await bench.stopped())) throw error;
 			row.note = `n8n itself stopped during the first run: ${bench.lastWords()}`;
 			await bench.restartWithout(workflowId);
 			return undefined;
