@@ -56,11 +56,18 @@ export class N8nForBench {
 			.sort((a, b) => Number(a.id) - Number(b.id));
 	}
 
-	/** Waits until the workflow has `count` finished executions; returns the newest, with its data. */
+	/**
+	 * Waits until the workflow has `count` finished executions; returns the
+	 * newest, with its data. n8n busy with a large execution may drop API
+	 * calls; they are tried again until the deadline, unless n8n has stopped.
+	 */
 	async waitForExecution(workflowId: string, count: number, timeoutMs: number): Promise<FinishedExecution | undefined> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const done = await this.finished(workflowId);
+			const done = await this.finished(workflowId).catch(async (error: unknown) => {
+				if ((await this.stopped(0)) || Date.now() > deadline) throw error;
+				return [];
+			});
 			if (done.length >= count) {
 				return (await this.n8n.api('GET', `/executions/${done[count - 1].id}?includeData=true`)) as FinishedExecution;
 			}

@@ -52,6 +52,16 @@ function bulkSequence(item: { json: Record<string, unknown> }): number {
 	return Number(String(item.json.requestId ?? '').replace(/^BULK/, ''));
 }
 
+/** The error an execution ended with: n8n keeps it on the workflow, or only on the node that failed. */
+function errorOf(execution: FinishedExecution): string {
+	const result = execution.data?.resultData;
+	const nodeError = Object.values(result?.runData ?? {})
+		.flat()
+		.map((run) => (run as { error?: { message?: string } }).error?.message)
+		.find(Boolean);
+	return result?.error?.message ?? nodeError ?? 'no message';
+}
+
 function outputOf(execution: FinishedExecution | undefined, nodeName: string) {
 	return execution?.data?.resultData.runData[nodeName]?.[0]?.data?.main?.[0] ?? [];
 }
@@ -126,7 +136,7 @@ async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: 
  * A cycle runs from the schedule's tick (a whole multiple of its interval) to
  * the end of the execution, as ours runs from its request.
  */
-async function measurePeer(
+export async function measurePeer(
 	emulator: EmulatorProcess,
 	bench: N8nForBench,
 	size: number,
@@ -149,7 +159,9 @@ async function measurePeer(
 		});
 		if (row.note) return row;
 		if (!first || first.status !== 'success') {
-			row.note = first ? `its first run ended ${first.status}: ${first.data?.resultData.error?.message ?? ''}` : `its first run did not finish in ${timeout / 60_000} min`;
+			row.note = first
+				? `its first run ended ${first.status}: ${errorOf(first)}`
+				: `its first run did not finish in ${timeout / 60_000} min; n8n's log: ${bench.lastWords()}`;
 			return row;
 		}
 		row.firstRunEmitted = outputOf(first, 'Remove Duplicates').length;
@@ -158,7 +170,7 @@ async function measurePeer(
 			const execution = await bench.waitForExecution(workflowId, cycle + 1, timeout);
 			if (!execution || execution.status !== 'success') {
 				row.note = execution
-					? `cycle ${cycle} ended ${execution.status}: ${execution.data?.resultData.error?.message ?? ''}`
+					? `cycle ${cycle} ended ${execution.status}: ${errorOf(execution)}`
 					: `cycle ${cycle} did not finish in ${timeout / 60_000} min`;
 				break;
 			}
