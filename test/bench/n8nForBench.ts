@@ -105,7 +105,7 @@ export class N8nForBench {
 	/** The last lines n8n wrote that say why it stopped. */
 	lastWords(): string {
 		const lines = this.n8n.logs().trim().split('\n');
-		const reason = lines.find((line) => /heap out of memory|FATAL|Killed|Error:/i.test(line));
+		const reason = [...lines].reverse().find((line) => /heap out of memory|FATAL|Killed|Error|exceeds/i.test(line));
 		return (reason ?? lines[lines.length - 1] ?? '').trim().slice(0, 200);
 	}
 

@@ -52,14 +52,18 @@ function bulkSequence(item: { json: Record<string, unknown> }): number {
 	return Number(String(item.json.requestId ?? '').replace(/^BULK/, ''));
 }
 
-/** The error an execution ended with: n8n keeps it on the workflow, or only on the node that failed. */
-function errorOf(execution: FinishedExecution): string {
+/**
+ * The error an execution ended with: n8n keeps it on the workflow, or only on
+ * the node that failed; for a very large execution the data can come back
+ * without it, and then n8n's log says it.
+ */
+function errorOf(execution: FinishedExecution, bench: N8nForBench): string {
 	const result = execution.data?.resultData;
 	const nodeError = Object.values(result?.runData ?? {})
 		.flat()
 		.map((run) => (run as { error?: { message?: string } }).error?.message)
 		.find(Boolean);
-	return result?.error?.message ?? nodeError ?? 'no message';
+	return result?.error?.message ?? nodeError ?? `(from n8n's log) ${bench.lastWords()}`;
 }
 
 function outputOf(execution: FinishedExecution | undefined, nodeName: string) {
@@ -160,7 +164,7 @@ export async function measurePeer(
 		if (row.note) return row;
 		if (!first || first.status !== 'success') {
 			row.note = first
-				? `its first run ended ${first.status}: ${errorOf(first)}`
+				? `its first run ended ${first.status}: ${errorOf(first, bench)}`
 				: `its first run did not finish in ${timeout / 60_000} min; n8n's log: ${bench.lastWords()}`;
 			return row;
 		}
@@ -170,7 +174,7 @@ export async function measurePeer(
 			const execution = await bench.waitForExecution(workflowId, cycle + 1, timeout);
 			if (!execution || execution.status !== 'success') {
 				row.note = execution
-					? `cycle ${cycle} ended ${execution.status}: ${errorOf(execution)}`
+					? `cycle ${cycle} ended ${execution.status}: ${errorOf(execution, bench)}`
 					: `cycle ${cycle} did not finish in ${timeout / 60_000} min`;
 				break;
 			}
