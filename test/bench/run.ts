@@ -264,7 +264,7 @@ function cycleSection(cycles: CycleRow[]): string {
 	});
 	const deliveryRows = cycles.map(
 		(row) =>
-			`| ${row.size.toLocaleString('en')} | ${row.who} | ${row.firstRunEmitted.toLocaleString('en')} | ${counts(row.newEmitted)} | ${counts(row.repeated)} | ${counts(row.missed)} | ${row.note ?? ''} |`,
+			`| ${row.size.toLocaleString('en')} | ${row.who} | ${row.note?.includes('not known') ? '?' : row.firstRunEmitted.toLocaleString('en')} | ${counts(row.newEmitted)} | ${counts(row.repeated)} | ${counts(row.missed)} | ${row.note ?? ''} |`,
 	);
 	const breakdowns = cycles
 		.filter((row) => row.who === OURS && row.breakdown)
