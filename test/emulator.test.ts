@@ -170,6 +170,33 @@ describe('App Builder API emulator', () => {
 			expect(result.text.startsWith('{"data":[')).toBe(true);
 		});
 
+		it('drops the connection halfway through the answer', async () => {
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drop' });
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+			});
+			expect(response.status).toBe(200);
+			await expect(response.text()).rejects.toThrow();
+		});
+
+		it('stalls halfway through the answer until the client gives up', async () => {
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'stall' });
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				signal: AbortSignal.timeout(500),
+			});
+			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+			const first = await reader.read();
+			expect(Buffer.from(first.value ?? []).toString().startsWith('{"data":[')).toBe(true);
+			await expect(reader.read()).rejects.toThrow();
+		});
+
 		it('resets the socket', async () => {
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'reset' });
 			await expect(inquiries()).rejects.toThrow();

@@ -110,7 +110,9 @@ async function handleRequest(store, kind, req, res) {
 					req.socket.destroy();
 					return;
 				case 'truncate':
-					sendTruncated(store, res, path, params);
+				case 'drop':
+				case 'stall':
+					sendTruncated(store, res, path, params, fault.kind);
 					return;
 				case 'status':
 					if (kind === 'web') sendApiError(res, fault.status ?? 500, store.config);

@@ -17,7 +17,7 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   latencyMs: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
- * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'reset', times: number, status?: number, ms?: number}} Fault
+ * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset', times: number, status?: number, ms?: number}} Fault
  * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number}} LoggedRequest
  * @typedef {{name: string, email: string, phone: string, password: string, passwordType: string, group: string, status: string}} AppUser
  */

@@ -179,13 +179,17 @@ function handleAppFeatures(store, res, accessToken, params) {
 }
 
 /**
- * A cut-short body for the "truncate" fault: the first half of what the endpoint would send.
+ * The first half of what the endpoint would send, then: the end of a
+ * well-formed response ("truncate": the JSON is cut short), the connection
+ * closed ("drop": the response itself is cut short), or nothing more while
+ * the connection stays open ("stall").
  * @param {import('./store').EmulatorStore} store
  * @param {import('node:http').ServerResponse} res
  * @param {string} path
  * @param {Record<string, any>} params
+ * @param {'truncate' | 'drop' | 'stall'} [then]
  */
-function sendTruncated(store, res, path, params) {
+function sendTruncated(store, res, path, params, then = 'truncate') {
 	const endpoint = /** @type {Record<string, {method: string}>} */ (ENDPOINTS)[path];
 	let full;
 	if (endpoint?.method === 'formBuilderInquiries') {
@@ -196,7 +200,9 @@ function sendTruncated(store, res, path, params) {
 	}
 	const half = full.slice(0, Math.max(1, Math.floor(full.length / 2)));
 	res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });
-	res.end(half);
+	if (then === 'truncate') res.end(half);
+	else if (then === 'drop') res.write(half, () => res.socket?.destroy());
+	else res.write(half);
 }
 
 /** @param {unknown} value */
