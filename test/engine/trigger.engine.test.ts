@@ -124,10 +124,30 @@ describe('App Builder Trigger in the n8n engine', () => {
 		const before = JSON.stringify(trigger.staticData);
 		submit('During Outage', T0 + 1000);
 
-		for (const kind of ['status', 'truncate', 'reset'] as const) {
+		for (const kind of ['status', 'truncate', 'drop', 'reset'] as const) {
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind, status: 503, times: 2 });
 			const failed = await trigger.poll();
 			expect(failed.result).toBeNull();
+			expect(JSON.stringify(trigger.staticData)).toBe(before);
+		}
+		expect(names((await trigger.poll()).result)).toEqual(['During Outage']);
+	});
+
+	it('fails the same way when an answer breaks off after old inquiries were already let go', async () => {
+		// Old inquiries lie below the cursor's floor: the trigger lets them go as they arrive.
+		for (let i = 0; i < 40; i++) submit(`Old ${i}`, T0 - 3 * 24 * 3600_000 + i * 1000);
+		const trigger = makeTrigger();
+		submit('Seed', T0);
+		await trigger.poll();
+		const before = JSON.stringify(trigger.staticData);
+		submit('During Outage', T0 + 1000);
+
+		for (const kind of ['truncate', 'drop'] as const) {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind, times: 2 });
+			emu().control.clearRequests();
+			expect((await trigger.poll()).result).toBeNull();
+			// Both tries failed: the part that arrived was not taken for the whole form.
+			expect(emu().control.requests().length).toBe(2);
 			expect(JSON.stringify(trigger.staticData)).toBe(before);
 		}
 		expect(names((await trigger.poll()).result)).toEqual(['During Outage']);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 
 import {
 	commitPoll,
+	mayEmitGiven,
 	parseCursorState,
 	planPoll,
 	type CursorEvent,
@@ -17,6 +18,8 @@ import {
  * committed) and restarts (the state goes through JSON; with "legacy"
  * persistence, as on n8n before 2.40, a restart also loses every state not
  * saved by a poll that emitted something).
+ *
+ * Every event planned is one the trigger kept the record of (mayEmitGiven).
  *
  * Exactly once: every inquiry (mode new) or every version of one (mode
  * newOrUpdated) that appears after the first poll, and is still there, is
@@ -202,6 +205,12 @@ function runScenario(settings: Settings, ops: Op[]): void {
 	const doPoll = (opIndex: number, maxItems: number, commitShare: number): number => {
 		const events = presentEvents();
 		const plan = planPoll(deepFreeze(state), deepFreeze(events), options(maxItems), SCOPE);
+		// The trigger keeps only the records mayEmitGiven accepts: each one emitted must be among them.
+		const mayEmit = mayEmitGiven(state, options(maxItems), SCOPE);
+		for (const event of plan.toEmit) {
+			const kept = events.some((listed) => listed.key === event.key && listed.time === event.time && mayEmit(listed));
+			check(kept, 'planned an event whose record was let go', event);
+		}
 		if (plan.isFirstPoll) {
 			const newest = events.filter((event) => event.time !== undefined).sort(byTimeThenKey).slice(-settings.firstPollCount);
 			const wanted = settings.firstPollCount > 0 ? newest : [];

@@ -168,6 +168,25 @@ export function planPoll(
 }
 
 /**
+ * Whether planPoll could put an event in toEmit, given the same state,
+ * options and scope: only events that pass may be emitted, so a caller
+ * reading a large answer can let the rest go before planning. On a later
+ * poll that is every event at or above the floor, and every undated one.
+ */
+export function mayEmitGiven(
+	state: CursorState | undefined,
+	options: CursorOptions,
+	scope: string,
+): (event: CursorEvent) => boolean {
+	if (state === undefined || !isUsable(state, scope)) {
+		const emitsOnFirstPoll = options.firstPoll.kind === 'latest' && firstPollCount(options) > 0;
+		return () => emitsOnFirstPoll;
+	}
+	const floor = state.floor;
+	return (event) => !isTime(event.time) || event.time >= floor;
+}
+
+/**
  * Records the events actually emitted (a prefix of the plan's toEmit) onto
  * the plan's baseline, then prunes. Returns the state to store.
  */
@@ -209,9 +228,7 @@ function planFirstPoll(
 	options: CursorOptions,
 	scope: string,
 ): PollPlan {
-	const wanted = options.firstPoll.kind === 'latest' ? options.firstPoll.count : 0;
-	const count = Number.isFinite(wanted) ? Math.min(MAX_FIRST_POLL_COUNT, Math.max(0, Math.floor(wanted))) : 0;
-	const latest = newest(dated, count);
+	const latest = newest(dated, firstPollCount(options));
 	const chosen = new Set(latest.map((event) => event.key));
 	const handled: CursorEvent[] = [];
 	for (const [key, time] of dated) if (!chosen.has(key)) handled.push({ key, time });
@@ -221,6 +238,12 @@ function planFirstPoll(
 		toEmit: latest.slice(0, limitsOf(options).maxItems),
 		baseline: commitPoll(emptyState(scope), handled, options, scope),
 	};
+}
+
+/** How many of the newest events a first poll emits. */
+function firstPollCount(options: CursorOptions): number {
+	const wanted = options.firstPoll.kind === 'latest' ? options.firstPoll.count : 0;
+	return Number.isFinite(wanted) ? Math.min(MAX_FIRST_POLL_COUNT, Math.max(0, Math.floor(wanted))) : 0;
 }
 
 /** The newest `count` events, oldest first, without sorting the whole form. */

@@ -2,8 +2,9 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
-import { scanInquiryBody } from './inquiryBodyScan';
-import { listFromRecords, ScannedInquiryList, type InquiryList } from './inquiryList';
+import type { CursorEvent, EventMode } from '../inquiries/cursor';
+import { InquiryListBuilder, listFromRecords, type InquiryList } from './inquiryList';
+import { readInquiryStream } from './readInquiryStream';
 import { callWebService, type WebServiceCallOptions, type WebServiceContext } from './request';
 
 export interface FormTarget {
@@ -53,24 +54,28 @@ export async function fetchInquiries(
 }
 
 /**
- * All inquiries of one form, for the trigger: read from the answer's bytes,
- * so only the records asked for are ever parsed (see inquiryBodyScan.ts).
+ * All inquiries of one form, for the trigger: read as the answer arrives, so
+ * only the records `mayEmit` accepts are kept, and parsed only when asked
+ * for (see inquiryStreamScan.ts).
  */
 export async function fetchInquiryList(
 	this: WebServiceContext,
 	target: FormTarget,
+	reading: { mode: EventMode; mayEmit: (event: CursorEvent) => boolean },
 	options: WebServiceCallOptions = {},
 ): Promise<InquiryList> {
-	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, { ...options, readBody: readScanned });
-	if (body.data instanceof ScannedInquiryList) return body.data;
-	return listFromRecords(inquiriesIn(this.getNode(), body, options.itemIndex));
-}
-
-function readScanned(bytes: Buffer): IDataObject | undefined {
-	const scanned = scanInquiryBody(bytes);
-	if (scanned === undefined) return undefined;
-	const data = scanned.records ? new ScannedInquiryList(bytes, scanned.records) : undefined;
-	return { ...(scanned.fields as IDataObject), data: data as unknown as IDataObject };
+	let streamed: InquiryList | undefined;
+	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, {
+		...options,
+		readStream: async (chunks) => {
+			const read = await readInquiryStream(chunks, new InquiryListBuilder(reading.mode, reading.mayEmit));
+			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
+			streamed = read.kind === 'read' ? read.list : undefined;
+			return read;
+		},
+	});
+	if (streamed !== undefined && body.data === streamed) return streamed;
+	return listFromRecords(inquiriesIn(this.getNode(), body, options.itemIndex), reading.mode);
 }
 
 function inquiriesIn(node: INode, body: IDataObject, itemIndex?: number): unknown[] {

@@ -1,48 +1,88 @@
 import { toCursorEvent, type CursorEvent, type EventMode } from '../inquiries/cursor';
-import type { ScannedRecord } from './inquiryBodyScan';
 
-/** The inquiries of one answer: what the cursor needs of each, and the full record on demand. */
+/** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
 export interface InquiryList {
-	readonly size: number;
-	event(index: number, mode: EventMode): CursorEvent;
-	record(index: number): unknown;
+	/** One per inquiry in the answer, in its order. */
+	readonly events: readonly CursorEvent[];
+	/**
+	 * The record to emit for a key: of its listings, the one with the latest
+	 * time (the last of equals), as the cursor reads a key listed twice.
+	 */
+	recordOf(key: string): unknown;
 }
 
 /** An answer that was parsed whole. */
-export function listFromRecords(records: unknown[]): InquiryList {
-	return {
-		size: records.length,
-		event: (index, mode) => toCursorEvent(records[index], mode),
-		record: (index) => records[index],
-	};
+export function listFromRecords(records: unknown[], mode: EventMode): InquiryList {
+	const chosen = new ChosenListings<unknown>();
+	const events = records.map((record) => {
+		const event = toCursorEvent(record, mode);
+		chosen.offer(event, record);
+		return event;
+	});
+	return { events, recordOf: (key) => chosen.get(key) };
 }
 
 /**
- * An answer read by the scan: records stay bytes in the answer until asked
- * for. The summary gives the identity and times; a record without an _id or
- * requestId is identified by a hash of its content, so it is parsed for that.
+ * Builds the list from a scanned answer, record by record as the bytes
+ * arrive (see inquiryStreamScan.ts): every record gives its event; only the
+ * records `mayEmit` accepts keep their bytes, copied out of the answer so
+ * the rest of it can be freed.
  */
-export class ScannedInquiryList implements InquiryList {
+export class InquiryListBuilder {
+	private readonly events: CursorEvent[] = [];
+	private readonly kept = new ChosenListings<Buffer>();
+
 	constructor(
-		private readonly body: Buffer,
-		private readonly records: ScannedRecord[],
+		private readonly mode: EventMode,
+		private readonly mayEmit: (event: CursorEvent) => boolean,
 	) {}
 
-	get size(): number {
-		return this.records.length;
-	}
+	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
+	keptAll = true;
 
-	event(index: number, mode: EventMode): CursorEvent {
-		const summary = this.records[index].summary;
-		if (summary !== undefined) {
-			const event = toCursorEvent(summary, mode);
-			if (!event.key.startsWith('h:')) return event;
+	/** Takes one record as the scan hands it over (see ElementHandler in inquiryStreamScan.ts). */
+	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);
+		let recordBytes: Buffer | undefined;
+		// Without an _id or requestId the identity is a hash of the submission: read it from the whole record.
+		if (event === undefined || event.key.startsWith('h:')) {
+			recordBytes = bytes();
+			event = toCursorEvent(parseRecord(recordBytes), this.mode);
 		}
-		return toCursorEvent(this.record(index), mode);
+		this.events.push(event);
+		if (this.mayEmit(event)) this.kept.offer(event, Buffer.from(recordBytes ?? bytes()));
+		else this.keptAll = false;
 	}
 
-	record(index: number): unknown {
-		const { start, end } = this.records[index];
-		return JSON.parse(this.body.toString('utf8', start, end)) as unknown;
+	build(): InquiryList {
+		const { events, kept } = this;
+		return {
+			events,
+			recordOf: (key) => {
+				const bytes = kept.get(key);
+				// The cursor only emits what mayEmit accepted; anything else is a broken promise, not a lead to drop silently.
+				if (bytes === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
+				return parseRecord(bytes);
+			},
+		};
 	}
+}
+
+/** Per key, the listing with the latest time; undated ones count as older than any time. */
+class ChosenListings<T> {
+	private readonly byKey = new Map<string, { time: number | undefined; value: T }>();
+
+	offer(event: CursorEvent, value: T): void {
+		const current = this.byKey.get(event.key);
+		const older = current !== undefined && current.time !== undefined && (event.time === undefined || event.time < current.time);
+		if (!older) this.byKey.set(event.key, { time: event.time, value });
+	}
+
+	get(key: string): T | undefined {
+		return this.byKey.get(key)?.value;
+	}
+}
+
+function parseRecord(bytes: Buffer): unknown {
+	return JSON.parse(bytes.toString('utf8')) as unknown;
 }

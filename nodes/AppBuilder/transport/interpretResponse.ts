@@ -75,6 +75,11 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 	return fail(httpStatus);
 }
 
+/** A 2xx answer whose JSON stopped in the middle, known as such without its bytes (they were read as they came). */
+export function cutShortAnswer(httpStatus: number): WebServiceFailure {
+	return { ok: false, code: httpStatus, httpStatus, bodyKind: 'malformed-json' };
+}
+
 /** Whether a failure's body says the response was not the JSON the API promises. */
 export function isUnreadableBody(failure: WebServiceFailure): boolean {
 	const codeFoundInPage = failure.code !== failure.httpStatus;

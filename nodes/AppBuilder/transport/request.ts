@@ -13,7 +13,14 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../credentialType';
 import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpoints';
 import { meaningOf } from './errorCatalog';
-import { interpretResponse, isUnreadableBody, type WebServiceFailure } from './interpretResponse';
+import {
+	cutShortAnswer,
+	interpretResponse,
+	isUnreadableBody,
+	type WebServiceFailure,
+	type WebServiceOutcome,
+} from './interpretResponse';
+import type { StreamReading } from './readInquiryStream';
 import { redactSecrets } from './redact';
 import { DEFAULT_RETRY_POLICY, delayBeforeNextAttempt, type RetryPolicy } from './retryPolicy';
 
@@ -25,10 +32,10 @@ export interface WebServiceCallOptions {
 	/** How long one attempt may wait for an answer (a hung connection ends here). */
 	timeoutMs?: number;
 	/**
-	 * Reads a successful answer from its bytes instead of parsing it whole;
-	 * returns undefined to leave it to the usual reading.
+	 * Reads a successful answer chunk by chunk as it arrives instead of taking
+	 * it whole (see readInquiryStream.ts).
 	 */
-	readBody?: (body: Buffer) => IDataObject | undefined;
+	readStream?: (chunks: AsyncIterable<Buffer | string>) => Promise<StreamReading>;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -99,9 +106,9 @@ export async function callWebService(
 		body: { method, ...(sendsApiKey ? { apiKey: String(credentials.apiKey ?? '') } : {}), ...params },
 		headers: { 'Content-Type': 'application/json' },
 		json: true,
-		// Read the body as text (or bytes): an HTML error page or a cut-short JSON
-		// body must reach interpretResponse intact rather than fail inside the HTTP client.
-		encoding: options.readBody ? 'arraybuffer' : 'text',
+		// Read the body as text: an HTML error page or a cut-short JSON body
+		// must reach interpretResponse intact rather than fail inside the HTTP client.
+		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -111,13 +118,13 @@ export async function callWebService(
 	for (let attempt = 1; ; attempt++) {
 		let failure: WebServiceFailure | NetworkFailure;
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				request,
-				{ credentialsDecrypted },
-			)) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
-			const outcome = interpretResponse(readWith(options.readBody, response), Date.now());
+			const send = async (sent: IHttpRequestOptions) =>
+				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, sent, {
+					credentialsDecrypted,
+				})) as HttpResponse;
+			const outcome = options.readStream
+				? await streamedOutcome(send, request, options.readStream)
+				: interpretResponse(await send(request), Date.now());
 			if (outcome.ok) return outcome.body;
 			failure = outcome;
 		} catch (error) {
@@ -135,14 +142,45 @@ export async function callWebService(
 	}
 }
 
-function readWith<R extends { statusCode: number; body: unknown }>(
-	readBody: WebServiceCallOptions['readBody'],
-	response: R,
-): R {
-	const success = response.statusCode >= 200 && response.statusCode < 300;
-	if (!readBody || !success || !Buffer.isBuffer(response.body)) return response;
-	const read = readBody(response.body);
-	return read === undefined ? response : { ...response, body: read };
+interface HttpResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body: unknown;
+}
+
+/**
+ * One request whose successful answer is read as it arrives. An error answer
+ * is small and read whole; an answer the stream reader could not take is
+ * read whole too, or asked for again when the reader had already let part of
+ * it go.
+ */
+async function streamedOutcome(
+	send: (request: IHttpRequestOptions) => Promise<HttpResponse>,
+	request: IHttpRequestOptions,
+	readStream: NonNullable<WebServiceCallOptions['readStream']>,
+): Promise<WebServiceOutcome> {
+	const response = await send({ ...request, encoding: 'stream' });
+	const chunks = response.body as AsyncIterable<Buffer | string>;
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		return interpretResponse({ ...response, body: await collect(chunks) }, Date.now());
+	}
+	const reading = await readStream(chunks);
+	switch (reading.kind) {
+		case 'read':
+			return interpretResponse({ ...response, body: reading.body }, Date.now());
+		case 'whole':
+			return interpretResponse({ ...response, body: reading.bytes }, Date.now());
+		case 'cut-short':
+			return cutShortAnswer(response.statusCode);
+		case 'ask-again':
+			return interpretResponse(await send(request), Date.now());
+	}
+}
+
+async function collect(chunks: AsyncIterable<Buffer | string>): Promise<Buffer> {
+	const parts: Buffer[] = [];
+	for await (const chunk of chunks) parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+	return Buffer.concat(parts);
 }
 
 const NETWORK_FAILURE_WORDS: Record<string, string> = {

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import {
 	commitPoll,
 	MAX_FIRST_POLL_COUNT,
+	mayEmitGiven,
 	planPoll,
 	toCursorEvent,
 	type CursorEvent,
@@ -53,10 +54,22 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	const scope = `${target.appId}/${target.pageId}/${mode}`;
 	const state = readCursorState(staticData);
 
+	const cursorOptions: CursorOptions = {
+		mode,
+		firstPoll:
+			options.firstPoll === 'latest'
+				? { kind: 'latest', count: clamp(options.firstPollCount ?? DEFAULT_FIRST_POLL_COUNT, 1, MAX_FIRST_POLL_COUNT) }
+				: { kind: 'none' },
+		maxItems: Math.max(1, options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL),
+		nowMs: Date.now(),
+	};
+
 	let inquiries: InquiryList;
 	try {
-		// One quick retry inside the poll; a poll that still fails is simply tried again next time.
-		inquiries = await fetchInquiryList.call(this, target, { retry: { maxAttempts: 2 } });
+		// Only records the cursor may emit are kept from the answer; one quick retry
+		// inside the poll, and a poll that still fails is simply tried again next time.
+		const reading = { mode, mayEmit: mayEmitGiven(state, cursorOptions, scope) };
+		inquiries = await fetchInquiryList.call(this, target, reading, { retry: { maxAttempts: 2 } });
 	} catch (error) {
 		// Before the first successful poll the user is still setting up: show the error.
 		// After it, do as n8n's own polling triggers do: log it and try again next poll.
@@ -68,30 +81,13 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		return null;
 	}
 
-	const cursorOptions: CursorOptions = {
-		mode,
-		firstPoll:
-			options.firstPoll === 'latest'
-				? { kind: 'latest', count: clamp(options.firstPollCount ?? DEFAULT_FIRST_POLL_COUNT, 1, MAX_FIRST_POLL_COUNT) }
-				: { kind: 'none' },
-		maxItems: Math.max(1, options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL),
-		nowMs: Date.now(),
-	};
-	const indexByKey = new Map<string, number>();
-	const events: CursorEvent[] = [];
-	for (let index = 0; index < inquiries.size; index++) {
-		const event = inquiries.event(index, mode);
-		indexByKey.set(event.key, index);
-		events.push(event);
-	}
-
-	const plan = planPoll(state, events, cursorOptions, scope);
+	const plan = planPoll(state, inquiries.events, cursorOptions, scope);
 	const deadline = pollDeadline(this, startedAt);
 	const emitted: CursorEvent[] = [];
 	const items: INodeExecutionData[] = [];
 	for (const event of plan.toEmit) {
 		if (deadline !== undefined && emitted.length > 0 && Date.now() > deadline) break;
-		items.push(toItem(inquiries.record(indexByKey.get(event.key) as number)));
+		items.push(toItem(inquiries.recordOf(event.key)));
 		emitted.push(event);
 	}
 

@@ -1,0 +1,40 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { InquiryList, InquiryListBuilder } from './inquiryList';
+import { InquiryStreamScanner } from './inquiryStreamScan';
+
+/** What reading a successful inquiries answer as it arrives gave. */
+export type StreamReading =
+	/** Read: the answer's fields, with `data` the list when the answer had one (also given as `list`). */
+	| { kind: 'read'; body: IDataObject; list?: InquiryList }
+	/** Not read by the scan, but every byte is here: read it whole. */
+	| { kind: 'whole'; bytes: Buffer }
+	/** The answer stopped in the middle, after records were already let go. */
+	| { kind: 'cut-short' }
+	/** An answer the scan does not read, after records were already let go: ask for it again and read it whole. */
+	| { kind: 'ask-again' };
+
+/**
+ * Reads an answer chunk by chunk. Until the first record is let go, every
+ * chunk is kept too, so an answer the scan gives up on early (an HTML page,
+ * `data: null`) is still read whole, as before; after that only the records
+ * the builder keeps are held.
+ */
+export async function readInquiryStream(chunks: AsyncIterable<Buffer | string>, builder: InquiryListBuilder): Promise<StreamReading> {
+	const scanner = new InquiryStreamScanner((summary, bytes) => builder.add(summary, bytes));
+	let retained: Buffer[] | undefined = [];
+	for await (const piece of chunks) {
+		const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+		retained?.push(chunk);
+		scanner.push(chunk);
+		if (!builder.keptAll) retained = undefined;
+	}
+	const outcome = scanner.finish();
+	if (outcome.kind === 'complete') {
+		if (!outcome.hasData) return { kind: 'read', body: outcome.fields as IDataObject };
+		const list = builder.build();
+		return { kind: 'read', body: { ...(outcome.fields as IDataObject), data: list as unknown as IDataObject }, list };
+	}
+	if (retained) return { kind: 'whole', bytes: Buffer.concat(retained) };
+	return outcome.kind === 'cut-short' ? { kind: 'cut-short' } : { kind: 'ask-again' };
+}
