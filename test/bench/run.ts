@@ -7,9 +7,9 @@
  * command), checks what it can, and writes nothing.
  */
 import { execFileSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 import { commitPoll, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/inquiries/cursor';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
@@ -27,7 +27,7 @@ const ROUNDS = (size: number) => (SMOKE ? 2 : size >= 100_000 ? 3 : 5);
 const NEW_PER_POLL = 10;
 const CYCLES: CycleSettings = SMOKE
 	? { sizes: [300], cycles: 1, newPerCycle: NEW_PER_POLL, peerTimeoutMs: 120_000, peerVariants: 1 }
-	: { sizes: [1_000, 10_000, 100_000], cycles: 2, newPerCycle: NEW_PER_POLL, peerTimeoutMs: 10 * 60_000, peerVariants: 2 };
+	: { sizes: [1_000, 10_000, 100_000], cycles: 3, newPerCycle: NEW_PER_POLL, peerTimeoutMs: 10 * 60_000, peerVariants: 2 };
 const ADD_USER: AddUserSettings = { items: SMOKE ? 30 : 1_000, latencyMs: 50, rateLimitPerSecond: 20 };
 
 interface PollRow {
@@ -96,10 +96,9 @@ function stateSizeAtMillion(): number {
 	return bytes;
 }
 
-function memoryProbe(mode: 'ours' | 'floor', webUrl: string): number {
-	const output = execFileSync(process.execPath, [...process.execArgv, resolve(__dirname, 'memoryProbe.ts'), mode, webUrl], {
-		encoding: 'utf8',
-	});
+function memoryProbe(mode: 'ours' | 'floor', webUrl: string, staticDataFile?: string): number {
+	const args = [resolve(__dirname, 'memoryProbe.ts'), mode, webUrl, ...(staticDataFile ? [staticDataFile] : [])];
+	const output = execFileSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8' });
 	return (JSON.parse(output) as { peakAddedBytes: number }).peakAddedBytes;
 }
 
@@ -123,7 +122,13 @@ async function main(): Promise<void> {
 		const largest = SIZES[SIZES.length - 1];
 		await emulator.fillForm(largest);
 		const { bytes, records } = await emulator.fetchAndParse();
-		const oursPeak = memoryProbe('ours', emulator.webUrl);
+		// An everyday poll: from the state the first poll left, with new inquiries to emit.
+		const baseline = new TriggerPoller(emulator.webUrl);
+		await baseline.poll();
+		await emulator.addNew(NEW_PER_POLL);
+		const staticDataFile = resolve(mkdtempSync(join(tmpdir(), 'appbuilder-bench-')), 'static-data.json');
+		writeFileSync(staticDataFile, JSON.stringify(baseline.staticData));
+		const oursPeak = memoryProbe('ours', emulator.webUrl, staticDataFile);
 		const floorPeak = memoryProbe('floor', emulator.webUrl);
 		console.log(
 			`memory ${largest} inquiries: one poll adds ${(oursPeak / 1e6).toFixed(0)} MB at peak = ${(oursPeak / bytes).toFixed(2)}x the body; the floor adds ${(floorPeak / bytes).toFixed(2)}x`,
@@ -232,8 +237,11 @@ form's size.
 ## Memory of one poll
 
 At ${memory.largest.toLocaleString('en')} inquiries (${(memory.bytes / 1e6).toFixed(0)} MB body), the peak resident memory one poll adds,
-measured in a fresh process: **${(memory.oursPeak / memory.bytes).toFixed(2)}x the body** for the trigger,
-${(memory.floorPeak / memory.bytes).toFixed(2)}x for the floor.
+measured in a fresh process (an everyday poll: from the state a first poll
+left, ${NEW_PER_POLL} new inquiries to emit): **${(memory.oursPeak / memory.bytes).toFixed(2)}x the body** for the trigger,
+${(memory.floorPeak / memory.bytes).toFixed(2)}x for the floor. The trigger reads the answer as it
+arrives and keeps only the records it may emit (those at or after its
+cursor's floor), so its memory does not grow with the answer.
 
 ## Flattening
 
@@ -298,10 +306,12 @@ leads, repeated = leads already delivered, delivered again):
 | --- | --- | --- | --- | --- | --- | --- |
 ${deliveryRows.join('\n')}
 
-Where a cycle of ours goes (medians): the emulator serving the answer, the
-trigger reading it until n8n starts the execution, and the execution itself:
+Where a cycle of ours goes (medians): from the request reaching the emulator
+to the last byte of the answer leaving it (the trigger reads the answer as
+it arrives), from there until n8n starts the execution (the trigger planning and flattening what it emits,
+then n8n saving its state and starting the execution), and the execution:
 
-| inquiries | answer served | poll to execution start | execution |
+| inquiries | request to last byte | last byte to execution start | execution |
 | --- | --- | --- | --- |
 ${breakdowns.join('\n')}
 `;
