@@ -29,7 +29,8 @@ export interface CycleRow {
 
 export interface CycleSettings {
 	sizes: number[];
-	cycles: number;
+	/** Cycles measured per form after the first run; an odd number, so the median is one of them. */
+	cyclesFor: (size: number) => number;
 	newPerCycle: number;
 	/** How long the peer may take for one cycle before it is reported as not finishing. */
 	peerTimeoutMs: number;
@@ -104,7 +105,7 @@ async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: 
 	const parts: Array<{ servedMs: number; pollToStartMs: number; executionMs: number }> = [];
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
-		for (let cycle = 1; cycle <= settings.cycles; cycle++) {
+		for (let cycle = 1; cycle <= settings.cyclesFor(size); cycle++) {
 			await emulator.addNew(settings.newPerCycle);
 			const requests = await waitForInquiryRequests(emulator, cycle + 1, 150_000);
 			const execution = await bench.waitForExecution(workflowId, cycle, 120_000);
@@ -173,7 +174,7 @@ export async function measurePeer(
 		const UNREADABLE = 'n8n returned the execution without its node data (too large), so what it emitted is not known';
 		if (unreadable(first)) row.note = UNREADABLE;
 		row.firstRunEmitted = outputOf(first, 'Remove Duplicates').length;
-		for (let cycle = 1; cycle <= settings.cycles; cycle++) {
+		for (let cycle = 1; cycle <= settings.cyclesFor(size); cycle++) {
 			await emulator.addNew(settings.newPerCycle);
 			const execution = await bench.waitForExecution(workflowId, cycle + 1, timeout);
 			if (!execution || execution.status !== 'success') {
