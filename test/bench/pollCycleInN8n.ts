@@ -165,7 +165,7 @@ export async function measurePeer(
 		if (row.note) return row;
 		if (!first || first.status !== 'success') {
 			row.note = first
-				? `its first run ended ${first.status}: ${errorOf(first, bench)}`
+				? `its first run ended with status ${first.status}: ${errorOf(first, bench)}`
 				: `its first run did not finish in ${timeout / 60_000} min; n8n's log: ${bench.lastWords()}`;
 			return row;
 		}
@@ -179,7 +179,7 @@ export async function measurePeer(
 			const execution = await bench.waitForExecution(workflowId, cycle + 1, timeout);
 			if (!execution || execution.status !== 'success') {
 				row.note = execution
-					? `cycle ${cycle} ended ${execution.status}: ${errorOf(execution, bench)}`
+					? `cycle ${cycle} ended with status ${execution.status}: ${errorOf(execution, bench)}`
 					: `cycle ${cycle} did not finish in ${timeout / 60_000} min`;
 				break;
 			}

@@ -327,9 +327,30 @@ function cycleSection(cycles: CycleRow[]): string {
 		(row) =>
 			`| ${row.size.toLocaleString('en')} | ${row.who} | ${row.note?.includes('not known') ? '?' : row.firstRunEmitted.toLocaleString('en')} | ${counts(row.newEmitted)} | ${counts(row.repeated)} | ${counts(row.missed)} | ${row.note ?? ''} |`,
 	);
-	const breakdowns = cycles
-		.filter((row) => row.who === OURS && row.breakdown)
-		.map((row) => `| ${row.size.toLocaleString('en')} | ${ms(row.breakdown?.servedMs)} | ${ms(row.breakdown?.pollToStartMs)} | ${ms(row.breakdown?.executionMs)} |`);
+	const oursBroken = cycles.filter((row) => row.who === OURS && row.breakdown);
+	const breakdowns = oursBroken.map(
+		(row) => `| ${row.size.toLocaleString('en')} | ${ms(row.breakdown?.servedMs)} | ${ms(row.breakdown?.pollToStartMs)} | ${ms(row.breakdown?.executionMs)} |`,
+	);
+	const smallest = oursBroken[0]?.breakdown;
+	const fixedCost = smallest
+		? `At ${oursBroken[0].size.toLocaleString('en')} inquiries the answer takes ${ms(smallest.servedMs)}, and n8n still needs
+${ms(smallest.pollToStartMs + smallest.executionMs)} from its last byte to the end of the execution: what any poll costs in
+n8n, whatever the form. Above that, a cycle of ours grows with the answer's
+transfer, which the trigger reads as it arrives; the API has no "since"
+filter, so every poll receives the whole form.`
+		: '';
+	const defaultHistoryFailures = cycles
+		.filter((row) => row.who === 'peer, default history' && row.note)
+		.map((row) => `at ${row.size.toLocaleString('en')}, ${row.note?.replace(/: .*$/, '')}`);
+	const peerWrong =
+		defaultHistoryFailures.length > 0
+			? `What the peer gets wrong: with n8n's default history of 10,000, Remove
+Duplicates stops the workflow with an error once a run holds more items than
+that (${defaultHistoryFailures.join('; ')}), so no lead
+gets through until the user raises the history; it did not emit old leads
+again. Raised, it works, but every run carries every inquiry of the form
+through each node, which is where its time goes.`
+			: '';
 	return `## One poll cycle in n8n, against the peer workflow
 
 The same job in one real n8n ${process.env.BENCH_N8N_VERSION ?? '2.40.7'} (the packed package installed as n8n
@@ -359,6 +380,8 @@ leads, repeated = leads already delivered, delivered again):
 | --- | --- | --- | --- | --- | --- | --- |
 ${deliveryRows.join('\n')}
 
+${peerWrong}
+
 Where a cycle of ours goes (medians): from the request reaching the emulator
 to the last byte of the answer leaving it (the trigger reads the answer as
 it arrives), from there until n8n starts the execution (the trigger planning and flattening what it emits,
@@ -367,6 +390,8 @@ then n8n saving its state and starting the execution), and the execution:
 | inquiries | request to last byte | last byte to execution start | execution |
 | --- | --- | --- | --- |
 ${breakdowns.join('\n')}
+
+${fixedCost}
 `;
 }
 
