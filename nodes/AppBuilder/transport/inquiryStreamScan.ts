@@ -48,28 +48,22 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 const BOM = [0xef, 0xbb, 0xbf];
 
-// Where the scan is in the answer's structure.
+// Where the scan is in the answer's structure. The OBJECT_ states read the
+// answer's own object and each record alike; inRecord says which one.
 const TOP_START = 0;
-const TOP_FIRST_KEY = 1;
-const TOP_KEY = 2;
-const TOP_KEY_TEXT = 3;
-const TOP_COLON = 4;
-const TOP_VALUE = 5;
-const TOP_VALUE_REST = 6;
-const TOP_AFTER_VALUE = 7;
+const OBJECT_FIRST_KEY = 1;
+const OBJECT_KEY = 2;
+const KEY_TEXT = 3;
+const COLON_NEXT = 4;
+const VALUE = 5;
+const VALUE_REST = 6;
+const AFTER_VALUE = 7;
 const TOP_END = 8;
 const DATA_FIRST = 9;
 const DATA_ELEMENT = 10;
 const ELEMENT_REST = 11;
 const DATA_AFTER_ELEMENT = 12;
-const RECORD_FIRST_KEY = 13;
-const RECORD_KEY = 14;
-const RECORD_KEY_TEXT = 15;
-const RECORD_COLON = 16;
-const RECORD_VALUE = 17;
-const RECORD_VALUE_REST = 18;
-const RECORD_AFTER_VALUE = 19;
-const GAVE_UP = 20;
+const GAVE_UP = 13;
 
 // The kind of value being skipped.
 const STRING = 0;
@@ -129,6 +123,8 @@ export class InquiryStreamScanner {
 	private hasData = false;
 	private topKey = '';
 
+	/** Whether the object being read is a record (else it is the answer itself). */
+	private inRecord = false;
 	private summary: Record<string, unknown> = {};
 	private recordKey: string | undefined;
 
@@ -191,47 +187,47 @@ export class InquiryStreamScanner {
 					if (i === n) break;
 					if (chunk[i] !== OPEN_BRACE) throw new GiveUp();
 					i++;
-					this.state = TOP_FIRST_KEY;
+					this.inRecord = false;
+					this.state = OBJECT_FIRST_KEY;
 					break;
 				}
-				case TOP_FIRST_KEY:
-				case TOP_KEY: {
+				case OBJECT_FIRST_KEY:
+				case OBJECT_KEY: {
 					i = skipWhitespace(chunk, i);
 					if (i === n) break;
-					const byte = chunk[i];
-					if (byte === CLOSE_BRACE && this.state === TOP_FIRST_KEY) {
-						i++;
-						this.state = TOP_END;
+					const byte = chunk[i++];
+					if (byte === CLOSE_BRACE && this.state === OBJECT_FIRST_KEY) {
+						this.endObject(chunk, i);
 					} else if (byte === QUOTE) {
-						this.piece.begin(i);
+						this.piece.begin(i - 1);
+						this.stringHadEscape = false;
 						this.inString = true;
-						i++;
-						this.state = TOP_KEY_TEXT;
+						this.state = KEY_TEXT;
 					} else {
 						throw new GiveUp();
 					}
 					break;
 				}
-				case TOP_KEY_TEXT: {
+				case KEY_TEXT: {
 					i = this.skipString(chunk, i);
 					if (this.inString) break;
-					this.topKey = this.piece.read(chunk, i, parseJson) as string;
-					this.state = TOP_COLON;
+					if (this.inRecord) this.recordKey = this.summaryKeyAt(chunk, i);
+					else this.topKey = this.piece.read(chunk, i, parseJson) as string;
+					this.state = COLON_NEXT;
 					break;
 				}
-				case TOP_COLON:
-				case RECORD_COLON: {
+				case COLON_NEXT: {
 					i = skipWhitespace(chunk, i);
 					if (i === n) break;
 					if (chunk[i] !== COLON) throw new GiveUp();
 					i++;
-					this.state = this.state === TOP_COLON ? TOP_VALUE : RECORD_VALUE;
+					this.state = VALUE;
 					break;
 				}
-				case TOP_VALUE: {
+				case VALUE: {
 					i = skipWhitespace(chunk, i);
 					if (i === n) break;
-					if (this.topKey === 'data') {
+					if (!this.inRecord && this.topKey === 'data') {
 						// data that is not a list, or data given twice, is left to the whole read to explain.
 						if (chunk[i] !== OPEN_BRACKET || this.hasData) throw new GiveUp();
 						this.hasData = true;
@@ -239,24 +235,34 @@ export class InquiryStreamScanner {
 						this.state = DATA_FIRST;
 						break;
 					}
-					this.piece.begin(i);
+					const byte = chunk[i];
+					const nested = byte === OPEN_BRACE || byte === OPEN_BRACKET;
+					// Every top-level field is read; of a record, only the scalar summary fields.
+					this.capturingValue = !this.inRecord || (this.recordKey !== undefined && !nested);
+					// As in JSON.parse, the last value of a repeated key wins, even one that is not a scalar.
+					if (this.inRecord && this.recordKey !== undefined && nested) delete this.summary[this.recordKey];
+					if (this.capturingValue) this.piece.begin(i);
 					i = this.startValue(chunk, i);
-					this.state = TOP_VALUE_REST;
+					this.state = VALUE_REST;
 					break;
 				}
-				case TOP_VALUE_REST: {
+				case VALUE_REST: {
 					i = this.skipValue(chunk, i);
 					if (!this.valueDone()) break;
-					this.fields.push([this.topKey, this.piece.read(chunk, i, parseJson)]);
-					this.state = TOP_AFTER_VALUE;
+					if (this.capturingValue) {
+						if (this.inRecord) this.summary[this.recordKey as string] = this.piece.read(chunk, i, parseScalar);
+						else this.fields.push([this.topKey, this.piece.read(chunk, i, parseJson)]);
+						this.capturingValue = false;
+					}
+					this.state = AFTER_VALUE;
 					break;
 				}
-				case TOP_AFTER_VALUE: {
+				case AFTER_VALUE: {
 					i = skipWhitespace(chunk, i);
 					if (i === n) break;
 					const byte = chunk[i++];
-					if (byte === COMMA) this.state = TOP_KEY;
-					else if (byte === CLOSE_BRACE) this.state = TOP_END;
+					if (byte === COMMA) this.state = OBJECT_KEY;
+					else if (byte === CLOSE_BRACE) this.endObject(chunk, i);
 					else throw new GiveUp();
 					break;
 				}
@@ -270,7 +276,7 @@ export class InquiryStreamScanner {
 					if (i === n) break;
 					if (chunk[i] === CLOSE_BRACKET) {
 						i++;
-						this.state = TOP_AFTER_VALUE;
+						this.state = AFTER_VALUE;
 					} else {
 						this.state = DATA_ELEMENT;
 					}
@@ -282,8 +288,9 @@ export class InquiryStreamScanner {
 					this.element.begin(i);
 					if (chunk[i] === OPEN_BRACE) {
 						this.summary = {};
+						this.inRecord = true;
 						i++;
-						this.state = RECORD_FIRST_KEY;
+						this.state = OBJECT_FIRST_KEY;
 					} else {
 						i = this.startValue(chunk, i);
 						this.state = ELEMENT_REST;
@@ -301,65 +308,7 @@ export class InquiryStreamScanner {
 					if (i === n) break;
 					const byte = chunk[i++];
 					if (byte === COMMA) this.state = DATA_ELEMENT;
-					else if (byte === CLOSE_BRACKET) this.state = TOP_AFTER_VALUE;
-					else throw new GiveUp();
-					break;
-				}
-				case RECORD_FIRST_KEY:
-				case RECORD_KEY: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					const byte = chunk[i];
-					if (byte === CLOSE_BRACE && this.state === RECORD_FIRST_KEY) {
-						i++;
-						this.endElement(this.summary, chunk, i);
-					} else if (byte === QUOTE) {
-						this.piece.begin(i);
-						this.stringHadEscape = false;
-						this.inString = true;
-						i++;
-						this.state = RECORD_KEY_TEXT;
-					} else {
-						throw new GiveUp();
-					}
-					break;
-				}
-				case RECORD_KEY_TEXT: {
-					i = this.skipString(chunk, i);
-					if (this.inString) break;
-					this.recordKey = this.summaryKeyAt(chunk, i);
-					this.state = RECORD_COLON;
-					break;
-				}
-				case RECORD_VALUE: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					const byte = chunk[i];
-					const nested = byte === OPEN_BRACE || byte === OPEN_BRACKET;
-					this.capturingValue = this.recordKey !== undefined && !nested;
-					// As in JSON.parse, the last value of a repeated key wins, even one that is not a scalar.
-					if (this.recordKey !== undefined && nested) delete this.summary[this.recordKey];
-					if (this.capturingValue) this.piece.begin(i);
-					i = this.startValue(chunk, i);
-					this.state = RECORD_VALUE_REST;
-					break;
-				}
-				case RECORD_VALUE_REST: {
-					i = this.skipValue(chunk, i);
-					if (!this.valueDone()) break;
-					if (this.capturingValue) {
-						this.summary[this.recordKey as string] = this.piece.read(chunk, i, parseScalar);
-						this.capturingValue = false;
-					}
-					this.state = RECORD_AFTER_VALUE;
-					break;
-				}
-				case RECORD_AFTER_VALUE: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					const byte = chunk[i++];
-					if (byte === COMMA) this.state = RECORD_KEY;
-					else if (byte === CLOSE_BRACE) this.endElement(this.summary, chunk, i);
+					else if (byte === CLOSE_BRACKET) this.state = AFTER_VALUE;
 					else throw new GiveUp();
 					break;
 				}
@@ -369,11 +318,18 @@ export class InquiryStreamScanner {
 		}
 	}
 
+	/** A closing brace: of a record, which goes to onElement, or of the answer itself. */
+	private endObject(chunk: Buffer, at: number): void {
+		if (this.inRecord) this.endElement(this.summary, chunk, at);
+		else this.state = TOP_END;
+	}
+
 	private endElement(summary: Record<string, unknown> | undefined, chunk: Buffer, at: number): void {
 		this.elementChunk = chunk;
 		this.elementEnd = at;
 		this.onElement(summary, this.elementBytes);
 		this.element.clear();
+		this.inRecord = false;
 		this.state = DATA_AFTER_ELEMENT;
 	}
 
