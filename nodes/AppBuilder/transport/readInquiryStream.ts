@@ -17,7 +17,7 @@ export type StreamReading =
 /**
  * Reads an answer chunk by chunk. Until the first record is let go, every
  * chunk is kept too, so an answer the scan gives up on early (an HTML page,
- * `data: null`) is still read whole, as before; after that only the records
+ * `data: null`) is still read whole; after that only the records
  * the builder keeps are held.
  */
 export async function readInquiryStream(chunks: AsyncIterable<Buffer | string>, builder: InquiryListBuilder): Promise<StreamReading> {

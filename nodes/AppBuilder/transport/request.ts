@@ -13,16 +13,11 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../credentialType';
 import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpoints';
 import { meaningOf } from './errorCatalog';
-import {
-	cutShortAnswer,
-	interpretResponse,
-	isUnreadableBody,
-	type WebServiceFailure,
-	type WebServiceOutcome,
-} from './interpretResponse';
+import { interpretResponse, isUnreadableBody, type WebServiceFailure } from './interpretResponse';
 import type { StreamReading } from './readInquiryStream';
 import { redactSecrets } from './redact';
 import { DEFAULT_RETRY_POLICY, delayBeforeNextAttempt, type RetryPolicy } from './retryPolicy';
+import { streamedOutcome, type HttpResponse } from './streamedOutcome';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -114,14 +109,14 @@ export async function callWebService(
 		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+	const send = async (sent: IHttpRequestOptions) =>
+		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, sent, {
+			credentialsDecrypted,
+		})) as HttpResponse;
 
 	for (let attempt = 1; ; attempt++) {
 		let failure: WebServiceFailure | NetworkFailure;
 		try {
-			const send = async (sent: IHttpRequestOptions) =>
-				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, sent, {
-					credentialsDecrypted,
-				})) as HttpResponse;
 			const outcome = options.readStream
 				? await streamedOutcome(send, request, options.readStream)
 				: interpretResponse(await send(request), Date.now());
@@ -140,47 +135,6 @@ export async function callWebService(
 		}
 		await sleep(delay);
 	}
-}
-
-interface HttpResponse {
-	statusCode: number;
-	headers?: Record<string, unknown>;
-	body: unknown;
-}
-
-/**
- * One request whose successful answer is read as it arrives. An error answer
- * is small and read whole; an answer the stream reader could not take is
- * read whole too, or asked for again when the reader had already let part of
- * it go.
- */
-async function streamedOutcome(
-	send: (request: IHttpRequestOptions) => Promise<HttpResponse>,
-	request: IHttpRequestOptions,
-	readStream: NonNullable<WebServiceCallOptions['readStream']>,
-): Promise<WebServiceOutcome> {
-	const response = await send({ ...request, encoding: 'stream' });
-	const chunks = response.body as AsyncIterable<Buffer | string>;
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		return interpretResponse({ ...response, body: await collect(chunks) }, Date.now());
-	}
-	const reading = await readStream(chunks);
-	switch (reading.kind) {
-		case 'read':
-			return interpretResponse({ ...response, body: reading.body }, Date.now());
-		case 'whole':
-			return interpretResponse({ ...response, body: reading.bytes }, Date.now());
-		case 'cut-short':
-			return cutShortAnswer(response.statusCode);
-		case 'ask-again':
-			return interpretResponse(await send(request), Date.now());
-	}
-}
-
-async function collect(chunks: AsyncIterable<Buffer | string>): Promise<Buffer> {
-	const parts: Buffer[] = [];
-	for await (const chunk of chunks) parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-	return Buffer.concat(parts);
 }
 
 const NETWORK_FAILURE_WORDS: Record<string, string> = {
