@@ -1,4 +1,8 @@
-/** A small line chart as SVG text, for the benchmark report. Log-scaled x axis. */
+/**
+ * A small line chart as SVG text, for the benchmark report. Both axes are
+ * log-scaled: sizes and times span decades, and on a log scale the distance
+ * between two lines reads as their ratio.
+ */
 export function lineChart(options: {
 	title: string;
 	xLabel: string;
@@ -14,9 +18,12 @@ export function lineChart(options: {
 	const logXs = options.xs.map((x) => Math.log10(x));
 	const minX = Math.min(...logXs);
 	const maxX = Math.max(...logXs);
-	const maxY = Math.max(...options.series.flatMap((s) => s.values)) * 1.1 || 1;
+	const values = options.series.flatMap((s) => s.values).filter((value) => value > 0);
+	// Whole decades around the values, so each gridline is a power of ten.
+	const minLogY = values.length > 0 ? Math.floor(Math.log10(Math.min(...values))) : 0;
+	const maxLogY = values.length > 0 ? Math.max(minLogY + 1, Math.ceil(Math.log10(Math.max(...values)))) : 1;
 	const px = (logX: number) => margin.left + (maxX === minX ? plotWidth / 2 : ((logX - minX) / (maxX - minX)) * plotWidth);
-	const py = (y: number) => margin.top + plotHeight - (y / maxY) * plotHeight;
+	const py = (y: number) => margin.top + plotHeight - ((Math.log10(y) - minLogY) / (maxLogY - minLogY)) * plotHeight;
 	const colors = ['#e8590c', '#1c7ed6', '#2f9e44'];
 
 	const lines = options.series
@@ -32,8 +39,8 @@ export function lineChart(options: {
 	const xTicks = options.xs
 		.map((x, i) => `<text x="${px(logXs[i]).toFixed(1)}" y="${height - margin.bottom + 18}" font-size="11" text-anchor="middle">${x.toLocaleString('en')}</text>`)
 		.join('');
-	const yTicks = [0, 0.25, 0.5, 0.75, 1]
-		.map((f) => `<text x="${margin.left - 8}" y="${py(maxY * f) + 4}" font-size="11" text-anchor="end">${Math.round(maxY * f)}</text><line x1="${margin.left}" x2="${width - margin.right}" y1="${py(maxY * f)}" y2="${py(maxY * f)}" stroke="#eee"/>`)
+	const yTicks = Array.from({ length: maxLogY - minLogY + 1 }, (_, k) => 10 ** (minLogY + k))
+		.map((y) => `<text x="${margin.left - 8}" y="${py(y) + 4}" font-size="11" text-anchor="end">${y.toLocaleString('en')}</text><line x1="${margin.left}" x2="${width - margin.right}" y1="${py(y)}" y2="${py(y)}" stroke="#eee"/>`)
 		.join('');
 	return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
