@@ -151,7 +151,7 @@ export async function measurePeer(
 	await emulator.fillForm(size);
 	const everySeconds = size >= 100_000 ? 120 : 20;
 	const workflowId = await bench.activate(peerPollWorkflow(bench.credential, emulator.webUrl, everySeconds, historySize));
-	const who = historySize ? `peer, history ${historySize.toLocaleString('en')}` : 'peer, default history';
+	const who = peerLabel(historySize);
 	const row: CycleRow = { size, who, cycles: 0, firstRunEmitted: 0, newEmitted: [], repeated: [], missed: [] };
 	const times: number[] = [];
 	const timeout = settings.peerTimeoutMs + everySeconds * 1000;
@@ -206,6 +206,12 @@ export const OURS = 'App Builder Trigger';
 /** The history a user sets after the default one fails; large enough for every form measured. */
 export const RAISED_HISTORY = 1_000_000;
 
+/** How the peer is named in rows and in the report: by the history Remove Duplicates keeps. */
+export function peerLabel(historySize?: number): string {
+	return historySize ? `peer, history ${historySize.toLocaleString('en')}` : 'peer, default history';
+}
+export const PEER_RAISED = peerLabel(RAISED_HISTORY);
+
 export async function measurePollCycles(emulator: EmulatorProcess, bench: N8nForBench, settings: CycleSettings): Promise<CycleRow[]> {
 	const rows: CycleRow[] = [];
 	const contenders = [
@@ -219,7 +225,7 @@ export async function measurePollCycles(emulator: EmulatorProcess, bench: N8nFor
 			// The raised history changes nothing before the first run ends, so a first run that stopped n8n is not repeated.
 			const row =
 				index === 2 && crashed
-					? { ...crashed, who: `peer, history ${RAISED_HISTORY.toLocaleString('en')}`, note: 'not run: its first run is the one that stopped n8n above' }
+					? { ...crashed, who: PEER_RAISED, note: 'not run: its first run is the one that stopped n8n above' }
 					: await measure(size);
 			rows.push(row);
 			console.log(

@@ -17,7 +17,7 @@ import { freePort } from '../e2e/n8nInstance';
 import { measureAddUser, type AddUserRow, type AddUserSettings } from './addUserInN8n';
 import { EmulatorProcess } from './emulatorProcess';
 import { N8nForBench } from './n8nForBench';
-import { measurePollCycles, OURS, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
+import { measurePollCycles, OURS, PEER_RAISED, peerLabel, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
 import { TriggerPoller } from './triggerPoller';
 import { lineChart } from './svgChart';
 
@@ -184,11 +184,9 @@ function writeReport(
 	cycles: CycleRow[],
 	addUser: AddUserRow[],
 ): void {
-	const peerRaised = `peer, history ${RAISED_HISTORY.toLocaleString('en')}`;
-	const cycleAt = (size: number, who: string) => cycles.find((row) => row.size === size && row.who === who)?.cycleMs;
 	// The sizes where both charted workflows finished; the peer with the default history is not charted.
-	const charted = CYCLES.sizes.filter((size) => cycleAt(size, OURS) !== undefined && cycleAt(size, peerRaised) !== undefined);
-	const cycleOf = (who: string) => charted.map((size) => cycleAt(size, who) as number);
+	const charted = CYCLES.sizes.filter((size) => cycleMsAt(cycles, size, OURS) !== undefined && cycleMsAt(cycles, size, PEER_RAISED) !== undefined);
+	const cycleOf = (who: string) => charted.map((size) => cycleMsAt(cycles, size, who) as number);
 	writeFileSync(
 		resolve(docs, 'poll-cycle.svg'),
 		lineChart({
@@ -198,7 +196,7 @@ function writeReport(
 			xs: charted,
 			series: [
 				{ name: 'App Builder Trigger', values: cycleOf(OURS) },
-				{ name: `peer workflow (history ${RAISED_HISTORY.toLocaleString('en')})`, values: cycleOf(peerRaised) },
+				{ name: `peer workflow (history ${RAISED_HISTORY.toLocaleString('en')})`, values: cycleOf(PEER_RAISED) },
 			],
 		}),
 	);
@@ -282,9 +280,8 @@ function targetsSection(
 	const smallest = polls[0];
 	// Cost per byte of answer at the largest form against the smallest: above 1, the poll grows faster than the body.
 	const growth = largest.oursMs / largest.bodyBytes / (smallest.oursMs / smallest.bodyBytes);
-	const cycleAt = (size: number, who: string) => cycles.find((row) => row.size === size && row.who === who)?.cycleMs;
-	const oursAt10k = cycleAt(10_000, OURS);
-	const peerAt10k = cycleAt(10_000, `peer, history ${RAISED_HISTORY.toLocaleString('en')}`);
+	const oursAt10k = cycleMsAt(cycles, 10_000, OURS);
+	const peerAt10k = cycleMsAt(cycles, 10_000, PEER_RAISED);
 	const cycleRatio = oursAt10k !== undefined && peerAt10k !== undefined ? peerAt10k / oursAt10k : undefined;
 	const stateBound = 50_000;
 	const maxState = Math.max(largest.stateBytes, millionStateBytes);
@@ -312,6 +309,11 @@ ${rows.join('\n')}
 `;
 }
 
+/** The median cycle of one workflow at one size; undefined when it did not finish. */
+function cycleMsAt(cycles: CycleRow[], size: number, who: string): number | undefined {
+	return cycles.find((row) => row.size === size && row.who === who)?.cycleMs;
+}
+
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value).toLocaleString('en')} ms`);
 const counts = (values: number[]) => (values.length > 0 ? values.join(', ') : '-');
 
@@ -337,11 +339,10 @@ through its HTTP stack, where here it runs in a warm loop.`;
 
 function cycleSection(cycles: CycleRow[], polls: PollRow[]): string {
 	const whos = [...new Set(cycles.map((row) => row.who))];
-	const peerRaised = `peer, history ${RAISED_HISTORY.toLocaleString('en')}`;
 	const timeRows = CYCLES.sizes.map((size) => {
 		const of = (who: string) => cycles.find((row) => row.size === size && row.who === who);
 		const ours = of(OURS)?.cycleMs;
-		const peer = of(peerRaised)?.cycleMs;
+		const peer = of(PEER_RAISED)?.cycleMs;
 		const cells = whos.map((who) => {
 			const row = of(who);
 			return row?.cycleMs !== undefined ? ms(row.cycleMs) : row?.note ? 'failed (below)' : '-';
@@ -366,7 +367,7 @@ transfer, which the trigger reads as it arrives; the API has no "since"
 filter, so every poll receives the whole form.${inN8nAgainstHere(oursBroken, polls)}`
 		: '';
 	const defaultHistoryFailures = cycles
-		.filter((row) => row.who === 'peer, default history' && row.note)
+		.filter((row) => row.who === peerLabel() && row.note)
 		.map((row) => `at ${row.size.toLocaleString('en')}, ${row.note?.replace(/: .*$/, '')}`);
 	const peerWrong =
 		defaultHistoryFailures.length > 0
