@@ -5,11 +5,23 @@ import { defineConfig } from 'eslint/config';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tsParser from '@typescript-eslint/parser';
+import regexpPlugin from 'eslint-plugin-regexp';
 
 export default defineConfig(
 	{ ignores: ['dist/**', 'node_modules/**', 'test/**', '.cache/**', 'docs/**', 'coverage/**', '*.js', '*.mjs'] },
 	n8nCommunityNodesPlugin.configs.recommended,
 	{ rules: { 'no-console': 'error' } },
+	// Every regular expression in the product must be linear on any input: server text reaches them.
+	{
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+		languageOptions: { parser: tsParser },
+		plugins: { regexp: regexpPlugin },
+		rules: {
+			...regexpPlugin.configs['flat/recommended'].rules,
+			'regexp/no-super-linear-backtracking': 'error',
+			'regexp/no-super-linear-move': 'error',
+		},
+	},
 	{ plugins: { 'n8n-nodes-base': n8nNodesBase } },
 	{
 		files: ['package.json'],
