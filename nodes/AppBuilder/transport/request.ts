@@ -1,82 +1,73 @@
 import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../credentialType';
+import { AnswerLimitExceeded } from './answerLimits';
+import { boundedChunks } from './answerReading';
 import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpoints';
 import { meaningOf } from './errorCatalog';
-import { interpretResponse, isUnreadableBody, type WebServiceFailure } from './interpretResponse';
-import type { StreamReading } from './readInquiryStream';
-import { redactSecrets } from './redact';
-import { DEFAULT_RETRY_POLICY, delayBeforeNextAttempt, type RetryPolicy } from './retryPolicy';
-import { streamedOutcome, type HttpResponse } from './streamedOutcome';
+import type { WebServiceFailure } from './interpretResponse';
+import { asNetworkFailure, isTransient, type NetworkFailure } from './networkFailure';
+import { redirectFailure, type RedirectFailure } from './redirects';
+import { RequestGate } from './requestGate';
+import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
+import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from './retryPolicy';
+import { streamedOutcome, type StreamedResponse, type StreamReader } from './streamedOutcome';
+import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export interface WebServiceCallOptions {
 	itemIndex?: number;
 	retry?: Partial<RetryPolicy>;
-	/** How long one attempt may wait for an answer (a hung connection ends here). */
+	/** How long one attempt may go without a byte arriving (a hung connection ends here). */
 	timeoutMs?: number;
+	/** How long one answer may take from the request to its last byte (a server that drips ends here). */
+	answerTimeoutMs?: number;
+	/** When the whole call, every attempt and wait included, must have ended (epoch ms). */
+	deadlineAt?: number;
+	/** The most bytes one answer may have. */
+	maxAnswerBytes?: number;
 	/**
 	 * Reads a successful answer chunk by chunk as it arrives instead of taking
 	 * it whole (see readInquiryStream.ts).
 	 */
-	readStream?: (chunks: AsyncIterable<Buffer | string>) => Promise<StreamReading>;
+	readStream?: StreamReader;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
+/** An answer read as it arrives keeps only what it needs; one read whole is held whole, and parsed. */
+export const MAX_STREAMED_ANSWER_BYTES = 300 * 1024 * 1024;
+export const MAX_WHOLE_ANSWER_BYTES = 64 * 1024 * 1024;
 
-/**
- * The credential as read once per node run (or poll). n8n reads and decrypts
- * a credential from its database on every request otherwise, which over a
- * thousand items costs more than the requests themselves. A Connect token
- * fetched during the run is written into this same object by n8n.
- */
-const credentialsOfRun = new WeakMap<WebServiceContext, Promise<ICredentialsDecrypted>>();
+/** One gate per node run (or poll): the requests of all its items share it. */
+const gateOfRun = new WeakMap<WebServiceContext, RequestGate>();
 
-function credentialsFor(context: WebServiceContext, itemIndex: number): Promise<ICredentialsDecrypted> {
-	let cached = credentialsOfRun.get(context);
-	if (!cached) {
-		const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
-		cached = context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE, itemIndex).then((data) => ({
-			id: reference?.id ?? '',
-			name: reference?.name ?? '',
-			type: CREDENTIAL_TYPE,
-			data,
-		}));
-		// A failed read is not kept, so the next item reports its own error.
-		cached.catch(() => credentialsOfRun.delete(context));
-		credentialsOfRun.set(context, cached);
+function gateFor(context: WebServiceContext): RequestGate {
+	let gate = gateOfRun.get(context);
+	if (!gate) {
+		gate = new RequestGate();
+		gateOfRun.set(context, gate);
 	}
-	return cached;
+	return gate;
 }
 
-/** Network failures that say nothing about the request itself, so a later attempt may pass. */
-const TRANSIENT_NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ECONNREFUSED',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
-
 /**
- * The one place that calls the App Builder web services: sends the request
- * with the credential's ACCESSTOKEN, recognises every error form, retries what
- * is worth retrying (honouring Retry-After), and turns the rest into a
- * NodeApiError that says what to fix. No secret reaches the error.
+ * The one place that calls the App Builder web services. It sends the
+ * ACCESSTOKEN header itself, to the configured base URL only, rather than
+ * through n8n's authenticated request: that would run the credential's
+ * Connect token refresh first, which these calls do not need and which a
+ * rejected or racing refresh would make fail. Redirects are not followed.
+ * Every answer has a deadline and a size bound. Errors are recognised in
+ * every form the API may use, retried when worth it (429s waited out within
+ * a budget, with fewer requests in flight), and turned into a NodeApiError
+ * that says what to fix, with no secret in it.
  */
 export async function callWebService(
 	this: WebServiceContext,
@@ -84,174 +75,138 @@ export async function callWebService(
 	params: IDataObject,
 	options: WebServiceCallOptions = {},
 ): Promise<IDataObject> {
-	const credentialsDecrypted = await credentialsFor(this, options.itemIndex ?? 0);
-	const credentials = credentialsDecrypted.data ?? {};
-	const secrets = [
-		credentials.accessToken,
-		credentials.apiKey,
-		credentials.clientSecret,
-		credentials.refreshToken,
-		credentials.connectAccessToken,
-		params.password,
-	];
+	const credentials = await readWebServiceCredentials(this, options.itemIndex);
+	const secrets = [...credentials.secrets, params.password];
 	const { path, method, sendsApiKey } = WEB_SERVICE_ENDPOINTS[endpoint];
+	const url = joinUrl(credentials.baseUrl, path);
 	const request: IHttpRequestOptions = {
 		method: 'POST',
-		url: joinUrl(String(credentials.baseUrl ?? ''), path),
-		body: { method, ...(sendsApiKey ? { apiKey: String(credentials.apiKey ?? '') } : {}), ...params },
-		headers: { 'Content-Type': 'application/json' },
+		url,
+		body: { method, ...(sendsApiKey ? { apiKey: credentials.apiKey } : {}), ...params },
+		headers: { 'Content-Type': 'application/json', Accept: 'application/json', ACCESSTOKEN: credentials.accessToken },
 		json: true,
-		// Read the body as text: an HTML error page or a cut-short JSON body
-		// must reach interpretResponse intact rather than fail inside the HTTP client.
-		encoding: 'text',
+		// Read as a stream, so that a deadline and a size bound apply to every answer.
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		disableFollowRedirect: true,
+		timeout: options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
 	};
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-	const send = async (sent: IHttpRequestOptions) =>
-		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, sent, {
-			credentialsDecrypted,
-		})) as HttpResponse;
+	const gate = gateFor(this);
+	let rateLimitedCount = 0;
+	let waitedForRateLimit = 0;
 
 	for (let attempt = 1; ; attempt++) {
-		let failure: WebServiceFailure | NetworkFailure;
+		await gate.enter();
+		let failure: CallFailure;
 		try {
-			const outcome = options.readStream
-				? await streamedOutcome(send, request, options.readStream)
-				: interpretResponse(await send(request), Date.now());
-			if (outcome.ok) return outcome.body;
+			const outcome = await attemptOnce(this, request, options);
+			if (outcome.ok) {
+				gate.passed();
+				return outcome.body;
+			}
 			failure = outcome;
-		} catch (error) {
-			failure = toNetworkFailure(error);
+		} finally {
+			gate.leave();
 		}
 
-		const retryable = isRetryable(failure);
-		const delay = retryable
-			? delayBeforeNextAttempt(policy, attempt, retryAfterOf(failure), Math.random())
-			: undefined;
+		const retryAfterMs = isApiFailure(failure) ? failure.retryAfterMs : undefined;
+		let delay: number | undefined;
+		if (isRateLimit(failure)) {
+			gate.rateLimited();
+			rateLimitedCount++;
+			delay = delayAfterRateLimit(policy, rateLimitedCount, waitedForRateLimit, retryAfterMs, Math.random());
+			if (delay !== undefined) waitedForRateLimit += delay;
+		} else if (isRetryable(failure)) {
+			delay = delayBeforeNextAttempt(policy, attempt, retryAfterMs, Math.random());
+		}
+		if (delay !== undefined && options.deadlineAt !== undefined && Date.now() + delay >= options.deadlineAt) delay = undefined;
 		if (delay === undefined) {
-			throw buildError(this, failure, { attempts: attempt, retryable, secrets, itemIndex: options.itemIndex });
+			throw webServiceError(this.getNode(), failure, {
+				attempts: attempt,
+				waitedForRateLimitMs: waitedForRateLimit,
+				secrets,
+				itemIndex: options.itemIndex,
+			});
 		}
 		await sleep(delay);
 	}
 }
 
-const NETWORK_FAILURE_WORDS: Record<string, string> = {
-	ECONNRESET: 'the connection was reset',
-	EPIPE: 'the connection was reset',
-	ECONNABORTED: 'no answer in time',
-	ETIMEDOUT: 'no answer in time',
-	ESOCKETTIMEDOUT: 'no answer in time',
-	ERR_SOCKET_CONNECTION_TIMEOUT: 'no answer in time',
-	ECONNREFUSED: 'the connection was refused',
-	ENOTFOUND: 'the host name was not found',
-	EAI_AGAIN: 'the host name could not be looked up',
-};
-
-interface NetworkFailure {
-	ok: false;
-	network: true;
-	errorCode?: string;
-	message: string;
-}
-
-function isNetworkFailure(failure: WebServiceFailure | NetworkFailure): failure is NetworkFailure {
-	return 'network' in failure;
-}
-
-function isRetryable(failure: WebServiceFailure | NetworkFailure): boolean {
-	if (isNetworkFailure(failure)) {
-		return failure.errorCode !== undefined && TRANSIENT_NETWORK_CODES.has(failure.errorCode);
+/** Thrown inside an attempt when the answer is a redirect, which is never followed. */
+class Redirected extends Error {
+	constructor(readonly failure: RedirectFailure) {
+		super('redirected');
 	}
+}
+
+async function attemptOnce(
+	context: WebServiceContext,
+	request: IHttpRequestOptions,
+	options: WebServiceCallOptions,
+): Promise<Awaited<ReturnType<typeof streamedOutcome>> | CallFailure> {
+	const startedAt = Date.now();
+	const deadlineAt = Math.min(
+		startedAt + (options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS),
+		options.deadlineAt ?? Number.POSITIVE_INFINITY,
+	);
+	const timeLimit: LimitFailure = { ok: false, limit: 'time', bound: Math.max(1, Math.round((deadlineAt - startedAt) / 1000)) };
+	// The deadline also ends a wait for headers or for the next byte; the execution's own cancel stops it too.
+	const deadline = AbortSignal.timeout(Math.max(1, deadlineAt - Date.now()));
+	const cancel = 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
+	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
+	const maxBytes = options.maxAnswerBytes ?? (options.readStream ? MAX_STREAMED_ANSWER_BYTES : MAX_WHOLE_ANSWER_BYTES);
+
+	const send = async (): Promise<StreamedResponse> => {
+		const response = (await context.helpers.httpRequest({ ...request, abortSignal: signal })) as {
+			statusCode: number;
+			headers?: Record<string, unknown>;
+			body: AsyncIterable<Buffer | string> & { destroy?: () => void };
+		};
+		const redirect = redirectFailure(response.statusCode, response.headers, String(request.url));
+		if (redirect) {
+			response.body?.destroy?.();
+			throw new Redirected(redirect);
+		}
+		return {
+			statusCode: response.statusCode,
+			headers: response.headers,
+			chunks: boundedChunks(response.body, { deadlineAt, maxBytes }),
+		};
+	};
+
+	try {
+		return await streamedOutcome(send, options.readStream);
+	} catch (error) {
+		if (error instanceof Redirected) return error.failure;
+		if (error instanceof AnswerLimitExceeded) {
+			return error.limit === 'time' ? timeLimit : { ok: false, limit: error.limit, bound: error.bound };
+		}
+		if (deadline.aborted) return timeLimit;
+		if (cancel?.aborted) return { ok: false, other: true, message: 'the execution was cancelled' };
+		return asNetworkFailure(error) ?? otherFailure(error);
+	}
+}
+
+function otherFailure(error: unknown): OtherFailure {
+	return { ok: false, other: true, message: error instanceof Error ? error.message : String(error) };
+}
+
+function isApiFailure(failure: CallFailure): failure is WebServiceFailure {
+	return 'bodyKind' in failure;
+}
+
+function isRateLimit(failure: CallFailure): boolean {
+	return isApiFailure(failure) && (failure.code === 429 || failure.httpStatus === 429);
+}
+
+function isRetryable(failure: CallFailure): boolean {
+	if ('network' in failure) return isTransient(failure as NetworkFailure);
+	if (!isApiFailure(failure)) return false;
 	// A 2xx whose body is cut short or not JSON: the connection most likely broke mid-answer.
 	if (failure.bodyKind === 'malformed-json' || failure.bodyKind === 'empty') return true;
 	return meaningOf(failure.code).retryable || meaningOf(failure.httpStatus).retryable;
 }
 
-function retryAfterOf(failure: WebServiceFailure | NetworkFailure): number | undefined {
-	return isNetworkFailure(failure) ? undefined : failure.retryAfterMs;
-}
-
-/** Digs the system error code (ECONNRESET, ...) out of whatever the HTTP helper threw. */
-function toNetworkFailure(error: unknown): NetworkFailure {
-	let current: unknown = error;
-	let errorCode: string | undefined;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) {
-			errorCode = code;
-			break;
-		}
-		current = (current as { cause?: unknown }).cause;
-	}
-	const message = error instanceof Error ? error.message : String(error);
-	if (!errorCode) {
-		const match = /\b(E[A-Z]{4,}[A-Z_]*)\b/.exec(message);
-		errorCode = match?.[1];
-	}
-	if (!errorCode && /timeout/i.test(message)) errorCode = 'ETIMEDOUT';
-	if (!errorCode && /socket hang up/i.test(message)) errorCode = 'ECONNRESET';
-	return { ok: false, network: true, errorCode, message };
-}
-
-function buildError(
-	context: WebServiceContext,
-	failure: WebServiceFailure | NetworkFailure,
-	details: { attempts: number; retryable: boolean; secrets: unknown[]; itemIndex?: number },
-): NodeApiError {
-	const tried = details.retryable && details.attempts > 1 ? ` (tried ${details.attempts} times)` : '';
-	const node = context.getNode();
-
-	if (isNetworkFailure(failure)) {
-		// In words: n8n replaces a message that names a system code with its own generic text.
-		const reason = NETWORK_FAILURE_WORDS[failure.errorCode ?? ''] ?? 'the connection failed';
-		const fix =
-			failure.errorCode === 'ENOTFOUND' || failure.errorCode === 'ECONNREFUSED'
-				? 'Check the Web Service Base URL in the App Builder API credential and that n8n can reach that host.'
-				: 'The connection to the App Builder API broke before an answer arrived. Try again later.';
-		return new NodeApiError(node, { unreachable: true } as JsonObject, {
-			message: `Could not reach the App Builder API: ${reason}${tried}`,
-			description: failure.errorCode ? `${fix} (${failure.errorCode})` : fix,
-			itemIndex: details.itemIndex,
-		});
-	}
-
-	const meaning = meaningOf(failure.code);
-	let message = meaning.message;
-	let description = meaning.fix;
-	if (isUnreadableBody(failure)) {
-		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})`;
-		description =
-			'The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in the App Builder API credential; if it is right, try again later.';
-	}
-	const apiSays = failure.apiMessage
-		? redactSecrets(failure.apiMessage, details.secrets)
-		: undefined;
-	if (apiSays) description = `${description} The API said: "${apiSays}".`;
-	return new NodeApiError(
-		node,
-		{ code: failure.code, httpStatus: failure.httpStatus, ...(apiSays ? { apiMessage: apiSays } : {}) },
-		{
-			message: `${message}${tried}`,
-			description,
-			httpCode: String(failure.code),
-			itemIndex: details.itemIndex,
-		},
-	);
-}
-
-function describeBodyKind(failure: WebServiceFailure): string {
-	switch (failure.bodyKind) {
-		case 'html':
-			return 'an HTML page';
-		case 'malformed-json':
-			return 'JSON cut short';
-		case 'empty':
-			return 'an empty body';
-		case 'text':
-			return 'plain text';
-		default:
-			return 'unexpected JSON';
-	}
-}
+export type { WebServiceCredentials };

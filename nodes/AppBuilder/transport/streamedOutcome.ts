@@ -1,31 +1,33 @@
-import type { IHttpRequestOptions } from 'n8n-workflow';
-
+import { collectAnswer, collectStart, MAX_ERROR_BODY_BYTES } from './answerReading';
 import { cutShortAnswer, interpretResponse, type WebServiceOutcome } from './interpretResponse';
 import type { StreamReading } from './readInquiryStream';
 
-export interface HttpResponse {
+/** An answer whose status and headers have arrived, and whose body is read as it comes. */
+export interface StreamedResponse {
 	statusCode: number;
 	headers?: Record<string, unknown>;
-	body: unknown;
+	chunks: AsyncIterable<Buffer>;
 }
 
+export type StreamReader = (chunks: AsyncIterable<Buffer>) => Promise<StreamReading>;
+
 /**
- * One request whose successful answer is read as it arrives. An error answer
- * is small and read whole; an answer the stream reader could not take is
- * read whole too, or asked for again when the reader had already let part of
- * it go.
+ * What one request's answer says. An error answer is read only as far as
+ * its first 64 KB. A successful one is read whole, or, given `readStream`,
+ * as it arrives; an answer the stream reader could not take is read whole
+ * too, or asked for again when the reader had already let part of it go.
  */
 export async function streamedOutcome(
-	send: (request: IHttpRequestOptions) => Promise<HttpResponse>,
-	request: IHttpRequestOptions,
-	readStream: (chunks: AsyncIterable<Buffer | string>) => Promise<StreamReading>,
+	send: () => Promise<StreamedResponse>,
+	readStream?: StreamReader,
 ): Promise<WebServiceOutcome> {
-	const response = await send({ ...request, encoding: 'stream' });
-	const chunks = response.body as AsyncIterable<Buffer | string>;
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		return interpretResponse({ ...response, body: await collect(chunks) }, Date.now());
+	const response = await send();
+	const isSuccess = response.statusCode >= 200 && response.statusCode < 300;
+	if (!isSuccess) {
+		return interpretResponse({ ...response, body: await collectStart(response.chunks, MAX_ERROR_BODY_BYTES) }, Date.now());
 	}
-	const reading = await readStream(chunks);
+	if (!readStream) return interpretResponse({ ...response, body: await collectAnswer(response.chunks) }, Date.now());
+	const reading = await readStream(response.chunks);
 	switch (reading.kind) {
 		case 'read':
 			return interpretResponse({ ...response, body: reading.body }, Date.now());
@@ -34,12 +36,6 @@ export async function streamedOutcome(
 		case 'cut-short':
 			return cutShortAnswer(response.statusCode);
 		case 'ask-again':
-			return interpretResponse(await send(request), Date.now());
+			return await streamedOutcome(send);
 	}
-}
-
-async function collect(chunks: AsyncIterable<Buffer | string>): Promise<Buffer> {
-	const parts: Buffer[] = [];
-	for await (const chunk of chunks) parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-	return Buffer.concat(parts);
 }
