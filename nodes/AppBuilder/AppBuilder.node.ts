@@ -8,10 +8,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as getManyInquiries from './actions/inquiry/getMany.operation';
 import { DEFAULT_CONCURRENCY, route } from './actions/router';
+import { DEFAULT_TIMEOUT_SECONDS, readTimeoutMs, timeoutOption } from './descriptions/timeoutOption';
 import * as addUser from './actions/user/add.operation';
 import * as updateUser from './actions/user/update.operation';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
 import { searchFormPages } from './methods/listSearch';
+import { setCallDefaults } from './transport/request';
 
 export class AppBuilder implements INodeType {
 	description: INodeTypeDescription = {
@@ -96,6 +98,7 @@ export class AppBuilder implements INodeType {
 						description:
 							'How many items are sent to the App Builder API at the same time. Lower it if the API answers "too many requests".',
 					},
+					timeoutOption,
 				],
 			},
 		],
@@ -107,6 +110,8 @@ export class AppBuilder implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const timeout = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);
+		setCallDefaults(this, { answerTimeoutMs: readTimeoutMs(this, timeout) });
 		return await route.call(this);
 	}
 }

@@ -114,6 +114,16 @@ async function handleRequest(store, kind, req, res) {
 				case 'stall':
 					sendTruncated(store, res, path, params, fault.kind);
 					return;
+				case 'redirect':
+					res.writeHead(fault.status ?? 302, { Location: fault.location ?? '/' });
+					res.end();
+					return;
+				case 'drip':
+					dripForever(res, fault.ms ?? 500);
+					return;
+				case 'endless':
+					sendEndlessInquiries(res);
+					return;
 				case 'status':
 					if (kind === 'web') sendApiError(res, fault.status ?? 500, store.config);
 					else sendJson(res, fault.status ?? 500, { error: 'server_error' });
@@ -173,6 +183,43 @@ function parseBody(raw, contentType) {
 		if (type.includes('json')) return { ok: false };
 		return { ok: true, value: Object.fromEntries(new URLSearchParams(raw).entries()) };
 	}
+}
+
+/**
+ * The start of an inquiries answer, then one byte of white space every `ms`
+ * for as long as the client listens: valid JSON so far, never finished, and
+ * never quiet long enough for an idle timeout.
+ * @param {http.ServerResponse} res
+ * @param {number} ms
+ */
+function dripForever(res, ms) {
+	res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });
+	res.write('{"status":"success","msg":"Record found","data":[');
+	const timer = setInterval(() => res.write(' '), ms);
+	res.on('close', () => clearInterval(timer));
+}
+
+/**
+ * An inquiries answer whose list never ends: new records as fast as the
+ * client reads them, until it hangs up.
+ * @param {http.ServerResponse} res
+ */
+function sendEndlessInquiries(res) {
+	res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });
+	res.write('{"status":"success","msg":"Record found","data":[');
+	let next = 0;
+	const batch = () => {
+		const records = [];
+		for (let i = 0; i < 1000; i++, next++) {
+			records.push(`${next === 0 ? '' : ','}{"_id":"endless${next}","addedon":${1700000000 + next},"formName":"Contact Us","formData":[["Ann"],["Name"],["name"]]}`);
+		}
+		return records.join('');
+	};
+	const pump = () => {
+		while (!res.destroyed && res.write(batch()));
+	};
+	res.on('drain', pump);
+	pump();
 }
 
 /** @param {number} ms */

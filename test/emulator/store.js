@@ -12,12 +12,14 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   errorShape: 'status-code-msg' | 'successCode-message' | 'html',
  *   timestampUnit: 's' | 'ms',
  *   rateLimitPerSecond: number | null,
+ *   throttleEvery: number | null,
+ *   throttleRetryAfter: string,
  *   tokenLifetimeSeconds: number,
  *   rotateRefreshTokens: boolean,
  *   latencyMs: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
- * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset', times: number, status?: number, ms?: number}} Fault
+ * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless', times: number, status?: number, ms?: number, location?: string}} Fault
  * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number}} LoggedRequest
  * @typedef {{name: string, email: string, phone: string, password: string, passwordType: string, group: string, status: string}} AppUser
  */
@@ -29,6 +31,8 @@ function defaultConfig() {
 		errorShape: 'status-code-msg',
 		timestampUnit: 's',
 		rateLimitPerSecond: null,
+		throttleEvery: null,
+		throttleRetryAfter: '1',
 		tokenLifetimeSeconds: 3600,
 		rotateRefreshTokens: true,
 		latencyMs: 0,
@@ -40,6 +44,7 @@ class EmulatorStore {
 	/** @type {EmulatorConfig} */
 	config = defaultConfig();
 	clockOffsetMs = 0;
+	throttleCount = 0;
 	/** @type {Map<string, {apiKey: string, users: AppUser[]}>} accessToken -> account */
 	accounts = new Map();
 	/** @type {Map<string, {accessToken: string, pages: Array<{pageId: string, pageName: string}>}>} */
@@ -323,6 +328,19 @@ class EmulatorStore {
 		}
 		window.count += 1;
 		return window.count > limit ? Math.max(1, Math.ceil((windowStart + 1000 - now) / 1000)) : undefined;
+	}
+
+	/**
+	 * With throttleEvery N, every N-th web-service request is refused with 429 and
+	 * Retry-After throttleRetryAfter, whoever sends it: a limit that items in flight
+	 * together keep running into.
+	 * @returns {string | undefined} the Retry-After value when this request is refused
+	 */
+	throttled() {
+		const every = this.config.throttleEvery;
+		if (!every) return undefined;
+		this.throttleCount += 1;
+		return this.throttleCount % every === 0 ? this.config.throttleRetryAfter : undefined;
 	}
 
 	state() {

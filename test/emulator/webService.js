@@ -51,6 +51,9 @@ function handleWebService(store, req, res, path, params) {
 	if (RETIRED_METHODS.has(method)) return sendApiError(res, 410, config), true;
 	if (method !== endpoint.method) return sendApiError(res, 404, config, `unknown method ${String(method)}`), true;
 
+	const throttledFor = store.throttled();
+	if (throttledFor !== undefined) return sendApiError(res, 429, config, undefined, { 'Retry-After': throttledFor }), true;
+
 	const waitSeconds = store.rateLimited(accessToken);
 	if (waitSeconds !== undefined) {
 		return sendApiError(res, 429, config, undefined, { 'Retry-After': String(waitSeconds) }), true;

@@ -46,6 +46,13 @@ export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
 export const MAX_STREAMED_ANSWER_BYTES = 300 * 1024 * 1024;
 export const MAX_WHOLE_ANSWER_BYTES = 64 * 1024 * 1024;
 
+/** Settings a node run gives every call it makes (its Timeout option), unless a call says otherwise. */
+const defaultsOfRun = new WeakMap<WebServiceContext, WebServiceCallOptions>();
+
+export function setCallDefaults(context: WebServiceContext, defaults: WebServiceCallOptions): void {
+	defaultsOfRun.set(context, defaults);
+}
+
 /** One gate per node run (or poll): the requests of all its items share it. */
 const gateOfRun = new WeakMap<WebServiceContext, RequestGate>();
 
@@ -73,8 +80,9 @@ export async function callWebService(
 	this: WebServiceContext,
 	endpoint: WebServiceEndpoint,
 	params: IDataObject,
-	options: WebServiceCallOptions = {},
+	callOptions: WebServiceCallOptions = {},
 ): Promise<IDataObject> {
+	const options: WebServiceCallOptions = { ...defaultsOfRun.get(this), ...callOptions };
 	const credentials = await readWebServiceCredentials(this, options.itemIndex);
 	const secrets = [...credentials.secrets, params.password];
 	const { path, method, sendsApiKey } = WEB_SERVICE_ENDPOINTS[endpoint];

@@ -1,0 +1,277 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
+import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
+import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
+import { credentialDataFor, FIXTURE } from '../emulator';
+import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
+import { useEmulator } from '../support/useEmulator';
+
+/**
+ * The nodes against a server that misbehaves on purpose: redirects to
+ * another host, answers that never end or end one byte at a time, a rate
+ * limit that items in flight keep running into, and a broken Connect client
+ * the web-service operations must not depend on.
+ */
+describe('App Builder nodes against a hostile or misbehaving server', () => {
+	const emu = useEmulator();
+
+	const SECRETS = [FIXTURE.accessToken, FIXTURE.apiKey, FIXTURE.clientSecret, FIXTURE.refreshToken, 'Secr3t-pass'];
+
+	const helperWith = (overrides: IDataObject = {}) =>
+		new MemoryCredentialsHelper({
+			types: { appBuilderApi: new AppBuilderApi() },
+			credentials: { appBuilderApi: { ...credentialDataFor(emu()), connectAccessToken: '', ...overrides } },
+		});
+
+	const runAppBuilder = async (
+		parameters: IDataObject,
+		options: { inputItems?: IDataObject[]; helper?: MemoryCredentialsHelper; continueOnFail?: boolean } = {},
+	) =>
+		await runNode({
+			nodeType: new AppBuilder(),
+			typeName: 'n8n-nodes-appbuilder.appBuilder',
+			parameters,
+			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+			inputItems: options.inputItems,
+			credentialsHelper: options.helper ?? helperWith(),
+			continueOnFail: options.continueOnFail,
+		});
+
+	const addUser = (extra: IDataObject = {}) => ({
+		resource: 'user',
+		operation: 'add',
+		email: '={{ $json.email ?? "jane@example.com" }}',
+		name: 'Jane Doe',
+		password: 'Secr3t-pass',
+		passwordFormat: 'plain',
+		phone: '={{ $json.phone ?? "5551234567" }}',
+		additionalFields: {},
+		...extra,
+	});
+	const updateUser = {
+		resource: 'user',
+		operation: 'update',
+		email: 'jane@example.com',
+		name: 'Jane Smith',
+		password: 'Secr3t-pass',
+		passwordFormat: 'plain',
+		phone: '5551234567',
+		phoneFormat: 'integer',
+		group: '',
+		additionalFields: {},
+	};
+	const getMany = (extra: IDataObject = {}) => ({
+		resource: 'inquiry',
+		operation: 'getAll',
+		appId: FIXTURE.appId,
+		pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+		returnAll: true,
+		simplify: true,
+		filters: {},
+		...extra,
+	});
+	const pollOnce = async (helper = helperWith(), extra: { pollBudgetMs?: number; staticData?: IDataObject } = {}) =>
+		await runPoll({
+			nodeType: new AppBuilderTrigger(),
+			typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
+			parameters: {
+				event: 'new',
+				appId: FIXTURE.appId,
+				pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+				simplify: true,
+				options: {},
+			},
+			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+			credentialsHelper: helper,
+			...extra,
+		});
+
+	const expectNoSecrets = (value: unknown) => {
+		const text = JSON.stringify(value);
+		for (const secret of SECRETS) expect(text).not.toContain(secret);
+	};
+
+	describe('a redirect to another host', () => {
+		/** Another host that records whatever reaches it. */
+		let elsewhere: { server: Server; url: string; received: Array<{ headers: IncomingMessage['headers']; body: string }> };
+
+		beforeAll(async () => {
+			const received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
+			const server = createServer((req, res) => {
+				let body = '';
+				req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+				req.on('end', () => {
+					received.push({ headers: req.headers, body });
+					res.writeHead(200, { 'Content-Type': 'application/json' });
+					res.end('{"successCode":"200","message":"User registered successfully","status":"success","data":[]}');
+				});
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			elsewhere = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+		});
+		afterAll(async () => await new Promise<void>((resolve) => elsewhere.server.close(() => resolve())));
+		beforeEach(() => (elsewhere.received.length = 0));
+
+		const redirectTo = (endpoint: string, status: number) =>
+			emu().control.injectFault({ endpoint: endpoint as never, kind: 'redirect', status, location: `${elsewhere.url}/steal?token=abc`, times: 10 });
+
+		const expectRedirectError = (error: { message?: string; description?: string | null } | undefined) => {
+			expect(error?.message).toContain(`redirect to ${elsewhere.url}`);
+			expect(error?.message).not.toContain('steal');
+			expect(error?.description).toMatch(/Web Service Base URL/);
+			expectNoSecrets({ message: error?.message, description: error?.description });
+		};
+
+		it.each([302, 307, 308])('Add User fails on a %i and sends nothing to the other host', async (status) => {
+			redirectTo('addUser', status);
+			const result = await runAppBuilder(addUser());
+			expectRedirectError(result.error);
+			expect(elsewhere.received).toEqual([]);
+			expect(emu().control.users()).toEqual([]);
+		});
+
+		it.each([302, 307, 308])('Get Many fails on a %i and sends nothing to the other host', async (status) => {
+			redirectTo('formBuilderInquiries', status);
+			const result = await runAppBuilder(getMany());
+			expectRedirectError(result.error);
+			expect(elsewhere.received).toEqual([]);
+		});
+
+		it.each([302, 307, 308])('a trigger poll fails on a %i, sends nothing to the other host and saves nothing', async (status) => {
+			redirectTo('formBuilderInquiries', status);
+			const outcome = await pollOnce();
+			expectRedirectError(outcome.error);
+			expect(outcome.staticData).toEqual({});
+			expect(elsewhere.received).toEqual([]);
+		});
+	});
+
+	describe('a Connect client that cannot refresh', () => {
+		/** Connect on, no access token yet, and a client secret the Connect API refuses. */
+		const brokenConnect = () =>
+			helperWith({ ...credentialDataFor(emu(), { connect: true }), connectAccessToken: '', clientSecret: 'wrong-client-secret' });
+		const tokenRequests = () => emu().control.requests().filter((request) => request.path === '/v1/oauth2/token');
+
+		it('does not stop Add User, Update User, Get Many or the trigger, which never ask for a Connect token', async () => {
+			const helper = brokenConnect();
+			const added = await runAppBuilder(addUser(), { helper });
+			expect(added.error).toBeUndefined();
+			const updated = await runAppBuilder(updateUser, { helper });
+			expect(updated.error).toBeUndefined();
+			const listed = await runAppBuilder(getMany(), { helper });
+			expect(listed.error).toBeUndefined();
+			const polled = await pollOnce(helper);
+			expect(polled.error).toBeUndefined();
+			expect(tokenRequests()).toEqual([]);
+			expect(helper.preAuthenticationCalls).toBe(0);
+		});
+
+		it('adds five users at Concurrency 5 without using up a refresh-token rotation', async () => {
+			const helper = helperWith({ ...credentialDataFor(emu(), { connect: true }), connectAccessToken: '' });
+			const inputItems = Array.from({ length: 5 }, (_, i) => ({ email: `user${i}@example.com`, phone: `555000000${i}` }));
+			const result = await runAppBuilder(addUser({ options: { concurrency: 5 } }), { helper, inputItems });
+			expect(result.error).toBeUndefined();
+			expect(emu().control.users()).toHaveLength(5);
+			expect(tokenRequests()).toEqual([]);
+			expect(helper.stored('appBuilderApi').refreshToken).toBe(FIXTURE.refreshToken);
+		});
+	});
+
+	describe('an error that is not a network failure', () => {
+		it('is shown with its own message instead of "could not reach"', async () => {
+			// A server that answers with something that is not HTTP: the client's parse error is the fact to show.
+			const garbage = createTcpServer((socket) => socket.end('HTTP/1.1 abc\r\n\r\n', () => socket.destroy()));
+			await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+			try {
+				const baseUrl = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`;
+				const result = await runAppBuilder(addUser(), { helper: helperWith({ baseUrl }) });
+				expect(result.error?.message).toMatch(/^The request to the App Builder API failed: .*parse error/i);
+				expect(result.error?.message).not.toMatch(/could not reach/i);
+			} finally {
+				garbage.close();
+			}
+		});
+
+		it('names the credential field when the Web Service Base URL is not a web address', async () => {
+			const result = await runAppBuilder(addUser(), { helper: helperWith({ baseUrl: 'api.example.com/path' }) });
+			expect(result.error?.message).toMatch(/Web Service Base URL .* is not a web address/);
+			expect(emu().control.requests()).toEqual([]);
+		});
+	});
+
+	describe('an answer that never ends', () => {
+		it('Get Many stops a server that drips one byte at a time at its Timeout, with an error that says so', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drip', ms: 200, times: 10 });
+			const started = Date.now();
+			const result = await runAppBuilder(getMany({ options: { timeout: 2 } }));
+			const took = Date.now() - started;
+			expect(result.error?.message).toBe('The App Builder API did not finish its answer within 2 seconds');
+			expect(took).toBeLessThan(6000);
+			// A slow answer is not retried: it would only be slow again.
+			expect(emu().control.requests().filter((r) => r.path === '/V4/webservices/FormBuilderApi.php')).toHaveLength(1);
+		});
+
+		it('a trigger poll against a dripping server ends within the poll budget, logs, and saves nothing', async () => {
+			const helper = helperWith();
+			const first = await pollOnce(helper);
+			expect(first.error).toBeUndefined();
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drip', ms: 200, times: 10 });
+			const started = Date.now();
+			const second = await pollOnce(helper, { pollBudgetMs: 2500, staticData: first.staticData });
+			expect(Date.now() - started).toBeLessThan(6000);
+			expect(second.error).toBeUndefined();
+			expect(second.result).toBeNull();
+			expect(second.staticData).toEqual(first.staticData);
+		});
+
+		it('a trigger poll against an endless list stops at a bound, holding well under 500 MB', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'endless', times: 1 });
+			const before = process.memoryUsage();
+			let peak = before.rss;
+			const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+			const started = Date.now();
+			try {
+				const outcome = await pollOnce();
+				expect(outcome.error?.message).toMatch(/^The App Builder API's answer (lists more than 1,000,000 inquiries|is larger than 300 MB)/);
+				expect(outcome.staticData).toEqual({});
+			} finally {
+				clearInterval(sampler);
+			}
+			expect(Date.now() - started).toBeLessThan(60_000);
+			expect(peak - before.rss).toBeLessThan(500 * 1024 * 1024);
+		});
+	});
+
+	describe('a rate limit that every third request runs into', () => {
+		const addFifty = async (run: number) => {
+			const inputItems = Array.from({ length: 50 }, (_, i) => ({ email: `r${run}-u${i}@example.com`, phone: `${run}55${String(i).padStart(7, '0')}` }));
+			return await runAppBuilder(addUser({ options: { concurrency: 5 } }), { inputItems });
+		};
+
+		it.each([
+			['0.05', 8],
+			['1', 1],
+		])('adds every one of 50 users at Concurrency 5 with Retry-After %s, in %i runs', async (retryAfter, runs) => {
+			emu().control.configure({ throttleEvery: 3, throttleRetryAfter: retryAfter });
+			for (let run = 0; run < runs; run++) {
+				const result = await addFifty(run);
+				expect(result.error).toBeUndefined();
+				expect(result.items).toHaveLength(50);
+			}
+			expect(emu().control.users()).toHaveLength(50 * runs);
+			const throttled = emu().control.requests().filter((r) => r.status === 429);
+			expect(throttled.length).toBeGreaterThan(0);
+		}, 120_000);
+
+		it('fails with a clear error once the total wait passes its ceiling', async () => {
+			emu().control.configure({ throttleEvery: 1, throttleRetryAfter: '400' });
+			const result = await runAppBuilder(addUser());
+			expect(result.error?.message).toMatch(/too many requests|rate limit/i);
+			expect(emu().control.users()).toEqual([]);
+		});
+	});
+});
