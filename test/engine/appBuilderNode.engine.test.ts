@@ -354,4 +354,265 @@ describe('App Builder node in the n8n engine', () => {
 			expect(emu().control.requests().some((r) => r.status === 429)).toBe(true);
 		}, 30_000);
 	});
+
+	describe('parameter values from expressions', () => {
+		// A fixed value has the type the editor gives it; an expression can give anything.
+		const itemIndexOf = (error: unknown) => (error as { context?: { itemIndex?: number } }).context?.itemIndex;
+		const sentTo = (script: string) =>
+			emu()
+				.control.requests()
+				.filter((request) => request.path === `/V4/webservices/${script}.php`);
+
+		const getMany = (extra: IDataObject = {}) => ({
+			resource: 'inquiry',
+			operation: 'getAll',
+			appId: FIXTURE.appId,
+			pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+			returnAll: false,
+			limit: 50,
+			simplify: true,
+			filters: {},
+			...extra,
+		});
+		const BASE = Date.parse('2026-03-01T10:00:00Z');
+		const seed = () => {
+			for (let i = 0; i < 5; i++) {
+				emu().control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+					addedon: BASE + i * 60_000,
+					fields: [{ name: 'name', label: 'Your Name', value: `Lead ${i}` }],
+				});
+			}
+		};
+
+		it.each(['={{ NaN }}', '={{ "abc" }}', '={{ undefined }}', '={{ 0 }}', '={{ 2.5 }}', '={{ 51 }}'])(
+			'refuses Concurrency %s, naming the option, instead of sending nothing or another number',
+			async (concurrency) => {
+				const result = await run(addUser({}, { options: { concurrency } }));
+				expect(result.error?.message).toMatch(
+					/^Concurrency must be a whole number from 1 to 50, but the expression gave .+ \[item 0\]$/,
+				);
+				expect(itemIndexOf(result.error)).toBe(0);
+				expect(emu().control.requests()).toHaveLength(0);
+			},
+		);
+
+		it('takes Concurrency given as digits ("2") and sends every item', async () => {
+			const inputs = [{ n: 1 }, { n: 2 }, { n: 3 }];
+			const result = await run(
+				addUser(
+					{ email: '={{ "u" + $json.n + "@example.com" }}', phone: '={{ "555000000" + $json.n }}' },
+					{ options: { concurrency: '={{ "2" }}' } },
+				),
+				inputs,
+			);
+			expect(result.error).toBeUndefined();
+			expect(emu().control.users()).toHaveLength(3);
+		});
+
+		describe.each([
+			['Email', 'email', 'good@example.com'],
+			['Name', 'name', 'Good Name'],
+			['Phone', 'phone', '5551112222'],
+			['Group', 'additionalFields.group', 'Gold'],
+		])('Add User: %s', (label, path, goodValue) => {
+			// Every field comes from the item; the one under test from $json.v.
+			const parameters = () => {
+				const fields: IDataObject = addUser({ email: '={{ $json.email }}', phone: '={{ $json.phone }}' });
+				const [parent, key] = path.split('.');
+				fields[parent] = key ? { [key]: '={{ $json.v }}' } : '={{ $json.v }}';
+				return fields;
+			};
+
+			it.each([
+				[{ street: 'Main' }, 'an object'],
+				[['a', 'b'], 'a list \\(array\\)'],
+				[true, 'true \\(a boolean\\)'],
+			])(`refuses %p for ${label}, naming the field, the type and the item; sends nothing for that item`, async (bad, given) => {
+				const inputs = [
+					{ email: 'good@example.com', phone: '5551112222', v: goodValue },
+					{ email: 'bad@example.com', phone: '5553334444', v: bad },
+				];
+				const result = await run(parameters(), inputs);
+				expect(result.error?.message).toMatch(
+					new RegExp(`^${label} must be text or a number, but the expression gave ${given} \\[item 1\\]$`),
+				);
+				expect(itemIndexOf(result.error)).toBe(1);
+				// Item 0 was fine and went out; item 1 never did.
+				expect(sentTo('addUser').map((request) => request.body.email)).toEqual(['good@example.com']);
+			});
+		});
+
+		it('sends a Phone and a Group that an expression gives as numbers as their digits', async () => {
+			const result = await run(
+				addUser({ phone: '={{ 5551234567 }}', additionalFields: { group: '={{ 42 }}' } }),
+			);
+			expect(result.error).toBeUndefined();
+			expect(sentTo('addUser')[0].body).toMatchObject({ phone: '5551234567', group: '42' });
+		});
+
+		it.each([
+			[{ value: 'Secr3t-pass' }, 'an object'],
+			[['Secr3t-pass', 'x'], 'a list \\(array\\)'],
+			[true, 'a boolean'],
+		])('refuses a Password of %p, saying only its type, and sends nothing', async (password, given) => {
+			const result = await run(addUser({ password: '={{ $json.secret }}' }), [{ secret: password }]);
+			expect(result.error?.message).toMatch(
+				new RegExp(`^Password must be text or a number, but the expression gave ${given} \\[item 0\\]$`),
+			);
+			expect(itemIndexOf(result.error)).toBe(0);
+			expectNoSecrets({ message: result.error?.message, description: result.error?.description });
+			expect(emu().control.requests()).toHaveLength(0);
+		});
+
+		it('refuses a Password Format that is not one of its options, instead of sending the password as plain', async () => {
+			const md5 = createHash('md5').update('Secr3t-pass').digest('hex');
+			const result = await run(addUser({ password: md5, passwordFormat: '={{ "MD5" }}' }));
+			expect(result.error?.message).toMatch(
+				/^Password Format must be one of "plain", "md5" or "hashInN8n", but the expression gave "MD5" \[item 0\]$/,
+			);
+			expect(emu().control.requests()).toHaveLength(0);
+		});
+
+		it('refuses a Status that is not one of its options (Add), instead of sending it', async () => {
+			const result = await run(addUser({ additionalFields: { status: '={{ "active" }}' } }));
+			expect(result.error?.message).toMatch(
+				/^Status must be one of "1", "0" or "" \(empty\), but the expression gave "active" \[item 0\]$/,
+			);
+			expect(emu().control.requests()).toHaveLength(0);
+		});
+
+		describe('Update User', () => {
+			const update = (extra: IDataObject = {}) => ({
+				resource: 'user',
+				operation: 'update',
+				email: 'jane@example.com',
+				name: 'Jane Smith',
+				password: 'Secr3t-pass',
+				passwordFormat: 'plain',
+				phone: '5551234567',
+				phoneFormat: 'integer',
+				group: '',
+				additionalFields: {},
+				...extra,
+			});
+
+			it('sends a Status of 1 from an expression, instead of leaving it out', async () => {
+				await run(addUser());
+				emu().control.clearRequests();
+				const result = await run(update({ additionalFields: { status: '={{ 1 }}' } }));
+				expect(result.error).toBeUndefined();
+				expect(sentTo('editUser')[0].body.status).toBe('1');
+			});
+
+			it.each([
+				['group', { group: '={{ { name: "Gold" } }}' }, /^Group must be text or a number, but the expression gave an object \[item 0\]$/],
+				['phone', { phone: '={{ [555, 123] }}' }, /^Phone must be text or a number, but the expression gave a list \(array\) \[item 0\]$/],
+				['phoneFormat', { phoneFormat: '={{ "Text" }}' }, /^Phone Format must be one of "integer" or "text", but the expression gave "Text" \[item 0\]$/],
+				['status', { additionalFields: { status: '={{ true }}' } }, /^Status must be one of "1", "0" or "" \(empty\), but the expression gave true \(a boolean\) \[item 0\]$/],
+			])('refuses a wrong %s from an expression and sends nothing', async (_field, extra, message) => {
+				const result = await run(update(extra as IDataObject));
+				expect(result.error?.message).toMatch(message);
+				expect(emu().control.requests()).toHaveLength(0);
+			});
+		});
+
+		describe('Get Many', () => {
+			it.each(['={{ -2 }}', '={{ NaN }}', '={{ 2.5 }}', '={{ 0 }}', '={{ "abc" }}', '={{ undefined }}'])(
+				'refuses Limit %s, naming it and the item, before reading any inquiry',
+				async (limit) => {
+					seed();
+					const result = await run(getMany({ limit }), [{}, {}]);
+					expect(result.error?.message).toMatch(
+						/^Limit must be a whole number of 1 or more, but the expression gave .+ \[item 0\]$/,
+					);
+					expect(itemIndexOf(result.error)).toBe(0);
+					expect(emu().control.requests()).toHaveLength(0);
+				},
+			);
+
+			it('says what a wrong Limit was: "-2"', async () => {
+				const result = await run(getMany({ limit: '={{ -2 }}' }));
+				expect(result.error?.message).toBe(
+					'Limit must be a whole number of 1 or more, but the expression gave "-2" [item 0]',
+				);
+			});
+
+			it('names the item whose Limit is wrong', async () => {
+				seed();
+				const result = await run(getMany({ limit: '={{ $json.limit }}' }), [{ limit: 2 }, { limit: -2 }]);
+				expect(result.error?.message).toMatch(/\[item 1\]$/);
+				expect(itemIndexOf(result.error)).toBe(1);
+			});
+
+			it('takes a Limit given as digits ("3")', async () => {
+				seed();
+				const result = await run(getMany({ limit: '={{ "3" }}' }));
+				expect(result.error).toBeUndefined();
+				expect(result.items.map((item) => item.json.name)).toEqual(['Lead 4', 'Lead 3', 'Lead 2']);
+			});
+
+			it.each([
+				[{ id: 1001 }, 'an object'],
+				[[1001], 'a list \\(array\\)'],
+				[false, 'false \\(a boolean\\)'],
+			])('refuses an App ID of %p instead of sending its text', async (appId, given) => {
+				const result = await run(getMany({ appId: '={{ $json.app }}' }), [{ app: appId }]);
+				expect(result.error?.message).toMatch(
+					new RegExp(`^App ID must be text or a number, but the expression gave ${given} \\[item 0\\]$`),
+				);
+				expect(itemIndexOf(result.error)).toBe(0);
+				expect(emu().control.requests()).toHaveLength(0);
+			});
+
+			it('sends an App ID that an expression gives as a number as its digits', async () => {
+				const result = await run(getMany({ appId: '={{ 1001 }}' }));
+				expect(result.error).toBeUndefined();
+				expect(sentTo('FormBuilderApi')[0].body.appId).toBe('1001');
+			});
+
+			it('reads Return All "false" from an expression as false, so Limit applies', async () => {
+				seed();
+				const result = await run(getMany({ returnAll: '={{ "false" }}', limit: 2 }));
+				expect(result.error).toBeUndefined();
+				expect(result.items).toHaveLength(2);
+			});
+
+			it.each([
+				['Return All', { returnAll: '={{ "no" }}' }, /^Return All must be true or false, but the expression gave "no" \[item 0\]$/],
+				['Simplify', { simplify: '={{ 1 }}' }, /^Simplify must be true or false, but the expression gave "1" \[item 0\]$/],
+				['Sort', { filters: { sort: '={{ "Newest" }}' } }, /^Sort must be one of "newestFirst" or "oldestFirst", but the expression gave "Newest" \[item 0\]$/],
+				['Read Status', { filters: { readStatus: '={{ "Unread" }}' } }, /^Read Status must be one of "any", "read" or "unread", but the expression gave "Unread" \[item 0\]$/],
+				['Submitted After', { filters: { submittedAfter: '={{ 5 }}' } }, /^Submitted After must be a date and time such as 2026-01-31T09:00:00, but the expression gave "5" \[item 0\]$/],
+				['Submitted Before', { filters: { submittedBefore: '={{ ["2026-03-01T10:02:00Z"] }}' } }, /^Submitted Before must be a date and time such as 2026-01-31T09:00:00, but the expression gave a list \(array\) \[item 0\]$/],
+			])('refuses a %s the node would otherwise read as something else', async (_field, extra, message) => {
+				seed();
+				const result = await run(getMany(extra as IDataObject));
+				expect(result.error?.message).toMatch(message);
+				expect(emu().control.requests()).toHaveLength(0);
+			});
+
+			it('keeps the milliseconds of a Date that an expression gives to Submitted After', async () => {
+				emu().control.configure({ timestampUnit: 'ms' });
+				emu().control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+					addedon: BASE + 250,
+					fields: [{ name: 'name', label: 'Your Name', value: 'Early' }],
+				});
+				emu().control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+					addedon: BASE + 750,
+					fields: [{ name: 'name', label: 'Your Name', value: 'Late' }],
+				});
+				const result = await run(
+					getMany({ returnAll: true, filters: { submittedAfter: `={{ new Date(${BASE + 500}) }}` } }),
+				);
+				expect(result.error).toBeUndefined();
+				expect(result.items.map((item) => item.json.name)).toEqual(['Late']);
+			});
+		});
+	});
 });

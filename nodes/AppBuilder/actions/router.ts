@@ -2,7 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../helpers/asNodeError';
+import { wholeNumberFrom } from '../helpers/parameterValues';
 import { pipelineItems } from '../helpers/pipelineItems';
+import { readParameter } from '../helpers/readParameter';
 import * as getManyInquiries from './inquiry/getMany.operation';
 import * as addUser from './user/add.operation';
 import * as updateUser from './user/update.operation';
@@ -20,6 +22,7 @@ const OPERATIONS: Record<string, Record<string, ItemOperation<any>>> = {
 };
 
 export const DEFAULT_CONCURRENCY = 5;
+export const MAX_CONCURRENCY = 50;
 
 /**
  * Runs the chosen operation once per input item, several requests at a time,
@@ -34,9 +37,17 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	if (!chosen) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
-	const concurrency = this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY) as number;
+	// Read once, for the first item. A value that is not a whole number is an error, not a fallback:
+	// NaN here would send nothing at all.
+	const concurrency = readParameter(
+		this,
+		{ label: 'Concurrency', path: 'options.concurrency' },
+		0,
+		DEFAULT_CONCURRENCY,
+		(value) => wholeNumberFrom(value, { min: 1, max: MAX_CONCURRENCY }),
+	);
 
-	const perItem = await pipelineItems(items.length, Math.max(1, concurrency), {
+	const perItem = await pipelineItems(items.length, concurrency, {
 		prepare: (itemIndex) => chosen.prepare.call(this, itemIndex),
 		send: async (prepared, itemIndex) => await chosen.send.call(this, prepared, itemIndex),
 		recover: (error, itemIndex) => {

@@ -2,6 +2,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
+import { textFrom } from '../helpers/parameterValues';
+import { checkedParameter } from '../helpers/readParameter';
 import type { CursorEvent, EventMode } from '../inquiries/cursor';
 import { InquiryListBuilder, listFromRecords, type InquiryList } from './inquiryList';
 import { readInquiryStream } from './readInquiryStream';
@@ -19,8 +21,9 @@ export function validateFormTarget(
 	pageId: unknown,
 	itemIndex?: number,
 ): FormTarget {
-	const app = String(appId ?? '').trim();
-	const page = String(pageId ?? '').trim();
+	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
+	const app = checkedParameter(node, { label: 'App ID', path: 'appId' }, textFrom(appId), itemIndex).trim();
+	const page = checkedParameter(node, { label: 'Form', path: 'pageId.value' }, textFrom(pageId), itemIndex).trim();
 	if (app === '') {
 		throw new NodeOperationError(node, 'App ID is empty', {
 			itemIndex,

@@ -13,6 +13,8 @@ import {
 } from '../inquiries/cursor';
 import { flattenInquiry } from '../inquiries/flatten';
 import { asNodeError } from '../helpers/asNodeError';
+import { wholeNumberFrom } from '../helpers/parameterValues';
+import { checkedParameter, type ParameterField } from '../helpers/readParameter';
 import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../transport/fetchInquiries';
 import type { InquiryList } from '../transport/inquiryList';
 import { readCursorState, writeCursorState } from './triggerState';
@@ -58,9 +60,9 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		mode,
 		firstPoll:
 			options.firstPoll === 'latest'
-				? { kind: 'latest', count: clamp(options.firstPollCount ?? DEFAULT_FIRST_POLL_COUNT, 1, MAX_FIRST_POLL_COUNT) }
+				? { kind: 'latest', count: wholeOption(this, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT) }
 				: { kind: 'none' },
-		maxItems: Math.max(1, options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL),
+		maxItems: wholeOption(this, MAX_ITEMS_PER_POLL, DEFAULT_MAX_ITEMS_PER_POLL),
 		nowMs: Date.now(),
 	};
 
@@ -124,6 +126,11 @@ function pollDeadline(context: IPollFunctions, startedAt: number): number | unde
 	return Number.isFinite(budget) && budget > 0 ? startedAt + budget * BUDGET_SHARE : undefined;
 }
 
-function clamp(value: number, min: number, max: number): number {
-	return Math.min(max, Math.max(min, Math.round(value)));
+const FIRST_POLL_COUNT = { label: 'Latest Count', path: 'options.firstPollCount' };
+const MAX_ITEMS_PER_POLL = { label: 'Max Inquiries per Poll', path: 'options.maxItemsPerPoll' };
+
+/** A whole-number option; from an expression, NaN or 2.5 is an error rather than clamped into something else. */
+function wholeOption(context: IPollFunctions, field: ParameterField, fallback: number, max?: number): number {
+	const value = context.getNodeParameter(field.path, fallback);
+	return checkedParameter(context.getNode(), field, wholeNumberFrom(value, { min: 1, max }));
 }

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { appIdField, formPageField } from '../../descriptions/formFields';
+import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../helpers/parameterValues';
+import { readParameter } from '../../helpers/readParameter';
 import { flattenInquiry } from '../../inquiries/flatten';
 import { fetchInquiries, validateFormTarget, type FormTarget } from '../../transport/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
@@ -84,6 +86,12 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+const LIMIT = { label: 'Limit', path: 'limit' };
+const READ_STATUS = { label: 'Read Status', path: 'filters.readStatus' };
+const SORT = { label: 'Sort', path: 'filters.sort' };
+const READ_STATUSES: ReadonlyArray<InquirySelection['readStatus']> = ['any', 'read', 'unread'];
+const SORTS: ReadonlyArray<InquirySelection['sort']> = ['newestFirst', 'oldestFirst'];
+
 /** Reads a form's inquiries (FormBuilderApi), then filters, sorts and limits them in the node. */
 export interface InquiryQuery {
 	target: FormTarget;
@@ -98,16 +106,16 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 		this.getNodeParameter('pageId', itemIndex, '', { extractValue: true }),
 		itemIndex,
 	);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const returnAll = readParameter(this, { label: 'Return All', path: 'returnAll' }, itemIndex, false, booleanFrom);
+	const simplify = readParameter(this, { label: 'Simplify', path: 'simplify' }, itemIndex, true, booleanFrom);
 
 	const selection: InquirySelection = {
-		submittedAfterMs: parseDate(this, filters.submittedAfter, 'Submitted After', itemIndex),
-		submittedBeforeMs: parseDate(this, filters.submittedBefore, 'Submitted Before', itemIndex),
-		readStatus: (filters.readStatus as InquirySelection['readStatus']) ?? 'any',
-		sort: (filters.sort as InquirySelection['sort']) ?? 'newestFirst',
-		limit: returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number),
+		submittedAfterMs: parseDate(this, 'submittedAfter', 'Submitted After', itemIndex),
+		submittedBeforeMs: parseDate(this, 'submittedBefore', 'Submitted Before', itemIndex),
+		readStatus: readParameter(this, READ_STATUS, itemIndex, 'any', (value) => choiceFrom(value, READ_STATUSES)),
+		sort: readParameter(this, SORT, itemIndex, 'newestFirst', (value) => choiceFrom(value, SORTS)),
+		// A Limit of -2 or NaN would cut the list silently (slice), so only a whole number of 1 or more is taken.
+		limit: returnAll ? undefined : readParameter(this, LIMIT, itemIndex, 50, (value) => wholeNumberFrom(value, { min: 1 })),
 	};
 
 	return { target, selection, simplify };
@@ -122,19 +130,12 @@ export async function send(this: IExecuteFunctions, query: InquiryQuery, itemInd
 	}));
 }
 
+/** A date filter in epoch milliseconds, or undefined when it is not set. */
 function parseDate(
 	context: IExecuteFunctions,
-	value: unknown,
+	name: 'submittedAfter' | 'submittedBefore',
 	label: string,
 	itemIndex: number,
 ): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const ms = Date.parse(String(value));
-	if (Number.isNaN(ms)) {
-		throw new NodeOperationError(context.getNode(), `${label} is not a date`, {
-			itemIndex,
-			description: `Set ${label} to a date and time such as 2026-01-31T09:00:00, or remove the filter.`,
-		});
-	}
-	return ms;
+	return readParameter(context, { label, path: `filters.${name}` }, itemIndex, '', dateFrom);
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
@@ -9,6 +9,8 @@ import {
 	passwordField,
 	passwordFormatField,
 	readPassword,
+	readStatus,
+	readText,
 	requireText,
 	statusField,
 } from './userFields';
@@ -48,7 +50,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 	const name = requireText(this, 'name', 'Name', itemIndex);
 	const phone = requireText(this, 'phone', 'Phone', itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	return {
 		email,
 		params: {
@@ -56,9 +57,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 			email,
 			password,
 			phone,
-			group: String(additional.group ?? ''),
+			group: readText(this, 'additionalFields.group', 'Group', itemIndex),
 			passwordType,
-			status: String(additional.status ?? ''),
+			status: readStatus(this, 'additionalFields.status', itemIndex),
 		},
 	};
 }

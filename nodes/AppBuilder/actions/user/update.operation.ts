@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { choiceFrom } from '../../helpers/parameterValues';
 import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from '../../helpers/phone';
+import { readParameter } from '../../helpers/readParameter';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {
 	emailField,
@@ -10,9 +12,13 @@ import {
 	passwordField,
 	passwordFormatField,
 	readPassword,
+	readStatus,
+	readText,
 	requireText,
 	statusField,
 } from './userFields';
+
+const PHONE_FORMATS: readonly PhoneFormat[] = ['integer', 'text'];
 
 const properties: INodeProperties[] = [
 	{
@@ -74,8 +80,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 	const email = requireText(this, 'email', 'Email', itemIndex);
 	const name = requireText(this, 'name', 'Name', itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
-	const phoneFormat = this.getNodeParameter('phoneFormat', itemIndex, 'integer') as PhoneFormat;
-	const prepared = preparePhone(String(this.getNodeParameter('phone', itemIndex, '') ?? ''), phoneFormat);
+	const phoneFormat = readParameter(
+		this,
+		{ label: 'Phone Format', path: 'phoneFormat' },
+		itemIndex,
+		'integer',
+		(value) => choiceFrom(value, PHONE_FORMATS),
+	);
+	const prepared = preparePhone(readText(this, 'phone', 'Phone', itemIndex), phoneFormat);
 	if ('problem' in prepared) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {
 			itemIndex,
@@ -85,8 +97,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 					: 'Set Phone Format to Text to send the phone exactly as typed, or correct the number.',
 		});
 	}
-	const group = String(this.getNodeParameter('group', itemIndex, '') ?? '');
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const group = readText(this, 'group', 'Group', itemIndex);
+	const status = readStatus(this, 'additionalFields.status', itemIndex);
 
 	const params: IDataObject = {
 		name,
@@ -97,7 +109,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 		passwordType,
 	};
 	// status is optional for editUser; sending it blank could clear it, so it is left out when not set.
-	if (additional.status === '0' || additional.status === '1') params.status = additional.status;
+	if (status !== '') params.status = status;
 
 	return { email, params };
 }

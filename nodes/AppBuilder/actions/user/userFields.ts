@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { choiceFrom, textFrom } from '../../helpers/parameterValues';
 import { preparePassword, type PasswordFormat, type PreparedPassword } from '../../helpers/password';
+import { readParameter } from '../../helpers/readParameter';
 
 /** Fields both user operations share; each operation places them with its own display options. */
 export const emailField: INodeProperties = {
@@ -29,6 +31,8 @@ export const passwordField: INodeProperties = {
 	default: '',
 	required: true,
 };
+
+const PASSWORD_FORMATS: readonly PasswordFormat[] = ['plain', 'md5', 'hashInN8n'];
 
 export const passwordFormatField: INodeProperties = {
 	displayName: 'Password Format',
@@ -62,6 +66,10 @@ export const groupField: INodeProperties = {
 	description: 'The user group to put the user in. Leave empty for none.',
 };
 
+/** Status values as the API takes them: "1" active, "0" inactive, "" not set. */
+export type UserStatus = '' | '0' | '1';
+const STATUSES: readonly UserStatus[] = ['1', '0', ''];
+
 export const statusField: INodeProperties = {
 	displayName: 'Status',
 	name: 'status',
@@ -74,13 +82,18 @@ export const statusField: INodeProperties = {
 	],
 };
 
+/** A text field's value: a number from an expression becomes its digits; an object, list or boolean is refused. */
+export function readText(context: IExecuteFunctions, path: string, label: string, itemIndex: number): string {
+	return readParameter(context, { label, path }, itemIndex, '', (value) => textFrom(value));
+}
+
 export function requireText(
 	context: IExecuteFunctions,
 	name: string,
 	label: string,
 	itemIndex: number,
 ): string {
-	const value = String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	const value = readText(context, name, label, itemIndex).trim();
 	if (value === '') {
 		throw new NodeOperationError(context.getNode(), `${label} is empty`, {
 			itemIndex,
@@ -90,9 +103,25 @@ export function requireText(
 	return value;
 }
 
+/** The Status option at `path`; a value that is not one of its options is refused rather than sent or dropped. */
+export function readStatus(context: IExecuteFunctions, path: string, itemIndex: number): UserStatus {
+	return readParameter(context, { label: 'Status', path }, itemIndex, '', (value) =>
+		choiceFrom(value ?? '', STATUSES),
+	);
+}
+
 export function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
-	const value = String(context.getNodeParameter('password', itemIndex, '') ?? '');
-	const format = context.getNodeParameter('passwordFormat', itemIndex, 'plain') as PasswordFormat;
+	// Secret: a refusal names only the type of what the expression gave, never the value.
+	const value = readParameter(context, { label: 'Password', path: 'password' }, itemIndex, '', (given) =>
+		textFrom(given, true),
+	);
+	const format = readParameter(
+		context,
+		{ label: 'Password Format', path: 'passwordFormat' },
+		itemIndex,
+		'plain',
+		(given) => choiceFrom(given, PASSWORD_FORMATS),
+	);
 	const prepared = preparePassword(value, format);
 	if ('problem' in prepared) {
 		const message =
