@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as getManyInquiries from './actions/inquiry/getMany.operation';
 import { DEFAULT_CONCURRENCY, route } from './actions/router';
-import { DEFAULT_TIMEOUT_SECONDS, readTimeoutMs, timeoutOption } from './descriptions/timeoutOption';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom, timeoutOption } from './descriptions/timeoutOption';
 import * as addUser from './actions/user/add.operation';
 import * as updateUser from './actions/user/update.operation';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
@@ -111,7 +111,7 @@ export class AppBuilder implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const timeout = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);
-		setCallDefaults(this, { answerTimeoutMs: readTimeoutMs(this, timeout) });
+		setCallDefaults(this, { answerTimeoutMs: timeoutMsFrom(this.getNode(), timeout) });
 		return await route.call(this);
 	}
 }

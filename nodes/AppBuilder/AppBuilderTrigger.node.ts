@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { appIdField, formPageField } from './descriptions/formFields';
+import { timeoutOption } from './descriptions/timeoutOption';
 import { MAX_FIRST_POLL_COUNT } from './inquiries/cursor';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
 import { searchFormPages } from './methods/listSearch';
@@ -98,6 +99,11 @@ export class AppBuilderTrigger implements INodeType {
 						default: DEFAULT_MAX_ITEMS_PER_POLL,
 						description:
 							'A larger backlog is spread over the next polls, oldest first; nothing is skipped',
+					},
+					{
+						...timeoutOption,
+						description:
+							'Seconds the answer of the App Builder API may take to arrive in full (n8n\'s own poll time limit, when shorter, applies instead); a poll that runs out of time saves nothing and is tried again next poll',
 					},
 				],
 			},

@@ -215,6 +215,12 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 			expect(emu().control.requests().filter((r) => r.path === '/V4/webservices/FormBuilderApi.php')).toHaveLength(1);
 		});
 
+		it('refuses a Timeout that is not a whole number of seconds from 1 to 3600, before any request', async () => {
+			const result = await runAppBuilder(getMany({ options: { timeout: '={{ NaN }}' } }));
+			expect(result.error?.message).toMatch(/^Timeout must be a whole number/);
+			expect(emu().control.requests()).toEqual([]);
+		});
+
 		it('a trigger poll against a dripping server ends within the poll budget, logs, and saves nothing', async () => {
 			const helper = helperWith();
 			const first = await pollOnce(helper);
