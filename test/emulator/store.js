@@ -14,6 +14,7 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   rateLimitPerSecond: number | null,
  *   tokenLifetimeSeconds: number,
  *   rotateRefreshTokens: boolean,
+ *   connectRequiresAccessToken: boolean,
  *   latencyMs: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
@@ -31,6 +32,7 @@ function defaultConfig() {
 		rateLimitPerSecond: null,
 		tokenLifetimeSeconds: 3600,
 		rotateRefreshTokens: true,
+		connectRequiresAccessToken: false,
 		latencyMs: 0,
 	};
 }
