@@ -9,14 +9,17 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	CONNECT_GRANT_PATH,
 	DEFAULT_CONNECT_BASE_URL,
 	DEFAULT_WEB_SERVICE_BASE_URL,
+	joinUrl,
 } from '../nodes/AppBuilder/transport/endpoints';
 import {
 	describeTokenFailure,
 	exchangeRefreshToken,
 } from '../nodes/AppBuilder/transport/connectToken';
 import { destinationOf } from '../nodes/AppBuilder/transport/hostRouting';
+import { connectRefreshes } from '../nodes/AppBuilder/transport/sharedRefresh';
 
 const usesConnect = { show: { useConnect: [true] } };
 
@@ -119,6 +122,8 @@ export class AppBuilderApi implements ICredentialType {
 	 * Fetches a fresh Connect access token with the refresh token. The rotated
 	 * refresh token is returned together with the access token, because n8n
 	 * saves what this returns only when the expirable field is part of it.
+	 * Calls that run at once with the same refresh token share one request
+	 * (the refresh token is single-use); see sharedRefresh.ts.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		if (!isConnectConfigured(credentials)) return {};
@@ -126,16 +131,24 @@ export class AppBuilderApi implements ICredentialType {
 			connectBaseUrl: String(credentials.connectBaseUrl || DEFAULT_CONNECT_BASE_URL),
 			clientId: String(credentials.clientId),
 			clientSecret: String(credentials.clientSecret),
+			accessToken: String(credentials.accessToken ?? ''),
 		};
-		const result = await exchangeRefreshToken(
-			this.helpers.httpRequest,
-			client,
-			String(credentials.refreshToken),
+		const refreshToken = String(credentials.refreshToken);
+		const httpRequest = this.helpers.httpRequest;
+		const result = await connectRefreshes.run(
+			{ tokenUrl: joinUrl(client.connectBaseUrl, CONNECT_GRANT_PATH), clientId: client.clientId, refreshToken },
+			String(credentials.connectAccessToken ?? ''),
+			async () => await exchangeRefreshToken(httpRequest, client, refreshToken),
 		);
 		if (!result.ok) {
 			// No node is at hand here, so a plain Error; n8n shows its message on the failing node.
 			throw new Error(
-				describeTokenFailure(result, [credentials.clientSecret, credentials.refreshToken]),
+				describeTokenFailure(result, [
+					credentials.clientSecret,
+					credentials.refreshToken,
+					credentials.accessToken,
+					credentials.connectAccessToken,
+				]),
 			);
 		}
 		const refreshed: IDataObject = {
@@ -147,8 +160,9 @@ export class AppBuilderApi implements ICredentialType {
 	}
 
 	/**
-	 * Adds each secret only to requests bound for the host it belongs to, so the
-	 * credential is safe to use from the HTTP Request node against any URL.
+	 * Adds each secret only to requests under the base URL it belongs to (see
+	 * hostRouting.ts), so the credential is safe to use from the HTTP Request
+	 * node against any URL.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

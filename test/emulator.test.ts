@@ -237,6 +237,19 @@ describe('App Builder API emulator', () => {
 			expect(viaBasic.status).toBe(200);
 		});
 
+		it('accepts a token request without ACCESSTOKEN by default, and with connectRequiresAccessToken refuses one without a valid ACCESSTOKEN', async () => {
+			expect((await token(refreshBody(FIXTURE.refreshToken))).status).toBe(200);
+			emu().control.reset();
+			emu().control.configure({ connectRequiresAccessToken: true });
+			for (const accessToken of ['', 'not-an-access-token']) {
+				const refused = await token(refreshBody(FIXTURE.refreshToken), { ACCESSTOKEN: accessToken });
+				expect(refused.status).toBe(401);
+				expect(refused.json).toEqual({ error: 'invalid_token', error_description: expect.stringContaining('ACCESSTOKEN') });
+			}
+			// Refused before the refresh token was looked at, so it is still unspent.
+			expect((await token(refreshBody(FIXTURE.refreshToken), { ACCESSTOKEN: FIXTURE.accessToken })).status).toBe(200);
+		});
+
 		it('protects /v1/profile: 200 with a fresh token, 401 once it expired', async () => {
 			const { json } = await token(refreshBody(FIXTURE.refreshToken));
 			expect((await profile(json.access_token)).status).toBe(200);

@@ -35,6 +35,10 @@ function handleConnect(store, req, res, path, params) {
  * @param {Record<string, any>} params
  */
 function handleToken(store, req, res, params) {
+	// The spec leaves open whether the token endpoint checks the ACCESSTOKEN its sample sends.
+	if (store.config.connectRequiresAccessToken && !store.accounts.has(String(req.headers.accesstoken ?? ''))) {
+		return sendJson(res, 401, { error: 'invalid_token', error_description: 'the ACCESSTOKEN header is missing or not valid' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+	}
 	let clientId = params.client_id === undefined ? '' : String(params.client_id);
 	let clientSecret = params.client_secret === undefined ? '' : String(params.client_secret);
 	const basic = /^Basic\s+(.+)$/i.exec(String(req.headers.authorization ?? ''));

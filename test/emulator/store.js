@@ -16,6 +16,7 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   throttleRetryAfter: string,
  *   tokenLifetimeSeconds: number,
  *   rotateRefreshTokens: boolean,
+ *   connectRequiresAccessToken: boolean,
  *   latencyMs: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
@@ -35,6 +36,7 @@ function defaultConfig() {
 		throttleRetryAfter: '1',
 		tokenLifetimeSeconds: 3600,
 		rotateRefreshTokens: true,
+		connectRequiresAccessToken: false,
 		latencyMs: 0,
 	};
 }

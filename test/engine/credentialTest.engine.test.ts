@@ -2,6 +2,7 @@ import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { appBuilderApiCredentialTest } from '../../nodes/AppBuilder/methods/credentialTest';
+import { startRedirectToSink } from '../support/recordingServer';
 import { useEmulator } from '../support/useEmulator';
 import { credentialDataFor, FIXTURE } from '../emulator';
 
@@ -87,6 +88,53 @@ describe('App Builder API credential test', () => {
 	it('says the base URL is wrong when nothing answers there', async () => {
 		const result = await run({ baseUrl: 'http://127.0.0.1:9' });
 		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Web Service Base URL/);
+	});
+
+	it('sends the Access Token as the ACCESSTOKEN header with the Connect probe, for a token endpoint that requires it', async () => {
+		emu().control.configure({ connectRequiresAccessToken: true });
+		const result = await run();
+		expect(result.status).toBe('OK');
+		const [tokenCall] = emu().control.requests().filter((r) => r.path === '/v1/oauth2/token');
+		expect(tokenCall.headers.accesstoken).toBe(FIXTURE.accessToken);
+	});
+
+	describe.each([302, 307, 308])('a %s redirect', (status) => {
+		it('of the web-service probe is not followed: the other host receives nothing, and the message names its origin and the Web Service Base URL', async () => {
+			const servers = await startRedirectToSink(status);
+			try {
+				const result = await run({ baseUrl: servers.redirector.url });
+				expect(result.status).toBe('Error');
+				expect(result.message).toContain(`redirect (HTTP ${status}) to ${servers.sink.url}`);
+				expect(result.message).toMatch(/correct the Web Service Base URL in the App Builder API credential/);
+				expect(result.message).not.toMatch(/collect|secret-path|leak|query-value/);
+				expect(servers.redirector.requests).toHaveLength(1);
+				expect(servers.sink.requests).toHaveLength(0);
+			} finally {
+				await servers.close();
+			}
+		});
+
+		it('of the Connect probe is not followed: the other host receives nothing, and the message names its origin and the Connect Base URL', async () => {
+			const servers = await startRedirectToSink(status);
+			try {
+				const result = await run({ connectBaseUrl: servers.redirector.url });
+				expect(result.status).toBe('Error');
+				expect(result.message).toContain(`redirect (HTTP ${status}) to ${servers.sink.url}`);
+				expect(result.message).toMatch(/correct the Connect Base URL in the App Builder API credential/);
+				expect(result.message).not.toMatch(/collect|secret-path|leak|query-value/);
+				expect(servers.redirector.requests).toHaveLength(1);
+				expect(servers.sink.requests).toHaveLength(0);
+			} finally {
+				await servers.close();
+			}
+		});
+	});
+
+	it('says "could not reach" only when nothing answered, not for a Web Service Base URL that is not a URL', async () => {
+		const result = await run({ baseUrl: 'api host without scheme' });
+		expect(result.status).toBe('Error');
+		expect(result.message).not.toMatch(/could not reach/i);
 		expect(result.message).toMatch(/Web Service Base URL/);
 	});
 });

@@ -14,7 +14,9 @@ import {
 	WEB_SERVICE_ENDPOINTS,
 } from '../transport/endpoints';
 import { interpretResponse } from '../transport/interpretResponse';
+import { asNetworkFailure, networkFailureWords } from '../transport/networkFailure';
 import { redactSecrets } from '../transport/redact';
+import { describeRedirect, isRedirectStatus } from '../transport/redirectTarget';
 
 /**
  * Tests the credential without changing anything on the account:
@@ -32,7 +34,13 @@ export async function appBuilderApiCredentialTest(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
-	const secrets = [data.accessToken, data.apiKey, data.clientSecret, data.refreshToken];
+	const secrets = [
+		data.accessToken,
+		data.apiKey,
+		data.clientSecret,
+		data.refreshToken,
+		data.connectAccessToken,
+	];
 	const send = legacyRequestAdapter(this);
 
 	const web = await testWebServices(send, data, secrets);
@@ -52,20 +60,35 @@ async function testWebServices(
 	secrets: unknown[],
 ): Promise<INodeCredentialTestResult> {
 	const { path, method } = WEB_SERVICE_ENDPOINTS.editUser;
+	const url = joinUrl(String(data.baseUrl || DEFAULT_WEB_SERVICE_BASE_URL), path);
 	let response;
 	try {
 		response = await send({
 			method: 'POST',
-			url: joinUrl(String(data.baseUrl || DEFAULT_WEB_SERVICE_BASE_URL), path),
+			url,
 			headers: { ACCESSTOKEN: String(data.accessToken ?? ''), Accept: 'application/json' },
 			body: { method, apiKey: String(data.apiKey ?? ''), email: '' },
 			json: true,
 		});
 	} catch (error) {
+		const network = asNetworkFailure(error);
+		if (network) {
+			return {
+				status: 'Error',
+				message: `Could not reach the App Builder web services (${networkFailureWords(network)}). Check the Web Service Base URL.`,
+			};
+		}
 		const reason = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
 		return {
 			status: 'Error',
-			message: `Could not reach the App Builder web services (${reason}). Check the Web Service Base URL.`,
+			message: `The test request to the App Builder web services failed (${reason.slice(0, 200)}). Check the Web Service Base URL.`,
+		};
+	}
+	if (isRedirectStatus(response.statusCode)) {
+		const redirect = redactSecrets(describeRedirect(response.statusCode, response.headers, url), secrets);
+		return {
+			status: 'Error',
+			message: `The web services answered with ${redirect}. n8n does not follow it, so the Access Token and API Key go only to the configured host: correct the Web Service Base URL in the App Builder API credential.`,
 		};
 	}
 	const outcome = interpretResponse(response, Date.now());
@@ -118,6 +141,7 @@ async function testConnectClient(
 			connectBaseUrl: String(data.connectBaseUrl || DEFAULT_CONNECT_BASE_URL),
 			clientId: String(data.clientId ?? ''),
 			clientSecret: String(data.clientSecret ?? ''),
+			accessToken: String(data.accessToken ?? ''),
 		},
 		UNISSUED_PROBE_VALUE,
 	);
@@ -130,6 +154,7 @@ async function testConnectClient(
 /**
  * Credential tests only get the older `request` helper; this adapts it to the
  * options the rest of the package uses and always returns the full response.
+ * Redirects are never followed: every request here carries secrets.
  */
 function legacyRequestAdapter(context: ICredentialTestFunctions): Send {
 	return async (options) => {
@@ -141,6 +166,8 @@ function legacyRequestAdapter(context: ICredentialTestFunctions): Send {
 			json: true,
 			simple: false,
 			resolveWithFullResponse: true,
+			followRedirect: false,
+			followAllRedirects: false,
 			timeout: 30_000,
 		})) as { statusCode: number; headers?: Record<string, unknown>; body: unknown };
 		return { statusCode: response.statusCode, headers: response.headers, body: response.body };

@@ -13,7 +13,7 @@ import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpo
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
 import { asNetworkFailure, isTransient, type NetworkFailure } from './networkFailure';
-import { redirectFailure, type RedirectFailure } from './redirects';
+import { redirectFailure, type RedirectFailure } from './redirectTarget';
 import { RequestGate } from './requestGate';
 import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
 import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from './retryPolicy';

@@ -6,7 +6,7 @@ import { meaningOf } from './errorCatalog';
 import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
 import { networkFailureWords, type NetworkFailure } from './networkFailure';
 import { redactSecrets } from './redact';
-import type { RedirectFailure } from './redirects';
+import type { RedirectFailure } from './redirectTarget';
 
 /** An answer that went past its deadline, its size or its number of records. */
 export interface LimitFailure {
