@@ -209,6 +209,74 @@ describe('App Builder API emulator', () => {
 			await inquiries();
 			expect(Date.now() - started).toBeGreaterThanOrEqual(190);
 		});
+
+		/** The first chunks of an answer that does not end, read for `ms`, then the connection is given up. */
+		const readFor = async (ms: number) => {
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				signal: AbortSignal.timeout(ms),
+			});
+			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+			const chunks: Buffer[] = [];
+			try {
+				for (;;) {
+					const { value, done } = await reader.read();
+					if (done) return { status: response.status, ended: true, text: Buffer.concat(chunks).toString() };
+					chunks.push(Buffer.from(value));
+				}
+			} catch {
+				return { status: response.status, ended: false, text: Buffer.concat(chunks).toString() };
+			}
+		};
+
+		it.each([302, 307, 308])('redirects with %i to the given location, with no body', async (status) => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'redirect', status, location: 'http://127.0.0.1:9/elsewhere' });
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken },
+				body: '{}',
+				redirect: 'manual',
+			});
+			expect(response.status).toBe(status);
+			expect(response.headers.get('location')).toBe('http://127.0.0.1:9/elsewhere');
+			expect(await response.text()).toBe('');
+		});
+
+		it('drips white space after the start of the answer, one byte at a time, without end', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drip', ms: 50 });
+			const read = await readFor(600);
+			expect(read.ended).toBe(false);
+			expect(read.text.startsWith('{"status":"success","msg":"Record found","data":[')).toBe(true);
+			const drips = read.text.length - '{"status":"success","msg":"Record found","data":['.length;
+			expect(drips).toBeGreaterThanOrEqual(5);
+			expect(read.text.trimEnd()).toBe('{"status":"success","msg":"Record found","data":[');
+		});
+
+		it('sends an inquiries list that never ends, each record whole JSON', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'endless' });
+			const read = await readFor(300);
+			expect(read.ended).toBe(false);
+			const list = read.text.slice(read.text.indexOf('[') + 1);
+			const whole = list.slice(0, list.lastIndexOf('},{') + 1);
+			const records = JSON.parse(`[${whole}]`) as Array<{ _id: string }>;
+			expect(records.length).toBeGreaterThan(1000);
+			expect(new Set(records.map((record) => record._id)).size).toBe(records.length);
+		});
+
+		it('with throttleEvery 3 refuses every third web-service request with 429 and the configured Retry-After', async () => {
+			emu().control.configure({ throttleEvery: 3, throttleRetryAfter: '0.5' });
+			const statuses: number[] = [];
+			let retryAfter: string | null = null;
+			for (let i = 0; i < 6; i++) {
+				const result = await inquiries();
+				statuses.push(result.status);
+				if (result.status === 429) retryAfter = result.headers.get('retry-after');
+			}
+			expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
+			expect(retryAfter).toBe('0.5');
+		});
 	});
 
 	describe('Connect', () => {
