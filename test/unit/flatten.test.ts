@@ -74,6 +74,23 @@ describe('flattenInquiry', () => {
 		expect(unusable.updatedon).toBe(0);
 	});
 
+	it('warns that an addedon beyond the range of a Date is not a usable time, as the trigger treats it as undated', () => {
+		const item = flattenInquiry(record([['a', 'A', '1']], { addedon: 1e20 }));
+		expect(item.submittedAt).toBeNull();
+		expect(item.addedon).toBe(1e20);
+		expect(item.formWarnings).toEqual(['addedon is not a usable time: 100000000000000000000']);
+	});
+
+	it('reads ISO 8601 addedon and updatedon strings as the instants they name, without warnings', () => {
+		const item = flattenInquiry(
+			record([['a', 'A', '1']], { addedon: '2026-11-10T09:12:05Z', updatedon: '2026-11-10 10:12:05.250+01:00' }),
+		);
+		expect(item.submittedAt).toBe('2026-11-10T09:12:05.000Z');
+		expect(item.updatedAt).toBe('2026-11-10T09:12:05.250Z');
+		expect(item.addedon).toBe('2026-11-10T09:12:05Z');
+		expect(item.formWarnings).toBeUndefined();
+	});
+
 	it('renames duplicates, metadata collisions, empty names and object machinery by the documented rules', () => {
 		const item = flattenInquiry(
 			record([
