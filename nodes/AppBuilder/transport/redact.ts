@@ -134,27 +134,32 @@ function urlEncoded(text: string): string | undefined {
 
 function redactForms(text: string, forms: readonly string[], marker: string): string {
 	const { text: decoded, origins } = decodeWithOrigins(text);
-	const ranges: Array<[number, number]> = [];
+	// cover[i] - cover[i-1]: how many found places start at i minus how many end there.
+	let cover: Int32Array | undefined;
 	for (const form of forms) {
 		// Overlapping places too: each found place is looked past by one unit, not by the form's length.
 		for (let at = decoded.indexOf(form); at !== -1; at = decoded.indexOf(form, at + 1)) {
-			ranges.push([at, at + form.length]);
+			cover ??= new Int32Array(decoded.length + 1);
+			cover[at]++;
+			cover[at + form.length]--;
 		}
 	}
-	if (ranges.length === 0) return text;
-	ranges.sort((a, b) => a[0] - b[0]);
-	const pieces: string[] = [];
+	if (cover === undefined) return text;
 	// Positions in `text`: a range of the decoded text covers the whole characters it came from.
 	const original = (index: number) => (origins === undefined ? index : origins[index]);
+	const pieces: string[] = [];
 	let copiedUpTo = 0;
-	let index = 0;
-	while (index < ranges.length) {
-		const start = ranges[index][0];
-		let end = ranges[index][1];
-		// Ranges that overlap or touch become one.
-		for (index++; index < ranges.length && ranges[index][0] <= end; index++) end = Math.max(end, ranges[index][1]);
-		pieces.push(text.slice(copiedUpTo, original(start)), marker);
-		copiedUpTo = original(end);
+	let depth = 0;
+	let start = 0;
+	for (let index = 0; index <= decoded.length; index++) {
+		const before = depth;
+		depth += cover[index];
+		// Places that overlap or touch make one covered range, written as one marker.
+		if (before === 0 && depth > 0) start = index;
+		if (before > 0 && depth === 0) {
+			pieces.push(text.slice(copiedUpTo, original(start)), marker);
+			copiedUpTo = original(index);
+		}
 	}
 	pieces.push(text.slice(copiedUpTo));
 	return pieces.join('');
