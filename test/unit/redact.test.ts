@@ -44,6 +44,11 @@ describe('redactSecrets', () => {
 		expect(redactSecrets(`Tom &amp; Jerry &#45; key ${API_KEY}`, [API_KEY])).toBe('Tom &amp; Jerry &#45; key [redacted]');
 	});
 
+	it('reads names of Object.prototype as unknown character references, not as characters', () => {
+		expect(decodeHtmlEntities('&constructor; &toString; &hasOwnProperty; &amp;')).toBe('&constructor; &toString; &hasOwnProperty; &');
+		expect(redactSecrets(`&constructor; ${API_KEY}`, [API_KEY])).toBe('&constructor; [redacted]');
+	});
+
 	it('removes a secret the server wrote JSON-escaped or URL-encoded', () => {
 		const secret = 'p/w"d\\+ é!';
 		const echoed = [

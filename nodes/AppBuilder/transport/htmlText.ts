@@ -9,15 +9,18 @@
  * Named references decoded: the ones HTML escaping produces (amp, lt, gt,
  * quot, apos, nbsp) and HTML's names for the other ASCII punctuation, so an
  * echoed secret written with them is still recognised. Others stay as written.
+ * A Map, so names such as `constructor` find nothing.
  */
-const NAMED_REFERENCES: Record<string, string> = {
-	amp: '&', AMP: '&', lt: '<', LT: '<', gt: '>', GT: '>', quot: '"', QUOT: '"', apos: "'", nbsp: '\u00a0',
-	excl: '!', num: '#', dollar: '$', percnt: '%', lpar: '(', rpar: ')', ast: '*', midast: '*', plus: '+',
-	comma: ',', period: '.', sol: '/', colon: ':', semi: ';', equals: '=', quest: '?', commat: '@',
-	lsqb: '[', lbrack: '[', bsol: '\\', rsqb: ']', rbrack: ']', Hat: '^', lowbar: '_', UnderBar: '_',
-	grave: '`', DiacriticalGrave: '`', lcub: '{', lbrace: '{', verbar: '|', vert: '|', VerticalLine: '|',
-	rcub: '}', rbrace: '}', Tab: '\t', NewLine: '\n',
-};
+const NAMED_REFERENCES = new Map<string, string>(
+	Object.entries({
+		amp: '&', AMP: '&', lt: '<', LT: '<', gt: '>', GT: '>', quot: '"', QUOT: '"', apos: "'", nbsp: '\u00a0',
+		excl: '!', num: '#', dollar: '$', percnt: '%', lpar: '(', rpar: ')', ast: '*', midast: '*', plus: '+',
+		comma: ',', period: '.', sol: '/', colon: ':', semi: ';', equals: '=', quest: '?', commat: '@',
+		lsqb: '[', lbrack: '[', bsol: '\\', rsqb: ']', rbrack: ']', Hat: '^', lowbar: '_', UnderBar: '_',
+		grave: '`', DiacriticalGrave: '`', lcub: '{', lbrace: '{', verbar: '|', vert: '|', VerticalLine: '|',
+		rcub: '}', rbrace: '}', Tab: '\t', NewLine: '\n',
+	}),
+);
 
 /** `&#45;` / `&#45` (decimal), `&#x2d;` (hexadecimal), `&name;` (named). */
 const CHARACTER_REFERENCE = /&(?:#(\d+);?|#x([\da-f]+);?|([a-z][a-z\d]*);)/gi;
@@ -58,7 +61,7 @@ function decodeOnce(text: string): { text: string; origins: number[] } {
 		const [reference, decimal, hex, name] = match;
 		const start = match.index;
 		const character =
-			name !== undefined ? NAMED_REFERENCES[name] : codePointText(decimal !== undefined ? Number(decimal) : parseInt(hex, 16));
+			name !== undefined ? NAMED_REFERENCES.get(name) : codePointText(decimal !== undefined ? Number(decimal) : parseInt(hex, 16));
 		if (character === undefined) continue;
 		copy(copiedUpTo, start);
 		pieces.push(character);
