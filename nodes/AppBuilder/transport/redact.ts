@@ -34,8 +34,9 @@ export function apiMessageForUser(text: string, secrets: readonly unknown[]): st
  * A copy of a JSON value (a success answer) with every text, and every
  * object key, redacted. Lists and plain objects are copied, at any depth
  * (walked with a loop, not recursion); other values are kept as they are.
- * The input is not changed. Two keys that redact to the same text are both
- * kept, the later one with `_2`, `_3`, ...
+ * The input is not changed; with no secret to look for it is returned as it
+ * is. Two keys that redact to the same text are both kept, the later one
+ * with `_2`, `_3`, ...
  */
 export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
 	const redactor = redactorFor(secrets);
