@@ -230,13 +230,34 @@ describe('newOrUpdated', () => {
 	});
 
 	it('derives events from records: addedon for new, the later of addedon and updatedon for newOrUpdated', () => {
-		expect(toCursorEvent({ _id: 'x', addedon: 100, updatedon: 200 }, 'newOrUpdated')).toEqual({ key: 'x', time: 200_000 });
-		expect(toCursorEvent({ _id: 'x', addedon: 300, updatedon: 200 }, 'newOrUpdated')).toEqual({ key: 'x', time: 300_000 });
-		expect(toCursorEvent({ _id: 'x', updatedon: '200' }, 'newOrUpdated')).toEqual({ key: 'x', time: 200_000 });
-		expect(toCursorEvent({ _id: 'x', addedon: 100, updatedon: 200 }, 'new')).toEqual({ key: 'x', time: 100_000 });
-		expect(toCursorEvent({ _id: 'x', updatedon: 200 }, 'new')).toEqual({ key: 'x', time: undefined });
+		const s = T0 / 1000; // seconds, as the API may send them
+		expect(toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 + 200_000 });
+		expect(toCursorEvent({ _id: 'x', addedon: s + 300, updatedon: s + 200 }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 + 300_000 });
+		expect(toCursorEvent({ _id: 'x', updatedon: String(s + 200) }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 + 200_000 });
+		expect(toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'new')).toEqual({ key: 'x', time: T0 + 100_000 });
+		expect(toCursorEvent({ _id: 'x', updatedon: s + 200 }, 'new')).toEqual({ key: 'x', time: undefined });
 		expect(toCursorEvent({ requestId: 'R', addedon: 'soon' }, 'new')).toEqual({ key: 'r:R', time: undefined });
 		expect(toCursorEvent(null, 'new').time).toBeUndefined();
+	});
+
+	it('treats an addedon beyond the range of a Date as undated, not as far in the future', () => {
+		expect(toCursorEvent({ _id: 'x', addedon: 1e20 }, 'new')).toEqual({ key: 'x', time: undefined });
+		expect(toCursorEvent({ _id: 'x', addedon: 1e20, updatedon: T0 / 1000 }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 });
+		// Undated, it is emitted once like any undated lead and holds back no later lead.
+		const state = baselineOf([ev('seed', T0)]);
+		const first = poll(state, [ev('seed', T0), toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'), ev('later', T0 + 1000)]);
+		expect(first.emitted.sort()).toEqual(['huge', 'later']);
+		const second = poll(first.state, [ev('seed', T0), toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'), ev('later', T0 + 1000), ev('latest', T0 + 2000)]);
+		expect(second.emitted).toEqual(['latest']);
+	});
+
+	it('reads an ISO 8601 addedon as the instant it names, like flattenInquiry does', () => {
+		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01T00:00:05Z' }, 'new')).toEqual({ key: 'x', time: T0 + 5000 });
+		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01 02:00:05+02:00' }, 'new')).toEqual({ key: 'x', time: T0 + 5000 });
+		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01 00:00:05', updatedon: '2026-06-01T00:00:09.250Z' }, 'newOrUpdated')).toEqual({
+			key: 'x',
+			time: T0 + 9250,
+		});
 	});
 });
 

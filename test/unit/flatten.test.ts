@@ -74,6 +74,23 @@ describe('flattenInquiry', () => {
 		expect(unusable.updatedon).toBe(0);
 	});
 
+	it('warns that an addedon beyond the range of a Date is not a usable time, as the trigger treats it as undated', () => {
+		const item = flattenInquiry(record([['a', 'A', '1']], { addedon: 1e20 }));
+		expect(item.submittedAt).toBeNull();
+		expect(item.addedon).toBe(1e20);
+		expect(item.formWarnings).toEqual(['addedon is not a usable time: 100000000000000000000']);
+	});
+
+	it('reads ISO 8601 addedon and updatedon strings as the instants they name, without warnings', () => {
+		const item = flattenInquiry(
+			record([['a', 'A', '1']], { addedon: '2026-11-10T09:12:05Z', updatedon: '2026-11-10 10:12:05.250+01:00' }),
+		);
+		expect(item.submittedAt).toBe('2026-11-10T09:12:05.000Z');
+		expect(item.updatedAt).toBe('2026-11-10T09:12:05.250Z');
+		expect(item.addedon).toBe('2026-11-10T09:12:05Z');
+		expect(item.formWarnings).toBeUndefined();
+	});
+
 	it('renames duplicates, metadata collisions, empty names and object machinery by the documented rules', () => {
 		const item = flattenInquiry(
 			record([
@@ -181,6 +198,49 @@ describe('flattenInquiry', () => {
 		);
 		expect(item).toMatchObject({ a: '1', extra: 'from builder', fieldLabels: { a: 'A', extra: 'Extra' } });
 		expect(item.formWarnings).toEqual(['formData and formbuilderData disagree on the value of "a"; the formData value was used']);
+		expect(JSON.stringify(item.formWarnings)).not.toContain('hunter2');
+	});
+
+	it('gives an unnamed formData column that formbuilderData names by fieldIdentifire one key (the identifier), without warnings', () => {
+		const item = flattenInquiry(
+			record([], {
+				formData: [
+					['Ann', 'Call me after 5'],
+					['Your Name', 'Comment'],
+					['name', ''],
+				],
+				formbuilderData: JSON.stringify([
+					{ fieldName: 'name', fieldIdentifire: 'name', fieldLabel: 'Your Name', fieldValue: 'Ann' },
+					{ fieldName: '', fieldIdentifire: 'textarea_2', fieldLabel: 'Comment', fieldValue: 'Call me after 5' },
+				]),
+			}),
+		);
+		expect(item.textarea_2).toBe('Call me after 5');
+		expect(item.field_2).toBeUndefined();
+		expect(item.fieldLabels).toEqual({ name: 'Your Name', textarea_2: 'Comment' });
+		expect(item.formWarnings).toBeUndefined();
+	});
+
+	it('pairs unnamed columns with identified entries by label, in order, and warns without quoting values when they disagree', () => {
+		const item = flattenInquiry(
+			record([], {
+				formData: [
+					['first', 'second', 'other'],
+					['Note', 'Note', 'Other'],
+					['', '', ''],
+				],
+				formbuilderData: JSON.stringify([
+					{ fieldName: '', fieldIdentifire: 'note_1', fieldLabel: 'Note', fieldValue: 'first' },
+					{ fieldName: '', fieldIdentifire: 'note_2', fieldLabel: 'Note', fieldValue: 'hunter2' },
+					{ fieldName: '', fieldIdentifire: 'extra_9', fieldLabel: 'Extra', fieldValue: 'only in builder' },
+				]),
+			}),
+		);
+		expect(item).toMatchObject({ note_1: 'first', note_2: 'second', field_3: 'other', extra_9: 'only in builder' });
+		expect(Object.keys(item.fieldLabels as object).sort()).toEqual(['extra_9', 'field_3', 'note_1', 'note_2']);
+		expect(item.formWarnings).toEqual([
+			'formData and formbuilderData disagree on the value of "note_2"; the formData value was used',
+		]);
 		expect(JSON.stringify(item.formWarnings)).not.toContain('hunter2');
 	});
 
@@ -344,6 +404,36 @@ describe('flattenInquiry, property-based', () => {
 			{ numRuns: 2000 },
 		);
 		expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeNames);
+	});
+
+	it('on well-formed records whose unnamed fields formbuilderData identifies, every field comes out once under its name or identifier (1,000 runs)', () => {
+		const field = fc.tuple(hostileName, fc.string(), fc.string({ minLength: 1 }));
+		fc.assert(
+			fc.property(fc.array(field, { maxLength: 8 }), (fields) => {
+				const identifierOf = (name: string, index: number) => name.trim() || `text_${index}\u{1F511}`;
+				const item = flattenInquiry(
+					record(fields, {
+						formbuilderData: JSON.stringify(
+							fields.map(([name, label, value], index) => ({
+								fieldName: name,
+								fieldIdentifire: identifierOf(name, index),
+								fieldLabel: label,
+								fieldValue: value,
+							})),
+						),
+					}),
+				);
+				const labels = item.fieldLabels as Record<string, string>;
+				const pairs = Object.keys(labels).map((key) => [item[key], labels[key]].join('\u0000'));
+				const submitted = fields.map(([, label, value]) => [value, label.trim()].join('\u0000'));
+				expect(pairs.sort()).toEqual(submitted.sort());
+				expect(item.formWarnings).toBeUndefined();
+				fields.forEach(([name, , value], index) => {
+					if (name.trim() === '') expect(item[identifierOf(name, index)]).toBe(value);
+				});
+			}),
+			{ numRuns: 1000 },
+		);
 	});
 
 	it('on well-formed records, every submitted field comes out once with its label (1,000 runs)', () => {

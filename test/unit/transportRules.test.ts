@@ -42,9 +42,9 @@ describe('which host gets which secret', () => {
 });
 
 describe('redactSecrets', () => {
-	it('removes every occurrence of each secret and leaves short values alone', () => {
-		expect(redactSecrets('Invalid API Key abc12345 (abc12345)', ['abc12345', 'x'])).toBe(
-			'Invalid API Key [redacted] ([redacted])',
+	it('removes every occurrence of each secret, short ones included', () => {
+		expect(redactSecrets('Invalid API Key abc12345 (abc12345) x', ['abc12345', 'x'])).toBe(
+			'Invalid API Key [redacted] ([redacted]) [redacted]',
 		);
 	});
 });

@@ -5,11 +5,18 @@ import type { FormField, RawInquiry } from './inquiry.types';
  * parallel rows: values, labels, names) and formbuilderData (a JSON string of
  * { fieldName, fieldIdentifire, fieldLabel, fieldValue }).
  *
- * formData is primary; formbuilderData adds the fields formData lacks. The
- * n-th formbuilderData entry of a name pairs with the n-th formData column of
- * that name, so repeated names pair up in order. Malformed input never
- * throws: each problem becomes a warning in plain words. Warnings may quote a
- * field's name, never a submitted value.
+ * formData is primary; formbuilderData adds the fields formData lacks.
+ * Pairing, in order, so repeated names pair up n-th with n-th:
+ * 1. An entry pairs with a column of the same identity: the name; for an
+ *    entry without a name its fieldIdentifire, else its label; for a column
+ *    without a name its label.
+ * 2. An entry without a name whose fieldIdentifire no column has pairs with
+ *    a column without a name and the same label.
+ * A paired column without a name takes the entry's fieldIdentifire, which
+ * becomes its key, so the field comes out once under the builder's name for
+ * it. Paired sources that disagree on the value are warned about. Malformed
+ * input never throws: each problem becomes a warning in plain words.
+ * Warnings may quote a field's name, never a submitted value.
  */
 export function readFormFields(record: RawInquiry): { fields: FormField[]; warnings: string[] } {
 	const warnings: string[] = [];
@@ -19,30 +26,59 @@ export function readFormFields(record: RawInquiry): { fields: FormField[]; warni
 		warnings.push('the record has neither formData nor formbuilderData');
 	}
 
-	const unpaired = new Map<string, FormField[]>();
-	for (const field of fromFormData) {
-		const identity = fieldIdentity(field);
-		unpaired.set(identity, [...(unpaired.get(identity) ?? []), field]);
-	}
+	const columnsByIdentity = queuesBy(fromFormData, fieldIdentity);
+	const unnamedColumnsByLabel = queuesBy(
+		fromFormData.filter((field) => field.name === ''),
+		(field) => field.label,
+	);
+	const paired = new Set<FormField>();
 	const fields = [...fromFormData];
 	// Appended fields are numbered after every formData column.
 	let position = columns;
 	for (const entry of fromBuilder) {
-		const twin = unpaired.get(fieldIdentity(entry))?.shift();
+		let twin = nextUnpaired(columnsByIdentity.get(fieldIdentity(entry)), paired);
+		if (twin === undefined && entry.name === '' && entry.identifier !== '') {
+			twin = nextUnpaired(unnamedColumnsByLabel.get(entry.label), paired);
+		}
 		if (twin === undefined) {
 			fields.push({ ...entry, position: ++position });
-		} else if (twin.value !== entry.value) {
+			continue;
+		}
+		if (twin.name === '' && twin.identifier === '') twin.identifier = entry.identifier;
+		if (twin.value !== entry.value) {
 			warnings.push(
-				`formData and formbuilderData disagree on the value of "${shorten(twin.name || twin.label)}"; the formData value was used`,
+				`formData and formbuilderData disagree on the value of "${shorten(twin.name || twin.identifier || twin.label)}"; the formData value was used`,
 			);
 		}
 	}
 	return { fields, warnings };
 }
 
-/** What pairs a formData column with a formbuilderData entry. */
+/** What pairs a formData column with a formbuilderData entry (rule 1). */
 function fieldIdentity(field: FormField): string {
 	return field.name || field.identifier || field.label;
+}
+
+function queuesBy(fields: FormField[], keyOf: (field: FormField) => string): Map<string, FormField[]> {
+	const queues = new Map<string, FormField[]>();
+	for (const field of fields) {
+		const queue = queues.get(keyOf(field));
+		if (queue) queue.push(field);
+		else queues.set(keyOf(field), [field]);
+	}
+	return queues;
+}
+
+/** The first column of a queue not yet paired (a column sits in one queue per rule), marked as paired. */
+function nextUnpaired(queue: FormField[] | undefined, paired: Set<FormField>): FormField | undefined {
+	while (queue !== undefined && queue.length > 0) {
+		const field = queue.shift() as FormField;
+		if (!paired.has(field)) {
+			paired.add(field);
+			return field;
+		}
+	}
+	return undefined;
 }
 
 function readFormData(formData: unknown, warnings: string[]): { fields: FormField[]; columns: number } {

@@ -1,17 +1,25 @@
 import type { RawInquiry } from './inquiry.types';
+import { jsonText } from './jsonText';
 
 /**
  * The identity of an inquiry for "has it been emitted?":
  * - its _id (a non-empty string, or a number);
  * - else `r:` + its requestId;
  * - else `h:` + a hash of what was submitted and when (formData,
- *   formbuilderData, addedon), so the same submission keeps the same key.
+ *   formbuilderData, addedon), so the same submission keeps the same key;
+ * - else, when it has none of those three, `h:` + a hash of the whole record
+ *   in sorted key order, leaving out the fields that change after submission
+ *   (status, readStatus, mailStatus, paymentStatus, updatedon).
+ * The hash reads JSON text of any depth (jsonText.ts), so records too deep
+ * for JSON.stringify still get keys of their own. Keys of records that had
+ * one before are unchanged: JSON.stringify's text where it works, and the
+ * same text from jsonText where it runs out of stack.
  * An id is used as it is when it is 1 to 64 characters of [A-Za-z0-9_.-] and
  * not a name of Object.prototype; any other id is replaced by `#` + its hash.
  * That keeps every key short (the cursor's state size depends on it) and
  * keeps the three kinds apart: a plain id never contains `:` or `#`.
  */
-const PLAIN_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+const PLAIN_ID = /^[\w.-]{1,64}$/;
 /** The names `id in Object.prototype` finds, looked up in a Set: `in` costs more than the rest of reading an id. */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
@@ -21,7 +29,28 @@ export function inquiryKey(record: unknown): string {
 	if (id !== undefined) return compactId(id);
 	const requestId = idText(raw.requestId);
 	if (requestId !== undefined) return `r:${compactId(requestId)}`;
-	return `h:${fnv1a64(stableText([raw.formData, raw.formbuilderData, raw.addedon]))}`;
+	if (isAbsent(raw.formData) && isAbsent(raw.formbuilderData) && isAbsent(raw.addedon)) {
+		return `h:${fnv1a64(jsonText(withoutStatusFields(raw), true))}`;
+	}
+	return `h:${fnv1a64(submissionText([raw.formData, raw.formbuilderData, raw.addedon]))}`;
+}
+
+/** Fields that change when a lead is read or handled; a record's key must not. */
+const STATUS_FIELDS = new Set(['status', 'readStatus', 'mailStatus', 'paymentStatus', 'updatedon']);
+
+function withoutStatusFields(record: object): Record<string, unknown> {
+	const kept: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(record)) {
+		if (STATUS_FIELDS.has(key)) continue;
+		// defineProperty: an own "__proto__" key is data here, not the prototype.
+		Object.defineProperty(kept, key, { value, enumerable: true, writable: true, configurable: true });
+	}
+	return kept;
+}
+
+/** null and undefined both wrote `null` in the submission text, so both count as absent. */
+function isAbsent(value: unknown): boolean {
+	return value === undefined || value === null;
 }
 
 function idText(value: unknown): string | undefined {
@@ -35,12 +64,12 @@ function compactId(id: string): string {
 	return plain ? id : `#${fnv1a64(id)}`;
 }
 
-function stableText(value: unknown): string {
+/** JSON.stringify's text, as keys stored by earlier versions were made from; jsonText where it throws (depth, BigInt, cycles). */
+function submissionText(value: unknown[]): string {
 	try {
-		return JSON.stringify(value) ?? '';
+		return JSON.stringify(value);
 	} catch {
-		// Only values JSON cannot carry (BigInt, cycles) land here; the API sends JSON.
-		return '';
+		return jsonText(value, false);
 	}
 }
 

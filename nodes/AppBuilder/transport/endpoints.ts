@@ -24,5 +24,9 @@ export const DEFAULT_CONNECT_BASE_URL = 'https://connectcloud.appypie.com';
 
 /** Joins a base URL the user typed (with or without a trailing slash) and an absolute path. */
 export function joinUrl(baseUrl: string, path: string): string {
-	return `${baseUrl.trim().replace(/\/+$/, '')}${path}`;
+	const base = baseUrl.trim();
+	// A loop, not /\/+$/: that pattern is quadratic on a run of slashes not at the end.
+	let end = base.length;
+	while (end > 0 && base.charAt(end - 1) === '/') end--;
+	return `${base.slice(0, end)}${path}`;
 }

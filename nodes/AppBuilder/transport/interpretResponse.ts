@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { htmlToText } from './htmlText';
+
 /**
  * Decides whether a web-service response is a success or an error, in every
  * form the App Builder API may use. The spec does not say whether its codes
@@ -10,6 +12,8 @@ import type { IDataObject } from 'n8n-workflow';
  * - `{ successCode: "2039", message }` (success is `successCode: "200"`);
  * - an HTML or plain-text error page, from the service or a proxy;
  * - a JSON body cut short by a dropped connection.
+ * Server text is capped at MAX_ERROR_TEXT_LENGTH before any pattern reads
+ * it, and every pattern here is linear, so no answer can stall the loop.
  * Pure: no I/O, time passed in, so every form is unit-tested.
  */
 
@@ -26,7 +30,11 @@ export interface WebServiceFailure {
 	code: number;
 	httpStatus: number;
 	bodyKind: ResponseBodyKind;
-	/** The API's own text, when it gave one (already shortened). */
+	/**
+	 * The API's own text, when it gave one, capped at MAX_ERROR_TEXT_LENGTH.
+	 * Neither redacted nor shortened: show it through apiMessageForUser
+	 * (redact.ts), which redacts and then shortens.
+	 */
 	apiMessage?: string;
 	/** From a Retry-After header, in milliseconds. */
 	retryAfterMs?: number;
@@ -41,7 +49,10 @@ export interface RawResponse {
 }
 
 const ERROR_STATUS_WORDS = new Set(['error', 'fail', 'failed', 'failure', 'false']);
-const MAX_API_MESSAGE_LENGTH = 300;
+/** How much of an error text is kept: far more than any message, little enough to read quickly. */
+export const MAX_ERROR_TEXT_LENGTH = 64 * 1024;
+/** Longer than any Retry-After (an HTTP date is 29 characters). */
+const MAX_RETRY_AFTER_LENGTH = 64;
 
 export function interpretResponse(response: RawResponse, nowMs: number): WebServiceOutcome {
 	const { kind, value } = parseBody(response.body);
@@ -52,7 +63,7 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 		code,
 		httpStatus,
 		bodyKind: kind,
-		...(apiMessage ? { apiMessage: shorten(apiMessage) } : {}),
+		...(apiMessage ? { apiMessage: capped(apiMessage) } : {}),
 		...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
 	});
 
@@ -101,11 +112,11 @@ function parseBody(body: unknown): { kind: ResponseBodyKind; value: unknown } {
 		try {
 			return { kind: 'json', value: JSON.parse(trimmed) };
 		} catch {
-			return { kind: 'malformed-json', value: trimmed };
+			return { kind: 'malformed-json', value: capped(trimmed) };
 		}
 	}
-	if (trimmed.startsWith('<')) return { kind: 'html', value: trimmed };
-	return { kind: 'text', value: trimmed };
+	if (trimmed.startsWith('<')) return { kind: 'html', value: capped(trimmed) };
+	return { kind: 'text', value: capped(trimmed) };
 }
 
 function errorInJsonBody(body: IDataObject): { code?: number; message?: string } | undefined {
@@ -147,30 +158,19 @@ function httpStatusOrBadRequest(httpStatus: number): number {
 
 /** The first number in an error page that is a code the API documents (20xx or an HTTP error). */
 function findKnownCode(text: string): number | undefined {
-	const match = /\b(20(?:3[2-9]|4[01])|4(?:0[0-9]|1[0-9]|29)|5(?:0[0-4]))\b/.exec(text);
+	const match = /\b(20(?:3[2-9]|4[01])|4(?:[01]\d|29)|50[0-4])\b/.exec(text);
 	return match ? Number(match[1]) : undefined;
 }
 
-function htmlToText(html: string): string {
-	return html
-		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-		.replace(/<[^>]*>/g, ' ')
-		.replace(/&nbsp;/g, ' ')
-		.replace(/&amp;/g, '&')
-		.replace(/&lt;/g, '<')
-		.replace(/&gt;/g, '>')
-		.replace(/\s+/g, ' ')
-		.trim();
-}
-
-function shorten(text: string): string {
-	return text.length > MAX_API_MESSAGE_LENGTH ? `${text.slice(0, MAX_API_MESSAGE_LENGTH)}…` : text;
+/** The first MAX_ERROR_TEXT_LENGTH units of a server's text. */
+function capped(text: string): string {
+	return text.length > MAX_ERROR_TEXT_LENGTH ? text.slice(0, MAX_ERROR_TEXT_LENGTH) : text;
 }
 
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
+	if (value === undefined || value.length > MAX_RETRY_AFTER_LENGTH || value.trim() === '') return undefined;
 	const trimmed = value.trim();
-	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
 	const date = Date.parse(trimmed);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - nowMs);
