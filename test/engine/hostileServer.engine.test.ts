@@ -181,6 +181,46 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 		});
 	});
 
+	describe('a server that echoes secrets back', () => {
+		/** A web-service host that answers every request with `status` and `body`. */
+		const answering = async (status: number, body: string, use: (baseUrl: string) => Promise<void>) => {
+			const server = createServer((req, res) => {
+				req.resume();
+				req.on('end', () => {
+					res.writeHead(status, { 'Content-Type': 'application/json' });
+					res.end(body);
+				});
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			try {
+				await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+			} finally {
+				server.closeAllConnections();
+				await new Promise<void>((resolve) => server.close(() => resolve()));
+			}
+		};
+
+		it('takes an echoed API key and access token out of an Add User success item', async () => {
+			const body = JSON.stringify({ successCode: '200', message: `User added for key ${FIXTURE.apiKey} via token ${FIXTURE.accessToken}` });
+			await answering(200, body, async (baseUrl) => {
+				const result = await runAppBuilder(addUser(), { helper: helperWith({ baseUrl }) });
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json.message).toBe('User added for key [redacted] via token [redacted]');
+				expectNoSecrets(result.items);
+			});
+		});
+
+		it('shows no part of a secret that the API message would have had cut in half', async () => {
+			// The API key straddles the 300th character, where the message shown is cut.
+			const body = JSON.stringify({ status: 'error', code: 400, msg: `${'x'.repeat(297)}${FIXTURE.apiKey} is invalid` });
+			await answering(400, body, async (baseUrl) => {
+				const result = await runAppBuilder(addUser(), { helper: helperWith({ baseUrl }) });
+				expect(result.error?.description).toContain(`${'x'.repeat(297)}[re…`);
+				expect(result.error?.description).not.toContain(FIXTURE.apiKey.slice(0, 3));
+			});
+		});
+	});
+
 	describe('an error that is not a network failure', () => {
 		it('is shown with its own message instead of "could not reach"', async () => {
 			// A server that answers with something that is not HTTP: the client's parse error is the fact to show.

@@ -13,6 +13,7 @@ import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpo
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
 import { asNetworkFailure, isTransient, type NetworkFailure } from './networkFailure';
+import { redactValue } from './redact';
 import { redirectFailure, type RedirectFailure } from './redirectTarget';
 import { RequestGate } from './requestGate';
 import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
@@ -112,7 +113,8 @@ export async function callWebService(
 			const outcome = await attemptOnce(this, request, options);
 			if (outcome.ok) {
 				gate.passed();
-				return outcome.body;
+				// An answer read whole is small and goes into output items: an echoed secret is taken out of it.
+				return options.readStream ? outcome.body : redactValue(outcome.body, secrets);
 			}
 			failure = outcome;
 		} finally {

@@ -5,7 +5,7 @@ import type { AnswerLimit } from './answerLimits';
 import { meaningOf } from './errorCatalog';
 import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
 import { networkFailureWords, type NetworkFailure } from './networkFailure';
-import { redactSecrets } from './redact';
+import { apiMessageForUser } from './redact';
 import type { RedirectFailure } from './redirectTarget';
 
 /** An answer that went past its deadline, its size or its number of records. */
@@ -26,8 +26,6 @@ export interface OtherFailure {
 export type CallFailure = WebServiceFailure | NetworkFailure | RedirectFailure | LimitFailure | OtherFailure;
 
 const CREDENTIAL = 'the App Builder API credential';
-/** How much of the API's own text an error shows, cut only after secrets were taken out. */
-const MAX_SHOWN_API_TEXT = 300;
 
 export interface FailureDetails {
 	attempts: number;
@@ -50,7 +48,7 @@ export function webServiceError(node: INode, failure: CallFailure, details: Fail
 	if ('limit' in failure) return limitError(node, failure, itemIndex);
 	if ('other' in failure) {
 		return new NodeApiError(node, {} as JsonObject, {
-			message: `The request to the App Builder API failed: ${shownText(failure.message, details.secrets)}`,
+			message: `The request to the App Builder API failed: ${apiMessageForUser(failure.message, details.secrets)}`,
 			description: `Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
 			itemIndex,
 		});
@@ -85,7 +83,7 @@ function apiError(node: INode, failure: WebServiceFailure, details: FailureDetai
 		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})`;
 		description = `The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`;
 	}
-	const apiSays = failure.apiMessage ? shownText(failure.apiMessage, details.secrets) : undefined;
+	const apiSays = failure.apiMessage ? apiMessageForUser(failure.apiMessage, details.secrets) : undefined;
 	if (apiSays) description = `${description} The API said: "${apiSays}".`;
 	return new NodeApiError(
 		node,
@@ -111,12 +109,6 @@ function limitError(node: INode, failure: LimitFailure, itemIndex: number | unde
 		},
 	};
 	return new NodeApiError(node, { limit: failure.limit } as JsonObject, { ...texts[failure.limit], itemIndex });
-}
-
-/** Text from outside, with the secrets taken out first and only then shortened, so no secret is cut in half. */
-function shownText(text: string, secrets: unknown[]): string {
-	const redacted = redactSecrets(text, secrets);
-	return redacted.length > MAX_SHOWN_API_TEXT ? `${redacted.slice(0, MAX_SHOWN_API_TEXT)}…` : redacted;
 }
 
 function describeBodyKind(failure: WebServiceFailure): string {
