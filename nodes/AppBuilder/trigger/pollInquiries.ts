@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -11,8 +11,8 @@ import {
 	type CursorOptions,
 	type EventMode,
 } from '../inquiries/cursor';
-import { flattenInquiry } from '../inquiries/flatten';
 import { asNodeError } from '../helpers/asNodeError';
+import { inquiryItem } from '../helpers/inquiryItem';
 import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../transport/fetchInquiries';
 import type { InquiryList } from '../transport/inquiryList';
 import { readCursorState, writeCursorState } from './triggerState';
@@ -44,9 +44,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	const mode = this.getNodeParameter('event', 'new') as EventMode;
 	const simplify = this.getNodeParameter('simplify', true) as boolean;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const toItem = (record: unknown): INodeExecutionData => ({
-		json: simplify ? flattenInquiry(record) : (record as IDataObject),
-	});
+	const toItem = (record: unknown): INodeExecutionData => ({ json: inquiryItem(record, simplify) });
 
 	if (this.getMode() === 'manual') return [[toItem(await latestInquiry.call(this, target, mode))]];
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { appIdField, formPageField } from '../../descriptions/formFields';
-import { flattenInquiry } from '../../inquiries/flatten';
+import { inquiryItem } from '../../helpers/inquiryItem';
 import { fetchInquiries, validateFormTarget, type FormTarget } from '../../transport/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
@@ -117,7 +117,7 @@ export async function send(this: IExecuteFunctions, query: InquiryQuery, itemInd
 	const { target, selection, simplify } = query;
 	const records = await fetchInquiries.call(this, target, { itemIndex });
 	return selectInquiries(records, selection).map((record) => ({
-		json: simplify ? flattenInquiry(record) : (record as IDataObject),
+		json: inquiryItem(record, simplify),
 		pairedItem: { item: itemIndex },
 	}));
 }
