@@ -1,10 +1,11 @@
 import { inquiryItem } from '../../nodes/AppBuilder/helpers/inquiryItem';
+import { AnswerLimitExceeded } from '../../nodes/AppBuilder/transport/answerLimits';
 import { InquiryArrayBuilder, InquiryListBuilder, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
 import { jsonProblem } from '../../nodes/AppBuilder/transport/jsonProblem';
 import { readInquiryStream, type RecordCollector } from '../../nodes/AppBuilder/transport/readInquiryStream';
 import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../nodes/AppBuilder/transport/unreadableInquiry';
 
-/** What a record the API sends broken inside becomes. */
+/** What a record the API sends broken inside becomes, and the bound on records per answer. */
 
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
 	const bytes = Buffer.from(text, 'utf8');
@@ -123,5 +124,19 @@ describe('jsonProblem', () => {
 		[`${'['.repeat(100_000)}${']'.repeat(99_999)}`, { what: 'the text ends too early', at: 199_999 }],
 	])('says what is wrong in %j and where', (text, problem) => {
 		expect(jsonProblem(text)).toEqual(problem);
+	});
+});
+
+describe('records per answer', () => {
+	const records = (count: number) => answerOf(...Array.from({ length: count }, (_, i) => `{"_id":"r${i}","addedon":${1700000000 + i}}`));
+
+	it.each<[string, (limit: number) => RecordCollector<unknown>]>([
+		['the trigger\'s list', (limit) => new InquiryListBuilder('new', () => false, limit)],
+		['Get Many\'s records', (limit) => new InquiryArrayBuilder(limit)],
+	])('%s stop the read with AnswerLimitExceeded past the bound, not with a reading of part of the answer', async (_label, collector) => {
+		await expect(readWith(records(3), collector(3))).resolves.toBeDefined();
+		const reading = readInquiryStream(chunked(records(4), 16), collector(3));
+		await expect(reading).rejects.toThrow(AnswerLimitExceeded);
+		await expect(readInquiryStream(chunked(records(4), 16), collector(3))).rejects.toMatchObject({ limit: 'records', bound: 3 });
 	});
 });

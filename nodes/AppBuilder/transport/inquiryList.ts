@@ -1,4 +1,5 @@
 import { toCursorEvent, type CursorEvent, type EventMode } from '../inquiries/cursor';
+import { AnswerLimitExceeded, MAX_RECORDS_PER_ANSWER } from './answerLimits';
 import type { RecordCollector } from './readInquiryStream';
 import { isUnreadableInquiry, rawRecordKey, readRecord } from './unreadableInquiry';
 
@@ -44,6 +45,7 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	constructor(
 		private readonly mode: EventMode,
 		private readonly mayEmit: (event: CursorEvent) => boolean,
+		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
 	) {}
 
 	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
@@ -51,6 +53,7 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 
 	/** Takes one record as the scan hands it over (see ElementHandler in inquiryStreamScan.ts). */
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.events.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
 		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);
 		let recordBytes: Buffer | undefined;
 		// Without an _id or requestId the identity is a hash of the submission: read it from the whole record.
@@ -86,7 +89,10 @@ export class InquiryArrayBuilder implements RecordCollector<unknown[]> {
 	private readonly records: unknown[] = [];
 	readonly keptAll = true;
 
+	constructor(private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER) {}
+
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.records.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
 		this.records.push(readRecord(bytes(), summary));
 	}
 

@@ -41,7 +41,8 @@ export type ScanOutcome =
  * Takes each element of `data`: its summary fields (undefined when it is not
  * an object) and a function that returns its bytes, to call at most once and
  * only during the call; most elements are let go without their bytes ever
- * being sliced out.
+ * being sliced out. An error it throws (a limit reached) stops the scan and
+ * leaves push() as it is.
  */
 export type ElementHandler = (summary: Record<string, unknown> | undefined, bytes: () => Buffer) => void;
 
@@ -159,12 +160,17 @@ export class InquiryStreamScanner {
 	/** Reads the next bytes of the answer; after giving up, further bytes are ignored. */
 	push(chunk: Buffer): void {
 		if (this.state === GAVE_UP || chunk.length === 0) return;
+		let stopped: unknown;
 		try {
 			this.read(chunk);
 			this.element.carry(chunk);
 			this.piece.carry(chunk);
-		} catch {
-			// GiveUp, or an element the handler could not take: the answer is read whole instead.
+		} catch (error) {
+			stopped = error;
+		}
+		if (stopped !== undefined) {
+			// Only the scan's own GiveUp means "read it whole"; the handler stopping the read (a limit) leaves as it is.
+			if (!(stopped instanceof GiveUp)) throw stopped;
 			this.state = GAVE_UP;
 			this.element.clear();
 			this.piece.clear();

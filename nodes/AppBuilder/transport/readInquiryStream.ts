@@ -15,7 +15,10 @@ export type StreamReading<List = unknown> =
 
 /** Takes the records of `data` as the scan hands them over, and makes the list of them at the end. */
 export interface RecordCollector<List> {
-	/** One record (see ElementHandler). */
+	/**
+	 * One record (see ElementHandler). May throw to stop reading the answer
+	 * (AnswerLimitExceeded): the error leaves readInquiryStream as it is.
+	 */
 	add: ElementHandler;
 	/** Whether every record so far was kept (then nothing of the answer was let go). */
 	readonly keptAll: boolean;
