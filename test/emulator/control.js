@@ -44,6 +44,8 @@ function handleControl(store, method, path, body, res) {
 			return sendJson(res, 200, { ok: true });
 		case 'POST /inquiries':
 			return sendJson(res, 200, store.addInquiry(input));
+		case 'POST /inquiries/raw':
+			return sendJson(res, 200, store.addRawInquiry(/** @type {any} */ (input)));
 		case 'POST /inquiries/bulk':
 			return sendJson(res, 200, { added: store.addInquiries(input) });
 		case 'GET /inquiries':

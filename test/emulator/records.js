@@ -17,7 +17,7 @@
  *   fields?: Field[], bulkSeq?: number, bulkFieldCount?: number,
  *   formName: string, subject: string, requestPage: string,
  *   paymentStatus: string, mailStatus: number, status: number, readStatus: number,
- *   overrides?: Record<string, unknown>
+ *   overrides?: Record<string, unknown>, rawJson?: string
  * }} StoredInquiry
  */
 
@@ -120,6 +120,8 @@ const renderedJson = new WeakMap();
  * @param {'s' | 'ms'} unit
  */
 function renderInquiryJson(record, unit) {
+	// A record added as raw text (addRawInquiry) is served as it is, JSON or not.
+	if (record.rawJson !== undefined) return record.rawJson;
 	const cached = renderedJson.get(record);
 	if (cached && cached.unit === unit) return cached.json;
 	const json = JSON.stringify(renderInquiry(record, unit));

@@ -164,6 +164,36 @@ class EmulatorStore {
 	}
 
 	/**
+	 * Adds one record as raw text, served verbatim in the form's answer: for
+	 * records the real API sends broken (a bare word, a raw control character,
+	 * a bad escape). `_id` only names it for deleteInquiry.
+	 * @param {{appId: string, pageId: string, json: string, _id?: string}} input
+	 */
+	addRawInquiry({ appId, pageId, json, _id }) {
+		const addedMs = this.now();
+		/** @type {StoredInquiry} */
+		const record = {
+			_id: typeof _id === 'string' ? _id : objectId(addedMs),
+			appId,
+			pageId,
+			requestId: '',
+			addedMs,
+			updatedMs: addedMs,
+			formName: '',
+			subject: '',
+			requestPage: '',
+			paymentStatus: '',
+			mailStatus: 0,
+			status: 0,
+			readStatus: 0,
+			rawJson: String(json),
+		};
+		this.formInquiries(appId, pageId).push(record);
+		this.inquiriesById.set(record._id, record);
+		return { _id: record._id };
+	}
+
+	/**
 	 * Many inquiries at once, for load tests and benchmarks; fields are derived from a sequence number.
 	 * @param {{appId: string, pageId: string, count: number, fieldsPerRecord?: number, startTime?: number, spacingMs?: number}} input
 	 */
@@ -239,7 +269,9 @@ class EmulatorStore {
 	 * @param {string} pageId
 	 */
 	listInquiries(appId, pageId) {
-		return this.formInquiries(appId, pageId).map((record) => renderInquiry(record, this.config.timestampUnit));
+		return this.formInquiries(appId, pageId).map((record) =>
+			record.rawJson === undefined ? renderInquiry(record, this.config.timestampUnit) : { _id: record._id, rawJson: record.rawJson },
+		);
 	}
 
 	/**

@@ -2,7 +2,7 @@
 'use strict';
 
 const { sendApiError, sendJson, send } = require('./errors');
-const { renderInquiry, renderInquiryJson } = require('./records');
+const { renderInquiryJson } = require('./records');
 
 /**
  * The App Builder web services (spec operations 2 to 4, plus AppFeatures).
@@ -197,7 +197,7 @@ function sendTruncated(store, res, path, params, then = 'truncate') {
 	let full;
 	if (endpoint?.method === 'formBuilderInquiries') {
 		const list = store.formInquiries(text(params.appId), text(params.pageId)).slice(0, 50);
-		full = JSON.stringify({ data: list.map((r) => renderInquiry(r, store.config.timestampUnit)), status: 'success', msg: 'Record found' });
+		full = `{"data":[${list.map((r) => renderInquiryJson(r, store.config.timestampUnit)).join(',')}],"status":"success","msg":"Record found"}`;
 	} else {
 		full = JSON.stringify({ successCode: '200', message: 'User registered successfully', data: { padding: 'x'.repeat(64) } });
 	}

@@ -615,4 +615,51 @@ describe('App Builder node in the n8n engine', () => {
 			});
 		});
 	});
+
+	describe('Inquiry: Get Many with a record the API sends broken', () => {
+		it('returns every record, the broken ones flagged with their text, filtered, sorted and limited like the rest', async () => {
+			const base = Date.parse('2026-03-01T10:00:00Z');
+			const lead = (name: string, addedon: number) =>
+				emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon, fields: [{ name: 'name', label: 'Your Name', value: name }] });
+			const broken = `{"_id":"broken1","addedon":${(base + 60_000) / 1000},"readStatus":0,"formData":[["Ann\\q"],["Your Name"],["name"]]}`;
+			const undated = '{"_id":"broken2","addedon":"soon","name": hello}';
+			lead('Lead 0', base);
+			emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: broken });
+			lead('Lead 2', base + 120_000);
+			emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: undated });
+			const getMany = (extra: IDataObject = {}) =>
+				run({
+					resource: 'inquiry',
+					operation: 'getAll',
+					appId: FIXTURE.appId,
+					pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+					returnAll: true,
+					simplify: true,
+					filters: {},
+					...extra,
+				});
+			const label = (json: IDataObject) => json.name ?? json.inquiryId ?? json._id;
+
+			const all = await getMany();
+			expect(all.error).toBeUndefined();
+			// Newest first; the one without a readable time sorts as the oldest.
+			expect(all.items.map((item) => label(item.json))).toEqual(['Lead 2', 'broken1', 'Lead 0', 'broken2']);
+			expect(all.items[1]).toEqual({
+				json: {
+					inquiryId: 'broken1',
+					submittedAt: '2026-03-01T10:01:00.000Z',
+					rawRecord: broken,
+					formWarnings: [`the inquiry is not valid JSON (a bad escape "\\\\q" at character ${broken.indexOf('\\') + 1}); its text is in rawRecord`],
+				},
+				pairedItem: { item: 0 },
+			});
+
+			const raw = await getMany({ simplify: false, filters: { sort: 'oldestFirst' } });
+			expect(raw.items.map((item) => label(item.json))).toEqual(['broken2', expect.any(String), 'broken1', expect.any(String)]);
+			expect(raw.items[0].json).toEqual({ _id: 'broken2', addedon: 'soon', rawRecord: undated, formWarnings: [expect.stringContaining('a bare word "hello"')] });
+
+			const limited = await getMany({ returnAll: false, limit: 2, filters: { submittedAfter: new Date(base + 1000).toISOString() } });
+			expect(limited.items.map((item) => label(item.json))).toEqual(['Lead 2', 'broken1']);
+		});
+	});
 });

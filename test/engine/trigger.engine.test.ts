@@ -233,10 +233,48 @@ describe('App Builder Trigger in the n8n engine', () => {
 		submit('Seed', T0);
 		await trigger.poll();
 		for (let i = 0; i < 5; i++) submit(`Lead ${i}`, T0 + 1000 + i);
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 300, times: 1 });
-		const first = await trigger.poll('trigger', { pollBudgetMs: 100 });
+		// The answer arrives within the budget, but after the share of it where emitting stops early.
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 1700, times: 1 });
+		const first = await trigger.poll('trigger', { pollBudgetMs: 2000 });
 		const rest = await trigger.poll('trigger', { pollBudgetMs: 60_000 });
 		expect(names(first.result)).toEqual(['Lead 0']);
 		expect(names(rest.result)).toEqual(['Lead 1', 'Lead 2', 'Lead 3', 'Lead 4']);
+	});
+
+	it('emits a record the API sends broken once, flagged with its text, and it never holds back the leads around or after it', async () => {
+		const trigger = makeTrigger();
+		submit('Seed', T0);
+		await trigger.poll();
+		submit('Ann', T0 + 1000);
+		// A bare word inside its values; its id and time read fine.
+		const bareWord = `{"_id":"broken1","addedon":${(T0 + 2000) / 1000},"formData":[[hello],["Name"],["name"]]}`;
+		// A time that is not a number, no id, a bad escape and a raw tab: known only by its bytes, undated.
+		const noIdNoTime = '{"addedon": 12abc,"formData":[["Eve \\q"],["Name"],["name"]],"note":"a\tb"}';
+		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: bareWord });
+		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: noIdNoTime });
+		submit('Bob', T0 + 3000);
+
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		const items = first.result![0].map((item) => item.json);
+		// Oldest first, the undated one last.
+		expect(items.map((item) => item.name ?? item.inquiryId)).toEqual(['Ann', 'broken1', 'Bob', null]);
+		expect(items[1]).toEqual({
+			inquiryId: 'broken1',
+			submittedAt: new Date(T0 + 2000).toISOString(),
+			rawRecord: bareWord,
+			formWarnings: [`the inquiry is not valid JSON (a bare word "hello" at character ${bareWord.indexOf('hello') + 1}); its text is in rawRecord`],
+		});
+		expect(items[3]).toEqual({
+			inquiryId: null,
+			submittedAt: null,
+			rawRecord: noIdNoTime,
+			formWarnings: [expect.stringMatching(/^the inquiry is not valid JSON \(a bad number "12abc" at character 13\); its text is in rawRecord$/)],
+		});
+
+		expect((await trigger.poll()).result).toBeNull();
+		submit('Cy', T0 + 4000);
+		expect(names((await trigger.poll()).result)).toEqual(['Cy']);
+		expect((await trigger.poll()).result).toBeNull();
 	});
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import type { CursorEvent } from '../../nodes/AppBuilder/inquiries/cursor';
-import { InquiryListBuilder, listFromRecords } from '../../nodes/AppBuilder/transport/inquiryList';
+import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
 import { readInquiryStream, type StreamReading } from '../../nodes/AppBuilder/transport/readInquiryStream';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -52,7 +52,7 @@ const answer = fc.record({
 	data: fc.array(fc.oneof({ weight: 5, arbitrary: record }, { weight: 1, arbitrary: jsonValue }), { maxLength: 8 }),
 });
 
-function listOf(reading: StreamReading) {
+function listOf(reading: StreamReading<InquiryList>) {
 	if (reading.kind !== 'read' || !reading.list) throw new Error(`not read: ${reading.kind}`);
 	return reading.list;
 }
@@ -133,7 +133,6 @@ describe('readInquiryStream', () => {
 		['data that is null', '{"status":"success","data":null}'],
 		['text after the answer', '{"data":[]} trailing'],
 		['a field that is not JSON', '{"status":nope,"data":[]}'],
-		['a record that is not JSON', '{"data":[nope]}'],
 		['brackets that do not match', '{"data":[{"_id":"a","formData":[1}}]}'],
 	])('hands %s back whole for the usual reading', async (_label, text) => {
 		for (const cuts of [[], [0.5], Array.from({ length: 50 }, (_, i) => i / 50)]) {

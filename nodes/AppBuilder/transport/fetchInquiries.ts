@@ -5,7 +5,7 @@ import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
 import { textFrom } from '../helpers/parameterValues';
 import { checkedParameter } from '../helpers/readParameter';
 import type { CursorEvent, EventMode } from '../inquiries/cursor';
-import { InquiryListBuilder, listFromRecords, type InquiryList } from './inquiryList';
+import { InquiryArrayBuilder, InquiryListBuilder, listFromRecords, type InquiryList } from './inquiryList';
 import { readInquiryStream } from './readInquiryStream';
 import { callWebService, type WebServiceCallOptions, type WebServiceContext } from './request';
 
@@ -46,13 +46,28 @@ export function validateFormTarget(
 	return { appId: app, pageId: page };
 }
 
-/** All inquiries of one form, as the API returns them (raw records, in no promised order). */
+/**
+ * All inquiries of one form, as the API returns them, in its order (no order
+ * is promised): for Get Many and Fetch Test Event. Read as the answer
+ * arrives, like the trigger's list, so a record whose text is not JSON
+ * becomes an UnreadableInquiry in its place instead of failing the answer.
+ */
 export async function fetchInquiries(
 	this: WebServiceContext,
 	target: FormTarget,
 	options: WebServiceCallOptions = {},
 ): Promise<unknown[]> {
-	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, options);
+	let streamed: unknown[] | undefined;
+	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, {
+		...options,
+		readStream: async (chunks) => {
+			const read = await readInquiryStream(chunks, new InquiryArrayBuilder());
+			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
+			streamed = read.kind === 'read' ? read.list : undefined;
+			return read;
+		},
+	});
+	if (streamed !== undefined && body.data === streamed) return streamed;
 	return inquiriesIn(this.getNode(), body, options.itemIndex);
 }
 

@@ -1,4 +1,7 @@
 import { toCursorEvent, type CursorEvent, type EventMode } from '../inquiries/cursor';
+import { AnswerLimitExceeded, MAX_RECORDS_PER_ANSWER } from './answerLimits';
+import type { RecordCollector } from './readInquiryStream';
+import { isUnreadableInquiry, rawRecordKey, readRecord } from './unreadableInquiry';
 
 /** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
 export interface InquiryList {
@@ -6,7 +9,8 @@ export interface InquiryList {
 	readonly events: readonly CursorEvent[];
 	/**
 	 * The record to emit for a key: of its listings, the one with the latest
-	 * time (the last of equals), as the cursor reads a key listed twice.
+	 * time (the last of equals), as the cursor reads a key listed twice. A
+	 * record whose text is not JSON comes back as an UnreadableInquiry.
 	 */
 	recordOf(key: string): unknown;
 }
@@ -22,19 +26,26 @@ export function listFromRecords(records: unknown[], mode: EventMode): InquiryLis
 	return { events, recordOf: (key) => chosen.get(key) };
 }
 
+/** A record's bytes copied out of the answer, with the fields the scan read of it. */
+interface KeptRecord {
+	bytes: Buffer;
+	summary: Record<string, unknown> | undefined;
+}
+
 /**
- * Builds the list from a scanned answer, record by record as the bytes
- * arrive (see inquiryStreamScan.ts): every record gives its event; only the
- * records `mayEmit` accepts keep their bytes, copied out of the answer so
- * the rest of it can be freed.
+ * Builds the trigger's list from a scanned answer, record by record as the
+ * bytes arrive (see inquiryStreamScan.ts): every record gives its event; only
+ * the records `mayEmit` accepts keep their bytes, copied out of the answer so
+ * the rest of it can be freed. A record is parsed only when it is emitted.
  */
-export class InquiryListBuilder {
+export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	private readonly events: CursorEvent[] = [];
-	private readonly kept = new ChosenListings<Buffer>();
+	private readonly kept = new ChosenListings<KeptRecord>();
 
 	constructor(
 		private readonly mode: EventMode,
 		private readonly mayEmit: (event: CursorEvent) => boolean,
+		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
 	) {}
 
 	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
@@ -42,15 +53,16 @@ export class InquiryListBuilder {
 
 	/** Takes one record as the scan hands it over (see ElementHandler in inquiryStreamScan.ts). */
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.events.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
 		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);
 		let recordBytes: Buffer | undefined;
 		// Without an _id or requestId the identity is a hash of the submission: read it from the whole record.
 		if (event === undefined || event.key.startsWith('h:')) {
 			recordBytes = bytes();
-			event = toCursorEvent(parseRecord(recordBytes), this.mode);
+			event = eventOfWholeRecord(recordBytes, summary, this.mode);
 		}
 		this.events.push(event);
-		if (this.mayEmit(event)) this.kept.offer(event, Buffer.from(recordBytes ?? bytes()));
+		if (this.mayEmit(event)) this.kept.offer(event, { bytes: Buffer.from(recordBytes ?? bytes()), summary });
 		else this.keptAll = false;
 	}
 
@@ -59,13 +71,45 @@ export class InquiryListBuilder {
 		return {
 			events,
 			recordOf: (key) => {
-				const bytes = kept.get(key);
+				const record = kept.get(key);
 				// The cursor only emits what mayEmit accepted; anything else is a broken promise, not a lead to drop silently.
-				if (bytes === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
-				return parseRecord(bytes);
+				if (record === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
+				return readRecord(record.bytes, record.summary);
 			},
 		};
 	}
+}
+
+/**
+ * Every record of an answer, in its order, parsed as it arrives: for Get
+ * Many and Fetch Test Event, which use them all. A record whose text is not
+ * JSON is an UnreadableInquiry in its place.
+ */
+export class InquiryArrayBuilder implements RecordCollector<unknown[]> {
+	private readonly records: unknown[] = [];
+	readonly keptAll = true;
+
+	constructor(private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER) {}
+
+	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.records.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
+		this.records.push(readRecord(bytes(), summary));
+	}
+
+	build(): unknown[] {
+		return this.records;
+	}
+}
+
+/**
+ * The event of a record read whole. One whose text is not JSON keeps the
+ * times the scan could read; its identity is then a hash of its bytes, the
+ * same on every poll, so it is emitted once.
+ */
+function eventOfWholeRecord(bytes: Buffer, summary: Record<string, unknown> | undefined, mode: EventMode): CursorEvent {
+	const record = readRecord(bytes, summary);
+	if (!isUnreadableInquiry(record)) return toCursorEvent(record, mode);
+	return { key: rawRecordKey(bytes), time: toCursorEvent(record, mode).time };
 }
 
 /** Per key, the listing with the latest time; undated ones count as older than any time. */
@@ -81,8 +125,4 @@ class ChosenListings<T> {
 	get(key: string): T | undefined {
 		return this.byKey.get(key)?.value;
 	}
-}
-
-function parseRecord(bytes: Buffer): unknown {
-	return JSON.parse(bytes.toString('utf8')) as unknown;
 }

@@ -12,9 +12,16 @@
  * keeps, and the rest of the chunk can be freed.
  *
  * The scan follows JSON's structure (strings, nesting, separators) but does
- * not check every token; anything it does not recognise makes it give up,
- * and the caller reads the answer whole instead, so an odd answer is never
- * read differently, only more slowly.
+ * not check every token; anything in the answer's structure it does not
+ * recognise makes it give up, and the caller reads the answer whole instead,
+ * so an odd answer is never read differently, only more slowly.
+ *
+ * Inside a record it checks only that structure, not the text: a bare word
+ * as a value, a raw control character in a string or a bad escape leave the
+ * record's bounds clear, so the record is handed over like any other and its
+ * fault is found when it is parsed (see unreadableInquiry.ts). A summary
+ * field that does not parse is left out of that record's summary, as if the
+ * record did not have it; it does not stop the scan.
  */
 
 /** The top-level record fields that decide identity and time (see identity.ts, cursor.ts). */
@@ -34,7 +41,8 @@ export type ScanOutcome =
  * Takes each element of `data`: its summary fields (undefined when it is not
  * an object) and a function that returns its bytes, to call at most once and
  * only during the call; most elements are let go without their bytes ever
- * being sliced out.
+ * being sliced out. An error it throws (a limit reached) stops the scan and
+ * leaves push() as it is.
  */
 export type ElementHandler = (summary: Record<string, unknown> | undefined, bytes: () => Buffer) => void;
 
@@ -152,12 +160,17 @@ export class InquiryStreamScanner {
 	/** Reads the next bytes of the answer; after giving up, further bytes are ignored. */
 	push(chunk: Buffer): void {
 		if (this.state === GAVE_UP || chunk.length === 0) return;
+		let stopped: unknown;
 		try {
 			this.read(chunk);
 			this.element.carry(chunk);
 			this.piece.carry(chunk);
-		} catch {
-			// GiveUp, or an element the handler could not take: the answer is read whole instead.
+		} catch (error) {
+			stopped = error;
+		}
+		if (stopped !== undefined) {
+			// Only the scan's own GiveUp means "read it whole"; the handler stopping the read (a limit) leaves as it is.
+			if (!(stopped instanceof GiveUp)) throw stopped;
 			this.state = GAVE_UP;
 			this.element.clear();
 			this.piece.clear();
@@ -212,7 +225,7 @@ export class InquiryStreamScanner {
 					i = this.skipString(chunk, i);
 					if (this.inString) break;
 					if (this.inRecord) this.recordKey = this.summaryKeyAt(chunk, i);
-					else this.topKey = this.piece.read(chunk, i, parseJson) as string;
+					else this.topKey = readable(this.piece.read(chunk, i, parseJson)) as string;
 					this.state = COLON_NEXT;
 					break;
 				}
@@ -250,8 +263,8 @@ export class InquiryStreamScanner {
 					i = this.skipValue(chunk, i);
 					if (!this.valueDone()) break;
 					if (this.capturingValue) {
-						if (this.inRecord) this.summary[this.recordKey as string] = this.piece.read(chunk, i, parseScalar);
-						else this.fields.push([this.topKey, this.piece.read(chunk, i, parseJson)]);
+						if (this.inRecord) this.takeSummaryValue(this.piece.read(chunk, i, parseScalar));
+						else this.fields.push([this.topKey, readable(this.piece.read(chunk, i, parseJson))]);
 						this.capturingValue = false;
 					}
 					this.state = AFTER_VALUE;
@@ -337,13 +350,20 @@ export class InquiryStreamScanner {
 	private elementEnd = 0;
 	private readonly elementBytes = (): Buffer => this.element.end(this.elementChunk as Buffer, this.elementEnd);
 
-	/** The summary key the record key just read spells, or undefined for any other key. */
+	/** The summary key the record key just read spells, or undefined for any other key (or one that does not parse). */
 	private summaryKeyAt(chunk: Buffer, end: number): string | undefined {
 		if (this.stringHadEscape) {
-			const key = this.piece.read(chunk, end, parseJson) as string;
-			return SUMMARY_KEYS.includes(key) ? key : undefined;
+			const key = this.piece.read(chunk, end, parseJson);
+			return typeof key === 'string' && SUMMARY_KEYS.includes(key) ? key : undefined;
 		}
 		return this.piece.read(chunk, end, summaryKeyIn);
+	}
+
+	/** As in JSON.parse the last value of a key wins; one that does not parse leaves the record without that field. */
+	private takeSummaryValue(value: unknown): void {
+		const key = this.recordKey as string;
+		if (value === UNREADABLE) delete this.summary[key];
+		else this.summary[key] = value;
 	}
 
 	/** At a value's first byte (not whitespace): what kind it is; consumes the opening byte of a string or nesting. */
@@ -449,7 +469,7 @@ function summaryKeyIn(bytes: Buffer, start: number, end: number): string | undef
 /**
  * A summary value. Whole numbers and strings without escapes, which is what
  * ids and timestamps are, are read straight from the bytes; anything else
- * by JSON.parse, which also rejects what is not JSON.
+ * by JSON.parse, which also rejects what is not JSON (UNREADABLE).
  */
 function parseScalar(bytes: Buffer, start: number, end: number): unknown {
 	const first = bytes[start];
@@ -485,17 +505,20 @@ function isWhitespace(byte: number | undefined): boolean {
 	return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
-/** JSON.parse of a small piece; a piece that does not parse makes the scan give up. */
+/** What parseJson gives for a piece that is not JSON. */
+const UNREADABLE = Symbol('unreadable');
+
+/** JSON.parse of a small piece, or UNREADABLE. */
 function parseJson(bytes: Buffer, start: number, end: number): unknown {
-	const parsed = tryParse(bytes.toString('utf8', start, end));
-	if (!parsed.ok) throw new GiveUp();
-	return parsed.value;
+	try {
+		return JSON.parse(bytes.toString('utf8', start, end)) as unknown;
+	} catch {
+		return UNREADABLE;
+	}
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
-	try {
-		return { ok: true, value: JSON.parse(text) as unknown };
-	} catch {
-		return { ok: false };
-	}
+/** A piece of the answer's own object, which must parse: one that does not makes the scan give up. */
+function readable(value: unknown): unknown {
+	if (value === UNREADABLE) throw new GiveUp();
+	return value;
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -11,18 +11,20 @@ import {
 	type CursorOptions,
 	type EventMode,
 } from '../inquiries/cursor';
-import { flattenInquiry } from '../inquiries/flatten';
 import { asNodeError } from '../helpers/asNodeError';
 import { wholeNumberFrom } from '../helpers/parameterValues';
 import { checkedParameter, type ParameterField } from '../helpers/readParameter';
+import { inquiryItem } from '../helpers/inquiryItem';
 import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../transport/fetchInquiries';
 import type { InquiryList } from '../transport/inquiryList';
+import type { WebServiceCallOptions } from '../transport/request';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
 import { readCursorState, writeCursorState } from './triggerState';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
 
-/** Share of n8n's poll budget spent before stopping early; the rest is margin for emitting. */
+/** Share of n8n's poll budget after which emitting stops early; the answer itself may take all of it. */
 const BUDGET_SHARE = 0.8;
 
 interface TriggerOptions {
@@ -46,11 +48,15 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	const mode = this.getNodeParameter('event', 'new') as EventMode;
 	const simplify = this.getNodeParameter('simplify', true) as boolean;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const toItem = (record: unknown): INodeExecutionData => ({
-		json: simplify ? flattenInquiry(record) : (record as IDataObject),
-	});
+	const toItem = (record: unknown): INodeExecutionData => ({ json: inquiryItem(record, simplify) });
 
-	if (this.getMode() === 'manual') return [[toItem(await latestInquiry.call(this, target, mode))]];
+	// Every answer must end by the Timeout option, and a poll by n8n's poll budget where that is sooner.
+	const fetchOptions: WebServiceCallOptions = {
+		answerTimeoutMs: timeoutMsFrom(this.getNode(), this.getNodeParameter('options.timeout', DEFAULT_TIMEOUT_SECONDS)),
+		deadlineAt: pollDeadline(this, startedAt, 1),
+	};
+
+	if (this.getMode() === 'manual') return [[toItem(await latestInquiry.call(this, target, mode, fetchOptions))]];
 
 	const staticData = this.getWorkflowStaticData('node');
 	const scope = `${target.appId}/${target.pageId}/${mode}`;
@@ -71,20 +77,20 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		// Only records the cursor may emit are kept from the answer; one quick retry
 		// inside the poll, and a poll that still fails is simply tried again next time.
 		const reading = { mode, mayEmit: mayEmitGiven(state, cursorOptions, scope) };
-		inquiries = await fetchInquiryList.call(this, target, reading, { retry: { maxAttempts: 2 } });
+		inquiries = await fetchInquiryList.call(this, target, reading, { ...fetchOptions, retry: { maxAttempts: 2 } });
 	} catch (error) {
 		// Before the first successful poll the user is still setting up: show the error.
 		// After it, do as n8n's own polling triggers do: log it and try again next poll.
 		if (state === undefined || state.scope !== scope) throw asNodeError(this.getNode(), error);
 		this.logger.error(
-			`App Builder Trigger could not read inquiries: ${(error as Error).message.replace(/\.+$/, '')}. Nothing was lost; the next poll tries again.`,
+			`App Builder Trigger could not read inquiries: ${withoutFinalDots((error as Error).message)}. Nothing was lost; the next poll tries again.`,
 			{ workflowId: this.getWorkflow().id, node: this.getNode().name },
 		);
 		return null;
 	}
 
 	const plan = planPoll(state, inquiries.events, cursorOptions, scope);
-	const deadline = pollDeadline(this, startedAt);
+	const deadline = pollDeadline(this, startedAt, BUDGET_SHARE);
 	const emitted: CursorEvent[] = [];
 	const items: INodeExecutionData[] = [];
 	for (const event of plan.toEmit) {
@@ -102,8 +108,9 @@ async function latestInquiry(
 	this: IPollFunctions,
 	target: { appId: string; pageId: string },
 	mode: EventMode,
+	fetchOptions: WebServiceCallOptions,
 ): Promise<unknown> {
-	const records = await fetchInquiries.call(this, target);
+	const records = await fetchInquiries.call(this, target, fetchOptions);
 	let latest: { record: unknown; time: number } | undefined;
 	for (const record of records) {
 		const time = toCursorEvent(record, mode).time ?? -Infinity;
@@ -119,11 +126,17 @@ async function latestInquiry(
 }
 
 /** n8n 2.40+ tells a poll how long it may take; older versions do not, and then there is no deadline. */
-function pollDeadline(context: IPollFunctions, startedAt: number): number | undefined {
+function pollDeadline(context: IPollFunctions, startedAt: number, share: number): number | undefined {
 	const getBudget = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
 	if (typeof getBudget !== 'function') return undefined;
 	const budget = getBudget.call(context);
-	return Number.isFinite(budget) && budget > 0 ? startedAt + budget * BUDGET_SHARE : undefined;
+	return Number.isFinite(budget) && budget > 0 ? startedAt + budget * share : undefined;
+}
+
+function withoutFinalDots(text: string): string {
+	let end = text.length;
+	while (end > 0 && text[end - 1] === '.') end--;
+	return text.slice(0, end);
 }
 
 const FIRST_POLL_COUNT = { label: 'Latest Count', path: 'options.firstPollCount' };

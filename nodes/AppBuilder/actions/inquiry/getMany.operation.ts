@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { appIdField, formPageField } from '../../descriptions/formFields';
 import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../helpers/parameterValues';
 import { readParameter } from '../../helpers/readParameter';
-import { flattenInquiry } from '../../inquiries/flatten';
+import { inquiryItem } from '../../helpers/inquiryItem';
 import { fetchInquiries, validateFormTarget, type FormTarget } from '../../transport/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
@@ -125,7 +125,7 @@ export async function send(this: IExecuteFunctions, query: InquiryQuery, itemInd
 	const { target, selection, simplify } = query;
 	const records = await fetchInquiries.call(this, target, { itemIndex });
 	return selectInquiries(records, selection).map((record) => ({
-		json: simplify ? flattenInquiry(record) : (record as IDataObject),
+		json: inquiryItem(record, simplify),
 		pairedItem: { item: itemIndex },
 	}));
 }
