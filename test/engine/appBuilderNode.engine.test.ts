@@ -1,50 +1,33 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
-import { credentialDataFor, FIXTURE } from '../emulator';
-import { MemoryCredentialsHelper, runNode } from '../harness';
+import { FIXTURE } from '../emulator';
+import {
+	addUserParameters,
+	appBuilderCredentials,
+	getManyParameters,
+	runAppBuilder,
+	updateUserParameters,
+} from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 
 /** The App Builder node run by n8n-core's WorkflowExecute against the emulator over real HTTP. */
 describe('App Builder node in the n8n engine', () => {
 	const emu = useEmulator();
 
-	const credentials = (overrides: IDataObject = {}) =>
-		new MemoryCredentialsHelper({
-			types: { appBuilderApi: new AppBuilderApi() },
-			credentials: {
-				appBuilderApi: { ...credentialDataFor(emu()), connectAccessToken: '', ...overrides },
-			},
-		});
+	const credentials = (overrides: IDataObject = {}) => appBuilderCredentials(emu(), overrides);
 
 	const run = async (
 		parameters: IDataObject,
 		inputItems: IDataObject[] = [{}],
 		options: { continueOnFail?: boolean; credentialOverrides?: IDataObject } = {},
 	) =>
-		await runNode({
-			nodeType: new AppBuilder(),
-			typeName: 'n8n-nodes-appbuilder.appBuilder',
-			parameters,
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+		await runAppBuilder(credentials(options.credentialOverrides), parameters, {
 			inputItems,
-			credentialsHelper: credentials(options.credentialOverrides),
 			continueOnFail: options.continueOnFail,
 		});
 
-	const addUser = (user: IDataObject = {}, extra: IDataObject = {}) => ({
-		resource: 'user',
-		operation: 'add',
-		email: user.email ?? 'jane@example.com',
-		name: user.name ?? 'Jane Doe',
-		password: user.password ?? 'Secr3t-pass',
-		passwordFormat: user.passwordFormat ?? 'plain',
-		phone: user.phone ?? '5551234567',
-		additionalFields: user.additionalFields ?? {},
-		...extra,
-	});
+	const addUser = (user: IDataObject = {}, extra: IDataObject = {}) => addUserParameters({ ...user, ...extra });
 
 	const secrets = [FIXTURE.accessToken, FIXTURE.apiKey, 'Secr3t-pass'];
 	const expectNoSecrets = (value: unknown) => {
@@ -102,19 +85,7 @@ describe('App Builder node in the n8n engine', () => {
 	});
 
 	describe('User: Update', () => {
-		const update = (extra: IDataObject = {}) => ({
-			resource: 'user',
-			operation: 'update',
-			email: 'jane@example.com',
-			name: 'Jane Smith',
-			password: 'Secr3t-pass',
-			passwordFormat: 'plain',
-			phone: '555 123 9999',
-			phoneFormat: 'integer',
-			group: 'Gold',
-			additionalFields: {},
-			...extra,
-		});
+		const update = updateUserParameters;
 
 		it('changes the user, sends the phone as an integer and leaves status out when not set', async () => {
 			await run(addUser());
@@ -158,16 +129,7 @@ describe('App Builder node in the n8n engine', () => {
 	});
 
 	describe('Inquiry: Get Many', () => {
-		const getMany = (extra: IDataObject = {}) => ({
-			resource: 'inquiry',
-			operation: 'getAll',
-			appId: FIXTURE.appId,
-			pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-			returnAll: true,
-			simplify: true,
-			filters: {},
-			...extra,
-		});
+		const getMany = getManyParameters;
 
 		const seed = () => {
 			const base = Date.parse('2026-03-01T10:00:00Z');
@@ -323,13 +285,8 @@ describe('App Builder node in the n8n engine', () => {
 		it('reads the credential once per run, not once per item', async () => {
 			const helper = credentials();
 			const inputs = Array.from({ length: 12 }, (_, i) => ({ email: `reader${i}@example.com`, phone: `55510000${10 + i}` }));
-			const result = await runNode({
-				nodeType: new AppBuilder(),
-				typeName: 'n8n-nodes-appbuilder.appBuilder',
-				parameters: addUser({ email: '={{ $json.email }}', phone: '={{ $json.phone }}' }),
-				credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+			const result = await runAppBuilder(helper, addUser({ email: '={{ $json.email }}', phone: '={{ $json.phone }}' }), {
 				inputItems: inputs,
-				credentialsHelper: helper,
 			});
 			expect(result.error).toBeUndefined();
 			expect(emu().control.users()).toHaveLength(12);
@@ -363,17 +320,7 @@ describe('App Builder node in the n8n engine', () => {
 				.control.requests()
 				.filter((request) => request.path === `/V4/webservices/${script}.php`);
 
-		const getMany = (extra: IDataObject = {}) => ({
-			resource: 'inquiry',
-			operation: 'getAll',
-			appId: FIXTURE.appId,
-			pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-			returnAll: false,
-			limit: 50,
-			simplify: true,
-			filters: {},
-			...extra,
-		});
+		const getMany = (extra: IDataObject = {}) => getManyParameters({ returnAll: false, limit: 50, ...extra });
 		const BASE = Date.parse('2026-03-01T10:00:00Z');
 		const seed = () => {
 			for (let i = 0; i < 5; i++) {
@@ -484,19 +431,7 @@ describe('App Builder node in the n8n engine', () => {
 		});
 
 		describe('Update User', () => {
-			const update = (extra: IDataObject = {}) => ({
-				resource: 'user',
-				operation: 'update',
-				email: 'jane@example.com',
-				name: 'Jane Smith',
-				password: 'Secr3t-pass',
-				passwordFormat: 'plain',
-				phone: '5551234567',
-				phoneFormat: 'integer',
-				group: '',
-				additionalFields: {},
-				...extra,
-			});
+			const update = (extra: IDataObject = {}) => updateUserParameters({ phone: '5551234567', group: '', ...extra });
 
 			it('sends a Status of 1 from an expression, instead of leaving it out', async () => {
 				await run(addUser());
@@ -627,17 +562,7 @@ describe('App Builder node in the n8n engine', () => {
 			emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: broken });
 			lead('Lead 2', base + 120_000);
 			emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: undated });
-			const getMany = (extra: IDataObject = {}) =>
-				run({
-					resource: 'inquiry',
-					operation: 'getAll',
-					appId: FIXTURE.appId,
-					pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-					returnAll: true,
-					simplify: true,
-					filters: {},
-					...extra,
-				});
+			const getMany = (extra: IDataObject = {}) => run(getManyParameters(extra));
 			const label = (json: IDataObject) => json.name ?? json.inquiryId ?? json._id;
 
 			const all = await getMany();

@@ -1,94 +1,44 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
-import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
-import { credentialDataFor, FIXTURE } from '../emulator';
-import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
+import { FIXTURE, credentialDataFor } from '../emulator';
+import {
+	addUserParameters,
+	appBuilderCredentials,
+	getManyParameters,
+	pollAppBuilderTrigger,
+	runAppBuilder as runNodeWith,
+	triggerParameters,
+	updateUserParameters,
+} from '../support/appBuilderRuns';
+import { startRecordingServer, type RecordingServer } from '../support/recordingServer';
 import { useEmulator } from '../support/useEmulator';
 
 /**
  * The nodes against a server that misbehaves on purpose: redirects to
  * another host, answers that never end or end one byte at a time, a rate
- * limit that items in flight keep running into, and a broken Connect client
- * the web-service operations must not depend on.
+ * limit that items in flight keep running into, secrets echoed back, and a
+ * broken Connect client the web-service operations must not depend on.
  */
 describe('App Builder nodes against a hostile or misbehaving server', () => {
 	const emu = useEmulator();
 
 	const SECRETS = [FIXTURE.accessToken, FIXTURE.apiKey, FIXTURE.clientSecret, FIXTURE.refreshToken, 'Secr3t-pass'];
 
-	const helperWith = (overrides: IDataObject = {}) =>
-		new MemoryCredentialsHelper({
-			types: { appBuilderApi: new AppBuilderApi() },
-			credentials: { appBuilderApi: { ...credentialDataFor(emu()), connectAccessToken: '', ...overrides } },
-		});
-
+	const helperWith = (overrides: IDataObject = {}) => appBuilderCredentials(emu(), overrides);
 	const runAppBuilder = async (
 		parameters: IDataObject,
-		options: { inputItems?: IDataObject[]; helper?: MemoryCredentialsHelper; continueOnFail?: boolean } = {},
-	) =>
-		await runNode({
-			nodeType: new AppBuilder(),
-			typeName: 'n8n-nodes-appbuilder.appBuilder',
-			parameters,
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			inputItems: options.inputItems,
-			credentialsHelper: options.helper ?? helperWith(),
-			continueOnFail: options.continueOnFail,
-		});
+		options: { inputItems?: IDataObject[]; helper?: ReturnType<typeof helperWith> } = {},
+	) => await runNodeWith(options.helper ?? helperWith(), parameters, { inputItems: options.inputItems });
 
-	const addUser = (extra: IDataObject = {}) => ({
-		resource: 'user',
-		operation: 'add',
-		email: '={{ $json.email ?? "jane@example.com" }}',
-		name: 'Jane Doe',
-		password: 'Secr3t-pass',
-		passwordFormat: 'plain',
-		phone: '={{ $json.phone ?? "5551234567" }}',
-		additionalFields: {},
-		...extra,
-	});
-	const updateUser = {
-		resource: 'user',
-		operation: 'update',
-		email: 'jane@example.com',
-		name: 'Jane Smith',
-		password: 'Secr3t-pass',
-		passwordFormat: 'plain',
-		phone: '5551234567',
-		phoneFormat: 'integer',
-		group: '',
-		additionalFields: {},
-	};
-	const getMany = (extra: IDataObject = {}) => ({
-		resource: 'inquiry',
-		operation: 'getAll',
-		appId: FIXTURE.appId,
-		pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-		returnAll: true,
-		simplify: true,
-		filters: {},
-		...extra,
-	});
+	// Email and phone from the item when it has them, so many items can each add their own user.
+	const addUser = (extra: IDataObject = {}) =>
+		addUserParameters({ email: '={{ $json.email ?? "jane@example.com" }}', phone: '={{ $json.phone ?? "5551234567" }}', ...extra });
+	const updateUser = updateUserParameters();
+	const getMany = getManyParameters;
 	const pollOnce = async (helper = helperWith(), extra: { pollBudgetMs?: number; staticData?: IDataObject } = {}) =>
-		await runPoll({
-			nodeType: new AppBuilderTrigger(),
-			typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
-			parameters: {
-				event: 'new',
-				appId: FIXTURE.appId,
-				pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-				simplify: true,
-				options: {},
-			},
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			credentialsHelper: helper,
-			...extra,
-		});
+		await pollAppBuilderTrigger(helper, triggerParameters(), extra);
 
 	const expectNoSecrets = (value: unknown) => {
 		const text = JSON.stringify(value);
@@ -97,24 +47,12 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 
 	describe('a redirect to another host', () => {
 		/** Another host that records whatever reaches it. */
-		let elsewhere: { server: Server; url: string; received: Array<{ headers: IncomingMessage['headers']; body: string }> };
-
+		let elsewhere: RecordingServer;
 		beforeAll(async () => {
-			const received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
-			const server = createServer((req, res) => {
-				let body = '';
-				req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-				req.on('end', () => {
-					received.push({ headers: req.headers, body });
-					res.writeHead(200, { 'Content-Type': 'application/json' });
-					res.end('{"successCode":"200","message":"User registered successfully","status":"success","data":[]}');
-				});
-			});
-			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-			elsewhere = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+			elsewhere = await startRecordingServer(() => ({ status: 200, body: { successCode: '200', message: 'ok', status: 'success', data: [] } }));
 		});
-		afterAll(async () => await new Promise<void>((resolve) => elsewhere.server.close(() => resolve())));
-		beforeEach(() => (elsewhere.received.length = 0));
+		afterAll(async () => await elsewhere.close());
+		beforeEach(() => (elsewhere.requests.length = 0));
 
 		const redirectTo = (endpoint: string, status: number) =>
 			emu().control.injectFault({ endpoint: endpoint as never, kind: 'redirect', status, location: `${elsewhere.url}/steal?token=abc`, times: 10 });
@@ -130,7 +68,7 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 			redirectTo('addUser', status);
 			const result = await runAppBuilder(addUser());
 			expectRedirectError(result.error);
-			expect(elsewhere.received).toEqual([]);
+			expect(elsewhere.requests).toEqual([]);
 			expect(emu().control.users()).toEqual([]);
 		});
 
@@ -138,7 +76,7 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 			redirectTo('formBuilderInquiries', status);
 			const result = await runAppBuilder(getMany());
 			expectRedirectError(result.error);
-			expect(elsewhere.received).toEqual([]);
+			expect(elsewhere.requests).toEqual([]);
 		});
 
 		it.each([302, 307, 308])('a trigger poll fails on a %i, sends nothing to the other host and saves nothing', async (status) => {
@@ -146,7 +84,7 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 			const outcome = await pollOnce();
 			expectRedirectError(outcome.error);
 			expect(outcome.staticData).toEqual({});
-			expect(elsewhere.received).toEqual([]);
+			expect(elsewhere.requests).toEqual([]);
 		});
 	});
 
@@ -183,25 +121,17 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 
 	describe('a server that echoes secrets back', () => {
 		/** A web-service host that answers every request with `status` and `body`. */
-		const answering = async (status: number, body: string, use: (baseUrl: string) => Promise<void>) => {
-			const server = createServer((req, res) => {
-				req.resume();
-				req.on('end', () => {
-					res.writeHead(status, { 'Content-Type': 'application/json' });
-					res.end(body);
-				});
-			});
-			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const answering = async (status: number, body: IDataObject, use: (baseUrl: string) => Promise<void>) => {
+			const server = await startRecordingServer(() => ({ status, body }));
 			try {
-				await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+				await use(server.url);
 			} finally {
-				server.closeAllConnections();
-				await new Promise<void>((resolve) => server.close(() => resolve()));
+				await server.close();
 			}
 		};
 
 		it('takes an echoed API key and access token out of an Add User success item', async () => {
-			const body = JSON.stringify({ successCode: '200', message: `User added for key ${FIXTURE.apiKey} via token ${FIXTURE.accessToken}` });
+			const body = { successCode: '200', message: `User added for key ${FIXTURE.apiKey} via token ${FIXTURE.accessToken}` };
 			await answering(200, body, async (baseUrl) => {
 				const result = await runAppBuilder(addUser(), { helper: helperWith({ baseUrl }) });
 				expect(result.error).toBeUndefined();
@@ -212,7 +142,7 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 
 		it('shows no part of a secret that the API message would have had cut in half', async () => {
 			// The API key straddles the 300th character, where the message shown is cut.
-			const body = JSON.stringify({ status: 'error', code: 400, msg: `${'x'.repeat(297)}${FIXTURE.apiKey} is invalid` });
+			const body = { status: 'error', code: 400, msg: `${'x'.repeat(297)}${FIXTURE.apiKey} is invalid` };
 			await answering(400, body, async (baseUrl) => {
 				const result = await runAppBuilder(addUser(), { helper: helperWith({ baseUrl }) });
 				expect(result.error?.description).toContain(`${'x'.repeat(297)}[re…`);

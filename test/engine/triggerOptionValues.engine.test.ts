@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
-import { credentialDataFor, FIXTURE } from '../emulator';
-import { MemoryCredentialsHelper, runPoll } from '../harness';
+import { FIXTURE } from '../emulator';
+import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 
 /**
@@ -16,23 +14,7 @@ describe('App Builder Trigger options from expressions', () => {
 	const emu = useEmulator();
 
 	const poll = async (options: IDataObject) =>
-		await runPoll({
-			nodeType: new AppBuilderTrigger(),
-			typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
-			parameters: {
-				event: 'new',
-				appId: FIXTURE.appId,
-				pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-				simplify: true,
-				options,
-			},
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			credentialsHelper: new MemoryCredentialsHelper({
-				types: { appBuilderApi: new AppBuilderApi() },
-				credentials: { appBuilderApi: { ...credentialDataFor(emu()), connectAccessToken: '' } },
-			}),
-			staticData: {},
-		});
+		await pollAppBuilderTrigger(appBuilderCredentials(emu()), triggerParameters({ options }), { staticData: {} });
 
 	const seed = () => {
 		const base = Date.parse('2026-05-01T08:00:00Z');

@@ -1,0 +1,101 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
+import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
+import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
+import { credentialDataFor, FIXTURE } from '../emulator';
+import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
+import type { Emulator } from './useEmulator';
+
+/** The fixture's form, as the Form picker stores it when given by ID. */
+export const FIXTURE_FORM = { __rl: true, mode: 'id', value: FIXTURE.formPageId };
+
+/** Parameters of each operation as a user fills them in; `extra` overrides any of them. */
+export const addUserParameters = (extra: IDataObject = {}): IDataObject => ({
+	resource: 'user',
+	operation: 'add',
+	email: 'jane@example.com',
+	name: 'Jane Doe',
+	password: 'Secr3t-pass',
+	passwordFormat: 'plain',
+	phone: '5551234567',
+	additionalFields: {},
+	...extra,
+});
+
+export const updateUserParameters = (extra: IDataObject = {}): IDataObject => ({
+	resource: 'user',
+	operation: 'update',
+	email: 'jane@example.com',
+	name: 'Jane Smith',
+	password: 'Secr3t-pass',
+	passwordFormat: 'plain',
+	phone: '555 123 9999',
+	phoneFormat: 'integer',
+	group: 'Gold',
+	additionalFields: {},
+	...extra,
+});
+
+export const getManyParameters = (extra: IDataObject = {}): IDataObject => ({
+	resource: 'inquiry',
+	operation: 'getAll',
+	appId: FIXTURE.appId,
+	pageId: FIXTURE_FORM,
+	returnAll: true,
+	simplify: true,
+	filters: {},
+	...extra,
+});
+
+export const triggerParameters = (extra: IDataObject = {}): IDataObject => ({
+	event: 'new',
+	appId: FIXTURE.appId,
+	pageId: FIXTURE_FORM,
+	simplify: true,
+	options: {},
+	...extra,
+});
+
+/** The App Builder API credential pointing at the emulator (web services only unless overridden). */
+export function appBuilderCredentials(emulator: Emulator, overrides: IDataObject = {}): MemoryCredentialsHelper {
+	return new MemoryCredentialsHelper({
+		types: { appBuilderApi: new AppBuilderApi() },
+		credentials: { appBuilderApi: { ...credentialDataFor(emulator), connectAccessToken: '', ...overrides } },
+	});
+}
+
+const CREDENTIAL_REFERENCE = { appBuilderApi: { id: '1', name: 'App Builder' } };
+
+/** The App Builder node run once through n8n's engine. */
+export async function runAppBuilder(
+	credentialsHelper: MemoryCredentialsHelper,
+	parameters: IDataObject,
+	options: { inputItems?: IDataObject[]; continueOnFail?: boolean } = {},
+) {
+	return await runNode({
+		nodeType: new AppBuilder(),
+		typeName: 'n8n-nodes-appbuilder.appBuilder',
+		parameters,
+		credentials: CREDENTIAL_REFERENCE,
+		inputItems: options.inputItems,
+		credentialsHelper,
+		continueOnFail: options.continueOnFail,
+	});
+}
+
+/** One poll of the App Builder Trigger through n8n-core's PollContext. */
+export async function pollAppBuilderTrigger(
+	credentialsHelper: MemoryCredentialsHelper,
+	parameters: IDataObject,
+	extra: { staticData?: IDataObject; pollBudgetMs?: number; mode?: 'trigger' | 'manual' } = {},
+) {
+	return await runPoll({
+		nodeType: new AppBuilderTrigger(),
+		typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
+		parameters,
+		credentials: CREDENTIAL_REFERENCE,
+		credentialsHelper,
+		...extra,
+	});
+}
