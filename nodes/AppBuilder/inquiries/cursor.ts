@@ -56,8 +56,16 @@ export interface CursorEvent {
 	time: number | undefined;
 }
 
+/**
+ * The format of CursorState, stored in it as `v`. Raise it whenever the
+ * stored shape or meaning changes, and add the step from the previous format
+ * to the migrations in cursorStateVersions.ts, so that a position saved by an
+ * older release is carried forward, not dropped.
+ */
+export const CURSOR_STATE_VERSION = 1;
+
 export interface CursorState {
-	v: 1;
+	v: typeof CURSOR_STATE_VERSION;
 	/** What the state belongs to (app, form, event); another scope means a fresh start. */
 	scope: string;
 	floor: number;
@@ -107,15 +115,23 @@ export function toCursorEvent(record: unknown, mode: EventMode): CursorEvent {
 	return { key: inquiryKey(record), time };
 }
 
-/** A stored value, if it is a cursor state this version understands. */
+/** A stored value, if it is a cursor state of the current version. */
 export function parseCursorState(value: unknown): CursorState | undefined {
-	if (typeof value !== 'object' || value === null) return undefined;
-	const state = value as Partial<CursorState>;
-	if (state.v !== 1 || typeof state.scope !== 'string' || !isTime(state.floor)) return undefined;
-	if (typeof state.seen !== 'object' || state.seen === null || Array.isArray(state.seen)) return undefined;
-	if (!Object.values(state.seen).every(isTime)) return undefined;
-	if (!Array.isArray(state.undated) || !state.undated.every((key) => typeof key === 'string')) return undefined;
-	return state as CursorState;
+	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
+}
+
+/** What keeps a value from being a cursor state of the current version, in words for an error; undefined if nothing. */
+export function cursorStateProblem(value: unknown): string | undefined {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not an object';
+	const state = value as Record<keyof CursorState, unknown>;
+	if (state.v !== CURSOR_STATE_VERSION) return `its format is not v${CURSOR_STATE_VERSION}`;
+	if (typeof state.scope !== 'string') return '"scope" is not text';
+	if (!isTime(state.floor)) return '"floor" is not a number';
+	if (typeof state.seen !== 'object' || state.seen === null || Array.isArray(state.seen)) return '"seen" is not an object';
+	if (!Object.values(state.seen).every(isTime)) return '"seen" holds a time that is not a number';
+	if (!Array.isArray(state.undated)) return '"undated" is not a list';
+	if (!state.undated.every((key) => typeof key === 'string')) return '"undated" holds a key that is not text';
+	return undefined;
 }
 
 /** What to emit now, given the stored state (undefined before the first poll) and every inquiry present. */

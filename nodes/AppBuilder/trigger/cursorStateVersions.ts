@@ -1,0 +1,91 @@
+import { CURSOR_STATE_VERSION, cursorStateProblem, type CursorState } from '../inquiries/cursor';
+
+/**
+ * The trigger's saved position across releases. The cursor is stored with
+ * its format version `v`. A release reads every older format by applying the
+ * migrations from each version to the next, one step at a time, and refuses
+ * what it cannot read rather than start over: a fresh start takes every
+ * inquiry present as handled, so it would silently lose the leads submitted
+ * since the position was saved.
+ */
+
+/** A stored state as JSON gives it back. */
+export type StoredState = Readonly<Record<string, unknown>>;
+
+/**
+ * Turns a state of format n into one of format n + 1 (the caller sets `v`).
+ * It must not change its input, and throws when the input is not as format n
+ * is written.
+ */
+export type CursorStateMigration = (state: StoredState) => Record<string, unknown>;
+
+/** The step from format n to n + 1 is at key n. Empty while v1 is the only format released. */
+export const CURSOR_STATE_MIGRATIONS: Readonly<Record<number, CursorStateMigration>> = {};
+
+export type MigrationOutcome =
+	| { kind: 'migrated'; state: Record<string, unknown>; from: number }
+	| { kind: 'newer'; version: number }
+	| { kind: 'unreadable'; problem: string };
+
+/**
+ * Brings a stored state of format `target` or older up to `target`, one
+ * migration at a time; a state of a newer format is left as it is. Checks
+ * only the version: the caller checks the fields of the result.
+ */
+export function migrateCursorState(
+	value: unknown,
+	migrations: Readonly<Record<number, CursorStateMigration>> = CURSOR_STATE_MIGRATIONS,
+	target: number = CURSOR_STATE_VERSION,
+): MigrationOutcome {
+	if (!isObject(value)) return { kind: 'unreadable', problem: 'it is not an object' };
+	const from = value.v;
+	if (from === undefined) return { kind: 'unreadable', problem: 'it has no format version' };
+	if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
+		return { kind: 'unreadable', problem: 'its format version is not a whole number' };
+	}
+	if (from > target) return { kind: 'newer', version: from };
+
+	let state: Record<string, unknown> = value;
+	for (let version = from; version < target; version++) {
+		const step = Object.prototype.hasOwnProperty.call(migrations, version) ? migrations[version] : undefined;
+		if (step === undefined) return { kind: 'unreadable', problem: `there is no upgrade from its format v${version}` };
+		let next: unknown;
+		try {
+			next = step(state);
+		} catch (error) {
+			return { kind: 'unreadable', problem: `it is not a valid v${version} state (${(error as Error).message})` };
+		}
+		if (!isObject(next)) return { kind: 'unreadable', problem: `its upgrade from format v${version} gave no state` };
+		state = { ...next, v: version + 1 };
+	}
+	return { kind: 'migrated', state, from };
+}
+
+export type SavedPosition =
+	| { kind: 'none' }
+	| { kind: 'readable'; state: CursorState }
+	| { kind: 'newer'; version: number }
+	| { kind: 'damaged'; problem: string };
+
+/**
+ * What the trigger finds in its static data: nothing (never polled), a state
+ * it can use (migrated to the current format if older), one saved by a newer
+ * release, or one it cannot read.
+ */
+export function readSavedPosition(
+	value: unknown,
+	migrations: Readonly<Record<number, CursorStateMigration>> = CURSOR_STATE_MIGRATIONS,
+): SavedPosition {
+	if (value === undefined) return { kind: 'none' };
+	const migrated = migrateCursorState(value, migrations, CURSOR_STATE_VERSION);
+	if (migrated.kind === 'newer') return migrated;
+	if (migrated.kind === 'unreadable') return { kind: 'damaged', problem: migrated.problem };
+	const problem = cursorStateProblem(migrated.state);
+	if (problem === undefined) return { kind: 'readable', state: migrated.state as unknown as CursorState };
+	const upgraded = migrated.from === CURSOR_STATE_VERSION ? '' : ` (after its upgrade from format v${migrated.from})`;
+	return { kind: 'damaged', problem: `${problem}${upgraded}` };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

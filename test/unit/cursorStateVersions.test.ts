@@ -1,0 +1,196 @@
+import { commitPoll, CURSOR_STATE_VERSION, type CursorOptions } from '../../nodes/AppBuilder/inquiries/cursor';
+import {
+	CURSOR_STATE_MIGRATIONS,
+	migrateCursorState,
+	readSavedPosition,
+	type CursorStateMigration,
+} from '../../nodes/AppBuilder/trigger/cursorStateVersions';
+
+const SCOPE = 'app/form/new';
+const T0 = Date.parse('2026-06-01T00:00:00Z');
+
+/** A v1 state as the trigger stores it: every field of CursorState, as JSON gives it back. */
+const V1 = Object.freeze({ v: 1, scope: SCOPE, floor: T0 - 1000, seen: { a: T0, b: T0 + 5 }, undated: ['u1'] });
+const fromJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+function deepFreeze<T>(value: T): T {
+	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const child of Object.values(value)) deepFreeze(child);
+	}
+	return value;
+}
+
+describe('migrateCursorState', () => {
+	it('returns a state of the current format as it is, applying nothing', () => {
+		const never: CursorStateMigration = () => {
+			throw new Error('no step runs for the current format');
+		};
+		const outcome = migrateCursorState(fromJson(V1), { 0: never, 1: never }, 1);
+		expect(outcome).toEqual({ kind: 'migrated', state: V1, from: 1 });
+	});
+
+	it('applies each step from the stored format up to the target, in order, without changing the input', () => {
+		const calls: string[] = [];
+		const steps: Record<number, CursorStateMigration> = {
+			1: (state) => {
+				calls.push(`1:v${String(state.v)}`);
+				return { ...state, seen: 'from v1' };
+			},
+			2: (state) => {
+				calls.push(`2:v${String(state.v)}`);
+				return { ...state, added: `in v3, after ${String(state.seen)}` };
+			},
+			3: (state) => {
+				calls.push(`3:v${String(state.v)}`);
+				return { ...state };
+			},
+		};
+		const stored = deepFreeze(fromJson(V1));
+		const outcome = migrateCursorState(stored, steps, 3);
+		// Step 3 leads past the target and is not applied; each step sees the version it starts from.
+		expect(calls).toEqual(['1:v1', '2:v2']);
+		expect(outcome).toEqual({
+			kind: 'migrated',
+			from: 1,
+			state: { ...V1, v: 3, seen: 'from v1', added: 'in v3, after from v1' },
+		});
+		expect(stored).toEqual(V1);
+
+		calls.length = 0;
+		expect(migrateCursorState({ ...V1, v: 2 }, steps, 3)).toMatchObject({ kind: 'migrated', from: 2, state: { v: 3, seen: V1.seen } });
+		expect(calls).toEqual(['2:v2']);
+	});
+
+	it('sets the version after each step itself, whatever the step returns as v', () => {
+		const outcome = migrateCursorState({ v: 0 }, { 0: () => ({ v: 7 }), 1: (state) => ({ was: state.v }) }, 2);
+		expect(outcome).toEqual({ kind: 'migrated', from: 0, state: { was: 1, v: 2 } });
+	});
+
+	it('refuses a newer format without applying anything', () => {
+		const never: CursorStateMigration = () => {
+			throw new Error('no step runs for a newer format');
+		};
+		expect(migrateCursorState({ ...V1, v: 2 }, { 1: never }, 1)).toEqual({ kind: 'newer', version: 2 });
+		expect(migrateCursorState({ v: 9, whatever: true }, {}, 3)).toEqual({ kind: 'newer', version: 9 });
+	});
+
+	it('names an older format it has no step from, a step that fails, and a step that gives no state', () => {
+		expect(migrateCursorState({ v: 0 }, {}, 1)).toEqual({
+			kind: 'unreadable',
+			problem: 'there is no upgrade from its format v0',
+		});
+		// A gap in the chain is found at the missing step, not at the stored format.
+		expect(migrateCursorState({ v: 0 }, { 0: (state) => ({ ...state }) }, 2)).toEqual({
+			kind: 'unreadable',
+			problem: 'there is no upgrade from its format v1',
+		});
+		const failing: CursorStateMigration = () => {
+			throw new Error('"lastTime" is missing');
+		};
+		expect(migrateCursorState({ v: 0 }, { 0: failing }, 1)).toEqual({
+			kind: 'unreadable',
+			problem: 'it is not a valid v0 state ("lastTime" is missing)',
+		});
+		const nothing = (() => null) as unknown as CursorStateMigration;
+		expect(migrateCursorState({ v: 0 }, { 0: nothing }, 1)).toEqual({
+			kind: 'unreadable',
+			problem: 'its upgrade from format v0 gave no state',
+		});
+	});
+
+	it('finds no step on the prototype of the table', () => {
+		const table = Object.create({ 0: () => ({}) }) as Record<number, CursorStateMigration>;
+		expect(migrateCursorState({ v: 0 }, table, 1)).toMatchObject({ kind: 'unreadable' });
+	});
+
+	it('names a value with no usable format version', () => {
+		const cases: Array<[unknown, string]> = [
+			['garbage', 'it is not an object'],
+			[null, 'it is not an object'],
+			[[V1], 'it is not an object'],
+			[42, 'it is not an object'],
+			[{ scope: SCOPE }, 'it has no format version'],
+			[{ v: '1' }, 'its format version is not a whole number'],
+			[{ v: 1.5 }, 'its format version is not a whole number'],
+			[{ v: -1 }, 'its format version is not a whole number'],
+			[{ v: Number.MAX_VALUE }, 'its format version is not a whole number'],
+		];
+		for (const [value, problem] of cases) {
+			expect(migrateCursorState(value, {}, 1)).toEqual({ kind: 'unreadable', problem });
+		}
+	});
+});
+
+describe('readSavedPosition', () => {
+	it('finds nothing when nothing was saved', () => {
+		expect(readSavedPosition(undefined)).toEqual({ kind: 'none' });
+	});
+
+	it('reads a state exactly as the current release stores it', () => {
+		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
+		const written = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
+		expect(written.v).toBe(CURSOR_STATE_VERSION);
+		expect(readSavedPosition(fromJson(written))).toEqual({ kind: 'readable', state: written });
+		expect(readSavedPosition(fromJson(V1))).toEqual({ kind: 'readable', state: V1 });
+	});
+
+	it('brings an older format up through the migrations it is given', () => {
+		// A made-up v0: one time and the ids at it, before seen and undated existed.
+		const v0ToV1: CursorStateMigration = (state) => {
+			if (typeof state.lastTime !== 'number' || !Array.isArray(state.ids)) throw new Error('not a v0 state');
+			const ids = state.ids as string[];
+			return { scope: state.scope, floor: state.lastTime, seen: Object.fromEntries(ids.map((id) => [id, state.lastTime])), undated: [] };
+		};
+		const v0 = { v: 0, scope: SCOPE, lastTime: T0, ids: ['a', 'b'] };
+		expect(readSavedPosition(v0, { 0: v0ToV1 })).toEqual({
+			kind: 'readable',
+			state: { v: 1, scope: SCOPE, floor: T0, seen: { a: T0, b: T0 }, undated: [] },
+		});
+		expect(readSavedPosition({ v: 0, scope: SCOPE }, { 0: v0ToV1 })).toEqual({
+			kind: 'damaged',
+			problem: 'it is not a valid v0 state (not a v0 state)',
+		});
+		// A step whose result is not a valid current state is caught by the same checks as a stored one.
+		const sloppy: CursorStateMigration = (state) => ({ scope: state.scope, floor: 'later', seen: {}, undated: [] });
+		expect(readSavedPosition(v0, { 0: sloppy })).toEqual({
+			kind: 'damaged',
+			problem: '"floor" is not a number (after its upgrade from format v0)',
+		});
+	});
+
+	it('tells a newer format apart from a damaged one', () => {
+		expect(readSavedPosition({ ...V1, v: CURSOR_STATE_VERSION + 1 })).toEqual({
+			kind: 'newer',
+			version: CURSOR_STATE_VERSION + 1,
+		});
+		expect(readSavedPosition({ v: 0, scope: SCOPE })).toEqual({
+			kind: 'damaged',
+			problem: 'there is no upgrade from its format v0',
+		});
+	});
+
+	it('names the field that is damaged', () => {
+		const cases: Array<[unknown, string]> = [
+			['garbage', 'it is not an object'],
+			[{ v: 1, scope: 5 }, '"scope" is not text'],
+			[{ ...V1, floor: 'x' }, '"floor" is not a number'],
+			[{ ...V1, floor: null }, '"floor" is not a number'],
+			[{ ...V1, seen: [] }, '"seen" is not an object'],
+			[{ ...V1, seen: { a: 'soon' } }, '"seen" holds a time that is not a number'],
+			[{ ...V1, undated: 'u1' }, '"undated" is not a list'],
+			[{ ...V1, undated: [1] }, '"undated" holds a key that is not text'],
+		];
+		for (const [value, problem] of cases) {
+			expect(readSavedPosition(value)).toEqual({ kind: 'damaged', problem });
+		}
+	});
+});
+
+describe('the released migrations', () => {
+	it('have a step from every format below the current one, and none from it or above', () => {
+		const from = Object.keys(CURSOR_STATE_MIGRATIONS).map(Number);
+		const expected = Array.from({ length: CURSOR_STATE_VERSION - 1 }, (_, index) => index + 1);
+		expect(from.sort((a, b) => a - b)).toEqual(expected);
+	});
+});
