@@ -277,4 +277,100 @@ describe('App Builder Trigger in the n8n engine', () => {
 		expect(names((await trigger.poll()).result)).toEqual(['Cy']);
 		expect((await trigger.poll()).result).toBeNull();
 	});
+
+	describe('a saved position from another release, or one it cannot read', () => {
+		/**
+		 * Exactly what the release before format migrations wrote after a first
+		 * poll over lead-0 and lead-a (captured from a run of that release).
+		 */
+		const RELEASED_V1 =
+			'{"inquiryCursor":{"v":1,"scope":"app_1001/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":[]}}';
+		const releasedCursor = () => (JSON.parse(RELEASED_V1) as { inquiryCursor: IDataObject }).inquiryCursor;
+
+		const lead = (id: string, addedon: number) =>
+			emu().control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				_id: id,
+				addedon,
+				updatedon: addedon,
+				fields: [{ name: 'name', label: 'Your Name', value: id }],
+			});
+
+		/** One poll as n8n runs it after a restart: the static data comes back from JSON. */
+		const pollFrom = async (staticData: IDataObject) =>
+			await runPoll({
+				nodeType: new AppBuilderTrigger(),
+				typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
+				parameters: {
+					event: 'new',
+					appId: FIXTURE.appId,
+					pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
+					simplify: true,
+					options: {},
+				},
+				credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
+				credentialsHelper: credentialsHelper(),
+				staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
+			});
+
+		beforeEach(() => {
+			lead('lead-0', T0 - 1000);
+			lead('lead-a', T0);
+			// Submitted after the saved poll: a first poll would take it as handled and lose it.
+			lead('lead-b', T0 + 1000);
+		});
+
+		it('carries on from a position saved by the released format: the lead after it once, nothing again', async () => {
+			const first = await pollFrom(JSON.parse(RELEASED_V1) as IDataObject);
+			expect(first.error).toBeUndefined();
+			expect(names(first.result)).toEqual(['lead-b']);
+			expect(first.staticData.inquiryCursor).toMatchObject({ v: 1, scope: 'app_1001/formbuilder_1001_1/new' });
+
+			lead('lead-c', T0 + 2000);
+			const second = await pollFrom(first.staticData);
+			expect(names(second.result)).toEqual(['lead-c']);
+			expect((await pollFrom(second.staticData)).result).toBeNull();
+		});
+
+		it('stops with an error naming the newer release and the update, before fetching or emitting, and keeps the position', async () => {
+			const saved = { inquiryCursor: { ...releasedCursor(), v: 2, position: { after: 'lead-a' } } };
+			const outcome = await pollFrom(saved);
+
+			expect(outcome.result).toBeNull();
+			expect(outcome.error?.name).toBe('NodeOperationError');
+			expect(outcome.error?.message).toBe(
+				"The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v2; this release reads up to v1)",
+			);
+			expect(outcome.error?.description).toMatch(/Update n8n-nodes-appbuilder \(Settings > Community Nodes\)/);
+			expect(outcome.error?.description).toMatch(/duplicate this trigger node/);
+			expect(emu().control.requests()).toHaveLength(0);
+			expect(outcome.staticData).toEqual(saved);
+			// Polled again, it stops again rather than start over.
+			expect((await pollFrom(outcome.staticData)).error?.message).toMatch(/newer release/);
+		});
+
+		it('stops with an error naming what is damaged, even after successful polls, and keeps the position', async () => {
+			const damaged: Array<[unknown, string]> = [
+				['garbage', 'it is not an object'],
+				[null, 'it is not an object'],
+				[{ v: 1, scope: 5 }, '"scope" is not text'],
+				[{ ...releasedCursor(), floor: 'x' }, '"floor" is not a number'],
+				[{ ...releasedCursor(), seen: { 'lead-a': 'soon' } }, '"seen" holds a time that is not a number'],
+				[{ ...releasedCursor(), undated: 'lead-a' }, '"undated" is not a list'],
+				[{ ...releasedCursor(), v: undefined }, 'it has no format version'],
+				[{ ...releasedCursor(), v: '1' }, 'its format version is not a whole number'],
+				[{ ...releasedCursor(), v: 0 }, 'there is no upgrade from its format v0'],
+			];
+			for (const [cursor, problem] of damaged) {
+				const saved = { inquiryCursor: cursor } as IDataObject;
+				const outcome = await pollFrom(saved);
+				expect(outcome.result).toBeNull();
+				expect(outcome.error?.message).toBe(`The trigger's saved position cannot be read: ${problem}`);
+				expect(outcome.error?.description).toMatch(/duplicate this trigger node.*first poll/);
+				expect(outcome.staticData).toEqual(JSON.parse(JSON.stringify(saved)));
+			}
+			expect(emu().control.requests()).toHaveLength(0);
+		});
+	});
 });

@@ -60,7 +60,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 
 	const staticData = this.getWorkflowStaticData('node');
 	const scope = `${target.appId}/${target.pageId}/${mode}`;
-	const state = readCursorState(staticData);
+	const state = readCursorState(this.getNode(), staticData);
 
 	const cursorOptions: CursorOptions = {
 		mode,
