@@ -447,7 +447,7 @@ describe('App Builder node in the n8n engine', () => {
 				['phoneFormat', { phoneFormat: '={{ "Text" }}' }, /^Phone Format must be one of "integer" or "text", but the expression gave "Text" \[item 0\]$/],
 				['status', { additionalFields: { status: '={{ true }}' } }, /^Status must be one of "1", "0" or "" \(empty\), but the expression gave true \(a boolean\) \[item 0\]$/],
 			])('refuses a wrong %s from an expression and sends nothing', async (_field, extra, message) => {
-				const result = await run(update(extra as IDataObject));
+				const result = await run(update(extra));
 				expect(result.error?.message).toMatch(message);
 				expect(emu().control.requests()).toHaveLength(0);
 			});
@@ -523,7 +523,7 @@ describe('App Builder node in the n8n engine', () => {
 				['Submitted Before', { filters: { submittedBefore: '={{ ["2026-03-01T10:02:00Z"] }}' } }, /^Submitted Before must be a date and time such as 2026-01-31T09:00:00, but the expression gave a list \(array\) \[item 0\]$/],
 			])('refuses a %s the node would otherwise read as something else', async (_field, extra, message) => {
 				seed();
-				const result = await run(getMany(extra as IDataObject));
+				const result = await run(getMany(extra));
 				expect(result.error?.message).toMatch(message);
 				expect(emu().control.requests()).toHaveLength(0);
 			});

@@ -105,6 +105,7 @@ export class MemoryCredentialsHelper extends ICredentialsHelper {
 		const { headers, qs, body } = authenticate.properties;
 		if (headers) result.headers = { ...(result.headers ?? {}), ...mapValues(headers, resolve) };
 		if (qs) result.qs = { ...(result.qs ?? {}), ...mapValues(qs, resolve) };
+		// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- a false report: spreading needs the object type, tsc rejects the bare body union.
 		if (body) result.body = { ...((result.body as object) ?? {}), ...mapValues(body, resolve) };
 		return result;
 	}

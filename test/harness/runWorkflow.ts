@@ -88,7 +88,7 @@ export async function runWorkflow(options: {
 		connections: options.connections,
 		settings: {},
 		activeVersionId: null,
-	} as never);
+	});
 	let resolveRun: (run: IRun) => void = () => {};
 	const finished = new Promise<IRun>((resolve) => {
 		resolveRun = resolve;

@@ -477,7 +477,7 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 			fc.asyncProperty(answer, fc.nat(), cuts, breakage, async (doc, seed, plan, how) => {
 				const broken = breakOneRecord(doc, how);
 				fc.pre(broken !== undefined);
-				const { brokenDoc, index, expectedSummary } = broken!;
+				const { brokenDoc, index, expectedSummary } = broken;
 				const bytes = write(brokenDoc, seed);
 				const clean = parseDoc(write(doc, seed));
 				const scanned = scan(bytes, plan);
@@ -519,7 +519,7 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 				const text = write(doc, seed).toString('utf8');
 				const brokenText = breakStructure(text, how);
 				fc.pre(brokenText !== undefined && brokenText !== text);
-				const bytes = Buffer.from(brokenText!, 'utf8');
+				const bytes = Buffer.from(brokenText, 'utf8');
 				const scanned = scan(bytes, plan);
 				let stillJson: Record<string, unknown> | undefined;
 				try {
