@@ -1,16 +1,27 @@
 // Lints the shipped sources with the same rule sets n8n uses to verify community
 // packages: @n8n/eslint-plugin-community-nodes (recommended) plus the nodes,
 // credentials and community rule sets of eslint-plugin-n8n-nodes-base.
+// Everything else (tests, emulator, bench, scripts, configs) gets @eslint/js
+// recommended, and typescript-eslint's type-checked rules where it is TypeScript.
 import { defineConfig } from 'eslint/config';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tsParser from '@typescript-eslint/parser';
 import regexpPlugin from 'eslint-plugin-regexp';
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// What n8n's package rules look at: the shipped sources and the JSON files.
+const productAndJson = ['nodes/**/*.ts', 'credentials/**/*.ts', '**/*.json'];
+const product = ['nodes/**', 'credentials/**'];
+// Unused names are errors, except `_`-prefixed ones and those a rest pattern leaves out on purpose.
+const unusedVars = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true };
 
 export default defineConfig(
-	{ ignores: ['dist/**', 'node_modules/**', 'test/**', '.cache/**', 'docs/**', 'coverage/**', '*.js', '*.mjs'] },
-	n8nCommunityNodesPlugin.configs.recommended,
-	{ rules: { 'no-console': 'error' } },
+	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'docs/**', 'coverage/**'] },
+	{ ...n8nCommunityNodesPlugin.configs.recommended, files: productAndJson },
+	{ files: productAndJson, rules: { 'no-console': 'error' } },
 	// Every regular expression in the product must be linear on any input: server text reaches them.
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
@@ -48,4 +59,44 @@ export default defineConfig(
 		},
 	},
 	{ files: ['**/*.json'], languageOptions: { parser: tsParser } },
+
+	// Tests, harness, bench and e2e drivers in TypeScript: type-checked through tsconfig.json.
+	{
+		files: ['**/*.ts'],
+		ignores: product,
+		extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+		languageOptions: {
+			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+		},
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', unusedVars],
+			// Responses from the emulator and n8n's REST API are parsed JSON (any); the assertions check their shape.
+			'@typescript-eslint/no-unsafe-argument': 'off',
+			'@typescript-eslint/no-unsafe-assignment': 'off',
+			'@typescript-eslint/no-unsafe-call': 'off',
+			'@typescript-eslint/no-unsafe-member-access': 'off',
+			'@typescript-eslint/no-unsafe-return': 'off',
+			// The same parsed JSON is declared any where a test reads it field by field.
+			'@typescript-eslint/no-explicit-any': 'off',
+			// Test doubles implement n8n's async interfaces and feed async streams without awaiting anything.
+			'@typescript-eslint/require-await': 'off',
+			// Tests stringify unknown JSON values that are strings at run time; any other value fails the assertion.
+			'@typescript-eslint/no-base-to-string': 'off',
+			// The bench require()s the CommonJS e2e helpers and a .ts path on purpose (see the comments there).
+			'@typescript-eslint/no-require-imports': 'off',
+		},
+	},
+	// The emulator, e2e drivers, jest and gulp configs: CommonJS on Node.
+	{
+		files: ['**/*.js', '**/*.cjs'],
+		extends: [js.configs.recommended],
+		languageOptions: { sourceType: 'commonjs', globals: globals.node },
+		rules: { 'no-unused-vars': ['error', unusedVars] },
+	},
+	{
+		files: ['**/*.mjs'],
+		extends: [js.configs.recommended],
+		languageOptions: { sourceType: 'module', globals: globals.node },
+		rules: { 'no-unused-vars': ['error', unusedVars] },
+	},
 );
