@@ -1,5 +1,5 @@
 import { inquiryItem } from '../../nodes/AppBuilder/helpers/inquiryItem';
-import { AnswerLimitExceeded } from '../../nodes/AppBuilder/transport/answerLimits';
+import { AnswerLimitExceeded } from '../../nodes/shared/http/answerLimits';
 import { InquiryArrayBuilder, InquiryListBuilder, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
 import { jsonProblem } from '../../nodes/AppBuilder/transport/jsonProblem';
 import { readInquiryStream, type RecordCollector } from '../../nodes/AppBuilder/transport/readInquiryStream';

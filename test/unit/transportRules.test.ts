@@ -1,6 +1,6 @@
-import { delayBeforeNextAttempt, DEFAULT_RETRY_POLICY } from '../../nodes/AppBuilder/transport/retryPolicy';
+import { delayBeforeNextAttempt, DEFAULT_RETRY_POLICY } from '../../nodes/shared/http/retryPolicy';
 import { destinationOf } from '../../nodes/AppBuilder/transport/hostRouting';
-import { redactSecrets } from '../../nodes/AppBuilder/transport/redact';
+import { redactSecrets } from '../../nodes/shared/text/redact';
 import { API_ERROR_CATALOG, meaningOf } from '../../nodes/AppBuilder/transport/errorCatalog';
 
 describe('retry policy', () => {

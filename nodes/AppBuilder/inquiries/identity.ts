@@ -1,5 +1,5 @@
 import type { RawInquiry } from './inquiry.types';
-import { jsonText } from './jsonText';
+import { jsonText } from '../../shared/text/jsonText';
 
 /**
  * The identity of an inquiry for "has it been emitted?":

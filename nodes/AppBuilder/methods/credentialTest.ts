@@ -14,9 +14,9 @@ import {
 	WEB_SERVICE_ENDPOINTS,
 } from '../transport/endpoints';
 import { interpretResponse } from '../transport/interpretResponse';
-import { asNetworkFailure, networkFailureWords } from '../transport/networkFailure';
-import { redactSecrets } from '../transport/redact';
-import { describeRedirect, isRedirectStatus } from '../transport/redirectTarget';
+import { asNetworkFailure, networkFailureWords } from '../../shared/http/networkFailure';
+import { redactSecrets } from '../../shared/text/redact';
+import { describeRedirect, isRedirectStatus } from '../../shared/http/redirectTarget';
 
 /**
  * Tests the credential without changing anything on the account:

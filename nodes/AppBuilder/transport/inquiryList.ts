@@ -1,5 +1,5 @@
 import { toCursorEvent, type CursorEvent, type EventMode } from '../inquiries/cursor';
-import { AnswerLimitExceeded, MAX_RECORDS_PER_ANSWER } from './answerLimits';
+import { AnswerLimitExceeded, MAX_RECORDS_PER_ANSWER } from '../../shared/http/answerLimits';
 import type { RecordCollector } from './readInquiryStream';
 import { isUnreadableInquiry, rawRecordKey, readRecord } from './unreadableInquiry';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { htmlToText } from './htmlText';
+import { htmlToText } from '../../shared/text/htmlText';
 
 /**
  * Decides whether a web-service response is a success or an error, in every

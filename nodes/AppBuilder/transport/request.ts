@@ -7,17 +7,17 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { AnswerLimitExceeded } from './answerLimits';
-import { boundedChunks } from './answerReading';
+import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import { boundedChunks } from '../../shared/http/answerReading';
 import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpoints';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
-import { asNetworkFailure, isTransient, type NetworkFailure } from './networkFailure';
-import { redactValue } from './redact';
-import { redirectFailure, type RedirectFailure } from './redirectTarget';
-import { RequestGate } from './requestGate';
+import { asNetworkFailure, isTransient, type NetworkFailure } from '../../shared/http/networkFailure';
+import { redactValue } from '../../shared/text/redact';
+import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
+import { RequestGate } from '../../shared/http/requestGate';
 import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
-import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from './retryPolicy';
+import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from '../../shared/http/retryPolicy';
 import { streamedOutcome, type StreamedResponse, type StreamReader } from './streamedOutcome';
 import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
 

@@ -1,4 +1,4 @@
-import { collectAnswer, collectStart, MAX_ERROR_BODY_BYTES } from './answerReading';
+import { collectAnswer, collectStart, MAX_ERROR_BODY_BYTES } from '../../shared/http/answerReading';
 import { cutShortAnswer, interpretResponse, type WebServiceOutcome } from './interpretResponse';
 import type { StreamReading } from './readInquiryStream';
 
