@@ -1,5 +1,5 @@
 import { delayBeforeNextAttempt, DEFAULT_RETRY_POLICY } from '../../nodes/shared/http/retryPolicy';
-import { destinationOf } from '../../nodes/AppBuilder/transport/hostRouting';
+import { destinationOf } from '../../nodes/shared/hostRouting';
 import { redactSecrets } from '../../nodes/shared/text/redact';
 import { API_ERROR_CATALOG, meaningOf } from '../../nodes/AppBuilder/transport/errorCatalog';
 

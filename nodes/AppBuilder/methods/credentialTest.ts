@@ -6,13 +6,13 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { describeTokenFailure, exchangeRefreshToken } from '../transport/connectToken';
+import { describeTokenFailure, exchangeRefreshToken } from '../../shared/connect/connectToken';
 import {
 	DEFAULT_CONNECT_BASE_URL,
 	DEFAULT_WEB_SERVICE_BASE_URL,
 	joinUrl,
 	WEB_SERVICE_ENDPOINTS,
-} from '../transport/endpoints';
+} from '../../shared/appBuilderApi';
 import { interpretResponse } from '../transport/interpretResponse';
 import { asNetworkFailure, networkFailureWords } from '../../shared/http/networkFailure';
 import { redactSecrets } from '../../shared/text/redact';

@@ -9,7 +9,7 @@ import { sleep } from 'n8n-workflow';
 
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { boundedChunks } from '../../shared/http/answerReading';
-import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpoints';
+import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from '../../shared/appBuilderApi';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
 import { asNetworkFailure, isTransient, type NetworkFailure } from '../../shared/http/networkFailure';

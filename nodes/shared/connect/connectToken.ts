@@ -1,9 +1,9 @@
 import type { IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 
-import { CONNECT_GRANT_PATH, joinUrl } from './endpoints';
-import { asNetworkFailure, networkFailureWords } from '../../shared/http/networkFailure';
-import { redactSecrets } from '../../shared/text/redact';
-import { describeRedirect, isRedirectStatus } from '../../shared/http/redirectTarget';
+import { CONNECT_GRANT_PATH, joinUrl } from '../appBuilderApi';
+import { asNetworkFailure, networkFailureWords } from '../http/networkFailure';
+import { redactSecrets } from '../text/redact';
+import { describeRedirect, isRedirectStatus } from '../http/redirectTarget';
 
 /**
  * The Connect API's token exchange (refresh_token grant), shared by the

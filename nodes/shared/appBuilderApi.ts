@@ -1,3 +1,6 @@
+/** The name of the credential type every App Builder node authenticates with. */
+export const CREDENTIAL_TYPE = 'appBuilderApi';
+
 /**
  * The web-service operations of the App Builder API, each with its path, its
  * fixed `method` value, and whether it takes the account's apiKey parameter.
