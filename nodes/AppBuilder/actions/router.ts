@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/asNodeError';
-import { wholeNumberFrom } from '../helpers/parameterValues';
+import { asNodeError } from '../parameters/asNodeError';
+import { wholeNumberFrom } from '../parameters/parameterValues';
 import { pipelineItems } from '../helpers/pipelineItems';
-import { readParameter } from '../helpers/readParameter';
+import { readParameter } from '../parameters/readParameter';
 import * as getManyInquiries from './inquiry/getMany.operation';
 import * as addUser from './user/add.operation';
 import * as updateUser from './user/update.operation';

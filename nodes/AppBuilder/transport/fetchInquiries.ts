@@ -2,8 +2,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
-import { textFrom } from '../helpers/parameterValues';
-import { checkedParameter } from '../helpers/readParameter';
+import { textFrom } from '../parameters/parameterValues';
+import { checkedParameter } from '../parameters/readParameter';
 import type { CursorEvent, EventMode } from '../inquiries/cursor';
 import { InquiryArrayBuilder, InquiryListBuilder, listFromRecords, type InquiryList } from './inquiryList';
 import { readInquiryStream } from './readInquiryStream';

@@ -11,9 +11,9 @@ import {
 	type CursorOptions,
 	type EventMode,
 } from '../inquiries/cursor';
-import { asNodeError } from '../helpers/asNodeError';
-import { wholeNumberFrom } from '../helpers/parameterValues';
-import { checkedParameter, type ParameterField } from '../helpers/readParameter';
+import { asNodeError } from '../parameters/asNodeError';
+import { wholeNumberFrom } from '../parameters/parameterValues';
+import { checkedParameter, type ParameterField } from '../parameters/readParameter';
 import { inquiryItem } from '../helpers/inquiryItem';
 import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../transport/fetchInquiries';
 import type { InquiryList } from '../transport/inquiryList';

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { appIdField, formPageField } from '../../descriptions/formFields';
-import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../helpers/parameterValues';
-import { readParameter } from '../../helpers/readParameter';
+import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
+import { readParameter } from '../../parameters/readParameter';
 import { inquiryItem } from '../../helpers/inquiryItem';
 import { fetchInquiries, validateFormTarget, type FormTarget } from '../../transport/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';

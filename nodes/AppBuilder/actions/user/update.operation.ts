@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { choiceFrom } from '../../helpers/parameterValues';
+import { choiceFrom } from '../../parameters/parameterValues';
 import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from '../../helpers/phone';
-import { readParameter } from '../../helpers/readParameter';
+import { readParameter } from '../../parameters/readParameter';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {
 	emailField,

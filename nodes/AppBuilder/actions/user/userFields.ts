@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { choiceFrom, textFrom } from '../../helpers/parameterValues';
+import { choiceFrom, textFrom } from '../../parameters/parameterValues';
 import { preparePassword, type PasswordFormat, type PreparedPassword } from '../../helpers/password';
-import { readParameter } from '../../helpers/readParameter';
+import { readParameter } from '../../parameters/readParameter';
 
 /** Fields both user operations share; each operation places them with its own display options. */
 export const emailField: INodeProperties = {
