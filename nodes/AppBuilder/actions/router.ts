@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../parameters/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
-import { pipelineItems } from '../helpers/pipelineItems';
+import { pipelineItems } from './itemPipeline';
 import { readParameter } from '../parameters/readParameter';
 import * as getManyInquiries from './inquiry/getMany.operation';
 import * as addUser from './user/add.operation';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { choiceFrom } from '../../parameters/parameterValues';
-import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from '../../helpers/phone';
+import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from './phone';
 import { readParameter } from '../../parameters/readParameter';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { choiceFrom, textFrom } from '../../parameters/parameterValues';
-import { preparePassword, type PasswordFormat, type PreparedPassword } from '../../helpers/password';
+import { preparePassword, type PasswordFormat, type PreparedPassword } from './password';
 import { readParameter } from '../../parameters/readParameter';
 
 /** Fields both user operations share; each operation places them with its own display options. */
