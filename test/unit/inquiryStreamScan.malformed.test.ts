@@ -1,9 +1,9 @@
-import { inquiryItem } from '../../nodes/AppBuilder/helpers/inquiryItem';
+import { inquiryItem } from '../../nodes/AppBuilder/inquiries/inquiryItem';
 import { AnswerLimitExceeded } from '../../nodes/shared/http/answerLimits';
-import { InquiryArrayBuilder, InquiryListBuilder, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
+import { InquiryListBuilder, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
 import { jsonProblem } from '../../nodes/AppBuilder/transport/jsonProblem';
-import { readInquiryStream, type RecordCollector } from '../../nodes/AppBuilder/transport/readInquiryStream';
-import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../nodes/AppBuilder/transport/unreadableInquiry';
+import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../nodes/AppBuilder/inquiries/unreadableInquiry';
 
 /** What a record the API sends broken inside becomes, and the bound on records per answer. */
 

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 
-import { InquiryArrayBuilder } from '../../nodes/AppBuilder/transport/inquiryList';
 import { InquiryStreamScanner, type ScanOutcome } from '../../nodes/AppBuilder/transport/inquiryStreamScan';
 import { jsonProblem } from '../../nodes/AppBuilder/transport/jsonProblem';
-import { readInquiryStream } from '../../nodes/AppBuilder/transport/readInquiryStream';
-import { isUnreadableInquiry } from '../../nodes/AppBuilder/transport/unreadableInquiry';
+import { InquiryArrayBuilder, readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { isUnreadableInquiry } from '../../nodes/AppBuilder/inquiries/unreadableInquiry';
 
 /**
  * The stream scanner checked against JSON.parse on answers in the API's

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 
 import type { CursorEvent } from '../../nodes/AppBuilder/inquiries/cursor';
 import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
-import { readInquiryStream, type StreamReading } from '../../nodes/AppBuilder/transport/readInquiryStream';
+import { readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
+import type { StreamReading } from '../../nodes/AppBuilder/transport/streamedOutcome';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 

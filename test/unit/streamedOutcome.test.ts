@@ -1,5 +1,5 @@
 import { InquiryListBuilder } from '../../nodes/AppBuilder/transport/inquiryList';
-import { readInquiryStream } from '../../nodes/AppBuilder/transport/readInquiryStream';
+import { readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { streamedOutcome, type StreamedResponse } from '../../nodes/AppBuilder/transport/streamedOutcome';
 
 /** A server that answers each request with the next of `answers`, in two chunks; counts what was asked. */

@@ -1,7 +1,7 @@
 import { toCursorEvent, type CursorEvent, type EventMode } from '../inquiries/cursor';
-import { AnswerLimitExceeded, MAX_RECORDS_PER_ANSWER } from '../../shared/http/answerLimits';
-import type { RecordCollector } from './readInquiryStream';
-import { isUnreadableInquiry, rawRecordKey, readRecord } from './unreadableInquiry';
+import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../inquiries/readInquiryStream';
+import { isUnreadableInquiry, rawRecordKey, readRecord } from '../inquiries/unreadableInquiry';
 
 /** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
 export interface InquiryList {
@@ -77,27 +77,6 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 				return readRecord(record.bytes, record.summary);
 			},
 		};
-	}
-}
-
-/**
- * Every record of an answer, in its order, parsed as it arrives: for Get
- * Many and Fetch Test Event, which use them all. A record whose text is not
- * JSON is an UnreadableInquiry in its place.
- */
-export class InquiryArrayBuilder implements RecordCollector<unknown[]> {
-	private readonly records: unknown[] = [];
-	readonly keptAll = true;
-
-	constructor(private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER) {}
-
-	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
-		if (this.records.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
-		this.records.push(readRecord(bytes(), summary));
-	}
-
-	build(): unknown[] {
-		return this.records;
 	}
 }
 

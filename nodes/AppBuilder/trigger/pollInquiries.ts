@@ -14,8 +14,8 @@ import {
 import { asNodeError } from '../parameters/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
 import { checkedParameter, type ParameterField } from '../parameters/readParameter';
-import { inquiryItem } from '../helpers/inquiryItem';
-import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../transport/fetchInquiries';
+import { inquiryItem } from '../inquiries/inquiryItem';
+import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../inquiries/fetchInquiries';
 import type { InquiryList } from '../transport/inquiryList';
 import type { WebServiceCallOptions } from '../transport/request';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';

@@ -16,6 +16,3 @@ export class AnswerLimitExceeded extends Error {
 		this.name = 'AnswerLimitExceeded';
 	}
 }
-
-/** Most inquiries one answer may list: each costs about 100 bytes of bookkeeping while the answer is read. */
-export const MAX_RECORDS_PER_ANSWER = 1_000_000;

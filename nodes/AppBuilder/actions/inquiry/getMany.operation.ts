@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { appIdField, formPageField } from '../../descriptions/formFields';
 import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readParameter } from '../../parameters/readParameter';
-import { inquiryItem } from '../../helpers/inquiryItem';
-import { fetchInquiries, validateFormTarget, type FormTarget } from '../../transport/fetchInquiries';
+import { inquiryItem } from '../../inquiries/inquiryItem';
+import { fetchInquiries, validateFormTarget, type FormTarget } from '../../inquiries/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
 const properties: INodeProperties[] = [

@@ -1,17 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InquiryStreamScanner, type ElementHandler } from './inquiryStreamScan';
+import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import type { StreamReading } from '../transport/streamedOutcome';
+import { InquiryStreamScanner, type ElementHandler } from '../transport/inquiryStreamScan';
+import { readRecord } from './unreadableInquiry';
 
-/** What reading a successful inquiries answer as it arrives gave. */
-export type StreamReading<List = unknown> =
-	/** Read: the answer's fields, with `data` the list when the answer had one (also given as `list`). */
-	| { kind: 'read'; body: IDataObject; list?: List }
-	/** Not read by the scan, but every byte is here: read it whole. */
-	| { kind: 'whole'; bytes: Buffer }
-	/** The answer stopped in the middle, after records were already let go. */
-	| { kind: 'cut-short' }
-	/** An answer the scan does not read, after records were already let go: ask for it again and read it whole. */
-	| { kind: 'ask-again' };
+/** Most inquiries one answer may list: each costs about 100 bytes of bookkeeping while the answer is read. */
+export const MAX_RECORDS_PER_ANSWER = 1_000_000;
 
 /** Takes the records of `data` as the scan hands them over, and makes the list of them at the end. */
 export interface RecordCollector<List> {
@@ -51,4 +46,25 @@ export async function readInquiryStream<List>(
 	}
 	if (retained) return { kind: 'whole', bytes: Buffer.concat(retained) };
 	return outcome.kind === 'cut-short' ? { kind: 'cut-short' } : { kind: 'ask-again' };
+}
+
+/**
+ * Every record of an answer, in its order, parsed as it arrives: for Get
+ * Many and Fetch Test Event, which use them all. A record whose text is not
+ * JSON is an UnreadableInquiry in its place.
+ */
+export class InquiryArrayBuilder implements RecordCollector<unknown[]> {
+	private readonly records: unknown[] = [];
+	readonly keptAll = true;
+
+	constructor(private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER) {}
+
+	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.records.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
+		this.records.push(readRecord(bytes(), summary));
+	}
+
+	build(): unknown[] {
+		return this.records;
+	}
 }

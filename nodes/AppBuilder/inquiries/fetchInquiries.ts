@@ -4,10 +4,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
 import { textFrom } from '../parameters/parameterValues';
 import { checkedParameter } from '../parameters/readParameter';
-import type { CursorEvent, EventMode } from '../inquiries/cursor';
-import { InquiryArrayBuilder, InquiryListBuilder, listFromRecords, type InquiryList } from './inquiryList';
-import { readInquiryStream } from './readInquiryStream';
-import { callWebService, type WebServiceCallOptions, type WebServiceContext } from './request';
+import type { CursorEvent, EventMode } from './cursor';
+import { InquiryListBuilder, listFromRecords, type InquiryList } from '../transport/inquiryList';
+import { callWebService, type WebServiceCallOptions, type WebServiceContext } from '../transport/request';
+import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from './readInquiryStream';
 
 export interface FormTarget {
 	appId: string;
@@ -57,18 +57,7 @@ export async function fetchInquiries(
 	target: FormTarget,
 	options: WebServiceCallOptions = {},
 ): Promise<unknown[]> {
-	let streamed: unknown[] | undefined;
-	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, {
-		...options,
-		readStream: async (chunks) => {
-			const read = await readInquiryStream(chunks, new InquiryArrayBuilder());
-			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
-			streamed = read.kind === 'read' ? read.list : undefined;
-			return read;
-		},
-	});
-	if (streamed !== undefined && body.data === streamed) return streamed;
-	return inquiriesIn(this.getNode(), body, options.itemIndex);
+	return await fetchFormInquiries(this, target, () => new InquiryArrayBuilder(), (records) => records, options);
 }
 
 /**
@@ -82,18 +71,39 @@ export async function fetchInquiryList(
 	reading: { mode: EventMode; mayEmit: (event: CursorEvent) => boolean },
 	options: WebServiceCallOptions = {},
 ): Promise<InquiryList> {
-	let streamed: InquiryList | undefined;
-	const body = await callWebService.call(this, 'formBuilderInquiries', { ...target }, {
+	return await fetchFormInquiries(
+		this,
+		target,
+		() => new InquiryListBuilder(reading.mode, reading.mayEmit),
+		(records) => listFromRecords(records, reading.mode),
+		options,
+	);
+}
+
+/**
+ * One FormBuilderApi call whose answer is read as it arrives into the list
+ * `collector` makes; an answer the stream reader could not take is parsed
+ * whole and its records handed to `fromRecords` instead.
+ */
+export async function fetchFormInquiries<List>(
+	context: WebServiceContext,
+	target: FormTarget,
+	collector: () => RecordCollector<List>,
+	fromRecords: (records: unknown[]) => List,
+	options: WebServiceCallOptions = {},
+): Promise<List> {
+	let streamed: List | undefined;
+	const body = await callWebService.call(context, 'formBuilderInquiries', { ...target }, {
 		...options,
 		readStream: async (chunks) => {
-			const read = await readInquiryStream(chunks, new InquiryListBuilder(reading.mode, reading.mayEmit));
+			const read = await readInquiryStream(chunks, collector());
 			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
 			streamed = read.kind === 'read' ? read.list : undefined;
 			return read;
 		},
 	});
 	if (streamed !== undefined && body.data === streamed) return streamed;
-	return listFromRecords(inquiriesIn(this.getNode(), body, options.itemIndex), reading.mode);
+	return fromRecords(inquiriesIn(context.getNode(), body, options.itemIndex));
 }
 
 function inquiriesIn(node: INode, body: IDataObject, itemIndex?: number): unknown[] {

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { flattenInquiry } from '../inquiries/flatten';
-import { toEpochMillis, toIsoString } from '../inquiries/timestamps';
-import { isUnreadableInquiry, type UnreadableInquiry } from '../transport/unreadableInquiry';
+import { flattenInquiry } from './flatten';
+import { toEpochMillis, toIsoString } from './timestamps';
+import { isUnreadableInquiry, type UnreadableInquiry } from './unreadableInquiry';
 
 /**
  * The item's JSON for one inquiry: flattened (Simplify) or as the API sent
