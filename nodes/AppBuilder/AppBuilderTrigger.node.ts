@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { appIdField, formPageField } from './descriptions/formFields';
+import { appIdField, formPageField } from './descriptions/appAndForm';
 import { timeoutOption } from './descriptions/timeoutOption';
 import { MAX_FIRST_POLL_COUNT } from './inquiries/cursor';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';

@@ -18,6 +18,12 @@ export const WEB_SERVICE_ENDPOINTS = {
 
 export type WebServiceEndpoint = keyof typeof WEB_SERVICE_ENDPOINTS;
 
+/** The form a FormBuilderApi call reads: the app's ID and the form feature page's ID. */
+export interface FormTarget {
+	appId: string;
+	pageId: string;
+}
+
 /** The Connect API's OAuth 2 token endpoint (refresh_token grant). */
 export const CONNECT_GRANT_PATH = '/v1/oauth2/token';
 

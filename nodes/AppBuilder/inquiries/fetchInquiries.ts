@@ -1,50 +1,11 @@
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
-import { textFrom } from '../parameters/parameterValues';
-import { checkedParameter } from '../parameters/readParameter';
+import type { FormTarget } from '../../shared/appBuilderApi';
 import type { CursorEvent, EventMode } from './cursor';
 import { InquiryListBuilder, listFromRecords, type InquiryList } from '../transport/inquiryList';
 import { callWebService, type WebServiceCallOptions, type WebServiceContext } from '../transport/request';
 import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from './readInquiryStream';
-
-export interface FormTarget {
-	appId: string;
-	pageId: string;
-}
-
-/** Checks the App ID and form page ID a user gave, naming the field to fix. */
-export function validateFormTarget(
-	node: INode,
-	appId: unknown,
-	pageId: unknown,
-	itemIndex?: number,
-): FormTarget {
-	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
-	const app = checkedParameter(node, { label: 'App ID', path: 'appId' }, textFrom(appId), itemIndex).trim();
-	const page = checkedParameter(node, { label: 'Form', path: 'pageId.value' }, textFrom(pageId), itemIndex).trim();
-	if (app === '') {
-		throw new NodeOperationError(node, 'App ID is empty', {
-			itemIndex,
-			description: 'Set App ID to your app\'s ID from the App Builder back-end (also called appID or BID).',
-		});
-	}
-	if (page === '') {
-		throw new NodeOperationError(node, 'No form is selected', {
-			itemIndex,
-			description: 'Pick a form from the list, or give its page ID (formbuilder_1234_5678).',
-		});
-	}
-	if (!new RegExp(FORM_PAGE_ID_PATTERN).test(page)) {
-		throw new NodeOperationError(node, `"${page}" is not a form page ID`, {
-			itemIndex,
-			description:
-				'A form page ID looks like formbuilder_1234_5678. Pick the form from the list to get the right one.',
-		});
-	}
-	return { appId: app, pageId: page };
-}
 
 /**
  * All inquiries of one form, as the API returns them, in its order (no order

@@ -15,9 +15,10 @@ import { asNodeError } from '../parameters/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
 import { checkedParameter, type ParameterField } from '../parameters/readParameter';
 import { inquiryItem } from '../inquiries/inquiryItem';
-import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../inquiries/fetchInquiries';
+import { fetchInquiries, fetchInquiryList } from '../inquiries/fetchInquiries';
 import type { InquiryList } from '../transport/inquiryList';
 import type { WebServiceCallOptions } from '../transport/request';
+import { validateFormTarget } from '../descriptions/appAndForm';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
 import { readCursorState, writeCursorState } from './triggerState';
 

@@ -1,11 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { appIdField, formPageField } from '../../descriptions/formFields';
+import type { FormTarget } from '../../../shared/appBuilderApi';
+import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
 import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readParameter } from '../../parameters/readParameter';
 import { inquiryItem } from '../../inquiries/inquiryItem';
-import { fetchInquiries, validateFormTarget, type FormTarget } from '../../inquiries/fetchInquiries';
+import { fetchInquiries } from '../../inquiries/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
 const properties: INodeProperties[] = [
