@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readFormFields } from './formFields';
+import { readSubmittedFields } from './submittedFields';
 import type { FormField, RawInquiry } from './inquiry.types';
 import { toEpochMillis, toIsoString } from './timestamps';
 
@@ -54,7 +54,7 @@ export function flattenInquiry(input: unknown): IDataObject {
 		return itemOf({}, [], [`the inquiry is not a record but ${describe(input)}`]);
 	}
 	const record = input as RawInquiry;
-	const { fields, warnings } = readFormFields(record);
+	const { fields, warnings } = readSubmittedFields(record);
 	warnings.push(...timeWarnings(record));
 	return itemOf(record, fields, warnings);
 }

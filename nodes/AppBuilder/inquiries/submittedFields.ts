@@ -18,7 +18,7 @@ import type { FormField, RawInquiry } from './inquiry.types';
  * input never throws: each problem becomes a warning in plain words.
  * Warnings may quote a field's name, never a submitted value.
  */
-export function readFormFields(record: RawInquiry): { fields: FormField[]; warnings: string[] } {
+export function readSubmittedFields(record: RawInquiry): { fields: FormField[]; warnings: string[] } {
 	const warnings: string[] = [];
 	const { fields: fromFormData, columns } = readFormData(record.formData, warnings);
 	const fromBuilder = readFormbuilderData(record.formbuilderData, warnings);
