@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { appIdField, formPageField } from './descriptions/appAndForm';
 import { timeoutOption } from './descriptions/timeoutOption';
-import { MAX_FIRST_POLL_COUNT } from './inquiries/cursor';
+import { MAX_FIRST_POLL_COUNT } from './trigger/cursor';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
 import { searchFormPages } from './methods/listSearch';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';

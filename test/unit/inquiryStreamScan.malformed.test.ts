@@ -1,6 +1,6 @@
 import { inquiryItem } from '../../nodes/AppBuilder/inquiries/inquiryItem';
 import { AnswerLimitExceeded } from '../../nodes/shared/http/answerLimits';
-import { InquiryListBuilder, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
+import { InquiryListBuilder, type InquiryList } from '../../nodes/AppBuilder/trigger/inquiryList';
 import { jsonProblem } from '../../nodes/AppBuilder/transport/jsonProblem';
 import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../nodes/AppBuilder/inquiries/unreadableInquiry';

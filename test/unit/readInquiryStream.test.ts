@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import type { CursorEvent } from '../../nodes/AppBuilder/inquiries/cursor';
-import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../nodes/AppBuilder/transport/inquiryList';
+import type { CursorEvent } from '../../nodes/AppBuilder/trigger/cursor';
+import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../nodes/AppBuilder/trigger/inquiryList';
 import { readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { StreamReading } from '../../nodes/AppBuilder/transport/streamedOutcome';
 

@@ -1,4 +1,4 @@
-import { InquiryListBuilder } from '../../nodes/AppBuilder/transport/inquiryList';
+import { InquiryListBuilder } from '../../nodes/AppBuilder/trigger/inquiryList';
 import { readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { streamedOutcome, type StreamedResponse } from '../../nodes/AppBuilder/transport/streamedOutcome';
 

@@ -2,8 +2,6 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { FormTarget } from '../../shared/appBuilderApi';
-import type { CursorEvent, EventMode } from './cursor';
-import { InquiryListBuilder, listFromRecords, type InquiryList } from '../transport/inquiryList';
 import { callWebService, type WebServiceCallOptions, type WebServiceContext } from '../transport/request';
 import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from './readInquiryStream';
 
@@ -19,26 +17,6 @@ export async function fetchInquiries(
 	options: WebServiceCallOptions = {},
 ): Promise<unknown[]> {
 	return await fetchFormInquiries(this, target, () => new InquiryArrayBuilder(), (records) => records, options);
-}
-
-/**
- * All inquiries of one form, for the trigger: read as the answer arrives, so
- * only the records `mayEmit` accepts are kept, and parsed only when asked
- * for (see inquiryStreamScan.ts).
- */
-export async function fetchInquiryList(
-	this: WebServiceContext,
-	target: FormTarget,
-	reading: { mode: EventMode; mayEmit: (event: CursorEvent) => boolean },
-	options: WebServiceCallOptions = {},
-): Promise<InquiryList> {
-	return await fetchFormInquiries(
-		this,
-		target,
-		() => new InquiryListBuilder(reading.mode, reading.mayEmit),
-		(records) => listFromRecords(records, reading.mode),
-		options,
-	);
 }
 
 /**

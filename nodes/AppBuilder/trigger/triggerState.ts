@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseCursorState, type CursorState } from '../inquiries/cursor';
+import { parseCursorState, type CursorState } from './cursor';
 
 /** Where the trigger keeps its cursor in the node's workflow static data. */
 const STATE_KEY = 'inquiryCursor';

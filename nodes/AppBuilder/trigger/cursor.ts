@@ -1,8 +1,8 @@
+import { inquiryKey } from '../inquiries/identity';
+import type { RawInquiry } from '../inquiries/inquiry.types';
+import { toEpochMillis } from '../inquiries/timestamps';
 import { raiseFloor } from './cursorFloor';
 import { planUndated } from './cursorUndated';
-import { inquiryKey } from './identity';
-import type { RawInquiry } from './inquiry.types';
-import { toEpochMillis } from './timestamps';
 
 /**
  * What is new since the last poll. FormBuilderApi returns every inquiry of a

@@ -1,7 +1,7 @@
-import { toCursorEvent, type CursorEvent, type EventMode } from '../inquiries/cursor';
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../inquiries/readInquiryStream';
 import { isUnreadableInquiry, rawRecordKey, readRecord } from '../inquiries/unreadableInquiry';
+import { toCursorEvent, type CursorEvent, type EventMode } from './cursor';
 
 /** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
 export interface InquiryList {
