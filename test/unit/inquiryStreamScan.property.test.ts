@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import { InquiryStreamScanner, type ScanOutcome } from '../../nodes/AppBuilder/transport/inquiryStreamScan';
-import { jsonProblem } from '../../nodes/AppBuilder/transport/jsonProblem';
+import { InquiryStreamScanner, type ScanOutcome } from '../../nodes/shared/jsonStream/jsonStreamScanner';
+import { jsonProblem } from '../../nodes/shared/jsonStream/jsonProblem';
 import { InquiryArrayBuilder, readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry } from '../../nodes/AppBuilder/inquiries/unreadableInquiry';
 

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import type { StreamReading } from '../transport/streamedOutcome';
-import { InquiryStreamScanner, type ElementHandler } from '../transport/inquiryStreamScan';
+import { InquiryStreamScanner, type ElementHandler } from '../../shared/jsonStream/jsonStreamScanner';
 import { readRecord } from './unreadableInquiry';
 
 /** Most inquiries one answer may list: each costs about 100 bytes of bookkeeping while the answer is read. */

@@ -1,5 +1,5 @@
 import { fnv1a64 } from './identity';
-import { jsonProblem } from '../transport/jsonProblem';
+import { jsonProblem } from '../../shared/jsonStream/jsonProblem';
 
 /**
  * An inquiry the API listed with text that is not JSON inside (a bare word
