@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import { InquiryStreamScanner, type ScanOutcome } from '../../nodes/shared/jsonStream/jsonStreamScanner';
+import type { ScanOutcome } from '../../nodes/shared/jsonStream/jsonStreamScanner';
 import { jsonProblem } from '../../nodes/shared/jsonStream/jsonProblem';
-import { InquiryArrayBuilder, readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { InquiryArrayBuilder, InquiryStreamScanner, readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry } from '../../nodes/AppBuilder/inquiries/unreadableInquiry';
 
 /**

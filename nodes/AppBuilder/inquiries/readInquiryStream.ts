@@ -1,9 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import { JsonStreamScanner, type ElementHandler, type JsonStreamShape } from '../../shared/jsonStream/jsonStreamScanner';
 import type { StreamReading } from '../transport/streamedOutcome';
-import { InquiryStreamScanner, type ElementHandler } from '../../shared/jsonStream/jsonStreamScanner';
 import { readRecord } from './unreadableInquiry';
+
+/** An inquiries answer: the records under `data`; of each, the fields that decide identity and time (identity.ts, cursor.ts). */
+const INQUIRIES_ANSWER: JsonStreamShape = { listKey: 'data', summaryKeys: ['_id', 'requestId', 'addedon', 'updatedon'] };
+
+/** The scanner set to read an inquiries answer. */
+export class InquiryStreamScanner extends JsonStreamScanner {
+	constructor(onElement: ElementHandler) {
+		super(INQUIRIES_ANSWER, onElement);
+	}
+}
 
 /** Most inquiries one answer may list: each costs about 100 bytes of bookkeeping while the answer is read. */
 export const MAX_RECORDS_PER_ANSWER = 1_000_000;

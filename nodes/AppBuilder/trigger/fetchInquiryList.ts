@@ -7,7 +7,7 @@ import { InquiryListBuilder, listFromRecords, type InquiryList } from './inquiry
 /**
  * All inquiries of one form, for the trigger: read as the answer arrives, so
  * only the records `mayEmit` accepts are kept, and parsed only when asked
- * for (see inquiryStreamScan.ts).
+ * for (see nodes/shared/jsonStream/README.md).
  */
 export async function fetchInquiryList(
 	this: WebServiceContext,

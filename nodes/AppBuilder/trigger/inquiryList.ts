@@ -34,7 +34,7 @@ interface KeptRecord {
 
 /**
  * Builds the trigger's list from a scanned answer, record by record as the
- * bytes arrive (see inquiryStreamScan.ts): every record gives its event; only
+ * bytes arrive (see nodes/shared/jsonStream/README.md): every record gives its event; only
  * the records `mayEmit` accepts keep their bytes, copied out of the answer so
  * the rest of it can be freed. A record is parsed only when it is emitted.
  */
@@ -51,7 +51,7 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
 	keptAll = true;
 
-	/** Takes one record as the scan hands it over (see ElementHandler in inquiryStreamScan.ts). */
+	/** Takes one record as the scan hands it over (see ElementHandler in jsonStreamScanner.ts). */
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
 		if (this.events.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
 		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);

@@ -1,50 +1,71 @@
 /**
- * Reads an inquiries answer, `{ ...fields, "data": [ {record}, ... ] }`, as
- * its bytes arrive, without parsing the records: the trigger needs only each
- * record's identity and times to decide what is new, and the whole record
- * only for the few it emits. A form of 100,000 inquiries is a 200 MB answer;
- * holding it, let alone parsing it, costs several times that in memory, and
- * in a busy n8n the garbage collector pays for every byte held.
- *
- * Each element of `data` is handed to `onElement` the moment its last byte
- * arrives, with its scalar summary fields (see SUMMARY_KEYS) and a view of
- * its bytes that is valid only during the call: the caller copies what it
- * keeps, and the rest of the chunk can be freed.
- *
- * The scan follows JSON's structure (strings, nesting, separators) but does
- * not check every token; anything in the answer's structure it does not
- * recognise makes it give up, and the caller reads the answer whole instead,
- * so an odd answer is never read differently, only more slowly.
- *
- * Inside a record it checks only that structure, not the text: a bare word
- * as a value, a raw control character in a string or a bad escape leave the
- * record's bounds clear, so the record is handed over like any other and its
- * fault is found when it is parsed (see unreadableInquiry.ts). A summary
- * field that does not parse is left out of that record's summary, as if the
- * record did not have it; it does not stop the scan.
+ * Reads an answer `{ ...fields, "<listKey>": [ element, ... ] }` as its
+ * bytes arrive and hands over each element of the list, with a few of its
+ * scalar fields, without parsing it. What it reads and what it guarantees:
+ * README.md in this folder.
  */
 
-/** The top-level record fields that decide identity and time (see identity.ts, cursor.ts). */
-const SUMMARY_KEYS = ['_id', 'requestId', 'addedon', 'updatedon'];
-/** Each summary key as it appears on the wire, quotes included, for comparing without decoding. */
-const SUMMARY_KEYS_QUOTED = SUMMARY_KEYS.map((key) => Buffer.from(JSON.stringify(key)));
+/** The answer's shape: which list to hand over, and which fields of each element to read on the way. */
+export interface JsonStreamShape {
+	/** The top-level key of the list whose elements are handed over, e.g. "data". */
+	listKey: string;
+	/** Top-level fields of an element read for its summary when their value is a scalar, e.g. an id and a time. */
+	summaryKeys: readonly string[];
+}
 
 export type ScanOutcome =
-	/** The answer is whole and was read; `hasData` says whether it had a `data` list. */
+	/** The answer is whole and was read; `hasData` says whether it had the list. */
 	| { kind: 'complete'; fields: Record<string, unknown>; hasData: boolean }
 	/** The bytes stopped in the middle of the JSON: the answer was cut short. */
 	| { kind: 'cut-short' }
-	/** Not an answer this scan reads (HTML, data that is not a list, trailing text, ...). */
+	/** Not an answer this scan reads (HTML, a list key that is not a list, trailing text, ...). */
 	| { kind: 'unrecognised' };
 
 /**
- * Takes each element of `data`: its summary fields (undefined when it is not
- * an object) and a function that returns its bytes, to call at most once and
+ * Takes each element of the list: its summary (undefined when it is not an
+ * object) and a function that returns its bytes, to call at most once and
  * only during the call; most elements are let go without their bytes ever
  * being sliced out. An error it throws (a limit reached) stops the scan and
  * leaves push() as it is.
  */
 export type ElementHandler = (summary: Record<string, unknown> | undefined, bytes: () => Buffer) => void;
+
+/**
+ * Where the scan is in the answer. The object states read the answer's own
+ * object and each element that is an object alike; `inElement` says which.
+ */
+type ScanState =
+	/** Before the answer's opening brace (a byte order mark and white space may come first). */
+	| 'start'
+	/** After an opening brace: a key, or the closing brace. */
+	| 'firstKey'
+	/** After a comma between members: a key. */
+	| 'key'
+	/** Inside a key's string. */
+	| 'keyText'
+	/** After a key: the colon. */
+	| 'colon'
+	/** After the colon: the first byte of a value. */
+	| 'value'
+	/** Inside a member's value, until it ends. */
+	| 'valueRest'
+	/** After a member's value: a comma, or the closing brace. */
+	| 'afterValue'
+	/** After the answer's closing brace: only white space may follow. */
+	| 'end'
+	/** After the list's opening bracket: an element, or the closing bracket. */
+	| 'firstElement'
+	/** After a comma between elements: an element. */
+	| 'element'
+	/** Inside an element that is not an object, until it ends. */
+	| 'elementRest'
+	/** After an element: a comma, or the closing bracket. */
+	| 'afterElement'
+	/** Not an answer this scan reads: the rest of the bytes are ignored. */
+	| 'gaveUp';
+
+/** The kind of value being skipped: a scalar (number, true, false, null) runs to the next separator. */
+type ValueKind = 'string' | 'nested' | 'scalar';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -55,28 +76,6 @@ const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const BOM = [0xef, 0xbb, 0xbf];
-
-// Where the scan is in the answer's structure. The OBJECT_ states read the
-// answer's own object and each record alike; inRecord says which one.
-const TOP_START = 0;
-const OBJECT_FIRST_KEY = 1;
-const OBJECT_KEY = 2;
-const KEY_TEXT = 3;
-const COLON_NEXT = 4;
-const VALUE = 5;
-const VALUE_REST = 6;
-const AFTER_VALUE = 7;
-const TOP_END = 8;
-const DATA_FIRST = 9;
-const DATA_ELEMENT = 10;
-const ELEMENT_REST = 11;
-const DATA_AFTER_ELEMENT = 12;
-const GAVE_UP = 13;
-
-// The kind of value being skipped.
-const STRING = 0;
-const NESTED = 1;
-const SCALAR = 2;
 
 class GiveUp extends Error {}
 
@@ -95,7 +94,6 @@ class Span {
 		this.parts = [];
 		this.start = -1;
 	}
-
 
 	/** At the end of a chunk: keep a view of its tail, and go on from the next chunk's first byte. */
 	carry(chunk: Buffer): void {
@@ -123,43 +121,55 @@ class Span {
 	}
 }
 
-export class InquiryStreamScanner {
-	private state = TOP_START;
+export class JsonStreamScanner {
+	private state: ScanState = 'start';
 	private bytesSeen = 0;
 	private bomMatched = 0;
 	private readonly fields: Array<[string, unknown]> = [];
-	private hasData = false;
-	private topKey = '';
+	private hasList = false;
+	/** The key of the answer's member being read. */
+	private fieldKey = '';
 
-	/** Whether the object being read is a record (else it is the answer itself). */
-	private inRecord = false;
+	/** Whether the object being read is an element of the list (else it is the answer itself). */
+	private inElement = false;
 	private summary: Record<string, unknown> = {};
-	private recordKey: string | undefined;
+	/** The summary key the element's current member has, if it is one. */
+	private summaryKey: string | undefined;
+	/** Each summary key as it appears on the wire, quotes included, for comparing without decoding. */
+	private readonly quotedSummaryKeys: Buffer[];
 
-	private valueKind = SCALAR;
+	private valueKind: ValueKind = 'scalar';
 	private scalarDone = false;
 	private readonly nesting: number[] = [];
 	private inString = false;
 	/** A backslash was the last byte of a chunk: the next chunk's first byte is escaped. */
 	private escapePending = false;
-	/** Whether a string read since this was last cleared had an escape (a record key is then decoded to be compared). */
+	/** Whether a string read since this was last cleared had an escape (a key is then decoded to be compared). */
 	private stringHadEscape = false;
-	/** Whether the current record value is a summary field to read (else it is only skipped). */
+	/** Whether the current value is to be read (an answer's field, or a summary field), else only skipped. */
 	private capturingValue = false;
 
 	/** The element being read (its bytes go to onElement) and the key or value being read. */
 	private readonly element = new Span();
 	private readonly piece = new Span();
+	private elementChunk: Buffer | undefined;
+	private elementEnd = 0;
+	private readonly elementBytes = (): Buffer => this.element.end(this.elementChunk as Buffer, this.elementEnd);
 
-	constructor(private readonly onElement: ElementHandler) {}
+	constructor(
+		private readonly shape: JsonStreamShape,
+		private readonly onElement: ElementHandler,
+	) {
+		this.quotedSummaryKeys = shape.summaryKeys.map((key) => Buffer.from(JSON.stringify(key)));
+	}
 
 	get gaveUp(): boolean {
-		return this.state === GAVE_UP;
+		return this.state === 'gaveUp';
 	}
 
 	/** Reads the next bytes of the answer; after giving up, further bytes are ignored. */
 	push(chunk: Buffer): void {
-		if (this.state === GAVE_UP || chunk.length === 0) return;
+		if (this.state === 'gaveUp' || chunk.length === 0) return;
 		let stopped: unknown;
 		try {
 			this.read(chunk);
@@ -171,7 +181,7 @@ export class InquiryStreamScanner {
 		if (stopped !== undefined) {
 			// Only the scan's own GiveUp means "read it whole"; the handler stopping the read (a limit) leaves as it is.
 			if (!(stopped instanceof GiveUp)) throw stopped;
-			this.state = GAVE_UP;
+			this.state = 'gaveUp';
 			this.element.clear();
 			this.piece.clear();
 		}
@@ -180,161 +190,155 @@ export class InquiryStreamScanner {
 
 	/** After the last byte. */
 	finish(): ScanOutcome {
-		if (this.state === TOP_END) return { kind: 'complete', fields: Object.fromEntries(this.fields), hasData: this.hasData };
-		return this.state === GAVE_UP ? { kind: 'unrecognised' } : { kind: 'cut-short' };
+		if (this.state === 'end') return { kind: 'complete', fields: Object.fromEntries(this.fields), hasData: this.hasList };
+		return this.state === 'gaveUp' ? { kind: 'unrecognised' } : { kind: 'cut-short' };
 	}
 
 	private read(chunk: Buffer): void {
 		const n = chunk.length;
 		let i = 0;
 		while (i < n) {
-			switch (this.state) {
-				case TOP_START: {
-					if (this.bytesSeen + i === this.bomMatched && this.bomMatched < BOM.length && chunk[i] === BOM[this.bomMatched]) {
-						this.bomMatched++;
-						i++;
-						break;
-					}
-					if (this.bomMatched > 0 && this.bomMatched < BOM.length) throw new GiveUp();
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					if (chunk[i] !== OPEN_BRACE) throw new GiveUp();
-					i++;
-					this.inRecord = false;
-					this.state = OBJECT_FIRST_KEY;
-					break;
-				}
-				case OBJECT_FIRST_KEY:
-				case OBJECT_KEY: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					const byte = chunk[i++];
-					if (byte === CLOSE_BRACE && this.state === OBJECT_FIRST_KEY) {
-						this.endObject(chunk, i);
-					} else if (byte === QUOTE) {
-						this.piece.begin(i - 1);
-						this.stringHadEscape = false;
-						this.inString = true;
-						this.state = KEY_TEXT;
-					} else {
-						throw new GiveUp();
-					}
-					break;
-				}
-				case KEY_TEXT: {
-					i = this.skipString(chunk, i);
-					if (this.inString) break;
-					if (this.inRecord) this.recordKey = this.summaryKeyAt(chunk, i);
-					else this.topKey = readable(this.piece.read(chunk, i, parseJson)) as string;
-					this.state = COLON_NEXT;
-					break;
-				}
-				case COLON_NEXT: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					if (chunk[i] !== COLON) throw new GiveUp();
-					i++;
-					this.state = VALUE;
-					break;
-				}
-				case VALUE: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					if (!this.inRecord && this.topKey === 'data') {
-						// data that is not a list, or data given twice, is left to the whole read to explain.
-						if (chunk[i] !== OPEN_BRACKET || this.hasData) throw new GiveUp();
-						this.hasData = true;
-						i++;
-						this.state = DATA_FIRST;
-						break;
-					}
-					const byte = chunk[i];
-					const nested = byte === OPEN_BRACE || byte === OPEN_BRACKET;
-					// Every top-level field is read; of a record, only the scalar summary fields.
-					this.capturingValue = !this.inRecord || (this.recordKey !== undefined && !nested);
-					// As in JSON.parse, the last value of a repeated key wins, even one that is not a scalar.
-					if (this.inRecord && this.recordKey !== undefined && nested) delete this.summary[this.recordKey];
-					if (this.capturingValue) this.piece.begin(i);
-					i = this.startValue(chunk, i);
-					this.state = VALUE_REST;
-					break;
-				}
-				case VALUE_REST: {
-					i = this.skipValue(chunk, i);
-					if (!this.valueDone()) break;
-					if (this.capturingValue) {
-						if (this.inRecord) this.takeSummaryValue(this.piece.read(chunk, i, parseScalar));
-						else this.fields.push([this.topKey, readable(this.piece.read(chunk, i, parseJson))]);
-						this.capturingValue = false;
-					}
-					this.state = AFTER_VALUE;
-					break;
-				}
-				case AFTER_VALUE: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					const byte = chunk[i++];
-					if (byte === COMMA) this.state = OBJECT_KEY;
-					else if (byte === CLOSE_BRACE) this.endObject(chunk, i);
-					else throw new GiveUp();
-					break;
-				}
-				case TOP_END: {
-					i = skipWhitespace(chunk, i);
-					if (i < n) throw new GiveUp();
-					break;
-				}
-				case DATA_FIRST: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					if (chunk[i] === CLOSE_BRACKET) {
-						i++;
-						this.state = AFTER_VALUE;
-					} else {
-						this.state = DATA_ELEMENT;
-					}
-					break;
-				}
-				case DATA_ELEMENT: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					this.element.begin(i);
-					if (chunk[i] === OPEN_BRACE) {
-						this.summary = {};
-						this.inRecord = true;
-						i++;
-						this.state = OBJECT_FIRST_KEY;
-					} else {
-						i = this.startValue(chunk, i);
-						this.state = ELEMENT_REST;
-					}
-					break;
-				}
-				case ELEMENT_REST: {
-					i = this.skipValue(chunk, i);
-					if (!this.valueDone()) break;
-					this.endElement(undefined, chunk, i);
-					break;
-				}
-				case DATA_AFTER_ELEMENT: {
-					i = skipWhitespace(chunk, i);
-					if (i === n) break;
-					const byte = chunk[i++];
-					if (byte === COMMA) this.state = DATA_ELEMENT;
-					else if (byte === CLOSE_BRACKET) this.state = AFTER_VALUE;
-					else throw new GiveUp();
-					break;
-				}
-				default:
-					return;
-			}
+			const state = this.state;
+			// Inside a key or a value the step reads on; between tokens it starts at the next byte that is not white space.
+			if (state === 'keyText') i = this.inKey(chunk, i);
+			else if (state === 'valueRest') i = this.inValue(chunk, i);
+			else if (state === 'elementRest') i = this.inElementValue(chunk, i);
+			else if (state === 'gaveUp') return;
+			else if ((i = skipWhitespace(chunk, i)) < n) i = this.atToken(state, chunk, i);
 		}
 	}
 
-	/** A closing brace: of a record, which goes to onElement, or of the answer itself. */
+	/** One step from a token's first byte; a member's states come first, as most of an answer is there. */
+	private atToken(state: ScanState, chunk: Buffer, i: number): number {
+		switch (state) {
+			case 'colon': return this.atColon(chunk, i);
+			case 'value': return this.atValue(chunk, i);
+			case 'afterValue': return this.afterMember(chunk, i);
+			case 'firstKey': case 'key': return this.atKey(chunk, i);
+			case 'afterElement': return this.afterElement(chunk, i);
+			case 'firstElement': case 'element': return this.atElement(chunk, i);
+			case 'start': return this.atStart(chunk, i);
+			default: throw new GiveUp(); // 'end': nothing but white space may follow the answer
+		}
+	}
+
+	/** A byte order mark only at the very first bytes, then the answer's opening brace. */
+	private atStart(chunk: Buffer, i: number): number {
+		if (this.bytesSeen + i === this.bomMatched && this.bomMatched < BOM.length && chunk[i] === BOM[this.bomMatched]) {
+			this.bomMatched++;
+			return i + 1;
+		}
+		if ((this.bomMatched > 0 && this.bomMatched < BOM.length) || chunk[i] !== OPEN_BRACE) throw new GiveUp();
+		this.inElement = false;
+		this.state = 'firstKey';
+		return i + 1;
+	}
+
+	/** A key's opening quote, or, right after the opening brace, the closing brace of an empty object. */
+	private atKey(chunk: Buffer, i: number): number {
+		const byte = chunk[i];
+		if (byte === CLOSE_BRACE && this.state === 'firstKey') {
+			this.endObject(chunk, i + 1);
+		} else if (byte === QUOTE) {
+			this.piece.begin(i);
+			this.stringHadEscape = false;
+			this.inString = true;
+			this.state = 'keyText';
+		} else {
+			throw new GiveUp();
+		}
+		return i + 1;
+	}
+
+	private inKey(chunk: Buffer, at: number): number {
+		const i = this.skipString(chunk, at);
+		if (this.inString) return i;
+		if (this.inElement) this.summaryKey = this.summaryKeyAt(chunk, i);
+		else this.fieldKey = readable(this.piece.read(chunk, i, parseJson)) as string;
+		this.state = 'colon';
+		return i;
+	}
+
+	private atColon(chunk: Buffer, i: number): number {
+		if (chunk[i] !== COLON) throw new GiveUp();
+		this.state = 'value';
+		return i + 1;
+	}
+
+	private atValue(chunk: Buffer, i: number): number {
+		if (!this.inElement && this.fieldKey === this.shape.listKey) {
+			// A list key whose value is not a list, or that is given twice, is left to the whole read to explain.
+			if (chunk[i] !== OPEN_BRACKET || this.hasList) throw new GiveUp();
+			this.hasList = true;
+			this.state = 'firstElement';
+			return i + 1;
+		}
+		const byte = chunk[i];
+		const nested = byte === OPEN_BRACE || byte === OPEN_BRACKET;
+		// Every field of the answer is read; of an element, only the scalar summary fields.
+		this.capturingValue = !this.inElement || (this.summaryKey !== undefined && !nested);
+		// As in JSON.parse, the last value of a repeated key wins, even one that is not a scalar.
+		if (this.inElement && this.summaryKey !== undefined && nested) delete this.summary[this.summaryKey];
+		if (this.capturingValue) this.piece.begin(i);
+		this.state = 'valueRest';
+		return this.startValue(chunk, i);
+	}
+
+	private inValue(chunk: Buffer, at: number): number {
+		const i = this.skipValue(chunk, at);
+		if (!this.valueDone()) return i;
+		if (this.capturingValue) {
+			if (this.inElement) this.takeSummaryValue(this.piece.read(chunk, i, parseScalar));
+			else this.fields.push([this.fieldKey, readable(this.piece.read(chunk, i, parseJson))]);
+			this.capturingValue = false;
+		}
+		this.state = 'afterValue';
+		return i;
+	}
+
+	/** An element's first byte, or, right after the opening bracket, the closing bracket of an empty list. */
+	private atElement(chunk: Buffer, i: number): number {
+		if (this.state === 'firstElement' && chunk[i] === CLOSE_BRACKET) {
+			this.state = 'afterValue';
+			return i + 1;
+		}
+		this.element.begin(i);
+		if (chunk[i] !== OPEN_BRACE) {
+			this.state = 'elementRest';
+			return this.startValue(chunk, i);
+		}
+		this.summary = {};
+		this.inElement = true;
+		this.state = 'firstKey';
+		return i + 1;
+	}
+
+	private inElementValue(chunk: Buffer, at: number): number {
+		const i = this.skipValue(chunk, at);
+		if (this.valueDone()) this.endElement(undefined, chunk, i);
+		return i;
+	}
+
+	/** After a member's value: a comma, or the closing brace. */
+	private afterMember(chunk: Buffer, i: number): number {
+		if (chunk[i] === COMMA) this.state = 'key';
+		else if (chunk[i] === CLOSE_BRACE) this.endObject(chunk, i + 1);
+		else throw new GiveUp();
+		return i + 1;
+	}
+
+	/** After an element: a comma, or the closing bracket. */
+	private afterElement(chunk: Buffer, i: number): number {
+		if (chunk[i] === COMMA) this.state = 'element';
+		else if (chunk[i] === CLOSE_BRACKET) this.state = 'afterValue';
+		else throw new GiveUp();
+		return i + 1;
+	}
+
+	/** A closing brace: of an element, which goes to onElement, or of the answer itself. */
 	private endObject(chunk: Buffer, at: number): void {
-		if (this.inRecord) this.endElement(this.summary, chunk, at);
-		else this.state = TOP_END;
+		if (this.inElement) this.endElement(this.summary, chunk, at);
+		else this.state = 'end';
 	}
 
 	private endElement(summary: Record<string, unknown> | undefined, chunk: Buffer, at: number): void {
@@ -342,60 +346,70 @@ export class InquiryStreamScanner {
 		this.elementEnd = at;
 		this.onElement(summary, this.elementBytes);
 		this.element.clear();
-		this.inRecord = false;
-		this.state = DATA_AFTER_ELEMENT;
+		this.inElement = false;
+		this.state = 'afterElement';
 	}
 
-	private elementChunk: Buffer | undefined;
-	private elementEnd = 0;
-	private readonly elementBytes = (): Buffer => this.element.end(this.elementChunk as Buffer, this.elementEnd);
-
-	/** The summary key the record key just read spells, or undefined for any other key (or one that does not parse). */
+	/** The summary key the element key just read spells, or undefined for any other key (or one that does not parse). */
 	private summaryKeyAt(chunk: Buffer, end: number): string | undefined {
 		if (this.stringHadEscape) {
 			const key = this.piece.read(chunk, end, parseJson);
-			return typeof key === 'string' && SUMMARY_KEYS.includes(key) ? key : undefined;
+			return typeof key === 'string' && this.shape.summaryKeys.includes(key) ? key : undefined;
 		}
-		return this.piece.read(chunk, end, summaryKeyIn);
+		return this.piece.read(chunk, end, this.summaryKeyIn);
 	}
 
-	/** As in JSON.parse the last value of a key wins; one that does not parse leaves the record without that field. */
+	/** Which summary key these bytes (a key without escapes, quotes included) spell, compared in place. */
+	private readonly summaryKeyIn = (bytes: Buffer, start: number, end: number): string | undefined => {
+		const length = end - start;
+		for (let k = 0; k < this.quotedSummaryKeys.length; k++) {
+			const candidate = this.quotedSummaryKeys[k];
+			if (candidate.length !== length) continue;
+			let same = true;
+			for (let j = 1; j < length - 1 && same; j++) same = bytes[start + j] === candidate[j];
+			if (same) return this.shape.summaryKeys[k];
+		}
+		return undefined;
+	};
+
+	/** As in JSON.parse the last value of a key wins; one that does not parse leaves the element without that field. */
 	private takeSummaryValue(value: unknown): void {
-		const key = this.recordKey as string;
+		const key = this.summaryKey as string;
 		if (value === UNREADABLE) delete this.summary[key];
 		else this.summary[key] = value;
 	}
 
-	/** At a value's first byte (not whitespace): what kind it is; consumes the opening byte of a string or nesting. */
+	/** At a value's first byte (not white space): what kind it is; consumes the opening byte of a string or nesting. */
 	private startValue(chunk: Buffer, i: number): number {
 		const byte = chunk[i];
 		if (byte === QUOTE) {
-			this.valueKind = STRING;
+			this.valueKind = 'string';
 			this.inString = true;
 			return i + 1;
 		}
 		if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-			this.valueKind = NESTED;
+			this.valueKind = 'nested';
 			this.inString = false;
 			this.nesting.push(byte === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET);
 			return i + 1;
 		}
-		// A number, true, false or null runs to the next separator; an empty one is not JSON.
+		// An empty scalar is not JSON.
 		if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COLON) throw new GiveUp();
-		this.valueKind = SCALAR;
+		this.valueKind = 'scalar';
 		this.inString = false;
 		return i;
 	}
 
 	private valueDone(): boolean {
-		return this.valueKind === SCALAR ? this.scalarDone : this.valueKind === STRING ? !this.inString : this.nesting.length === 0;
+		if (this.valueKind === 'scalar') return this.scalarDone;
+		return this.valueKind === 'string' ? !this.inString : this.nesting.length === 0;
 	}
 
 	/** Goes on through the current value; valueDone() says whether it ended in this chunk. */
 	private skipValue(chunk: Buffer, i: number): number {
 		const n = chunk.length;
-		if (this.valueKind === STRING) return this.skipString(chunk, i);
-		if (this.valueKind === SCALAR) {
+		if (this.valueKind === 'string') return this.skipString(chunk, i);
+		if (this.valueKind === 'scalar') {
 			this.scalarDone = false;
 			while (i < n) {
 				const byte = chunk[i];
@@ -451,19 +465,6 @@ export class InquiryStreamScanner {
 		}
 		return n;
 	}
-}
-
-/** Which summary key these bytes (a key without escapes, quotes included) spell, compared in place. */
-function summaryKeyIn(bytes: Buffer, start: number, end: number): string | undefined {
-	const length = end - start;
-	for (let k = 0; k < SUMMARY_KEYS_QUOTED.length; k++) {
-		const candidate = SUMMARY_KEYS_QUOTED[k];
-		if (candidate.length !== length) continue;
-		let same = true;
-		for (let j = 1; j < length - 1 && same; j++) same = bytes[start + j] === candidate[j];
-		if (same) return SUMMARY_KEYS[k];
-	}
-	return undefined;
 }
 
 /**
