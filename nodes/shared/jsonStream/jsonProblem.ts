@@ -1,6 +1,6 @@
 /**
  * Where and why a text is not JSON, in words a user can act on ("a bare
- * word hello at character 12"), for the warning on an inquiry the API sent
+ * word hello at character 12"), for the warning on a record that arrived
  * broken. JSON.parse's own message differs between Node versions and does
  * not always say where. Run only on a text JSON.parse refused, so it costs
  * nothing on the usual path; iterative, so deep nesting cannot overflow the
@@ -12,78 +12,67 @@ export interface JsonProblem {
 	at: number;
 }
 
-const OBJECT = 0;
-const ARRAY = 1;
-
-/** What the next token must be. */
-const VALUE = 0;
-const FIRST_VALUE = 1;
-const KEY = 2;
-const FIRST_KEY = 3;
-const COLON = 4;
-const AFTER_VALUE = 5;
+/** What the next token must be ("first": right after an opening bracket or brace, where it may close instead). */
+type Expected = 'value' | 'firstValue' | 'key' | 'firstKey' | 'colon' | 'afterValue';
 
 /** Longest piece of the text quoted in a problem. */
 const QUOTED_MAX = 20;
 
 /** The first problem in `text`, or undefined when it is JSON. */
 export function jsonProblem(text: string): JsonProblem | undefined {
-	const open: number[] = [];
-	let expect = VALUE;
+	/** The closing character of each list and object open around the current position. */
+	const open: Array<'}' | ']'> = [];
+	let expect: Expected = 'value';
 	let i = 0;
 	for (;;) {
 		i = skipWhitespace(text, i);
 		if (i >= text.length) {
-			return expect === AFTER_VALUE && open.length === 0 ? undefined : { what: 'the text ends too early', at: i };
+			return expect === 'afterValue' && open.length === 0 ? undefined : { what: 'the text ends too early', at: i };
 		}
 		const char = text[i];
+		if ((expect === 'firstValue' && char === ']') || (expect === 'firstKey' && char === '}')) {
+			// An empty list or object.
+			open.pop();
+			i++;
+			expect = 'afterValue';
+			continue;
+		}
 		switch (expect) {
-			case FIRST_VALUE:
-			case VALUE: {
-				if (expect === FIRST_VALUE && char === ']') {
-					open.pop();
+			case 'firstValue':
+			case 'value': {
+				if (char === '{' || char === '[') {
+					open.push(char === '{' ? '}' : ']');
 					i++;
-					expect = AFTER_VALUE;
-				} else if (char === '{' || char === '[') {
-					open.push(char === '{' ? OBJECT : ARRAY);
-					i++;
-					expect = char === '{' ? FIRST_KEY : FIRST_VALUE;
+					expect = char === '{' ? 'firstKey' : 'firstValue';
 				} else {
 					const end = char === '"' ? stringEnd(text, i) : scalarEnd(text, i);
 					if (typeof end !== 'number') return end;
 					i = end;
-					expect = AFTER_VALUE;
+					expect = 'afterValue';
 				}
 				break;
 			}
-			case FIRST_KEY:
-			case KEY: {
-				if (expect === FIRST_KEY && char === '}') {
-					open.pop();
-					i++;
-					expect = AFTER_VALUE;
-					break;
-				}
+			case 'firstKey':
+			case 'key': {
 				if (char !== '"') return { what: `a key that is not a string: ${quoted(pieceAt(text, i))}`, at: i };
 				const end = stringEnd(text, i);
 				if (typeof end !== 'number') return end;
 				i = end;
-				expect = COLON;
+				expect = 'colon';
 				break;
 			}
-			case COLON: {
+			case 'colon': {
 				if (char !== ':') return { what: `${quoted(pieceAt(text, i))} where a colon belongs`, at: i };
 				i++;
-				expect = VALUE;
+				expect = 'value';
 				break;
 			}
 			default: {
-				const inside = open[open.length - 1];
-				if (inside === undefined) return { what: `text after the end: ${quoted(pieceAt(text, i))}`, at: i };
-				const close = inside === OBJECT ? '}' : ']';
+				const close = open[open.length - 1];
+				if (close === undefined) return { what: `text after the end: ${quoted(pieceAt(text, i))}`, at: i };
 				if (char === ',') {
 					i++;
-					expect = inside === OBJECT ? KEY : VALUE;
+					expect = close === '}' ? 'key' : 'value';
 				} else if (char === close) {
 					open.pop();
 					i++;
