@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { appIdField, formPageField } from './descriptions/appAndForm';
+import { simplifyField } from './descriptions/simplify';
 import { timeoutOption } from './descriptions/timeoutOption';
 import { MAX_FIRST_POLL_COUNT } from './trigger/cursor';
 import { appBuilderApiCredentialTest } from './methods/credentialTest';
@@ -48,14 +49,7 @@ export class AppBuilderTrigger implements INodeType {
 			},
 			appIdField,
 			{ ...formPageField, description: 'The form whose inquiries start the workflow' },
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to return a flat item with one field per form field instead of the raw inquiry record',
-			},
+			simplifyField,
 			{
 				displayName: 'Options',
 				name: 'options',

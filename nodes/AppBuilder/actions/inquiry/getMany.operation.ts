@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FormTarget } from '../../../shared/appBuilderApi';
 import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
+import { simplifyField } from '../../descriptions/simplify';
 import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readParameter } from '../../parameters/readParameter';
 import { inquiryItem } from '../../inquiries/inquiryItem';
@@ -28,14 +29,7 @@ const properties: INodeProperties[] = [
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
 	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return a flat item with one field per form field instead of the raw inquiry record',
-	},
+	simplifyField,
 	{
 		displayName: 'Filters',
 		name: 'filters',
