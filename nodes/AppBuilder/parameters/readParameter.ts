@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Checked } from './parameterValues';
+import { choiceFrom, type Checked } from './parameterValues';
 
 export interface ParameterField {
 	/** The name the user sees, e.g. "Limit". */
@@ -24,6 +24,17 @@ export function readParameter<T>(
 ): T {
 	const value = context.getNodeParameter(field.path, itemIndex, fallback);
 	return checkedParameter(context.getNode(), field, check(value), itemIndex);
+}
+
+/** An options field's value, which must be one of `choices` (see choiceFrom). */
+export function readChoice<T extends string>(
+	context: IExecuteFunctions,
+	field: ParameterField,
+	itemIndex: number,
+	fallback: T,
+	choices: readonly T[],
+): T {
+	return readParameter(context, field, itemIndex, fallback, (value) => choiceFrom(value, choices));
 }
 
 /**

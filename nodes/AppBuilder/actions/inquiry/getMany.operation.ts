@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { FormTarget } from '../../../shared/appBuilderApi';
 import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
 import { simplifyField } from '../../descriptions/simplify';
-import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
-import { readParameter } from '../../parameters/readParameter';
+import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
+import { readChoice, readParameter } from '../../parameters/readParameter';
 import { inquiryItem } from '../../inquiries/inquiryItem';
 import { fetchInquiries } from '../../inquiries/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
@@ -107,8 +107,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 	const selection: InquirySelection = {
 		submittedAfterMs: parseDate(this, 'submittedAfter', 'Submitted After', itemIndex),
 		submittedBeforeMs: parseDate(this, 'submittedBefore', 'Submitted Before', itemIndex),
-		readStatus: readParameter(this, READ_STATUS, itemIndex, 'any', (value) => choiceFrom(value, READ_STATUSES)),
-		sort: readParameter(this, SORT, itemIndex, 'newestFirst', (value) => choiceFrom(value, SORTS)),
+		readStatus: readChoice(this, READ_STATUS, itemIndex, 'any', READ_STATUSES),
+		sort: readChoice(this, SORT, itemIndex, 'newestFirst', SORTS),
 		// A Limit of -2 or NaN would cut the list silently (slice), so only a whole number of 1 or more is taken.
 		limit: returnAll ? undefined : readParameter(this, LIMIT, itemIndex, 50, (value) => wholeNumberFrom(value, { min: 1 })),
 	};

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { choiceFrom } from '../../parameters/parameterValues';
+import { readChoice } from '../../parameters/readParameter';
 import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from './phone';
-import { readParameter } from '../../parameters/readParameter';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {
 	emailField,
@@ -80,13 +79,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 	const email = requireText(this, 'email', 'Email', itemIndex);
 	const name = requireText(this, 'name', 'Name', itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
-	const phoneFormat = readParameter(
-		this,
-		{ label: 'Phone Format', path: 'phoneFormat' },
-		itemIndex,
-		'integer',
-		(value) => choiceFrom(value, PHONE_FORMATS),
-	);
+	const phoneFormat = readChoice(this, { label: 'Phone Format', path: 'phoneFormat' }, itemIndex, 'integer', PHONE_FORMATS);
 	const prepared = preparePhone(readText(this, 'phone', 'Phone', itemIndex), phoneFormat);
 	if ('problem' in prepared) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { choiceFrom, textFrom } from '../../parameters/parameterValues';
 import { preparePassword, type PasswordFormat, type PreparedPassword } from './password';
-import { readParameter } from '../../parameters/readParameter';
+import { readChoice, readParameter } from '../../parameters/readParameter';
 
 /** Fields both user operations share; each operation places them with its own display options. */
 export const emailField: INodeProperties = {
@@ -115,13 +115,7 @@ export function readPassword(context: IExecuteFunctions, itemIndex: number): Pre
 	const value = readParameter(context, { label: 'Password', path: 'password' }, itemIndex, '', (given) =>
 		textFrom(given, true),
 	);
-	const format = readParameter(
-		context,
-		{ label: 'Password Format', path: 'passwordFormat' },
-		itemIndex,
-		'plain',
-		(given) => choiceFrom(given, PASSWORD_FORMATS),
-	);
+	const format = readChoice(context, { label: 'Password Format', path: 'passwordFormat' }, itemIndex, 'plain', PASSWORD_FORMATS);
 	const prepared = preparePassword(value, format);
 	if ('problem' in prepared) {
 		const message =
