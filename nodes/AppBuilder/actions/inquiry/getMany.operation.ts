@@ -42,21 +42,14 @@ const properties: INodeProperties[] = [
 				name: 'readStatus',
 				type: 'options',
 				default: 'any',
-				options: [
-					{ name: 'Any', value: 'any' },
-					{ name: 'Read', value: 'read' },
-					{ name: 'Unread', value: 'unread' },
-				],
+				options: [{ name: 'Any', value: 'any' }, { name: 'Read', value: 'read' }, { name: 'Unread', value: 'unread' }],
 			},
 			{
 				displayName: 'Sort',
 				name: 'sort',
 				type: 'options',
 				default: 'newestFirst',
-				options: [
-					{ name: 'Newest First', value: 'newestFirst' },
-					{ name: 'Oldest First', value: 'oldestFirst' },
-				],
+				options: [{ name: 'Newest First', value: 'newestFirst' }, { name: 'Oldest First', value: 'oldestFirst' }],
 			},
 			{
 				displayName: 'Submitted After',
@@ -76,10 +69,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['inquiry'], operation: ['getAll'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['inquiry'], operation: ['getAll'] } }, properties);
 
 const LIMIT = { label: 'Limit', path: 'limit' };
 const READ_STATUS = { label: 'Read Status', path: 'filters.readStatus' };
