@@ -1,16 +1,10 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperty, resourceProperty } from './actions/resource';
 import { DEFAULT_CONCURRENCY, RESOURCES, route } from './actions/router';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom, timeoutOption } from './descriptions/timeoutOption';
-import { appBuilderApiCredentialTest } from './methods/credentialTest';
-import { searchFormPages } from './methods/listSearch';
+import { appBuilderMethods } from './methods/nodeMethods';
 import { setCallDefaults } from './transport/request';
 
 export class AppBuilder implements INodeType {
@@ -53,10 +47,7 @@ export class AppBuilder implements INodeType {
 		],
 	};
 
-	methods = {
-		listSearch: { searchFormPages },
-		credentialTest: { appBuilderApiCredentialTest },
-	};
+	methods = appBuilderMethods;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const timeout = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);

@@ -1,17 +1,11 @@
-import type {
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { appIdField, formPageField } from './descriptions/appAndForm';
 import { simplifyField } from './descriptions/simplify';
 import { timeoutOption } from './descriptions/timeoutOption';
+import { appBuilderMethods } from './methods/nodeMethods';
 import { MAX_FIRST_POLL_COUNT } from './trigger/cursor';
-import { appBuilderApiCredentialTest } from './methods/credentialTest';
-import { searchFormPages } from './methods/listSearch';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';
 
 export class AppBuilderTrigger implements INodeType {
@@ -104,10 +98,7 @@ export class AppBuilderTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		listSearch: { searchFormPages },
-		credentialTest: { appBuilderApiCredentialTest },
-	};
+	methods = appBuilderMethods;
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollInquiries.call(this);
