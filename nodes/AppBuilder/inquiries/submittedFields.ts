@@ -1,22 +1,12 @@
 import type { FormField, RawInquiry } from './inquiry.types';
 
 /**
- * Reads the submitted fields out of a record's two sources: formData (three
+ * Reads the submitted fields out of a record's two sources, formData (three
  * parallel rows: values, labels, names) and formbuilderData (a JSON string of
- * { fieldName, fieldIdentifire, fieldLabel, fieldValue }).
- *
- * formData is primary; formbuilderData adds the fields formData lacks.
- * Pairing, in order, so repeated names pair up n-th with n-th:
- * 1. An entry pairs with a column of the same identity: the name; for an
- *    entry without a name its fieldIdentifire, else its label; for a column
- *    without a name its label.
- * 2. An entry without a name whose fieldIdentifire no column has pairs with
- *    a column without a name and the same label.
- * A paired column without a name takes the entry's fieldIdentifire, which
- * becomes its key, so the field comes out once under the builder's name for
- * it. Paired sources that disagree on the value are warned about. Malformed
- * input never throws: each problem becomes a warning in plain words.
- * Warnings may quote a field's name, never a submitted value.
+ * { fieldName, fieldIdentifire, fieldLabel, fieldValue }); formData wins, and
+ * formbuilderData adds what it lacks (pairing: see ARCHITECTURE.md,
+ * "Submitted fields"). Never throws: each problem becomes a warning, which may
+ * quote a field's name but never a submitted value.
  */
 export function readSubmittedFields(record: RawInquiry): { fields: FormField[]; warnings: string[] } {
 	const warnings: string[] = [];

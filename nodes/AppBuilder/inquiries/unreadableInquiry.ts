@@ -2,15 +2,11 @@ import { fnv1a64 } from './identity';
 import { jsonProblem } from '../../shared/jsonStream/jsonProblem';
 
 /**
- * An inquiry the API listed with text that is not JSON inside (a bare word
- * as a value, a raw control character in a string, a bad escape). It is
- * still a lead, so it is not dropped, and it must not stop the leads around
- * it: it is emitted once like any other, carrying its text in rawRecord and a
- * warning that says what is wrong where.
- *
- * Its own fields are those of the record's identity and time fields (_id,
- * requestId, addedon, updatedon) that could be read, so identity, the cursor
- * and Get Many's filters read it as they read a record.
+ * An inquiry the API listed with text that is not JSON inside. It is still a
+ * lead: it is emitted once like any other, with its text in rawRecord and a
+ * warning (see README.md, "A malformed record"). Its own fields are the _id,
+ * requestId, addedon and updatedon the scan could read, so identity, the
+ * cursor and Get Many's filters read it as they read a record.
  */
 export interface UnreadableInquiry {
 	_id?: unknown;

@@ -68,14 +68,9 @@ function gateFor(context: WebServiceContext): RequestGate {
 
 /**
  * The one place that calls the App Builder web services. It sends the
- * ACCESSTOKEN header itself, to the configured base URL only, rather than
- * through n8n's authenticated request: that would run the credential's
- * Connect token refresh first, which these calls do not need and which a
- * rejected or racing refresh would make fail. Redirects are not followed.
- * Every answer has a deadline and a size bound. Errors are recognised in
- * every form the API may use, retried when worth it (429s waited out within
- * a budget, with fewer requests in flight), and turned into a NodeApiError
- * that says what to fix, with no secret in it.
+ * ACCESSTOKEN header itself rather than through n8n's authenticated request,
+ * which would first run the credential's Connect refresh these calls do not
+ * need (see ARCHITECTURE.md, "Calling the web services").
  */
 export async function callWebService(
 	this: WebServiceContext,

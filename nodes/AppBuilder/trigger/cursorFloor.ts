@@ -1,17 +1,8 @@
 /**
- * Where the cursor's floor goes after a poll. Everything below the floor is
- * taken as handled and forgotten, which is what keeps the state small.
- *
- * 1. Lookback: the floor rises to (newest tracked time, capped at now) minus
- *    lookbackMs. The cap keeps one record dated in the future from lifting
- *    the floor over the leads that follow it.
- * 2. Count: if more than maxTracked times are still at or above the floor,
- *    it rises to the smallest time that leaves at most maxTracked of them,
- *    dropping whole groups of equal times, so a tie is never split (a split
- *    tie would let its forgotten half be emitted again). When the newest
- *    group alone holds more than maxTracked, it is kept whole: the bound is
- *    then exceeded by exactly that group.
- * The floor never goes down.
+ * Where the floor goes after a poll (see ARCHITECTURE.md, "The cursor"):
+ * up to lookbackMs below the newest tracked time, capped at now; then, while
+ * more than maxTracked times are at or above it, past whole groups of equal
+ * times (a split tie would let its forgotten half be emitted again). Never down.
  */
 export function raiseFloor(
 	current: number,

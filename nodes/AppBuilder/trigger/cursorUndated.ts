@@ -1,19 +1,8 @@
 /**
  * Inquiries without a usable time cannot sit under a floor, so the cursor
- * remembers their keys in a list of at most maxUndated, oldest first.
- *
- * - A key in the list, or among the dated keys the cursor tracks, is never
- *   emitted as undated again.
- * - Room is made by forgetting listed keys that are no longer in the
- *   response (deleted inquiries), oldest first and only as many as needed.
- *   A key still in the response is never forgotten: forgetting it would
- *   emit it again on the next poll, and again on every poll after that.
- *   (So an inquiry missing from one response, forgotten while room was
- *   needed, and back in the next would be emitted again.)
- * - While the list is full of keys still present, a new undated inquiry waits
- *   (it is not emitted, and not lost) until a deletion makes room.
- * - A first poll remembers up to maxUndated of the undated inquiries present;
- *   beyond that, the rest are emitted later, as room appears, as if new.
+ * remembers their keys in a list of at most maxUndated, oldest first. Room is
+ * made only by forgetting keys no longer in the answer: forgetting one still
+ * there would emit it again on every poll (see ARCHITECTURE.md, "The cursor").
  */
 export interface UndatedPlan {
 	/** Keys to emit now, in key order; the list has room for all of them. */

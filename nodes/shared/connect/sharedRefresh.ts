@@ -4,21 +4,10 @@ import type { ConnectTokens, TokenExchangeResult } from './connectToken';
 
 /**
  * One token request per refresh token, within this process. The Connect
- * refresh token is single-use: when several items (or workflows) find the
- * access token empty or expired at once, each would otherwise send the same
- * refresh token and all but the first would be refused.
- *
- * - Callers that arrive while a request for the same key is under way wait for
- *   it and get its result, success or failure.
- * - A success is also kept for a short while (at most until the access token
- *   expires), because n8n may hand a caller the credential as it was read
- *   before the rotated refresh token was saved; that caller gets the newest
- *   tokens of the chain instead of spending a used refresh token.
- * - Failures are not kept: the next caller asks again.
- * - Per process only: n8n workers in queue mode each have their own.
- *
- * Keys are hashes, so no refresh token is held as a map key; the tokens kept
- * are those n8n is about to store in the credential anyway.
+ * refresh token is single-use: callers that find the access token expired at
+ * once would each send it, and all but the first be refused. Callers share a
+ * request under way and, briefly, its success (see ARCHITECTURE.md,
+ * "The Connect token").
  */
 export interface RefreshKey {
 	tokenUrl: string;

@@ -2,19 +2,9 @@ import { decodeWithOrigins } from './htmlText';
 
 /**
  * Removes secret values from any text that may reach an error, a log line or
- * an output item. APIs and proxies sometimes echo what they received
- * ("Invalid API Key abc123..."), so every message built from a response, and
- * every success answer, passes through here.
- *
- * Each secret (any text of one character or more that is not only spaces) is
- * looked for as given and trimmed (credentials are sent trimmed), in the
- * forms a server may write it back in: as it is, JSON-escaped (also with `\/`
- * and `\uXXXX` escapes), and URL-encoded (upper- or lower-case hex, `+` or
- * `%20` for a space). The text's HTML character references (`&#45;`,
- * `&#x2d;`, `&amp;`, ...) are decoded before looking. Every place a form
- * occurs is replaced, overlapping places together, by "[redacted]", or, when
- * a secret could be read across that word, by another marker. The rest of
- * the text is kept as written.
+ * an output item: servers echo what they received ("Invalid API Key abc123").
+ * Each secret is looked for in every form a server may write it back in
+ * (see README.md, "Secrets"); the rest of the text is kept as written.
  */
 export const REDACTED = '[redacted]';
 /** How much of the API's own text an error shows; the rest is cut after redaction. */
