@@ -6,47 +6,12 @@ import { planUndated } from './cursorUndated';
 
 /**
  * What is new since the last poll. FormBuilderApi returns every inquiry of a
- * form, unsorted, with no "since" filter, so the trigger keeps a cursor: a
- * small JSON state in the workflow's static data. planPoll says what to
+ * form, unsorted, with no "since" filter, so the trigger keeps a small state:
+ * a floor time and the keys emitted at or after it. planPoll says what to
  * emit; the caller emits a prefix of it and, only after a successful poll,
  * stores commitPoll's result. Both are pure and never change their inputs.
- *
- * The state is a floor time and the keys emitted at or after it:
- * - an event is emitted when its time is >= floor and its key was not emitted
- *   (mode "new"), or was emitted with an older time (mode "newOrUpdated");
- * - events with time < floor are taken as handled and never emitted;
- * - events are emitted oldest first, by (time, key);
- * - after each poll the floor rises by the rules in cursorFloor.ts.
- * A first poll (no state, or one of another scope or version) emits nothing
- * but takes what is there as handled ("emitted" below includes handled), or
- * emits the newest `count` when asked.
- *
- * Invariants (tested): every key ever emitted with time >= floor is in
- * `seen`, so nothing at or above the floor is emitted twice. The floor rises
- * above a time t only when t is more than lookbackMs older than the newest
- * emitted time (capped at now), or when more than maxTracked emitted keys
- * have a time >= t and some of them a later one. Events are emitted oldest
- * first, so an event that arrived in order and was left out of a poll
- * (maxItems, poll budget, a failed poll) meets neither condition before it
- * is emitted: it stays >= floor and unseen, and a later poll emits it.
- *
- * Late arrivals: an inquiry that appears with a time older than ones already
- * emitted is still emitted if, from the poll it appears in until it is
- * emitted, (a) its time is at most lookbackMs older than the newest emitted
- * time (capped at now), and (b) at most maxTracked emitted inquiries have a
- * time at or after its own. (b) is the price of the size bound: on a form
- * with more than maxTracked inquiries per lookback, the window for late
- * arrivals shrinks to the time span of the newest maxTracked. Inquiries that
- * arrive in order are always emitted, whatever the bound.
- *
- * Inquiries without a usable time are handled by key (cursorUndated.ts).
- *
- * Size: `seen` holds at most maxTracked entries (more only when one time is
- * shared by more inquiries than that) and `undated` at most maxUndated keys.
- * Keys are at most 66 characters (identity.ts), so the JSON is at most about
- * maxTracked × (key length + 20) + maxUndated × (key length + 3) bytes plus
- * the scope: about 50 KB with the defaults and 24-character ids, whatever
- * the size of the form.
+ * The rules, the invariants the tests hold them to, late arrivals and the
+ * size bound: see ARCHITECTURE.md, "The cursor".
  */
 export type EventMode = 'new' | 'newOrUpdated';
 
