@@ -4,8 +4,6 @@ import { readSubmittedFields } from './submittedFields';
 import type { FormField, RawInquiry } from './inquiry.types';
 import { toEpochMillis, toIsoString } from './timestamps';
 
-export { inquiryKey } from './identity';
-
 /**
  * Turns a raw inquiry record into a flat item a workflow maps with
  * {{ $json.<field name> }}. The key rules are a promise to every workflow
