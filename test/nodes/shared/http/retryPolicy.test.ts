@@ -1,7 +1,7 @@
-import { delayBeforeNextAttempt, DEFAULT_RETRY_POLICY } from '../../nodes/shared/http/retryPolicy';
-import { destinationOf } from '../../nodes/shared/hostRouting';
-import { redactSecrets } from '../../nodes/shared/text/redact';
-import { API_ERROR_CATALOG, meaningOf } from '../../nodes/AppBuilder/transport/errorCatalog';
+import { delayBeforeNextAttempt, DEFAULT_RETRY_POLICY } from '../../../../nodes/shared/http/retryPolicy';
+import { destinationOf } from '../../../../nodes/shared/hostRouting';
+import { redactSecrets } from '../../../../nodes/shared/text/redact';
+import { API_ERROR_CATALOG, meaningOf } from '../../../../nodes/AppBuilder/transport/errorCatalog';
 
 describe('retry policy', () => {
 	it('honours Retry-After, backs off exponentially, and stops after the last attempt', () => {

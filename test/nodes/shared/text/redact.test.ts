@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import { decodeHtmlEntities } from '../../nodes/shared/text/htmlText';
-import { interpretResponse } from '../../nodes/AppBuilder/transport/interpretResponse';
-import { apiMessageForUser, redactSecrets, redactValue } from '../../nodes/shared/text/redact';
+import { decodeHtmlEntities } from '../../../../nodes/shared/text/htmlText';
+import { interpretResponse } from '../../../../nodes/AppBuilder/transport/interpretResponse';
+import { apiMessageForUser, redactSecrets, redactValue } from '../../../../nodes/shared/text/redact';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const API_KEY = 'ak_live_7Hq2Zp9XwV';

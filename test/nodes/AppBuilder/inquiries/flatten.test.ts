@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import { flattenInquiry, METADATA_KEYS } from '../../nodes/AppBuilder/inquiries/flatten';
-import { fnv1a64, inquiryKey } from '../../nodes/AppBuilder/inquiries/identity';
+import { flattenInquiry, METADATA_KEYS } from '../../../../nodes/AppBuilder/inquiries/flatten';
+import { fnv1a64, inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
 
 type Field = [name: string, label: string, value: string];
 

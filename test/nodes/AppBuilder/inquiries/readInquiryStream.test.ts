@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 
-import type { CursorEvent } from '../../nodes/AppBuilder/trigger/cursor';
-import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../nodes/AppBuilder/trigger/inquiryList';
-import { readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
-import type { StreamReading } from '../../nodes/AppBuilder/transport/streamedOutcome';
+import type { CursorEvent } from '../../../../nodes/AppBuilder/trigger/cursor';
+import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
+import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import type { StreamReading } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 

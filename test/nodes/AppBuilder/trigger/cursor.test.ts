@@ -9,7 +9,7 @@ import {
 	type CursorEvent,
 	type CursorOptions,
 	type CursorState,
-} from '../../nodes/AppBuilder/trigger/cursor';
+} from '../../../../nodes/AppBuilder/trigger/cursor';
 
 const SCOPE = 'app/form/new';
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-import { joinUrl } from '../../nodes/shared/appBuilderApi';
+import { joinUrl } from '../../../nodes/shared/appBuilderApi';
 
 describe('joinUrl', () => {
 	it('joins a base URL with or without trailing slashes and spaces to an absolute path', () => {

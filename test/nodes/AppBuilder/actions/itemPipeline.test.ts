@@ -1,4 +1,4 @@
-import { pipelineItems } from '../../nodes/AppBuilder/actions/itemPipeline';
+import { pipelineItems } from '../../../../nodes/AppBuilder/actions/itemPipeline';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

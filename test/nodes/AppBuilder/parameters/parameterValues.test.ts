@@ -7,7 +7,7 @@ import {
 	describeGiven,
 	textFrom,
 	wholeNumberFrom,
-} from '../../nodes/AppBuilder/parameters/parameterValues';
+} from '../../../../nodes/AppBuilder/parameters/parameterValues';
 
 describe('textFrom (string fields)', () => {
 	it('keeps text as given and turns a number into its digits', () => {

@@ -1,7 +1,7 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
-import { wholeNumberFrom } from '../../nodes/AppBuilder/parameters/parameterValues';
-import { checkedParameter } from '../../nodes/AppBuilder/parameters/readParameter';
+import { wholeNumberFrom } from '../../../../nodes/AppBuilder/parameters/parameterValues';
+import { checkedParameter } from '../../../../nodes/AppBuilder/parameters/readParameter';
 
 const nodeWith = (parameters: INodeParameters): INode => ({
 	id: 'n',

@@ -9,7 +9,7 @@ import {
 	type CursorOptions,
 	type CursorState,
 	type EventMode,
-} from '../../nodes/AppBuilder/trigger/cursor';
+} from '../../../../nodes/AppBuilder/trigger/cursor';
 
 /**
  * A model of a form and a trigger: random interleavings of submissions (in

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import { inquiryKey } from '../../nodes/AppBuilder/inquiries/identity';
-import { jsonText } from '../../nodes/shared/text/jsonText';
+import { inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
+import { jsonText } from '../../../../nodes/shared/text/jsonText';
 
 /** A value nested `depth` levels deep, built without recursion: [[[...[leaf]...]]]. */
 function nested(depth: number, leaf: unknown): unknown {

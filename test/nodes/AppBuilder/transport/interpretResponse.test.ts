@@ -1,4 +1,4 @@
-import { interpretResponse, isUnreadableBody, parseRetryAfter } from '../../nodes/AppBuilder/transport/interpretResponse';
+import { interpretResponse, isUnreadableBody, parseRetryAfter } from '../../../../nodes/AppBuilder/transport/interpretResponse';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const ERROR_TEXT_CAP = 64 * 1024;

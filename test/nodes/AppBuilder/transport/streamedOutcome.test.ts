@@ -1,6 +1,6 @@
-import { InquiryListBuilder } from '../../nodes/AppBuilder/trigger/inquiryList';
-import { readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
-import { streamedOutcome, type StreamedResponse } from '../../nodes/AppBuilder/transport/streamedOutcome';
+import { InquiryListBuilder } from '../../../../nodes/AppBuilder/trigger/inquiryList';
+import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { streamedOutcome, type StreamedResponse } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
 
 /** A server that answers each request with the next of `answers`, in two chunks; counts what was asked. */
 function server(answers: Array<{ status: number; body: string }>) {

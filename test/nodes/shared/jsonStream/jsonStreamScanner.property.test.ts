@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 
-import type { ScanOutcome } from '../../nodes/shared/jsonStream/jsonStreamScanner';
-import { jsonProblem } from '../../nodes/shared/jsonStream/jsonProblem';
-import { InquiryArrayBuilder, InquiryStreamScanner, readInquiryStream } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
-import { isUnreadableInquiry } from '../../nodes/AppBuilder/inquiries/unreadableInquiry';
+import type { ScanOutcome } from '../../../../nodes/shared/jsonStream/jsonStreamScanner';
+import { jsonProblem } from '../../../../nodes/shared/jsonStream/jsonProblem';
+import { InquiryArrayBuilder, InquiryStreamScanner, readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { isUnreadableInquiry } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 
 /**
  * The stream scanner checked against JSON.parse on answers in the API's

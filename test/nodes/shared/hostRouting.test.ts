@@ -1,5 +1,5 @@
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { destinationOf, type TokenDestination } from '../../nodes/shared/hostRouting';
+import { AppBuilderApi } from '../../../credentials/AppBuilderApi.credentials';
+import { destinationOf, type TokenDestination } from '../../../nodes/shared/hostRouting';
 
 /** Which secret a request may carry, by the base URL it falls under. */
 describe('destinationOf', () => {

@@ -1,5 +1,5 @@
-import type { ConnectTokens, TokenExchangeResult } from '../../nodes/shared/connect/connectToken';
-import { SharedRefresh } from '../../nodes/shared/connect/sharedRefresh';
+import type { ConnectTokens, TokenExchangeResult } from '../../../../nodes/shared/connect/connectToken';
+import { SharedRefresh } from '../../../../nodes/shared/connect/sharedRefresh';
 
 /**
  * One token request per refresh token within the process: a fake token

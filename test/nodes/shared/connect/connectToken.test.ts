@@ -4,7 +4,7 @@ import {
 	describeTokenFailure,
 	exchangeRefreshToken,
 	type TokenExchangeResult,
-} from '../../nodes/shared/connect/connectToken';
+} from '../../../../nodes/shared/connect/connectToken';
 
 /**
  * The token exchange's mapping from what the HTTP helper answered or threw to

@@ -1,5 +1,5 @@
-import { FIXTURE } from './emulator';
-import { useEmulator } from './support/useEmulator';
+import { FIXTURE } from './index';
+import { useEmulator } from '../support/useEmulator';
 
 /** The emulator answers as the spec says, over real HTTP, in every configurable form. */
 describe('App Builder API emulator', () => {

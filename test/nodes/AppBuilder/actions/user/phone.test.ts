@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
-import { preparePassword } from '../../nodes/AppBuilder/actions/user/password';
-import { preparePhone } from '../../nodes/AppBuilder/actions/user/phone';
+import { preparePassword } from '../../../../../nodes/AppBuilder/actions/user/password';
+import { preparePhone } from '../../../../../nodes/AppBuilder/actions/user/phone';
 
 describe('preparePhone (Update User sends an integer)', () => {
 	it('sends digits as a number, removing only visual separators', () => {

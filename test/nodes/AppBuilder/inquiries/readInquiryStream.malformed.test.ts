@@ -1,9 +1,9 @@
-import { inquiryItem } from '../../nodes/AppBuilder/inquiries/inquiryItem';
-import { AnswerLimitExceeded } from '../../nodes/shared/http/answerLimits';
-import { InquiryListBuilder, type InquiryList } from '../../nodes/AppBuilder/trigger/inquiryList';
-import { jsonProblem } from '../../nodes/shared/jsonStream/jsonProblem';
-import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from '../../nodes/AppBuilder/inquiries/readInquiryStream';
-import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../nodes/AppBuilder/inquiries/unreadableInquiry';
+import { inquiryItem } from '../../../../nodes/AppBuilder/inquiries/inquiryItem';
+import { AnswerLimitExceeded } from '../../../../nodes/shared/http/answerLimits';
+import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
+import { jsonProblem } from '../../../../nodes/shared/jsonStream/jsonProblem';
+import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 
 /** What a record the API sends broken inside becomes, and the bound on records per answer. */
 

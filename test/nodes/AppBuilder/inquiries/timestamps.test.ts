@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { toEpochMillis, toIsoString } from '../../nodes/AppBuilder/inquiries/timestamps';
+import { toEpochMillis, toIsoString } from '../../../../nodes/AppBuilder/inquiries/timestamps';
 
 const JAN_1_2026 = 1767225600; // seconds
 const FIRST_SECOND_OF_1973 = Date.UTC(1973, 0, 1) / 1000;
