@@ -1,4 +1,3 @@
-import { AppBuilderApi } from '../../../credentials/AppBuilderApi.credentials';
 import { destinationOf, type TokenDestination } from '../../../nodes/shared/hostRouting';
 
 /** Which secret a request may carry, by the base URL it falls under. */
@@ -62,29 +61,27 @@ describe('destinationOf', () => {
 	});
 });
 
-describe('the credential authenticate behind one gateway', () => {
-	const credentials = {
-		accessToken: 'web-access-token',
-		baseUrl: 'https://gw.example/appbuilder',
-		useConnect: true,
-		connectBaseUrl: 'https://gw.example/connect',
-		clientId: 'client',
-		clientSecret: 'client-secret',
-		refreshToken: 'refresh-token',
-		connectAccessToken: 'connect-bearer',
-	};
-	const headersFor = async (url: string) =>
-		(await new AppBuilderApi().authenticate(credentials, { url, method: 'POST', headers: { Accept: 'application/json' } })).headers;
+describe('which host gets which secret', () => {
+	const web = 'https://api.appexecutable.com';
+	const connect = 'https://connectcloud.appypie.com';
 
-	it('adds ACCESSTOKEN under the web-service base, the bearer under the Connect base, and nothing elsewhere on that host', async () => {
-		expect(await headersFor('https://gw.example/appbuilder/V4/webservices/FormBuilderApi.php')).toEqual({
-			Accept: 'application/json',
-			ACCESSTOKEN: 'web-access-token',
-		});
-		expect(await headersFor('https://gw.example/connect/v1/profile')).toEqual({
-			Accept: 'application/json',
-			Authorization: 'Bearer connect-bearer',
-		});
-		expect(await headersFor('https://gw.example/admin/v1/profile')).toEqual({ Accept: 'application/json' });
+	it('sends the access token only to the web-service origin', () => {
+		expect(destinationOf(`${web}/V4/webservices/addUser.php`, undefined, web, connect)).toBe('webService');
+		expect(destinationOf(`${connect}/v1/profile`, undefined, web, connect)).toBe('connect');
+		expect(destinationOf('https://evil.example.com/V4/webservices/addUser.php', undefined, web, connect)).toBe('other');
+		// Same host name, other port or scheme: another origin.
+		expect(destinationOf('http://api.appexecutable.com/V4/webservices/addUser.php', undefined, web, connect)).toBe('other');
+	});
+
+	it('treats the Connect host as unknown when Connect is not configured', () => {
+		expect(destinationOf(`${connect}/v1/profile`, undefined, web, undefined)).toBe('other');
+	});
+
+	it('resolves relative URLs against the request base URL, and tells services apart by path on a shared host', () => {
+		expect(destinationOf('/v1/profile', connect, web, connect)).toBe('connect');
+		const shared = 'http://127.0.0.1:9000';
+		expect(destinationOf(`${shared}/V4/webservices/editUser.php`, undefined, shared, shared)).toBe('webService');
+		expect(destinationOf(`${shared}/v1/profile`, undefined, shared, shared)).toBe('connect');
+		expect(destinationOf('not a url', undefined, web, connect)).toBe('other');
 	});
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
+import { fnv1a64, inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
 import { jsonText } from '../../../../nodes/shared/text/jsonText';
 
 /** A value nested `depth` levels deep, built without recursion: [[[...[leaf]...]]]. */
@@ -117,5 +117,39 @@ describe('jsonText', () => {
 		expect(typeof jsonText(cyclic, true)).toBe('string');
 		expect(jsonText({ n: BigInt(7) }, false)).not.toBe(jsonText({ n: 7 }, false));
 		expect(jsonText(nested(3, 'x'), false)).toBe('[[["x"]]]');
+	});
+});
+
+describe('inquiryKey', () => {
+	it('uses _id, then r: + requestId, then h: + a stable hash of the submission', () => {
+		expect(inquiryKey({ _id: 'abc', requestId: 'r' })).toBe('abc');
+		expect(inquiryKey({ _id: '  abc  ' })).toBe('abc');
+		expect(inquiryKey({ _id: 12345 })).toBe('12345');
+		expect(inquiryKey({ _id: '', requestId: 'REQ1' })).toBe('r:REQ1');
+		expect(inquiryKey({ _id: '   ', requestId: 'REQ1' })).toBe('r:REQ1');
+		const hashed = inquiryKey({ formData: [['x']], addedon: 1 });
+		expect(hashed).toMatch(/^h:[0-9a-f]{16}$/);
+		expect(inquiryKey({ formData: [['x']], addedon: 1, readStatus: 1 })).toBe(hashed);
+		expect(inquiryKey({ formData: [['y']], addedon: 1 })).not.toBe(hashed);
+		expect(inquiryKey({ formData: [['x']], addedon: 2 })).not.toBe(hashed);
+		expect(inquiryKey({ formData: [['x']], formbuilderData: '[]', addedon: 1 })).not.toBe(hashed);
+		expect(inquiryKey(null)).toBe(inquiryKey({}));
+	});
+
+	it('hashes ids that are long, odd or Object.prototype names, so keys stay short and kinds never collide', () => {
+		const long = 'a'.repeat(65);
+		expect(inquiryKey({ _id: long })).toBe(`#${fnv1a64(long)}`);
+		expect(inquiryKey({ _id: 'a'.repeat(64) })).toBe('a'.repeat(64));
+		expect(inquiryKey({ _id: '__proto__' })).toMatch(/^#[0-9a-f]{16}$/);
+		expect(inquiryKey({ _id: 'constructor' })).toMatch(/^#[0-9a-f]{16}$/);
+		expect(inquiryKey({ _id: 'r:REQ1' })).not.toBe(inquiryKey({ requestId: 'REQ1' }));
+		expect(inquiryKey({ _id: 'имя' })).toMatch(/^#[0-9a-f]{16}$/);
+		expect(inquiryKey({ requestId: 'with space' })).toMatch(/^r:#[0-9a-f]{16}$/);
+	});
+
+	it('computes FNV-1a 64 (published test vectors)', () => {
+		expect(fnv1a64('')).toBe('cbf29ce484222325');
+		expect(fnv1a64('a')).toBe('af63dc4c8601ec8c');
+		expect(fnv1a64('foobar')).toBe('85944171f73967e8');
 	});
 });

@@ -235,3 +235,11 @@ function safeEncode(text: string): string {
 		return text;
 	}
 }
+
+describe('redactSecrets', () => {
+	it('removes every occurrence of each secret, short ones included', () => {
+		expect(redactSecrets('Invalid API Key abc12345 (abc12345) x', ['abc12345', 'x'])).toBe(
+			'Invalid API Key [redacted] ([redacted]) [redacted]',
+		);
+	});
+});
