@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readSubmittedFields } from './submittedFields';
 import type { FormField, RawInquiry } from './inquiry.types';
+import { readSubmittedFields } from './submittedFields';
 import { toEpochMillis, toIsoString } from './timestamps';
 
 /**

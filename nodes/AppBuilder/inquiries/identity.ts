@@ -1,5 +1,5 @@
-import type { RawInquiry } from './inquiry.types';
 import { jsonText } from '../../shared/text/jsonText';
+import type { RawInquiry } from './inquiry.types';
 
 /**
  * The key of an inquiry for "has it been emitted?": its _id, else `r:` + its

@@ -1,5 +1,5 @@
-import { fnv1a64 } from './identity';
 import { jsonProblem } from '../../shared/jsonStream/jsonProblem';
+import { fnv1a64 } from './identity';
 
 /**
  * An inquiry the API listed with text that is not JSON inside. It is still a

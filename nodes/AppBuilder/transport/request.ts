@@ -7,18 +7,18 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from '../../shared/appBuilderApi';
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { boundedChunks } from '../../shared/http/answerReading';
-import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from '../../shared/appBuilderApi';
-import { meaningOf } from './errorCatalog';
-import type { WebServiceFailure } from './interpretResponse';
 import { asNetworkFailure, isTransient, type NetworkFailure } from '../../shared/http/networkFailure';
-import { redactValue } from '../../shared/text/redact';
 import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
 import { RequestGate } from '../../shared/http/requestGate';
-import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
 import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from '../../shared/http/retryPolicy';
+import { redactValue } from '../../shared/text/redact';
+import { meaningOf } from './errorCatalog';
+import type { WebServiceFailure } from './interpretResponse';
 import { streamedOutcome, type StreamedResponse, type StreamReader } from './streamedOutcome';
+import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
 import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;

@@ -2,8 +2,8 @@ import type { IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 
 import { CONNECT_GRANT_PATH, joinUrl } from '../appBuilderApi';
 import { asNetworkFailure, networkFailureWords } from '../http/networkFailure';
-import { redactSecrets } from '../text/redact';
 import { describeRedirect, isRedirectStatus } from '../http/redirectTarget';
+import { redactSecrets } from '../text/redact';
 
 /**
  * The Connect API's token exchange (refresh_token grant), shared by the

@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { FormTarget } from '../../../shared/appBuilderApi';
 import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
 import { simplifyField } from '../../descriptions/simplify';
+import { fetchInquiries } from '../../inquiries/fetchInquiries';
+import { inquiryItem } from '../../inquiries/inquiryItem';
 import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readChoice, readParameter } from '../../parameters/readParameter';
-import { inquiryItem } from '../../inquiries/inquiryItem';
-import { fetchInquiries } from '../../inquiries/fetchInquiries';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
 const properties: INodeProperties[] = [

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { choiceFrom, textFrom } from '../../parameters/parameterValues';
-import { preparePassword, type PasswordFormat, type PreparedPassword } from './password';
 import { readChoice, readParameter } from '../../parameters/readParameter';
+import { preparePassword, type PasswordFormat, type PreparedPassword } from './password';
 
 /** Fields both user operations share; each operation places them with its own display options. */
 export const emailField: INodeProperties = {
