@@ -36,7 +36,7 @@ export interface WebServiceCallOptions {
 	maxAnswerBytes?: number;
 	/**
 	 * Reads a successful answer chunk by chunk as it arrives instead of taking
-	 * it whole (see readInquiryStream.ts).
+	 * it whole (see StreamReading in streamedOutcome.ts).
 	 */
 	readStream?: StreamReader;
 }
