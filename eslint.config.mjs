@@ -18,6 +18,48 @@ const product = ['nodes/**', 'credentials/**'];
 // Unused names are errors, except `_`-prefixed ones and those a rest pattern leaves out on purpose.
 const unusedVars = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true };
 
+// Dependencies only point down: node files -> actions, trigger -> inquiries, methods -> descriptions ->
+// parameters, transport -> nodes/shared (see ARCHITECTURE.md, "Layers"). Each folder lists the folders it
+// must not import from; an import string is matched by path segment, so '../inquiries/cursor' is caught.
+const NODE_FILE = 'AppBuilder(Trigger)?\\.node';
+const LAYERS = {
+	'nodes/AppBuilder/actions': ['trigger', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/trigger': ['actions', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/inquiries': ['actions', 'trigger', 'methods', 'descriptions', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/methods': ['actions', 'trigger', 'inquiries', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/descriptions': ['actions', 'trigger', 'inquiries', 'methods', 'transport', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/parameters': ['actions', 'trigger', 'inquiries', 'methods', 'descriptions', 'transport', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/transport': ['actions', 'trigger', 'inquiries', 'methods', 'descriptions', 'parameters', 'credentials', NODE_FILE],
+	'nodes/shared': ['AppBuilder', 'credentials'],
+};
+const layerRules = Object.entries(LAYERS).map(([folder, forbidden]) => ({
+	files: [`${folder}/**/*.ts`],
+	rules: {
+		'no-restricted-imports': [
+			'error',
+			{
+				patterns: [
+					{
+						regex: `(^|/)(${forbidden.join('|')})(/|$)`,
+						caseSensitive: true,
+						message: `${folder} may not import from ${forbidden.join(', ').replace(NODE_FILE, 'a node file')}: dependencies only point down.`,
+					},
+				],
+			},
+		],
+	},
+}));
+// The credential reaches only what it shares with the nodes, never into a node's folders.
+const credentialLayer = {
+	files: ['credentials/**/*.ts'],
+	rules: {
+		'no-restricted-imports': [
+			'error',
+			{ patterns: [{ regex: '^\\.\\./(?!nodes/shared/)', message: 'The credential imports only from nodes/shared/.' }] },
+		],
+	},
+};
+
 export default defineConfig(
 	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'docs/**', 'coverage/**'] },
 	{ ...n8nCommunityNodesPlugin.configs.recommended, files: productAndJson },
@@ -59,6 +101,8 @@ export default defineConfig(
 		},
 	},
 	{ files: ['**/*.json'], languageOptions: { parser: tsParser } },
+	...layerRules,
+	credentialLayer,
 
 	// Tests, harness, bench and e2e drivers in TypeScript: type-checked through tsconfig.json.
 	{

@@ -13,13 +13,10 @@ import {
 	DEFAULT_CONNECT_BASE_URL,
 	DEFAULT_WEB_SERVICE_BASE_URL,
 	joinUrl,
-} from '../nodes/AppBuilder/transport/endpoints';
-import {
-	describeTokenFailure,
-	exchangeRefreshToken,
-} from '../nodes/AppBuilder/transport/connectToken';
-import { destinationOf } from '../nodes/AppBuilder/transport/hostRouting';
-import { connectRefreshes } from '../nodes/AppBuilder/transport/sharedRefresh';
+} from '../nodes/shared/appBuilderApi';
+import { describeTokenFailure, exchangeRefreshToken } from '../nodes/shared/connect/connectToken';
+import { connectRefreshes } from '../nodes/shared/connect/sharedRefresh';
+import { destinationOf } from '../nodes/shared/hostRouting';
 
 const usesConnect = { show: { useConnect: [true] } };
 

@@ -1,18 +1,10 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as getManyInquiries from './actions/inquiry/getMany.operation';
-import { DEFAULT_CONCURRENCY, route } from './actions/router';
+import { operationProperty, resourceProperty } from './actions/resource';
+import { DEFAULT_CONCURRENCY, RESOURCES, route } from './actions/router';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom, timeoutOption } from './descriptions/timeoutOption';
-import * as addUser from './actions/user/add.operation';
-import * as updateUser from './actions/user/update.operation';
-import { appBuilderApiCredentialTest } from './methods/credentialTest';
-import { searchFormPages } from './methods/listSearch';
+import { appBuilderMethods } from './methods/nodeMethods';
 import { setCallDefaults } from './transport/request';
 
 export class AppBuilder implements INodeType {
@@ -30,58 +22,9 @@ export class AppBuilder implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'appBuilderApi', required: true, testedBy: 'appBuilderApiCredentialTest' }],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Inquiry', value: 'inquiry' },
-					{ name: 'User', value: 'user' },
-				],
-				default: 'user',
-			},
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { resource: ['user'] } },
-				options: [
-					{
-						name: 'Add',
-						value: 'add',
-						description: 'Register a new app user',
-						action: 'Add a user',
-					},
-					{
-						name: 'Update',
-						value: 'update',
-						description: 'Change the details of an app user',
-						action: 'Update a user',
-					},
-				],
-				default: 'add',
-			},
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				displayOptions: { show: { resource: ['inquiry'] } },
-				options: [
-					{
-						name: 'Get Many',
-						value: 'getAll',
-						description: 'Get many inquiries of a form',
-						action: 'Get many inquiries',
-					},
-				],
-				default: 'getAll',
-			},
-			...addUser.description,
-			...updateUser.description,
-			...getManyInquiries.description,
+			resourceProperty(RESOURCES, 'user'),
+			...RESOURCES.map(operationProperty),
+			...RESOURCES.flatMap((resource) => resource.operations.flatMap((operation) => operation.module.description)),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -104,10 +47,7 @@ export class AppBuilder implements INodeType {
 		],
 	};
 
-	methods = {
-		listSearch: { searchFormPages },
-		credentialTest: { appBuilderApiCredentialTest },
-	};
+	methods = appBuilderMethods;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const timeout = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);

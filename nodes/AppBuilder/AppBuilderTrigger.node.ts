@@ -1,16 +1,11 @@
-import type {
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { appIdField, formPageField } from './descriptions/formFields';
+import { appIdField, formPageField } from './descriptions/appAndForm';
+import { simplifyField } from './descriptions/simplify';
 import { timeoutOption } from './descriptions/timeoutOption';
-import { MAX_FIRST_POLL_COUNT } from './inquiries/cursor';
-import { appBuilderApiCredentialTest } from './methods/credentialTest';
-import { searchFormPages } from './methods/listSearch';
+import { appBuilderMethods } from './methods/nodeMethods';
+import { MAX_FIRST_POLL_COUNT } from './trigger/cursor';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';
 
 export class AppBuilderTrigger implements INodeType {
@@ -48,14 +43,7 @@ export class AppBuilderTrigger implements INodeType {
 			},
 			appIdField,
 			{ ...formPageField, description: 'The form whose inquiries start the workflow' },
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to return a flat item with one field per form field instead of the raw inquiry record',
-			},
+			simplifyField,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -110,10 +98,7 @@ export class AppBuilderTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		listSearch: { searchFormPages },
-		credentialTest: { appBuilderApiCredentialTest },
-	};
+	methods = appBuilderMethods;
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollInquiries.call(this);

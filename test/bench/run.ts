@@ -11,7 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { commitPoll, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/inquiries/cursor';
+import { commitPoll, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
 import { measureAddUser, type AddUserRow, type AddUserSettings } from './addUserInN8n';

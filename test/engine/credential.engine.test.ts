@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { connectRefreshes } from '../../nodes/AppBuilder/transport/sharedRefresh';
+import { connectRefreshes } from '../../nodes/shared/connect/sharedRefresh';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode } from '../harness';
 import { ConnectCallerNode } from '../support/connectCallerNode';

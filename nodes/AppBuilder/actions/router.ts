@@ -1,25 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/asNodeError';
-import { wholeNumberFrom } from '../helpers/parameterValues';
-import { pipelineItems } from '../helpers/pipelineItems';
-import { readParameter } from '../helpers/readParameter';
-import * as getManyInquiries from './inquiry/getMany.operation';
-import * as addUser from './user/add.operation';
-import * as updateUser from './user/update.operation';
+import { asNodeError } from '../parameters/asNodeError';
+import { wholeNumberFrom } from '../parameters/parameterValues';
+import { readParameter } from '../parameters/readParameter';
+import { inquiryResource } from './inquiry/Inquiry.resource';
+import { pipelineItems } from './itemPipeline';
+import type { OperationModule, Resource } from './resource';
+import { userResource } from './user/User.resource';
 
-/** An operation in two steps: reading and checking an item's parameters, then its request. */
-interface ItemOperation<Prepared> {
-	prepare(this: IExecuteFunctions, itemIndex: number): Prepared;
-	send(this: IExecuteFunctions, prepared: Prepared, itemIndex: number): Promise<INodeExecutionData[]>;
-}
-
-// Each operation has its own prepared shape; the router only passes it from one step to the next.
-const OPERATIONS: Record<string, Record<string, ItemOperation<any>>> = {
-	user: { add: addUser, update: updateUser },
-	inquiry: { getAll: getManyInquiries },
-};
+/** The node's resources, in the order the node lists their fields. A new operation is registered in its resource file. */
+export const RESOURCES: readonly Resource[] = [userResource, inquiryResource];
 
 export const DEFAULT_CONCURRENCY = 5;
 export const MAX_CONCURRENCY = 50;
@@ -33,7 +24,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const chosen = OPERATIONS[resource]?.[operation];
+	const chosen = operationModule(resource, operation);
 	if (!chosen) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
@@ -63,4 +54,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		},
 	});
 	return [perItem.flat()];
+}
+
+function operationModule(resource: string, operation: string): OperationModule | undefined {
+	return RESOURCES.find((entry) => entry.value === resource)?.operations.find((entry) => entry.value === operation)?.module;
 }

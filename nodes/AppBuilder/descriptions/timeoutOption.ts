@@ -1,7 +1,7 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 
-import { wholeNumberFrom } from '../helpers/parameterValues';
-import { checkedParameter, type ParameterField } from '../helpers/readParameter';
+import { wholeNumberFrom } from '../parameters/parameterValues';
+import { checkedParameter, type ParameterField } from '../parameters/readParameter';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 3600;

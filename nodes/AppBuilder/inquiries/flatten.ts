@@ -1,31 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readFormFields } from './formFields';
 import type { FormField, RawInquiry } from './inquiry.types';
+import { readSubmittedFields } from './submittedFields';
 import { toEpochMillis, toIsoString } from './timestamps';
-
-export { inquiryKey } from './identity';
 
 /**
  * Turns a raw inquiry record into a flat item a workflow maps with
- * {{ $json.<field name> }}.
- *
- * Key rules (deterministic, so a workflow's expressions keep working):
- * 1. A form field's key is its name (formData row 3 / formbuilderData
- *    fieldName), trimmed; an empty name falls back to fieldIdentifire, then
- *    to field_<column number>.
- * 2. A name taken by the item's own keys (inquiryId, submittedAt, status,
- *    fieldLabels, formWarnings, ...) or by JavaScript's object machinery
- *    (__proto__, constructor, prototype, toString, hasOwnProperty and every
- *    other name Object.prototype has) gets the prefix field_.
- * 3. A key already used by an earlier field gets _2, _3, ... (the first keeps
- *    the plain name).
- * Unicode names are kept as they are. formData is read first, then the
- * formbuilderData entries formData lacks; where both have a field, the
- * formData value is kept. Each field's label is under fieldLabels.<key>.
- * Problems with the record (rows of unequal length, JSON that does not parse,
- * sources that disagree, a missing or unreadable time) are listed in
- * formWarnings, present only when there is one; the item always comes out.
+ * {{ $json.<field name> }}. The key rules are a promise to every workflow
+ * built on the item, so they never change (see README.md, "Output item").
+ * Problems with the record go to formWarnings; the item always comes out.
  */
 export const METADATA_KEYS = [
 	'inquiryId',
@@ -54,7 +37,7 @@ export function flattenInquiry(input: unknown): IDataObject {
 		return itemOf({}, [], [`the inquiry is not a record but ${describe(input)}`]);
 	}
 	const record = input as RawInquiry;
-	const { fields, warnings } = readFormFields(record);
+	const { fields, warnings } = readSubmittedFields(record);
 	warnings.push(...timeWarnings(record));
 	return itemOf(record, fields, warnings);
 }

@@ -1,23 +1,11 @@
+import { jsonText } from '../../shared/text/jsonText';
 import type { RawInquiry } from './inquiry.types';
-import { jsonText } from './jsonText';
 
 /**
- * The identity of an inquiry for "has it been emitted?":
- * - its _id (a non-empty string, or a number);
- * - else `r:` + its requestId;
- * - else `h:` + a hash of what was submitted and when (formData,
- *   formbuilderData, addedon), so the same submission keeps the same key;
- * - else, when it has none of those three, `h:` + a hash of the whole record
- *   in sorted key order, leaving out the fields that change after submission
- *   (status, readStatus, mailStatus, paymentStatus, updatedon).
- * The hash reads JSON text of any depth (jsonText.ts), so records too deep
- * for JSON.stringify still get keys of their own. Keys of records that had
- * one before are unchanged: JSON.stringify's text where it works, and the
- * same text from jsonText where it runs out of stack.
- * An id is used as it is when it is 1 to 64 characters of [A-Za-z0-9_.-] and
- * not a name of Object.prototype; any other id is replaced by `#` + its hash.
- * That keeps every key short (the cursor's state size depends on it) and
- * keeps the three kinds apart: a plain id never contains `:` or `#`.
+ * The key of an inquiry for "has it been emitted?": its _id, else `r:` + its
+ * requestId, else `h:` + a hash of what was submitted and when. Keys stored by
+ * earlier versions must stay the same, and every key stays short, because the
+ * trigger's stored state is made of them (see ARCHITECTURE.md, "Inquiry identity").
  */
 const PLAIN_ID = /^[\w.-]{1,64}$/;
 /** The names `id in Object.prototype` finds, looked up in a Set: `in` costs more than the rest of reading an id. */

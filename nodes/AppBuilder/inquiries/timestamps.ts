@@ -1,22 +1,9 @@
 /**
- * addedon and updatedon arrive as numbers or numeric strings in a unit the
- * API does not state. The magnitude tells the unit for any date from 1973 on:
- * below 1e11 the value is seconds, below 1e14 milliseconds, otherwise
- * microseconds. Fractions of a second are kept to the millisecond; the result
- * is whole milliseconds, so one instant written in two units compares equal.
- *
- * An ISO 8601 date-time string ("2026-11-10T09:12:05Z", "2026-11-10 09:12:05",
- * with or without a fraction and an offset) is read as the instant it names;
- * without an offset it is read as UTC, so the result never depends on the
- * time zone n8n runs in. A date without a time of day is not read.
- *
- * One rule for every caller (the item's submittedAt, the trigger's cursor,
- * Get Many's filters): a value is a usable time only if it names a valid Date
- * from 1973-01-01 on. Anything else is undefined, "not a usable time": 0 (how
- * back ends commonly store a missing time; reading it as 1970 would file a
- * new lead as ancient), times before 1973 (the units overlap there), and
- * times beyond what a Date holds (reading them would date a lead far in the
- * future and hold back every later one).
+ * addedon and updatedon arrive in a unit the API does not state; the
+ * magnitude tells it (see README.md, "How times are read"). One rule for every
+ * caller (the item, the trigger's cursor, Get Many's filters): a usable time
+ * names a valid Date from 1973 on, in whole milliseconds. 0 is not one: read
+ * as 1970 it would file a new lead as ancient.
  */
 const SECONDS_BELOW = 1e11;
 const MILLISECONDS_BELOW = 1e14;

@@ -6,17 +6,17 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { describeTokenFailure, exchangeRefreshToken } from '../transport/connectToken';
 import {
 	DEFAULT_CONNECT_BASE_URL,
 	DEFAULT_WEB_SERVICE_BASE_URL,
 	joinUrl,
 	WEB_SERVICE_ENDPOINTS,
-} from '../transport/endpoints';
+} from '../../shared/appBuilderApi';
+import { describeTokenFailure, exchangeRefreshToken } from '../../shared/connect/connectToken';
+import { asNetworkFailure, networkFailureWords } from '../../shared/http/networkFailure';
+import { describeRedirect, isRedirectStatus } from '../../shared/http/redirectTarget';
+import { redactSecrets } from '../../shared/text/redact';
 import { interpretResponse } from '../transport/interpretResponse';
-import { asNetworkFailure, networkFailureWords } from '../transport/networkFailure';
-import { redactSecrets } from '../transport/redact';
-import { describeRedirect, isRedirectStatus } from '../transport/redirectTarget';
 
 /**
  * Tests the credential without changing anything on the account:

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { FORM_PAGE_ID_PATTERN } from '../descriptions/formFields';
+import { FORM_PAGE_ID_PATTERN } from '../descriptions/appAndForm';
 import { callWebService } from '../transport/request';
 
 /**

@@ -1,20 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { htmlToText } from './htmlText';
+import { htmlToText } from '../../shared/text/htmlText';
 
 /**
- * Decides whether a web-service response is a success or an error, in every
- * form the App Builder API may use. The spec does not say whether its codes
- * arrive as the HTTP status or inside a 200 body, nor what an error body looks
- * like, so all plausible forms are recognised:
- * - an HTTP status >= 400 (with or without a body);
- * - `{ status: "error", code, msg }` and similar (`error`, `message`, `errorCode`);
- * - `{ successCode: "2039", message }` (success is `successCode: "200"`);
- * - an HTML or plain-text error page, from the service or a proxy;
- * - a JSON body cut short by a dropped connection.
- * Server text is capped at MAX_ERROR_TEXT_LENGTH before any pattern reads
- * it, and every pattern here is linear, so no answer can stall the loop.
- * Pure: no I/O, time passed in, so every form is unit-tested.
+ * Decides whether a web-service response is a success or an error. The spec
+ * does not say whether codes arrive as the HTTP status or inside a 200 body,
+ * nor what an error body looks like, so every plausible form is recognised
+ * (see ARCHITECTURE.md, "Calling the web services"). Server text is capped
+ * before any pattern reads it. Pure, so every form is unit-tested.
  */
 
 export type ResponseBodyKind = 'json' | 'html' | 'text' | 'empty' | 'malformed-json';

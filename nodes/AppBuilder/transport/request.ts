@@ -7,18 +7,18 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { AnswerLimitExceeded } from './answerLimits';
-import { boundedChunks } from './answerReading';
-import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from './endpoints';
+import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from '../../shared/appBuilderApi';
+import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import { boundedChunks } from '../../shared/http/answerReading';
+import { asNetworkFailure, isTransient, type NetworkFailure } from '../../shared/http/networkFailure';
+import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
+import { RequestGate } from '../../shared/http/requestGate';
+import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from '../../shared/http/retryPolicy';
+import { redactValue } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
-import { asNetworkFailure, isTransient, type NetworkFailure } from './networkFailure';
-import { redactValue } from './redact';
-import { redirectFailure, type RedirectFailure } from './redirectTarget';
-import { RequestGate } from './requestGate';
-import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
-import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from './retryPolicy';
 import { streamedOutcome, type StreamedResponse, type StreamReader } from './streamedOutcome';
+import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
 import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -36,7 +36,7 @@ export interface WebServiceCallOptions {
 	maxAnswerBytes?: number;
 	/**
 	 * Reads a successful answer chunk by chunk as it arrives instead of taking
-	 * it whole (see readInquiryStream.ts).
+	 * it whole (see StreamReading in streamedOutcome.ts).
 	 */
 	readStream?: StreamReader;
 }
@@ -68,14 +68,9 @@ function gateFor(context: WebServiceContext): RequestGate {
 
 /**
  * The one place that calls the App Builder web services. It sends the
- * ACCESSTOKEN header itself, to the configured base URL only, rather than
- * through n8n's authenticated request: that would run the credential's
- * Connect token refresh first, which these calls do not need and which a
- * rejected or racing refresh would make fail. Redirects are not followed.
- * Every answer has a deadline and a size bound. Errors are recognised in
- * every form the API may use, retried when worth it (429s waited out within
- * a budget, with fewer requests in flight), and turned into a NodeApiError
- * that says what to fix, with no secret in it.
+ * ACCESSTOKEN header itself rather than through n8n's authenticated request,
+ * which would first run the credential's Connect refresh these calls do not
+ * need (see ARCHITECTURE.md, "Calling the web services").
  */
 export async function callWebService(
 	this: WebServiceContext,

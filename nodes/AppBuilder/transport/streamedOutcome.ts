@@ -1,6 +1,7 @@
-import { collectAnswer, collectStart, MAX_ERROR_BODY_BYTES } from './answerReading';
+import type { IDataObject } from 'n8n-workflow';
+
+import { collectAnswer, collectStart, MAX_ERROR_BODY_BYTES } from '../../shared/http/answerReading';
 import { cutShortAnswer, interpretResponse, type WebServiceOutcome } from './interpretResponse';
-import type { StreamReading } from './readInquiryStream';
 
 /** An answer whose status and headers have arrived, and whose body is read as it comes. */
 export interface StreamedResponse {
@@ -8,6 +9,17 @@ export interface StreamedResponse {
 	headers?: Record<string, unknown>;
 	chunks: AsyncIterable<Buffer>;
 }
+
+/** What a stream reader made of a successful answer (see readStream in request.ts). */
+export type StreamReading<List = unknown> =
+	/** Read: the answer's fields, its list among them when it had one (also given as `list`). */
+	| { kind: 'read'; body: IDataObject; list?: List }
+	/** Not read as it came, but every byte is here: read it whole. */
+	| { kind: 'whole'; bytes: Buffer }
+	/** The answer stopped in the middle, after parts of it were already let go. */
+	| { kind: 'cut-short' }
+	/** An answer the reader does not take, after parts of it were already let go: ask for it again and read it whole. */
+	| { kind: 'ask-again' };
 
 export type StreamReader = (chunks: AsyncIterable<Buffer>) => Promise<StreamReading>;
 

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../credentialType';
-import { DEFAULT_WEB_SERVICE_BASE_URL } from './endpoints';
+import { CREDENTIAL_TYPE, DEFAULT_WEB_SERVICE_BASE_URL } from '../../shared/appBuilderApi';
 
 type CredentialContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

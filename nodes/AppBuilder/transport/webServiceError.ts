@@ -1,12 +1,12 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { AnswerLimit } from './answerLimits';
+import type { AnswerLimit } from '../../shared/http/answerLimits';
+import { networkFailureWords, type NetworkFailure } from '../../shared/http/networkFailure';
+import type { RedirectFailure } from '../../shared/http/redirectTarget';
+import { apiMessageForUser } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
-import { networkFailureWords, type NetworkFailure } from './networkFailure';
-import { apiMessageForUser } from './redact';
-import type { RedirectFailure } from './redirectTarget';
 
 /** An answer that went past its deadline, its size or its number of records. */
 export interface LimitFailure {

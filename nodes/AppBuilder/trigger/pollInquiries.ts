@@ -1,6 +1,14 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { validateFormTarget } from '../descriptions/appAndForm';
+import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
+import { fetchInquiries } from '../inquiries/fetchInquiries';
+import { inquiryItem } from '../inquiries/inquiryItem';
+import { asNodeError } from '../parameters/asNodeError';
+import { wholeNumberFrom } from '../parameters/parameterValues';
+import { checkedParameter, type ParameterField } from '../parameters/readParameter';
+import type { WebServiceCallOptions } from '../transport/request';
 import {
 	commitPoll,
 	MAX_FIRST_POLL_COUNT,
@@ -10,15 +18,9 @@ import {
 	type CursorEvent,
 	type CursorOptions,
 	type EventMode,
-} from '../inquiries/cursor';
-import { asNodeError } from '../helpers/asNodeError';
-import { wholeNumberFrom } from '../helpers/parameterValues';
-import { checkedParameter, type ParameterField } from '../helpers/readParameter';
-import { inquiryItem } from '../helpers/inquiryItem';
-import { fetchInquiries, fetchInquiryList, validateFormTarget } from '../transport/fetchInquiries';
-import type { InquiryList } from '../transport/inquiryList';
-import type { WebServiceCallOptions } from '../transport/request';
-import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
+} from './cursor';
+import { fetchInquiryList } from './fetchInquiryList';
+import type { InquiryList } from './inquiryList';
 import { readCursorState, writeCursorState } from './triggerState';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CURSOR_STATE_VERSION, type CursorState } from '../inquiries/cursor';
+import { CURSOR_STATE_VERSION, type CursorState } from './cursor';
 import { readSavedPosition } from './cursorStateVersions';
 
 /** Where the trigger keeps its cursor in the node's workflow static data. */

@@ -1,11 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { appIdField, formPageField } from '../../descriptions/formFields';
-import { booleanFrom, choiceFrom, dateFrom, wholeNumberFrom } from '../../helpers/parameterValues';
-import { readParameter } from '../../helpers/readParameter';
-import { inquiryItem } from '../../helpers/inquiryItem';
-import { fetchInquiries, validateFormTarget, type FormTarget } from '../../transport/fetchInquiries';
+import type { FormTarget } from '../../../shared/appBuilderApi';
+import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
+import { simplifyField } from '../../descriptions/simplify';
+import { fetchInquiries } from '../../inquiries/fetchInquiries';
+import { inquiryItem } from '../../inquiries/inquiryItem';
+import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
+import { readChoice, readParameter } from '../../parameters/readParameter';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
 const properties: INodeProperties[] = [
@@ -27,14 +29,7 @@ const properties: INodeProperties[] = [
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
 	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return a flat item with one field per form field instead of the raw inquiry record',
-	},
+	simplifyField,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -47,21 +42,14 @@ const properties: INodeProperties[] = [
 				name: 'readStatus',
 				type: 'options',
 				default: 'any',
-				options: [
-					{ name: 'Any', value: 'any' },
-					{ name: 'Read', value: 'read' },
-					{ name: 'Unread', value: 'unread' },
-				],
+				options: [{ name: 'Any', value: 'any' }, { name: 'Read', value: 'read' }, { name: 'Unread', value: 'unread' }],
 			},
 			{
 				displayName: 'Sort',
 				name: 'sort',
 				type: 'options',
 				default: 'newestFirst',
-				options: [
-					{ name: 'Newest First', value: 'newestFirst' },
-					{ name: 'Oldest First', value: 'oldestFirst' },
-				],
+				options: [{ name: 'Newest First', value: 'newestFirst' }, { name: 'Oldest First', value: 'oldestFirst' }],
 			},
 			{
 				displayName: 'Submitted After',
@@ -81,10 +69,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['inquiry'], operation: ['getAll'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['inquiry'], operation: ['getAll'] } }, properties);
 
 const LIMIT = { label: 'Limit', path: 'limit' };
 const READ_STATUS = { label: 'Read Status', path: 'filters.readStatus' };
@@ -112,8 +97,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 	const selection: InquirySelection = {
 		submittedAfterMs: parseDate(this, 'submittedAfter', 'Submitted After', itemIndex),
 		submittedBeforeMs: parseDate(this, 'submittedBefore', 'Submitted Before', itemIndex),
-		readStatus: readParameter(this, READ_STATUS, itemIndex, 'any', (value) => choiceFrom(value, READ_STATUSES)),
-		sort: readParameter(this, SORT, itemIndex, 'newestFirst', (value) => choiceFrom(value, SORTS)),
+		readStatus: readChoice(this, READ_STATUS, itemIndex, 'any', READ_STATUSES),
+		sort: readChoice(this, SORT, itemIndex, 'newestFirst', SORTS),
 		// A Limit of -2 or NaN would cut the list silently (slice), so only a whole number of 1 or more is taken.
 		limit: returnAll ? undefined : readParameter(this, LIMIT, itemIndex, 50, (value) => wholeNumberFrom(value, { min: 1 })),
 	};

@@ -2,47 +2,19 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
-import {
-	emailField,
-	groupField,
-	nameField,
-	passwordField,
-	passwordFormatField,
-	readPassword,
-	readStatus,
-	readText,
-	requireText,
-	statusField,
-} from './userFields';
+import { additionalFields, emailField, groupField, nameField, passwordField, passwordFormatField, phoneField, statusField } from './userFields';
+import { readPassword, readStatus, readText, requireText } from './userFields';
 
 const properties: INodeProperties[] = [
 	emailField,
 	nameField,
 	passwordField,
 	passwordFormatField,
-	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 5551234567',
-		description: 'Sent as typed. Each app user needs a unique phone number.',
-	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [groupField, statusField],
-	},
+	{ ...phoneField, description: 'Sent as typed. Each app user needs a unique phone number.' },
+	additionalFields([groupField, statusField]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['user'], operation: ['add'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['add'] } }, properties);
 
 /** Reads and checks one item's user (addUser). Optional fields are sent blank when unset, as the API requires. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {

@@ -1,22 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { choiceFrom } from '../../helpers/parameterValues';
-import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from '../../helpers/phone';
-import { readParameter } from '../../helpers/readParameter';
+import { readChoice } from '../../parameters/readParameter';
+import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from './phone';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
-import {
-	emailField,
-	groupField,
-	nameField,
-	passwordField,
-	passwordFormatField,
-	readPassword,
-	readStatus,
-	readText,
-	requireText,
-	statusField,
-} from './userFields';
+import { additionalFields, emailField, groupField, nameField, passwordField, passwordFormatField, phoneField, statusField } from './userFields';
+import { readPassword, readStatus, readText, requireText } from './userFields';
 
 const PHONE_FORMATS: readonly PhoneFormat[] = ['integer', 'text'];
 
@@ -32,12 +21,7 @@ const properties: INodeProperties[] = [
 	},
 	passwordFormatField,
 	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 5551234567',
+		...phoneField,
 		description:
 			'The API takes the phone as a number. Spaces, dashes, dots and brackets are removed; a leading 0 or + is refused unless Phone Format is Text.',
 	},
@@ -60,33 +44,17 @@ const properties: INodeProperties[] = [
 		],
 	},
 	groupField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [{ ...statusField, description: 'Left out of the request when Not Set, so the status stays as it is' }],
-	},
+	additionalFields([{ ...statusField, description: 'Left out of the request when Not Set, so the status stays as it is' }]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['user'], operation: ['update'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
 
 /** Reads and checks one item's changes to an app user (editUser). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
 	const email = requireText(this, 'email', 'Email', itemIndex);
 	const name = requireText(this, 'name', 'Name', itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
-	const phoneFormat = readParameter(
-		this,
-		{ label: 'Phone Format', path: 'phoneFormat' },
-		itemIndex,
-		'integer',
-		(value) => choiceFrom(value, PHONE_FORMATS),
-	);
+	const phoneFormat = readChoice(this, { label: 'Phone Format', path: 'phoneFormat' }, itemIndex, 'integer', PHONE_FORMATS);
 	const prepared = preparePhone(readText(this, 'phone', 'Phone', itemIndex), phoneFormat);
 	if ('problem' in prepared) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { choiceFrom, textFrom } from '../../helpers/parameterValues';
-import { preparePassword, type PasswordFormat, type PreparedPassword } from '../../helpers/password';
-import { readParameter } from '../../helpers/readParameter';
+import { choiceFrom, textFrom } from '../../parameters/parameterValues';
+import { readChoice, readParameter } from '../../parameters/readParameter';
+import { preparePassword, type PasswordFormat, type PreparedPassword } from './password';
 
 /** Fields both user operations share; each operation places them with its own display options. */
 export const emailField: INodeProperties = {
@@ -32,8 +32,6 @@ export const passwordField: INodeProperties = {
 	required: true,
 };
 
-const PASSWORD_FORMATS: readonly PasswordFormat[] = ['plain', 'md5', 'hashInN8n'];
-
 export const passwordFormatField: INodeProperties = {
 	displayName: 'Password Format',
 	name: 'passwordFormat',
@@ -58,6 +56,16 @@ export const passwordFormatField: INodeProperties = {
 	],
 };
 
+/** Each operation adds its own description: Add sends the phone as typed, Update as a number unless told otherwise. */
+export const phoneField: INodeProperties = {
+	displayName: 'Phone',
+	name: 'phone',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 5551234567',
+};
+
 export const groupField: INodeProperties = {
 	displayName: 'Group',
 	name: 'group',
@@ -68,19 +76,26 @@ export const groupField: INodeProperties = {
 
 /** Status values as the API takes them: "1" active, "0" inactive, "" not set. */
 export type UserStatus = '' | '0' | '1';
-const STATUSES: readonly UserStatus[] = ['1', '0', ''];
 
 export const statusField: INodeProperties = {
 	displayName: 'Status',
 	name: 'status',
 	type: 'options',
 	default: '',
-	options: [
-		{ name: 'Active', value: '1' },
-		{ name: 'Inactive', value: '0' },
-		{ name: 'Not Set', value: '' },
-	],
+	options: [{ name: 'Active', value: '1' }, { name: 'Inactive', value: '0' }, { name: 'Not Set', value: '' }],
 };
+
+/** The Additional Fields collection of a user operation, holding the fields it may leave unset. */
+export function additionalFields(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
 
 /** A text field's value: a number from an expression becomes its digits; an object, list or boolean is refused. */
 export function readText(context: IExecuteFunctions, path: string, label: string, itemIndex: number): string {
@@ -103,6 +118,8 @@ export function requireText(
 	return value;
 }
 
+const STATUSES: readonly UserStatus[] = ['1', '0', ''];
+
 /** The Status option at `path`; a value that is not one of its options is refused rather than sent or dropped. */
 export function readStatus(context: IExecuteFunctions, path: string, itemIndex: number): UserStatus {
 	return readParameter(context, { label: 'Status', path }, itemIndex, '', (value) =>
@@ -110,18 +127,14 @@ export function readStatus(context: IExecuteFunctions, path: string, itemIndex: 
 	);
 }
 
+const PASSWORD_FORMATS: readonly PasswordFormat[] = ['plain', 'md5', 'hashInN8n'];
+
 export function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
 	// Secret: a refusal names only the type of what the expression gave, never the value.
 	const value = readParameter(context, { label: 'Password', path: 'password' }, itemIndex, '', (given) =>
 		textFrom(given, true),
 	);
-	const format = readParameter(
-		context,
-		{ label: 'Password Format', path: 'passwordFormat' },
-		itemIndex,
-		'plain',
-		(given) => choiceFrom(given, PASSWORD_FORMATS),
-	);
+	const format = readChoice(context, { label: 'Password Format', path: 'passwordFormat' }, itemIndex, 'plain', PASSWORD_FORMATS);
 	const prepared = preparePassword(value, format);
 	if ('problem' in prepared) {
 		const message =

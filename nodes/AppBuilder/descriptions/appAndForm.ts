@@ -1,0 +1,88 @@
+import type { INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { FormTarget } from '../../shared/appBuilderApi';
+import { textFrom } from '../parameters/parameterValues';
+import { checkedParameter } from '../parameters/readParameter';
+
+/** A form feature page id as the API documents it: formbuilder_<digits>_<digits>. */
+export const FORM_PAGE_ID_PATTERN = '^formbuilder_\\d+_\\d+$';
+
+export const appIdField: INodeProperties = {
+	displayName: 'App ID',
+	name: 'appId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 6543210',
+	description:
+		'The ID of your app (also called appID or BID), shown in the App Builder back-end',
+};
+
+export const formPageField: INodeProperties = {
+	displayName: 'Form',
+	name: 'pageId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The form feature page whose inquiries to read',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: {
+				searchListMethod: 'searchFormPages',
+				searchable: true,
+			},
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. formbuilder_1234_5678',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: FORM_PAGE_ID_PATTERN,
+						errorMessage:
+							'A form page ID looks like formbuilder_1234_5678 (formbuilder, then two numbers)',
+					},
+				},
+			],
+		},
+	],
+};
+
+/** Checks the App ID and form page ID a user gave, naming the field to fix. */
+export function validateFormTarget(
+	node: INode,
+	appId: unknown,
+	pageId: unknown,
+	itemIndex?: number,
+): FormTarget {
+	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
+	const app = checkedParameter(node, { label: 'App ID', path: 'appId' }, textFrom(appId), itemIndex).trim();
+	const page = checkedParameter(node, { label: 'Form', path: 'pageId.value' }, textFrom(pageId), itemIndex).trim();
+	if (app === '') {
+		throw new NodeOperationError(node, 'App ID is empty', {
+			itemIndex,
+			description: 'Set App ID to your app\'s ID from the App Builder back-end (also called appID or BID).',
+		});
+	}
+	if (page === '') {
+		throw new NodeOperationError(node, 'No form is selected', {
+			itemIndex,
+			description: 'Pick a form from the list, or give its page ID (formbuilder_1234_5678).',
+		});
+	}
+	if (!new RegExp(FORM_PAGE_ID_PATTERN).test(page)) {
+		throw new NodeOperationError(node, `"${page}" is not a form page ID`, {
+			itemIndex,
+			description:
+				'A form page ID looks like formbuilder_1234_5678. Pick the form from the list to get the right one.',
+		});
+	}
+	return { appId: app, pageId: page };
+}

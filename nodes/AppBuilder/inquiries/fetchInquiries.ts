@@ -1,0 +1,59 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { FormTarget } from '../../shared/appBuilderApi';
+import { callWebService, type WebServiceCallOptions, type WebServiceContext } from '../transport/request';
+import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from './readInquiryStream';
+
+/**
+ * All inquiries of one form, as the API returns them, in its order (no order
+ * is promised): for Get Many and Fetch Test Event. Read as the answer
+ * arrives, like the trigger's list, so a record whose text is not JSON
+ * becomes an UnreadableInquiry in its place instead of failing the answer.
+ */
+export async function fetchInquiries(
+	this: WebServiceContext,
+	target: FormTarget,
+	options: WebServiceCallOptions = {},
+): Promise<unknown[]> {
+	return await fetchFormInquiries(this, target, () => new InquiryArrayBuilder(), (records) => records, options);
+}
+
+/**
+ * One FormBuilderApi call whose answer is read as it arrives into the list
+ * `collector` makes; an answer the stream reader could not take is parsed
+ * whole and its records handed to `fromRecords` instead.
+ */
+export async function fetchFormInquiries<List>(
+	context: WebServiceContext,
+	target: FormTarget,
+	collector: () => RecordCollector<List>,
+	fromRecords: (records: unknown[]) => List,
+	options: WebServiceCallOptions = {},
+): Promise<List> {
+	let streamed: List | undefined;
+	const body = await callWebService.call(context, 'formBuilderInquiries', { ...target }, {
+		...options,
+		readStream: async (chunks) => {
+			const read = await readInquiryStream(chunks, collector());
+			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
+			streamed = read.kind === 'read' ? read.list : undefined;
+			return read;
+		},
+	});
+	if (streamed !== undefined && body.data === streamed) return streamed;
+	return fromRecords(inquiriesIn(context.getNode(), body, options.itemIndex));
+}
+
+function inquiriesIn(node: INode, body: IDataObject, itemIndex?: number): unknown[] {
+	const data = body.data;
+	// Some services send null or leave data out when a form has no inquiries yet.
+	if (data === undefined || data === null || data === '') return [];
+	if (Array.isArray(data)) return data;
+	throw new NodeApiError(node, { dataType: typeof data }, {
+		message: 'The App Builder API answered without a list of inquiries',
+		description:
+			'The answer\'s "data" field is not a list. Check that App ID and the form are right; if they are, the API may have changed.',
+		itemIndex,
+	});
+}

@@ -1,0 +1,107 @@
+import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../inquiries/readInquiryStream';
+import { isUnreadableInquiry, rawRecordKey, readRecord } from '../inquiries/unreadableInquiry';
+import { toCursorEvent, type CursorEvent, type EventMode } from './cursor';
+
+/** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
+export interface InquiryList {
+	/** One per inquiry in the answer, in its order. */
+	readonly events: readonly CursorEvent[];
+	/**
+	 * The record to emit for a key: of its listings, the one with the latest
+	 * time (the last of equals), as the cursor reads a key listed twice. A
+	 * record whose text is not JSON comes back as an UnreadableInquiry.
+	 */
+	recordOf(key: string): unknown;
+}
+
+/** An answer that was parsed whole. */
+export function listFromRecords(records: unknown[], mode: EventMode): InquiryList {
+	const chosen = new ChosenListings<unknown>();
+	const events = records.map((record) => {
+		const event = toCursorEvent(record, mode);
+		chosen.offer(event, record);
+		return event;
+	});
+	return { events, recordOf: (key) => chosen.get(key) };
+}
+
+/** A record's bytes copied out of the answer, with the fields the scan read of it. */
+interface KeptRecord {
+	bytes: Buffer;
+	summary: Record<string, unknown> | undefined;
+}
+
+/**
+ * Builds the trigger's list from a scanned answer, record by record as the
+ * bytes arrive (see nodes/shared/jsonStream/README.md): every record gives its event; only
+ * the records `mayEmit` accepts keep their bytes, copied out of the answer so
+ * the rest of it can be freed. A record is parsed only when it is emitted.
+ */
+export class InquiryListBuilder implements RecordCollector<InquiryList> {
+	private readonly events: CursorEvent[] = [];
+	private readonly kept = new ChosenListings<KeptRecord>();
+
+	constructor(
+		private readonly mode: EventMode,
+		private readonly mayEmit: (event: CursorEvent) => boolean,
+		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
+	) {}
+
+	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
+	keptAll = true;
+
+	/** Takes one record as the scan hands it over (see ElementHandler in jsonStreamScanner.ts). */
+	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.events.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
+		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);
+		let recordBytes: Buffer | undefined;
+		// Without an _id or requestId the identity is a hash of the submission: read it from the whole record.
+		if (event === undefined || event.key.startsWith('h:')) {
+			recordBytes = bytes();
+			event = eventOfWholeRecord(recordBytes, summary, this.mode);
+		}
+		this.events.push(event);
+		if (this.mayEmit(event)) this.kept.offer(event, { bytes: Buffer.from(recordBytes ?? bytes()), summary });
+		else this.keptAll = false;
+	}
+
+	build(): InquiryList {
+		const { events, kept } = this;
+		return {
+			events,
+			recordOf: (key) => {
+				const record = kept.get(key);
+				// The cursor only emits what mayEmit accepted; anything else is a broken promise, not a lead to drop silently.
+				if (record === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
+				return readRecord(record.bytes, record.summary);
+			},
+		};
+	}
+}
+
+/**
+ * The event of a record read whole. One whose text is not JSON keeps the
+ * times the scan could read; its identity is then a hash of its bytes, the
+ * same on every poll, so it is emitted once.
+ */
+function eventOfWholeRecord(bytes: Buffer, summary: Record<string, unknown> | undefined, mode: EventMode): CursorEvent {
+	const record = readRecord(bytes, summary);
+	if (!isUnreadableInquiry(record)) return toCursorEvent(record, mode);
+	return { key: rawRecordKey(bytes), time: toCursorEvent(record, mode).time };
+}
+
+/** Per key, the listing with the latest time; undated ones count as older than any time. */
+class ChosenListings<T> {
+	private readonly byKey = new Map<string, { time: number | undefined; value: T }>();
+
+	offer(event: CursorEvent, value: T): void {
+		const current = this.byKey.get(event.key);
+		const older = current !== undefined && current.time !== undefined && (event.time === undefined || event.time < current.time);
+		if (!older) this.byKey.set(event.key, { time: event.time, value });
+	}
+
+	get(key: string): T | undefined {
+		return this.byKey.get(key)?.value;
+	}
+}

@@ -1,0 +1,335 @@
+import { FIXTURE } from './index';
+import { useEmulator } from '../support/useEmulator';
+
+/** The emulator answers as the spec says, over real HTTP, in every configurable form. */
+describe('App Builder API emulator', () => {
+	const emu = useEmulator();
+
+	const post = async (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}, base = emu().webUrl) => {
+		const response = await fetch(`${base}${path}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken, ...headers },
+			body: JSON.stringify(body),
+		});
+		const text = await response.text();
+		let json: any;
+		try {
+			json = JSON.parse(text);
+		} catch {
+			json = undefined;
+		}
+		return { status: response.status, headers: response.headers, text, json };
+	};
+	const addUser = (fields: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+		post('/V4/webservices/addUser.php', { method: 'addUser', apiKey: FIXTURE.apiKey, name: 'Ann', email: 'ann@example.com', password: 'pw', phone: '5550001', group: '', passwordType: '', status: '', ...fields }, headers);
+
+	describe('every code of the error table', () => {
+		const cases: Array<[number, () => Promise<{ status: number; json: any }>]> = [
+			[400, () => addUser({ name: '' })],
+			[401, () => addUser({}, { ACCESSTOKEN: 'wrong' })],
+			[403, () => post('/V4/webservices/addUser.php', { method: 'getAllUsers', apiKey: FIXTURE.apiKey })],
+			[404, () => post('/V4/webservices/addUser.php', { method: 'noSuchMethod' })],
+			[405, async () => {
+				const r = await fetch(`${emu().webUrl}/V4/webservices/addUser.php`, { headers: { ACCESSTOKEN: FIXTURE.accessToken } });
+				return { status: r.status, json: await r.json() };
+			}],
+			[406, () => addUser({}, { Accept: 'application/xml' })],
+			[410, () => post('/V4/webservices/addUser.php', { method: 'addUserV3' })],
+			[2032, () => addUser({ apiKey: '' })],
+			[2034, () => addUser({ email: '' })],
+			[2036, () => addUser({ apiKey: 'someone-elses-key' })],
+			[2038, () => addUser({ apiKey: 'bad key!' })],
+			[2039, async () => (await addUser(), addUser({ phone: '5550002' }))],
+			[2040, async () => (await addUser(), addUser({ email: 'other@example.com' }))],
+			[2041, () => addUser({ email: 'not-an-email' })],
+		];
+
+		it.each(cases)('produces %s as the HTTP status (20xx as 400) with {status, code, msg}', async (code, call) => {
+			const result = await call();
+			expect(result.status).toBe(code < 600 ? code : 400);
+			expect(result.json).toMatchObject({ status: 'error', code });
+		});
+
+		it.each(cases)('produces %s inside a 200 body as {successCode, message}', async (code, call) => {
+			emu().control.configure({ errorDelivery: 'body', errorShape: 'successCode-message' });
+			const result = await call();
+			expect(result.status).toBe(200);
+			expect(result.json).toMatchObject({ successCode: String(code), message: expect.any(String) });
+		});
+
+		it('produces an HTML error page when configured', async () => {
+			emu().control.configure({ errorShape: 'html' });
+			const result = await addUser({ apiKey: 'someone-elses-key' });
+			expect(result.status).toBe(400);
+			expect(result.headers.get('content-type')).toMatch(/text\/html/);
+			expect(result.text).toContain('2036');
+			expect(result.text).toContain('Invalid API Key');
+		});
+
+		it('answers 429 with Retry-After when over the per-second budget', async () => {
+			emu().control.configure({ rateLimitPerSecond: 2 });
+			const statuses = [];
+			let retryAfter: string | null = null;
+			for (let i = 0; i < 5; i++) {
+				const result = await post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+				statuses.push(result.status);
+				if (result.status === 429) retryAfter = result.headers.get('retry-after');
+			}
+			expect(statuses).toContain(429);
+			expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+		});
+
+		it.each([500, 503])('answers %s from an injected fault', async (status) => {
+			emu().control.injectFault({ endpoint: 'addUser', kind: 'status', status });
+			expect((await addUser()).status).toBe(status);
+			expect((await addUser()).status).toBe(200);
+		});
+	});
+
+	describe('parameters and records', () => {
+		it('accepts parameters as JSON, as a form body and as the query string', async () => {
+			const form = await fetch(`${emu().webUrl}/V4/webservices/addUser.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/x-www-form-urlencoded' },
+				body: new URLSearchParams({ method: 'addUser', apiKey: FIXTURE.apiKey, name: 'F', email: 'f@example.com', password: 'p', phone: '1' }),
+			});
+			expect(await form.json()).toMatchObject({ successCode: '200' });
+			const query = new URLSearchParams({ method: 'addUser', apiKey: FIXTURE.apiKey, name: 'Q', email: 'q@example.com', password: 'p', phone: '2' });
+			const viaQuery = await fetch(`${emu().webUrl}/V4/webservices/addUser.php?${query}`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken } });
+			expect(await viaQuery.json()).toMatchObject({ successCode: '200' });
+			expect(emu().control.users().map((u) => u.email)).toEqual(['f@example.com', 'q@example.com']);
+		});
+
+		it('updates a user found by email, with phone as a number', async () => {
+			await addUser();
+			const result = await post('/V4/webservices/editUser.php', { method: 'editUser', apiKey: FIXTURE.apiKey, name: 'Ann B', email: 'ann@example.com', phone: 5550009, group: 'G', password: 'pw2', passwordType: '' });
+			expect(result.json).toEqual({ successCode: '200', message: expect.any(String) });
+			expect(emu().control.users()[0]).toMatchObject({ name: 'Ann B', phone: '5550009', group: 'G' });
+		});
+
+		it('returns inquiries in the spec\'s record shape, with timestamps in seconds or milliseconds', async () => {
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600123 });
+			const body = { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
+			const seconds = (await post('/V4/webservices/FormBuilderApi.php', body)).json;
+			expect(seconds).toMatchObject({ status: 'success', msg: expect.any(String) });
+			const [record] = seconds.data;
+			expect(Object.keys(record).sort()).toEqual(
+				['_id', 'appId', 'pageId', 'requestId', 'subject', 'requestPage', 'formName', 'formData', 'formbuilderData', 'paymentStatus', 'mailStatus', 'status', 'readStatus', 'addedon', 'updatedon'].sort(),
+			);
+			expect(record._id).toMatch(/^[0-9a-f]{24}$/);
+			expect(record.formData).toHaveLength(3);
+			expect(new Set(record.formData.map((row: string[]) => row.length)).size).toBe(1);
+			const builder = JSON.parse(record.formbuilderData);
+			expect(Object.keys(builder[0]).sort()).toEqual(['fieldIdentifire', 'fieldLabel', 'fieldName', 'fieldValue']);
+			expect(record.addedon).toBe(1767225600);
+			emu().control.configure({ timestampUnit: 'ms' });
+			expect((await post('/V4/webservices/FormBuilderApi.php', body)).json.data[0].addedon).toBe(1767225600123);
+		});
+
+		it('lists the app\'s pages with AppFeatures', async () => {
+			const result = await post('/V4/webservices/AppFeatures.php', { method: 'getAppFeatures', appId: FIXTURE.appId });
+			expect(result.json.data).toEqual(FIXTURE.pages);
+		});
+
+		it('adds, changes and deletes inquiries through the HTTP control API', async () => {
+			const control = (method: string, path: string, body?: unknown) =>
+				fetch(`${emu().webUrl}/__emulator${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+			const added = await control('POST', '/inquiries', { appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600000 });
+			const changed = await control('PATCH', `/inquiries/${added._id}`, { updatedon: 1767229200000, readStatus: 1 });
+			expect(changed).toMatchObject({ _id: added._id, updatedon: 1767229200, readStatus: 1 });
+			await control('DELETE', `/inquiries/${added._id}`);
+			expect(emu().control.listInquiries(FIXTURE.appId, FIXTURE.formPageId)).toEqual([]);
+		});
+
+		it('serves a form of 100,000 inquiries', async () => {
+			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 100_000, fieldsPerRecord: 10 });
+			const result = await post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			expect(result.json.data).toHaveLength(100_000);
+			const averageBytes = result.text.length / 100_000;
+			expect(averageBytes).toBeGreaterThan(1000);
+			expect(averageBytes).toBeLessThan(2200);
+		}, 60_000);
+	});
+
+	describe('faults', () => {
+		const inquiries = () => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+
+		it('hangs a connection until the client gives up', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'hang' });
+			await expect(
+				fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken }, body: '{}', signal: AbortSignal.timeout(300) }),
+			).rejects.toThrow();
+		});
+
+		it('cuts a JSON body short', async () => {
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate' });
+			const result = await inquiries();
+			expect(result.status).toBe(200);
+			expect(result.json).toBeUndefined();
+			expect(result.text.startsWith('{"data":[')).toBe(true);
+		});
+
+		it('drops the connection halfway through the answer', async () => {
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drop' });
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+			});
+			expect(response.status).toBe(200);
+			await expect(response.text()).rejects.toThrow();
+		});
+
+		it('stalls halfway through the answer until the client gives up', async () => {
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'stall' });
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				signal: AbortSignal.timeout(500),
+			});
+			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+			const first = await reader.read();
+			expect(Buffer.from(first.value ?? []).toString().startsWith('{"data":[')).toBe(true);
+			await expect(reader.read()).rejects.toThrow();
+		});
+
+		it('resets the socket', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'reset' });
+			await expect(inquiries()).rejects.toThrow();
+			expect((await inquiries()).status).toBe(200);
+		});
+
+		it('adds latency', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 200 });
+			const started = Date.now();
+			await inquiries();
+			expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+		});
+
+		/** The first chunks of an answer that does not end, read for `ms`, then the connection is given up. */
+		const readFor = async (ms: number) => {
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				signal: AbortSignal.timeout(ms),
+			});
+			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+			const chunks: Buffer[] = [];
+			try {
+				for (;;) {
+					const { value, done } = await reader.read();
+					if (done) return { status: response.status, ended: true, text: Buffer.concat(chunks).toString() };
+					chunks.push(Buffer.from(value));
+				}
+			} catch {
+				return { status: response.status, ended: false, text: Buffer.concat(chunks).toString() };
+			}
+		};
+
+		it.each([302, 307, 308])('redirects with %i to the given location, with no body', async (status) => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'redirect', status, location: 'http://127.0.0.1:9/elsewhere' });
+			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken },
+				body: '{}',
+				redirect: 'manual',
+			});
+			expect(response.status).toBe(status);
+			expect(response.headers.get('location')).toBe('http://127.0.0.1:9/elsewhere');
+			expect(await response.text()).toBe('');
+		});
+
+		it('drips white space after the start of the answer, one byte at a time, without end', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drip', ms: 50 });
+			const read = await readFor(600);
+			expect(read.ended).toBe(false);
+			expect(read.text.startsWith('{"status":"success","msg":"Record found","data":[')).toBe(true);
+			const drips = read.text.length - '{"status":"success","msg":"Record found","data":['.length;
+			expect(drips).toBeGreaterThanOrEqual(5);
+			expect(read.text.trimEnd()).toBe('{"status":"success","msg":"Record found","data":[');
+		});
+
+		it('sends an inquiries list that never ends, each record whole JSON', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'endless' });
+			const read = await readFor(300);
+			expect(read.ended).toBe(false);
+			const list = read.text.slice(read.text.indexOf('[') + 1);
+			const whole = list.slice(0, list.lastIndexOf('},{') + 1);
+			const records = JSON.parse(`[${whole}]`) as Array<{ _id: string }>;
+			expect(records.length).toBeGreaterThan(1000);
+			expect(new Set(records.map((record) => record._id)).size).toBe(records.length);
+		});
+
+		it('with throttleEvery 3 refuses every third web-service request with 429 and the configured Retry-After', async () => {
+			emu().control.configure({ throttleEvery: 3, throttleRetryAfter: '0.5' });
+			const statuses: number[] = [];
+			let retryAfter: string | null = null;
+			for (let i = 0; i < 6; i++) {
+				const result = await inquiries();
+				statuses.push(result.status);
+				if (result.status === 429) retryAfter = result.headers.get('retry-after');
+			}
+			expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
+			expect(retryAfter).toBe('0.5');
+		});
+	});
+
+	describe('Connect', () => {
+		const token = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+			post('/v1/oauth2/token', body, { ACCESSTOKEN: '', ...headers }, emu().connectUrl);
+		const refreshBody = (refreshToken: string) => ({ grant_type: 'refresh_token', client_id: FIXTURE.clientId, client_secret: FIXTURE.clientSecret, refresh_token: refreshToken });
+		const profile = (accessToken: string) => fetch(`${emu().connectUrl}/v1/profile`, { headers: { Authorization: `Bearer ${accessToken}` } });
+
+		it('refreshes, rotates the refresh token, and rejects the old one', async () => {
+			const first = await token(refreshBody(FIXTURE.refreshToken));
+			expect(first.status).toBe(200);
+			expect(first.json).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), expires_at: expect.any(Number), type: 'bearer' });
+			expect(first.json.expires_at).toBeGreaterThan(Date.now() / 1000);
+			expect((await token(refreshBody(FIXTURE.refreshToken))).json).toMatchObject({ error: 'invalid_grant' });
+			expect((await token(refreshBody(first.json.refresh_token))).status).toBe(200);
+		});
+
+		it('tells a wrong client from a wrong refresh token, and accepts Basic client authentication', async () => {
+			const wrongClient = await token({ ...refreshBody(FIXTURE.refreshToken), client_secret: 'nope' });
+			expect(wrongClient.status).toBe(401);
+			expect(wrongClient.json.error).toBe('invalid_client');
+			expect((await token(refreshBody('unknown'))).json.error).toBe('invalid_grant');
+			expect((await token({ grant_type: 'password', client_id: 'x', refresh_token: 'y' })).json.error).toBe('unsupported_grant_type');
+			const basic = Buffer.from(`${FIXTURE.clientId}:${FIXTURE.clientSecret}`).toString('base64');
+			const viaBasic = await token({ grant_type: 'refresh_token', refresh_token: FIXTURE.refreshToken }, { Authorization: `Basic ${basic}` });
+			expect(viaBasic.status).toBe(200);
+		});
+
+		it('accepts a token request without ACCESSTOKEN by default, and with connectRequiresAccessToken refuses one without a valid ACCESSTOKEN', async () => {
+			expect((await token(refreshBody(FIXTURE.refreshToken))).status).toBe(200);
+			emu().control.reset();
+			emu().control.configure({ connectRequiresAccessToken: true });
+			for (const accessToken of ['', 'not-an-access-token']) {
+				const refused = await token(refreshBody(FIXTURE.refreshToken), { ACCESSTOKEN: accessToken });
+				expect(refused.status).toBe(401);
+				expect(refused.json).toEqual({ error: 'invalid_token', error_description: expect.stringContaining('ACCESSTOKEN') });
+			}
+			// Refused before the refresh token was looked at, so it is still unspent.
+			expect((await token(refreshBody(FIXTURE.refreshToken), { ACCESSTOKEN: FIXTURE.accessToken })).status).toBe(200);
+		});
+
+		it('protects /v1/profile: 200 with a fresh token, 401 once it expired', async () => {
+			const { json } = await token(refreshBody(FIXTURE.refreshToken));
+			expect((await profile(json.access_token)).status).toBe(200);
+			emu().control.expireAccessTokens();
+			const expired = await profile(json.access_token);
+			expect(expired.status).toBe(401);
+			expect(expired.headers.get('www-authenticate')).toMatch(/Bearer/);
+		});
+
+		it('answers web-service paths only on the web server and Connect paths only on the Connect server', async () => {
+			expect((await post('/v1/oauth2/token', refreshBody(FIXTURE.refreshToken))).status).toBe(404);
+			expect((await post('/V4/webservices/addUser.php', {}, {}, emu().connectUrl)).status).toBe(404);
+		});
+	});
+});

@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+
+import {
+	booleanFrom,
+	choiceFrom,
+	dateFrom,
+	describeGiven,
+	textFrom,
+	wholeNumberFrom,
+} from '../../../../nodes/AppBuilder/parameters/parameterValues';
+
+describe('textFrom (string fields)', () => {
+	it('keeps text as given and turns a number into its digits', () => {
+		expect(textFrom('  Jane ')).toEqual({ value: '  Jane ' });
+		expect(textFrom(5551234567)).toEqual({ value: '5551234567' });
+		expect(textFrom(1001)).toEqual({ value: '1001' });
+	});
+
+	it('reads nothing as empty text, so the field reports itself empty', () => {
+		expect(textFrom(undefined)).toEqual({ value: '' });
+		expect(textFrom(null)).toEqual({ value: '' });
+	});
+
+	it.each([
+		[{ a: 1 }, 'an object'],
+		[[1, 2], 'a list (array)'],
+		[true, 'true (a boolean)'],
+		[Number.NaN, '"NaN"'],
+		[Number.POSITIVE_INFINITY, '"Infinity"'],
+		[2 ** 60, `"${String(2 ** 60)}"`],
+	])('refuses %p, saying it gave %s', (value, given) => {
+		expect(textFrom(value)).toEqual({ expected: 'text or a number', given });
+	});
+
+	it('never shows a secret value, only its type', () => {
+		expect(textFrom({ password: 'Secr3t-pass' }, true)).toEqual({ expected: 'text or a number', given: 'an object' });
+		expect(textFrom(false, true)).toEqual({ expected: 'text or a number', given: 'a boolean' });
+		expect(textFrom(Number.NaN, true)).toEqual({
+			expected: 'text or a number',
+			given: 'a number that cannot be sent as text',
+		});
+	});
+
+	it('never turns a value into "[object Object]" or a joined list', () => {
+		fc.assert(
+			fc.property(fc.anything(), (value) => {
+				const checked = textFrom(value);
+				if ('value' in checked) {
+					expect(typeof value === 'string' || typeof value === 'number' || value == null).toBe(true);
+				}
+			}),
+		);
+	});
+});
+
+describe('wholeNumberFrom (Limit, Concurrency, trigger counts)', () => {
+	it('takes whole numbers in range, as numbers or as their digits', () => {
+		expect(wholeNumberFrom(3, { min: 1 })).toEqual({ value: 3 });
+		expect(wholeNumberFrom('3', { min: 1 })).toEqual({ value: 3 });
+		expect(wholeNumberFrom(' 50 ', { min: 1, max: 50 })).toEqual({ value: 50 });
+		expect(wholeNumberFrom('4.0', { min: 1 })).toEqual({ value: 4 });
+	});
+
+	it.each([
+		[-2, '"-2"'],
+		['-2', '"-2"'],
+		[0, '"0"'],
+		[2.5, '"2.5"'],
+		[Number.NaN, '"NaN"'],
+		['abc', '"abc"'],
+		['', 'empty text'],
+		['0x10', '"0x10"'],
+		['1e3', '"1e3"'],
+		[undefined, 'nothing (undefined)'],
+		[null, 'null'],
+		[true, 'true (a boolean)'],
+		[[3], 'a list (array)'],
+	])('refuses %p, saying it gave %s', (value, given) => {
+		expect(wholeNumberFrom(value, { min: 1 })).toEqual({ expected: 'a whole number of 1 or more', given });
+	});
+
+	it('refuses a number above the maximum and names the range', () => {
+		expect(wholeNumberFrom(51, { min: 1, max: 50 })).toEqual({
+			expected: 'a whole number from 1 to 50',
+			given: '"51"',
+		});
+	});
+
+	it('gives only whole numbers inside the range, whatever it is handed', () => {
+		fc.assert(
+			fc.property(fc.oneof(fc.anything(), fc.double(), fc.integer().map(String)), (value) => {
+				const checked = wholeNumberFrom(value, { min: 1, max: 50 });
+				if ('value' in checked) {
+					expect(Number.isInteger(checked.value)).toBe(true);
+					expect(checked.value).toBeGreaterThanOrEqual(1);
+					expect(checked.value).toBeLessThanOrEqual(50);
+				}
+			}),
+		);
+	});
+});
+
+describe('choiceFrom (options fields)', () => {
+	const statuses = ['1', '0', ''] as const;
+
+	it('takes a listed value, and a number as its digits', () => {
+		expect(choiceFrom('0', statuses)).toEqual({ value: '0' });
+		expect(choiceFrom(1, statuses)).toEqual({ value: '1' });
+		expect(choiceFrom('', statuses)).toEqual({ value: '' });
+	});
+
+	it('refuses anything else and lists the values it takes', () => {
+		expect(choiceFrom('active', statuses)).toEqual({
+			expected: 'one of "1", "0" or "" (empty)',
+			given: '"active"',
+		});
+		expect(choiceFrom('Newest', ['newestFirst', 'oldestFirst'])).toEqual({
+			expected: 'one of "newestFirst" or "oldestFirst"',
+			given: '"Newest"',
+		});
+		expect(choiceFrom(true, statuses)).toMatchObject({ given: 'true (a boolean)' });
+	});
+});
+
+describe('booleanFrom (Return All, Simplify)', () => {
+	it('takes true and false, also as text', () => {
+		expect(booleanFrom(false)).toEqual({ value: false });
+		expect(booleanFrom(' False ')).toEqual({ value: false });
+		expect(booleanFrom('true')).toEqual({ value: true });
+	});
+
+	it.each([['no'], [0], [1], [''], [undefined]])('refuses %p rather than read it as true or false', (value) => {
+		expect(booleanFrom(value)).toMatchObject({ expected: 'true or false' });
+	});
+});
+
+describe('dateFrom (date filters)', () => {
+	it('reads ISO text and Date objects to the millisecond', () => {
+		expect(dateFrom('2026-03-01T10:02:00.500Z')).toEqual({ value: Date.parse('2026-03-01T10:02:00.500Z') });
+		expect(dateFrom(new Date(Date.parse('2026-03-01T10:02:00.500Z')))).toEqual({
+			value: Date.parse('2026-03-01T10:02:00.500Z'),
+		});
+	});
+
+	it('reads no value as no filter', () => {
+		expect(dateFrom(undefined)).toEqual({ value: undefined });
+		expect(dateFrom('')).toEqual({ value: undefined });
+		expect(dateFrom(null)).toEqual({ value: undefined });
+	});
+
+	it.each([
+		[5, '"5"'],
+		['5', '"5"'],
+		['hello 5', '"hello 5"'],
+		[['2026-03-01T10:02:00Z'], 'a list (array)'],
+		[{ date: '2026-03-01' }, 'an object'],
+		['2026-13-45', '"2026-13-45"'],
+		[new Date(Number.NaN), 'the date "Invalid Date"'],
+	])('refuses %p, which JavaScript would read as some other date or none', (value, given) => {
+		expect(dateFrom(value)).toEqual({ expected: 'a date and time such as 2026-01-31T09:00:00', given });
+	});
+});
+
+describe('describeGiven', () => {
+	it('cuts long text', () => {
+		expect(describeGiven('x'.repeat(100))).toBe(`"${'x'.repeat(40)}…"`);
+	});
+});

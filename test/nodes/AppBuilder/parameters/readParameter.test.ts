@@ -1,0 +1,61 @@
+import type { INode, INodeParameters } from 'n8n-workflow';
+
+import { wholeNumberFrom } from '../../../../nodes/AppBuilder/parameters/parameterValues';
+import { checkedParameter } from '../../../../nodes/AppBuilder/parameters/readParameter';
+
+const nodeWith = (parameters: INodeParameters): INode => ({
+	id: 'n',
+	name: 'App Builder',
+	type: 'n8n-nodes-appbuilder.appBuilder',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters,
+});
+
+const LIMIT = { label: 'Limit', path: 'limit' };
+const refusedLimit = wholeNumberFrom(-2, { min: 1 });
+
+describe('checkedParameter', () => {
+	it('returns an accepted value unchanged', () => {
+		expect(checkedParameter(nodeWith({}), LIMIT, wholeNumberFrom('3', { min: 1 }), 0)).toBe(3);
+	});
+
+	it('names the field, what it takes, what the expression gave and the item', () => {
+		const run = () => checkedParameter(nodeWith({ limit: '={{ $json.limit }}' }), LIMIT, refusedLimit, 4);
+		expect(run).toThrow('Limit must be a whole number of 1 or more, but the expression gave "-2" [item 4]');
+		try {
+			run();
+		} catch (error) {
+			expect((error as { context: { itemIndex?: number } }).context.itemIndex).toBe(4);
+			expect((error as { description?: string }).description).toMatch(/^Set Limit to a whole number of 1 or more\./);
+		}
+	});
+
+	it('does not blame an expression for a fixed value', () => {
+		expect(() => checkedParameter(nodeWith({ limit: -2 }), LIMIT, refusedLimit, 0)).toThrow(
+			'Limit must be a whole number of 1 or more, but it is "-2" [item 0]',
+		);
+	});
+
+	it('finds the expression inside a collection or a resource locator, or holding the whole of it', () => {
+		const field = { label: 'Concurrency', path: 'options.concurrency' };
+		expect(() => checkedParameter(nodeWith({ options: { concurrency: '={{ NaN }}' } }), field, refusedLimit, 0)).toThrow(
+			/but the expression gave/,
+		);
+		expect(() => checkedParameter(nodeWith({ options: '={{ { concurrency: -2 } }}' }), field, refusedLimit, 0)).toThrow(
+			/but the expression gave/,
+		);
+		expect(() => checkedParameter(nodeWith({ options: { concurrency: -2 } }), field, refusedLimit, 0)).toThrow(
+			/but it is/,
+		);
+		const form = { label: 'Form', path: 'pageId.value' };
+		const locator = { __rl: true, mode: 'list', value: '={{ $json.page }}' };
+		expect(() => checkedParameter(nodeWith({ pageId: locator }), form, refusedLimit, 0)).toThrow(/but the expression gave/);
+	});
+
+	it('leaves the item out when there is none (the trigger)', () => {
+		expect(() => checkedParameter(nodeWith({ limit: '=-2' }), LIMIT, refusedLimit)).toThrow(
+			/^Limit must be a whole number of 1 or more, but the expression gave "-2"$/,
+		);
+	});
+});
