@@ -1,4 +1,4 @@
-import { CURSOR_STATE_VERSION, cursorStateProblem, type CursorState } from '../inquiries/cursor';
+import { CURSOR_STATE_VERSION, cursorStateProblem, type CursorState } from './cursor';
 
 /**
  * The trigger's saved position across releases. The cursor is stored with

@@ -1,10 +1,10 @@
-import { commitPoll, CURSOR_STATE_VERSION, type CursorOptions } from '../../nodes/AppBuilder/inquiries/cursor';
+import { commitPoll, CURSOR_STATE_VERSION, type CursorOptions } from '../../../../nodes/AppBuilder/trigger/cursor';
 import {
 	CURSOR_STATE_MIGRATIONS,
 	migrateCursorState,
 	readSavedPosition,
 	type CursorStateMigration,
-} from '../../nodes/AppBuilder/trigger/cursorStateVersions';
+} from '../../../../nodes/AppBuilder/trigger/cursorStateVersions';
 
 const SCOPE = 'app/form/new';
 const T0 = Date.parse('2026-06-01T00:00:00Z');
