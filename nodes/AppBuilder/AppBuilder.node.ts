@@ -2,8 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperty, resourceProperty } from './actions/resource';
-import { DEFAULT_CONCURRENCY, RESOURCES, route } from './actions/router';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, RESOURCES, route } from './actions/router';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom, timeoutOption } from './descriptions/timeoutOption';
+import { appBuilderIcon } from './descriptions/nodeIdentity';
+import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
 import { setCallDefaults } from './transport/request';
 
@@ -11,7 +13,7 @@ export class AppBuilder implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'App Builder',
 		name: 'appBuilder',
-		icon: { light: 'file:../../icons/appbuilder.svg', dark: 'file:../../icons/appbuilder.dark.svg' },
+		icon: appBuilderIcon,
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -25,25 +27,18 @@ export class AppBuilder implements INodeType {
 			resourceProperty(RESOURCES, 'user'),
 			...RESOURCES.map(operationProperty),
 			...RESOURCES.flatMap((resource) => resource.operations.flatMap((operation) => operation.module.description)),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Concurrency',
-						name: 'concurrency',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 50 },
-						default: DEFAULT_CONCURRENCY,
-						description:
-							'How many items are sent to the App Builder API at the same time. Lower it if the API answers "too many requests".',
-					},
-					timeoutOption,
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Concurrency',
+					name: 'concurrency',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+					default: DEFAULT_CONCURRENCY,
+					description:
+						'How many items are sent to the App Builder API at the same time. Lower it if the API answers "too many requests".',
+				},
+				timeoutOption,
+			]),
 		],
 	};
 

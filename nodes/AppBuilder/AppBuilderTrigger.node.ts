@@ -4,6 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { appIdField, formPageField } from './descriptions/appAndForm';
 import { simplifyField } from './descriptions/simplify';
 import { timeoutOption } from './descriptions/timeoutOption';
+import { appBuilderIcon } from './descriptions/nodeIdentity';
+import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
 import { MAX_FIRST_POLL_COUNT } from './trigger/cursor';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';
@@ -12,7 +14,7 @@ export class AppBuilderTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'App Builder Trigger',
 		name: 'appBuilderTrigger',
-		icon: { light: 'file:../../icons/appbuilder.svg', dark: 'file:../../icons/appbuilder.dark.svg' },
+		icon: appBuilderIcon,
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"] === "newOrUpdated" ? "New or Updated Inquiry" : "New Inquiry"}}',
@@ -44,57 +46,50 @@ export class AppBuilderTrigger implements INodeType {
 			appIdField,
 			{ ...formPageField, description: 'The form whose inquiries start the workflow' },
 			simplifyField,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'On First Poll',
-						name: 'firstPoll',
-						type: 'options',
-						default: 'none',
-						description:
-							'What the first poll after activation (or after changing the form) emits; every inquiry after it is emitted once either way',
-						options: [
-							{
-								name: 'Emit Nothing',
-								value: 'none',
-								description: 'Inquiries already in the form are not sent; only new ones are',
-							},
-							{
-								name: 'Emit the Latest',
-								value: 'latest',
-								description: 'Also send the latest few inquiries already in the form',
-							},
-						],
-					},
-					{
-						displayName: 'Latest Count',
-						name: 'firstPollCount',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: MAX_FIRST_POLL_COUNT },
-						default: DEFAULT_FIRST_POLL_COUNT,
-						description: 'How many of the latest inquiries the first poll emits, when On First Poll is Emit the Latest',
-					},
-					{
-						displayName: 'Max Inquiries per Poll',
-						name: 'maxItemsPerPoll',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_MAX_ITEMS_PER_POLL,
-						description:
-							'A larger backlog is spread over the next polls, oldest first; nothing is skipped',
-					},
-					{
-						...timeoutOption,
-						description:
-							'Seconds the answer of the App Builder API may take to arrive in full (n8n\'s own poll time limit, when shorter, applies instead); a poll that runs out of time saves nothing and is tried again next poll',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'On First Poll',
+					name: 'firstPoll',
+					type: 'options',
+					default: 'none',
+					description:
+						'What the first poll after activation (or after changing the form) emits; every inquiry after it is emitted once either way',
+					options: [
+						{
+							name: 'Emit Nothing',
+							value: 'none',
+							description: 'Inquiries already in the form are not sent; only new ones are',
+						},
+						{
+							name: 'Emit the Latest',
+							value: 'latest',
+							description: 'Also send the latest few inquiries already in the form',
+						},
+					],
+				},
+				{
+					displayName: 'Latest Count',
+					name: 'firstPollCount',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_FIRST_POLL_COUNT },
+					default: DEFAULT_FIRST_POLL_COUNT,
+					description: 'How many of the latest inquiries the first poll emits, when On First Poll is Emit the Latest',
+				},
+				{
+					displayName: 'Max Inquiries per Poll',
+					name: 'maxItemsPerPoll',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_MAX_ITEMS_PER_POLL,
+					description:
+						'A larger backlog is spread over the next polls, oldest first; nothing is skipped',
+				},
+				{
+					...timeoutOption,
+					description:
+						'Seconds the answer of the App Builder API may take to arrive in full (n8n\'s own poll time limit, when shorter, applies instead); a poll that runs out of time saves nothing and is tried again next poll',
+				},
+			]),
 		],
 	};
 
