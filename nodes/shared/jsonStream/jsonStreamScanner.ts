@@ -1,3 +1,6 @@
+import { ByteSpan } from './byteSpan';
+import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
+
 /**
  * Reads an answer `{ ...fields, "<listKey>": [ element, ... ] }` as its
  * bytes arrive and hands over each element of the list, with a few of its
@@ -79,48 +82,6 @@ const BOM = [0xef, 0xbb, 0xbf];
 
 class GiveUp extends Error {}
 
-/** A run of bytes that may span chunks: views of the earlier chunks, then the current one from `start`. */
-class Span {
-	private parts: Buffer[] = [];
-	private start = -1;
-
-	begin(at: number): void {
-		if (this.parts.length > 0) this.parts = [];
-		this.start = at;
-	}
-
-	/** Ends the run without reading it. */
-	clear(): void {
-		this.parts = [];
-		this.start = -1;
-	}
-
-	/** At the end of a chunk: keep a view of its tail, and go on from the next chunk's first byte. */
-	carry(chunk: Buffer): void {
-		if (this.start < 0) return;
-		if (this.start < chunk.length) this.parts.push(chunk.subarray(this.start));
-		this.start = 0;
-	}
-
-	end(chunk: Buffer, at: number): Buffer {
-		const last = chunk.subarray(this.start, at);
-		const bytes = this.parts.length === 0 ? last : Buffer.concat([...this.parts, last]);
-		this.clear();
-		return bytes;
-	}
-
-	/** Ends the run and hands it to `use` as (bytes, start, end), copying only a run that spans chunks. */
-	read<T>(chunk: Buffer, at: number, use: (bytes: Buffer, start: number, end: number) => T): T {
-		if (this.parts.length > 0) {
-			const joined = this.end(chunk, at);
-			return use(joined, 0, joined.length);
-		}
-		const start = this.start;
-		this.start = -1;
-		return use(chunk, start, at);
-	}
-}
-
 export class JsonStreamScanner {
 	private state: ScanState = 'start';
 	private bytesSeen = 0;
@@ -150,8 +111,8 @@ export class JsonStreamScanner {
 	private capturingValue = false;
 
 	/** The element being read (its bytes go to onElement) and the key or value being read. */
-	private readonly element = new Span();
-	private readonly piece = new Span();
+	private readonly element = new ByteSpan();
+	private readonly piece = new ByteSpan();
 	private elementChunk: Buffer | undefined;
 	private elementEnd = 0;
 	private readonly elementBytes = (): Buffer => this.element.end(this.elementChunk as Buffer, this.elementEnd);
@@ -204,21 +165,19 @@ export class JsonStreamScanner {
 			else if (state === 'valueRest') i = this.inValue(chunk, i);
 			else if (state === 'elementRest') i = this.inElementValue(chunk, i);
 			else if (state === 'gaveUp') return;
-			else if ((i = skipWhitespace(chunk, i)) < n) i = this.atToken(state, chunk, i);
-		}
-	}
-
-	/** One step from a token's first byte; a member's states come first, as most of an answer is there. */
-	private atToken(state: ScanState, chunk: Buffer, i: number): number {
-		switch (state) {
-			case 'colon': return this.atColon(chunk, i);
-			case 'value': return this.atValue(chunk, i);
-			case 'afterValue': return this.afterMember(chunk, i);
-			case 'firstKey': case 'key': return this.atKey(chunk, i);
-			case 'afterElement': return this.afterElement(chunk, i);
-			case 'firstElement': case 'element': return this.atElement(chunk, i);
-			case 'start': return this.atStart(chunk, i);
-			default: throw new GiveUp(); // 'end': nothing but white space may follow the answer
+			else if ((i = skipWhitespace(chunk, i)) < n) {
+				// A member's states first: most of an answer is there.
+				switch (state) {
+					case 'colon': i = this.atColon(chunk, i); break;
+					case 'value': i = this.atValue(chunk, i); break;
+					case 'afterValue': i = this.afterMember(chunk, i); break;
+					case 'firstKey': case 'key': i = this.atKey(chunk, i); break;
+					case 'afterElement': i = this.afterElement(chunk, i); break;
+					case 'firstElement': case 'element': i = this.atElement(chunk, i); break;
+					case 'start': i = this.atStart(chunk, i); break;
+					default: throw new GiveUp(); // 'end': nothing but white space may follow the answer
+				}
+			}
 		}
 	}
 
@@ -467,36 +426,6 @@ export class JsonStreamScanner {
 	}
 }
 
-/**
- * A summary value. Whole numbers and strings without escapes, which is what
- * ids and timestamps are, are read straight from the bytes; anything else
- * by JSON.parse, which also rejects what is not JSON (UNREADABLE).
- */
-function parseScalar(bytes: Buffer, start: number, end: number): unknown {
-	const first = bytes[start];
-	if (first === QUOTE) {
-		let ascii = true;
-		for (let i = start + 1; i < end - 1; i++) {
-			const byte = bytes[i];
-			if (byte === BACKSLASH || byte < 0x20) return parseJson(bytes, start, end);
-			if (byte >= 0x80) ascii = false;
-		}
-		return bytes.toString(ascii ? 'latin1' : 'utf8', start + 1, end - 1);
-	}
-	const negative = first === 0x2d;
-	const digitsFrom = negative ? start + 1 : start;
-	const digits = end - digitsFrom;
-	// Up to 15 digits is exact in a double; a leading zero is not JSON and goes to JSON.parse to be refused.
-	if (digits < 1 || digits > 15 || (bytes[digitsFrom] === 0x30 && digits > 1)) return parseJson(bytes, start, end);
-	let value = 0;
-	for (let i = digitsFrom; i < end; i++) {
-		const digit = bytes[i] - 0x30;
-		if (digit < 0 || digit > 9) return parseJson(bytes, start, end);
-		value = value * 10 + digit;
-	}
-	return negative ? -value : value;
-}
-
 function skipWhitespace(chunk: Buffer, i: number): number {
 	while (i < chunk.length && isWhitespace(chunk[i])) i++;
 	return i;
@@ -504,18 +433,6 @@ function skipWhitespace(chunk: Buffer, i: number): number {
 
 function isWhitespace(byte: number | undefined): boolean {
 	return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
-
-/** What parseJson gives for a piece that is not JSON. */
-const UNREADABLE = Symbol('unreadable');
-
-/** JSON.parse of a small piece, or UNREADABLE. */
-function parseJson(bytes: Buffer, start: number, end: number): unknown {
-	try {
-		return JSON.parse(bytes.toString('utf8', start, end)) as unknown;
-	} catch {
-		return UNREADABLE;
-	}
 }
 
 /** A piece of the answer's own object, which must parse: one that does not makes the scan give up. */
