@@ -4,6 +4,7 @@ import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runPoll } from '../harness';
+import { pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 
 /**
@@ -299,18 +300,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 
 		/** One poll as n8n runs it after a restart: the static data comes back from JSON. */
 		const pollFrom = async (staticData: IDataObject) =>
-			await runPoll({
-				nodeType: new AppBuilderTrigger(),
-				typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
-				parameters: {
-					event: 'new',
-					appId: FIXTURE.appId,
-					pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-					simplify: true,
-					options: {},
-				},
-				credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-				credentialsHelper: credentialsHelper(),
+			await pollAppBuilderTrigger(credentialsHelper(), triggerParameters(), {
 				staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
 			});
 
