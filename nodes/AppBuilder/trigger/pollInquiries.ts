@@ -29,10 +29,9 @@ export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
 /** Share of n8n's poll budget after which emitting stops early; the answer itself may take all of it. */
 const BUDGET_SHARE = 0.8;
 
+/** The trigger's Options read as a whole; the number options are read and checked one by one. */
 interface TriggerOptions {
 	firstPoll?: 'none' | 'latest';
-	firstPollCount?: number;
-	maxItemsPerPoll?: number;
 }
 
 /**
