@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { headerValue } from '../../shared/http/headerValue';
 import { htmlToText } from '../../shared/text/htmlText';
 
 /**
@@ -169,15 +170,6 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	return Math.max(0, date - nowMs);
 }
 
-function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() !== name) continue;
-		if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : undefined;
-		return value === undefined || value === null ? undefined : String(value);
-	}
-	return undefined;
-}
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);

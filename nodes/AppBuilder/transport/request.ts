@@ -18,7 +18,7 @@ import { redactValue } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
 import { streamedOutcome, type StreamedResponse, type StreamReader } from './streamedOutcome';
-import { readWebServiceCredentials, type WebServiceCredentials } from './webServiceCredentials';
+import { readWebServiceCredentials } from './webServiceCredentials';
 import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -214,4 +214,3 @@ function isRetryable(failure: CallFailure): boolean {
 	return meaningOf(failure.code).retryable || meaningOf(failure.httpStatus).retryable;
 }
 
-export type { WebServiceCredentials };

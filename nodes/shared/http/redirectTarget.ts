@@ -1,3 +1,5 @@
+import { headerValue } from './headerValue';
+
 /**
  * Requests that carry secrets are sent with redirects turned off: a redirect
  * would resend the body (client secret, refresh token, API key) and custom
@@ -32,15 +34,6 @@ export function describeRedirect(statusCode: number, headers: unknown, requestUr
 		: `a redirect (HTTP ${statusCode}) without a usable Location`;
 }
 
-function headerValue(headers: unknown, name: string): string | undefined {
-	if (typeof headers !== 'object' || headers === null) return undefined;
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() !== name) continue;
-		const first: unknown = Array.isArray(value) ? value[0] : value;
-		return typeof first === 'string' ? first : undefined;
-	}
-	return undefined;
-}
 
 /** A web-service answer that was a redirect: never followed, and named by its origin only. */
 export interface RedirectFailure {
