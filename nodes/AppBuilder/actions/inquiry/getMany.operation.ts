@@ -10,6 +10,20 @@ import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/paramet
 import { readChoice, readParameter } from '../../parameters/readParameter';
 import { selectInquiries, type InquirySelection } from './selectInquiries';
 
+/** Get Many's default Limit when the node runs as an AI agent's tool (n8n's "App Builder Tool"). */
+export const TOOL_DEFAULT_LIMIT = 20;
+
+const limitField: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	// '@tool' is true when n8n runs the node as a tool (its type name then ends in "Tool").
+	displayOptions: { show: { returnAll: [false], '@tool': [false] } },
+};
+
 const properties: INodeProperties[] = [
 	appIdField,
 	formPageField,
@@ -20,15 +34,9 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	limitField,
+	// Used as an AI agent's tool, a smaller default keeps the answer within what a model reads well.
+	{ ...limitField, default: TOOL_DEFAULT_LIMIT, displayOptions: { show: { returnAll: [false], '@tool': [true] } } },
 	simplifyField,
 	{
 		displayName: 'Filters',
@@ -56,14 +64,14 @@ const properties: INodeProperties[] = [
 				name: 'submittedAfter',
 				type: 'dateTime',
 				default: '',
-				description: 'Only inquiries submitted after this moment',
+				description: 'Only inquiries submitted after this moment, as an ISO 8601 date and time such as 2026-01-31T09:00:00Z',
 			},
 			{
 				displayName: 'Submitted Before',
 				name: 'submittedBefore',
 				type: 'dateTime',
 				default: '',
-				description: 'Only inquiries submitted before this moment',
+				description: 'Only inquiries submitted before this moment, as an ISO 8601 date and time such as 2026-01-31T09:00:00Z',
 			},
 		],
 	},
