@@ -16,7 +16,7 @@ export const appIdField: INodeProperties = {
 	required: true,
 	placeholder: 'e.g. 6543210',
 	description:
-		'The ID of your app (also called appID or BID), shown in the App Builder back-end',
+		'The ID of your app (also called appID or BID), shown in the App Builder back-end, e.g. 6543210',
 };
 
 export const formPageField: INodeProperties = {
@@ -25,7 +25,8 @@ export const formPageField: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The form feature page whose inquiries to read',
+	description:
+		'The form whose inquiries to read. By ID it is the form\'s page ID, formbuilder_&lt;digits&gt;_&lt;digits&gt; such as formbuilder_1234_5678.',
 	modes: [
 		{
 			displayName: 'From List',
@@ -81,7 +82,7 @@ export function validateFormTarget(
 		throw new NodeOperationError(node, `"${page}" is not a form page ID`, {
 			itemIndex,
 			description:
-				'A form page ID looks like formbuilder_1234_5678. Pick the form from the list to get the right one.',
+				'A form page ID is formbuilder_<digits>_<digits>, such as formbuilder_1234_5678. Pick the form from the list, or give its page ID.',
 		});
 	}
 	return { appId: app, pageId: page };

@@ -6,6 +6,12 @@ export const inquiryResource: Resource = {
 	name: 'Inquiry',
 	value: 'inquiry',
 	operations: [
-		{ name: 'Get Many', value: 'getAll', description: 'Get many inquiries of a form', action: 'Get many inquiries', module: getMany },
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'Get the inquiries (leads) people submitted through a form of the app, newest first',
+			action: 'Get many form inquiries',
+			module: getMany,
+		},
 	],
 };

@@ -7,7 +7,19 @@ export const userResource: Resource = {
 	name: 'User',
 	value: 'user',
 	operations: [
-		{ name: 'Add', value: 'add', description: 'Register a new app user', action: 'Add a user', module: add },
-		{ name: 'Update', value: 'update', description: 'Change the details of an app user', action: 'Update a user', module: update },
+		{
+			name: 'Add',
+			value: 'add',
+			description: 'Register a new user who can log in to the app, with name, email, password and phone',
+			action: 'Add an app user',
+			module: add,
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Change the name, phone, group, password or status of an app user, found by email',
+			action: 'Update an app user',
+			module: update,
+		},
 	],
 };

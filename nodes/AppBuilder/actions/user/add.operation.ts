@@ -10,7 +10,10 @@ const properties: INodeProperties[] = [
 	nameField,
 	passwordField,
 	passwordFormatField,
-	{ ...phoneField, description: 'Sent as typed. Each app user needs a unique phone number.' },
+	{
+		...phoneField,
+		description: 'The phone number as digits, such as 5551234567; sent as typed. Each app user needs a unique phone number.',
+	},
 	additionalFields([groupField, statusField]),
 ];
 

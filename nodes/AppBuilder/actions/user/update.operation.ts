@@ -23,7 +23,7 @@ const properties: INodeProperties[] = [
 	{
 		...phoneField,
 		description:
-			'The API takes the phone as a number. Spaces, dashes, dots and brackets are removed; a leading 0 or + is refused unless Phone Format is Text.',
+			'The phone number as digits, such as 5551234567: the API takes it as a number. Spaces, dashes, dots and brackets are removed; a leading 0 or + is refused unless Phone Format is Text.',
 	},
 	{
 		displayName: 'Phone Format',

@@ -13,6 +13,7 @@ export const emailField: INodeProperties = {
 	placeholder: 'name@email.com',
 	default: '',
 	required: true,
+	description: 'The user\'s email address, such as jane@example.com; the user logs in to the app with it',
 };
 
 export const nameField: INodeProperties = {
@@ -21,6 +22,7 @@ export const nameField: INodeProperties = {
 	type: 'string',
 	default: '',
 	required: true,
+	description: 'The user\'s full name, as the app shows it',
 };
 
 export const passwordField: INodeProperties = {
