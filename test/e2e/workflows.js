@@ -7,6 +7,9 @@
  */
 const APP_BUILDER = 'n8n-nodes-appbuilder.appBuilder';
 const APP_BUILDER_TRIGGER = 'n8n-nodes-appbuilder.appBuilderTrigger';
+/** The node as an AI tool: n8n registers every `usableAsTool` node again under its type name with "Tool" appended. */
+const APP_BUILDER_TOOL = `${APP_BUILDER}Tool`;
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /** n8n refuses to activate a poll more frequent than once a minute (any cron with a seconds field). */
 const POLL_EVERY_MINUTE = { item: [{ mode: 'everyMinute' }] };
@@ -160,4 +163,82 @@ function connectCallWorkflow(credential, url) {
 	};
 }
 
-module.exports = { userLifecycleWorkflow, newInquiryWorkflow, connectCallWorkflow, POLL_EVERY_MINUTE, APP_BUILDER, APP_BUILDER_TRIGGER };
+/**
+ * A parameter the model fills in: n8n turns each $fromAI() into a field of the tool's input schema.
+ * @param {string} key
+ * @param {string} description
+ */
+function fromAI(key, description) {
+	return `={{ $fromAI('${key}', \`${description}\`, 'string') }}`;
+}
+
+/**
+ * Workflow D: an MCP Server Trigger offering App Builder as three tools, one
+ * per operation, with what varies per call left to the model ($fromAI).
+ * @param {{id: string, name: string}} credential
+ * @param {{appId: string}} app
+ * @param {string} path the MCP endpoint is <n8n>/mcp/<path>
+ */
+function mcpToolWorkflow(credential, app, path) {
+	const email = fromAI('email', 'The app user\'s email address, such as jane@example.com');
+	const name = fromAI('name', 'The app user\'s full name');
+	const password = fromAI('password', 'The app user\'s password');
+	const phone = fromAI('phone', 'The phone number as digits only, such as 4155550132');
+	/**
+	 * @param {string} nodeName
+	 * @param {number} x
+	 * @param {Record<string, unknown>} parameters
+	 */
+	const tool = (nodeName, x, parameters) => ({
+		...appBuilderNode(nodeName, x, parameters, credential),
+		type: APP_BUILDER_TOOL,
+		position: [x, 220],
+	});
+	const toTrigger = { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] };
+	return {
+		name: 'App Builder tools for AI agents',
+		nodes: [
+			{
+				id: 'mcp-trigger',
+				name: 'MCP Server Trigger',
+				type: MCP_TRIGGER,
+				typeVersion: 2,
+				position: [250, 0],
+				webhookId: `e2e-${path}`,
+				parameters: { authentication: 'none', path },
+			},
+			tool('Add app user', 0, {
+				resource: 'user',
+				operation: 'add',
+				email,
+				name,
+				password,
+				passwordFormat: 'hashInN8n',
+				phone,
+				additionalFields: {},
+			}),
+			tool('Update app user', 250, {
+				resource: 'user',
+				operation: 'update',
+				email: fromAI('email', 'The email address of the app user to update'),
+				name,
+				password,
+				passwordFormat: 'hashInN8n',
+				phone,
+				phoneFormat: 'integer',
+				group: fromAI('group', 'The user group to put the user in, such as Customers'),
+				additionalFields: {},
+			}),
+			tool('Get form inquiries', 500, {
+				resource: 'inquiry',
+				operation: 'getAll',
+				appId: app.appId,
+				pageId: { __rl: true, mode: 'id', value: fromAI('formId', 'The form page ID: formbuilder_<digits>_<digits>, such as formbuilder_1001_1') },
+				filters: {},
+			}),
+		],
+		connections: { 'Add app user': toTrigger, 'Update app user': toTrigger, 'Get form inquiries': toTrigger },
+	};
+}
+
+module.exports = { mcpToolWorkflow, APP_BUILDER_TOOL, userLifecycleWorkflow, newInquiryWorkflow, connectCallWorkflow, POLL_EVERY_MINUTE, APP_BUILDER, APP_BUILDER_TRIGGER };

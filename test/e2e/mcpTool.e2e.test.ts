@@ -1,0 +1,183 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { demoLeadFields } from '../emulator/fixtures';
+import { McpClient, type McpTool, type McpToolResult } from './mcpClient';
+import { N8nInstance, packPackage } from './n8nInstance';
+import { mcpToolWorkflow } from './workflows';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+
+const MCP_PATH = 'appbuilder-tools';
+const INQUIRIES = 25;
+const PASSWORD = 'Agent-pa55word';
+const SECRETS = [FIXTURE.apiKey, FIXTURE.accessToken, PASSWORD];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The text of a tool result: n8n answers with one text part. */
+function textOf(result: McpToolResult): string {
+	expect(result.content).toEqual([{ type: 'text', text: expect.any(String) }]);
+	return result.content[0].text;
+}
+
+function expectNoSecret(text: string): void {
+	for (const secret of SECRETS) expect(text).not.toContain(secret);
+}
+
+/**
+ * The App Builder node as an AI agent's tool in a real n8n: an MCP Server
+ * Trigger offers it as three tools (one per operation), and this test is the
+ * MCP client, speaking JSON-RPC over the Streamable HTTP endpoint n8n serves,
+ * with the emulator behind the node.
+ */
+describe('App Builder as MCP tools in a real n8n 2.40.7', () => {
+	let emu: Emulator;
+	let n8n: N8nInstance;
+	let mcp: McpClient;
+	let tools: McpTool[];
+
+	const tool = (name: string): McpTool => {
+		const found = tools.find((candidate) => candidate.name === name);
+		if (!found) throw new Error(`n8n offers no tool ${name}: ${tools.map((t) => t.name).join(', ')}`);
+		return found;
+	};
+
+	beforeAll(async () => {
+		emu = await startEmulator();
+		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
+		// No setting is needed: n8n 2.x offers a community node that declares usableAsTool as a tool as it is.
+		n8n = await N8nInstance.start({ packageTarball: tarball });
+		const credentialId = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+		const start = Date.parse('2026-02-01T09:00:00Z');
+		for (let i = 0; i < INQUIRIES; i++) {
+			emu.control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, fields: demoLeadFields(i), addedon: start + i * 3_600_000 });
+		}
+		const workflowId = await n8n.createWorkflow(mcpToolWorkflow({ id: credentialId, name: 'App Builder (emulator)' }, { appId: FIXTURE.appId }, MCP_PATH));
+		await n8n.activate(workflowId);
+		mcp = new McpClient(`${n8n.url}/mcp/${MCP_PATH}`);
+	}, 600_000);
+
+	afterAll(async () => {
+		await mcp?.close().catch(() => undefined);
+		if (n8n) await n8n.destroy();
+		if (emu) await emu.close();
+	}, 60_000);
+
+	it('initialize: n8n answers as an MCP server that offers tools', async () => {
+		// n8n registers the production webhook a moment after activation.
+		let answer: Awaited<ReturnType<McpClient['initialize']>> | undefined;
+		for (let attempt = 0; !answer; attempt++) {
+			try {
+				answer = await mcp.initialize();
+			} catch (error) {
+				if (attempt >= 30 || !String(error).includes('HTTP 404')) throw error;
+				await sleep(1000);
+			}
+		}
+		expect(answer.capabilities).toHaveProperty('tools');
+		expect(answer.serverInfo.name).toBe('MCP_Server_Trigger');
+	});
+
+	it('tools/list: each operation is a tool whose description says what it does, with the $fromAI fields as its input', async () => {
+		tools = await mcp.listTools();
+		console.log(`tools/list as n8n served it:\n${JSON.stringify(tools, null, 2)}`);
+		expect(tools.map((t) => t.name).sort()).toEqual(['Add_app_user', 'Get_form_inquiries', 'Update_app_user']);
+
+		expect(tool('Add_app_user').description).toBe('Add an app user in App Builder');
+		expect(tool('Update_app_user').description).toBe('Update an app user in App Builder');
+		expect(tool('Get_form_inquiries').description).toBe('Get many form inquiries in App Builder');
+
+		const fields = (t: McpTool) => Object.keys(t.inputSchema.properties ?? {}).sort();
+		expect(fields(tool('Add_app_user'))).toEqual(['email', 'name', 'password', 'phone']);
+		expect(fields(tool('Update_app_user'))).toEqual(['email', 'group', 'name', 'password', 'phone']);
+		expect(fields(tool('Get_form_inquiries'))).toEqual(['formId']);
+		for (const t of tools) expect([...(t.inputSchema.required ?? [])].sort()).toEqual(fields(t));
+		expect(tool('Get_form_inquiries').inputSchema.properties?.formId).toEqual({
+			type: 'string',
+			description: expect.stringContaining('formbuilder_<digits>_<digits>'),
+		});
+		expect(tool('Add_app_user').inputSchema.properties?.phone?.description).toMatch(/digits/);
+	});
+
+	it('tools/call Add app user: the user exists in the App Builder API afterwards', async () => {
+		const result = await mcp.callTool('Add_app_user', {
+			email: 'ana.lima@example.com',
+			name: 'Ana Lima',
+			password: PASSWORD,
+			phone: '4155550177',
+		});
+		const text = textOf(result);
+		expect(result.isError).toBeUndefined();
+		expect(JSON.parse(text)).toEqual([expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' })]);
+		expect(emu.control.users()).toEqual([
+			expect.objectContaining({ email: 'ana.lima@example.com', name: 'Ana Lima', phone: '4155550177', passwordType: 'MD5' }),
+		]);
+		expectNoSecret(text);
+		// "Hash With MD5 in n8n": the model's password reaches the API only as its hash.
+		expect(JSON.stringify(emu.control.requests())).not.toContain(PASSWORD);
+	});
+
+	it('tools/call Update app user: the API holds the changed name, phone and group', async () => {
+		const result = await mcp.callTool('Update_app_user', {
+			email: 'ana.lima@example.com',
+			name: 'Ana Lima Souza',
+			password: PASSWORD,
+			phone: '415 555 0188',
+			group: 'Customers',
+		});
+		expect(result.isError).toBeUndefined();
+		expect(JSON.parse(textOf(result))).toEqual([expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' })]);
+		expect(emu.control.users()).toEqual([
+			expect.objectContaining({ email: 'ana.lima@example.com', name: 'Ana Lima Souza', phone: '4155550188', group: 'Customers' }),
+		]);
+	});
+
+	it('tools/call Get form inquiries: the 20 newest inquiries, flattened, in a compact answer', async () => {
+		emu.control.clearRequests();
+		const result = await mcp.callTool('Get_form_inquiries', { formId: FIXTURE.formPageId });
+		expect(result.isError).toBeUndefined();
+		const text = textOf(result);
+		const inquiries = JSON.parse(text) as Array<Record<string, unknown>>;
+
+		const asked = emu.control.requests().filter((r) => r.path === '/V4/webservices/FormBuilderApi.php');
+		expect(asked).toEqual([expect.objectContaining({ status: 200, body: expect.objectContaining({ pageId: FIXTURE.formPageId }) })]);
+		const stored = emu.control.listInquiries(FIXTURE.appId, FIXTURE.formPageId) as Array<{ _id: string; addedon: number }>;
+		const newest20 = [...stored].sort((a, b) => b.addedon - a.addedon).slice(0, 20).map((r) => r._id);
+		expect(inquiries.map((inquiry) => inquiry.inquiryId)).toEqual(newest20);
+		for (const inquiry of inquiries) {
+			expect(inquiry).toMatchObject({ formName: 'Contact Us', submittedAt: expect.any(String), name: expect.any(String), email: expect.any(String) });
+			expect(inquiry).not.toHaveProperty('formData');
+			expect(inquiry).not.toHaveProperty('formbuilderData');
+		}
+		expectNoSecret(text);
+
+		const bytes = Buffer.byteLength(text, 'utf8');
+		console.log(`Get form inquiries answer: ${inquiries.length} inquiries, ${bytes} bytes, ~${Math.round(bytes / 4)} tokens (4 bytes a token), ~${Math.round(bytes / inquiries.length)} bytes an inquiry`);
+		expect(bytes).toBeLessThan(20_000);
+	});
+
+	it('tools/call with an email the API refuses: an error result that says what to fix, with no secret', async () => {
+		const result = await mcp.callTool('Add_app_user', { email: 'ana.lima-at-example.com', name: 'Ana', password: PASSWORD, phone: '4155550199' });
+		const text = textOf(result);
+		console.log(`error result (bad email): ${text}`);
+		expect(result.isError).toBe(true);
+		expect(text).toMatch(/email is not valid/);
+		expect(text).toMatch(/Set the Email field to a valid address such as jane@example\.com/);
+		expectNoSecret(text);
+	});
+
+	it('tools/call with a form name instead of its ID: an error result naming the ID\'s shape, with no secret', async () => {
+		emu.control.clearRequests();
+		const result = await mcp.callTool('Get_form_inquiries', { formId: 'Contact Us' });
+		const text = textOf(result);
+		console.log(`error result (bad form ID): ${text}`);
+		expect(result.isError).toBe(true);
+		expect(text).toMatch(/"Contact Us" is not a form page ID/);
+		expect(text).toMatch(/formbuilder_<digits>_<digits>, such as formbuilder_1234_5678/);
+		expectNoSecret(text);
+		expect(emu.control.requests()).toEqual([]);
+	});
+});
