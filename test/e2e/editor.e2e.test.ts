@@ -1,12 +1,12 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { CHROMIUM_ARGS, ensureChromium } from './browser';
 import { N8nInstance, OWNER, packPackage } from './n8nInstance';
-import { newInquiryWorkflow, userLifecycleWorkflow } from './workflows';
+import { APP_BUILDER_TOOL, mcpToolWorkflow, newInquiryWorkflow, userLifecycleWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -19,6 +19,11 @@ const SCREENSHOTS = resolve(__dirname, '../..', process.env.UPDATE_SCREENSHOTS ?
  * operations and the credential form open, and the package logs no error
  * in the browser. UPDATE_SCREENSHOTS=1 writes the screenshots to docs/ for the README.
  */
+async function expectCount(locator: Locator, count: number): Promise<void> {
+	await locator.nth(count - 1).waitFor();
+	expect(await locator.count()).toBe(count);
+}
+
 describe('the n8n editor with the package installed', () => {
 	let emu: Emulator;
 	let n8n: N8nInstance;
@@ -26,6 +31,7 @@ describe('the n8n editor with the package installed', () => {
 	let page: Page;
 	let triggerWorkflowId: string;
 	let actionWorkflowId: string;
+	let toolWorkflowId: string;
 	const packageErrors: string[] = [];
 
 	beforeAll(async () => {
@@ -38,6 +44,7 @@ describe('the n8n editor with the package installed', () => {
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 		triggerWorkflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'New lead from Contact Us' });
 		actionWorkflowId = await n8n.createWorkflow({ ...userLifecycleWorkflow(credential, form), name: 'Give new customers an app account' });
+		toolWorkflowId = await n8n.createWorkflow(mcpToolWorkflow(credential, form, 'appbuilder-tools'));
 
 		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 		page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
@@ -95,7 +102,7 @@ describe('the n8n editor with the package installed', () => {
 		const creator = page.locator('[data-test-id="node-creator"]');
 		// n8n lists a node and its trigger as one entry, with the actions and the trigger events inside.
 		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: 'App Builder' }).first().click();
-		for (const text of ['Add a user', 'Update a user', 'Get many inquiries', 'Actions (3)', 'Triggers (2)']) {
+		for (const text of ['Add an app user', 'Update an app user', 'Get many form inquiries', 'Actions (3)', 'Triggers (2)']) {
 			await creator.getByText(text).first().waitFor();
 		}
 		await page.screenshot({ path: join(SCREENSHOTS, 'node-actions.png') });
@@ -116,6 +123,23 @@ describe('the n8n editor with the package installed', () => {
 			if (node === 'Add User') await page.screenshot({ path: join(SCREENSHOTS, 'add-user.png') });
 			await page.locator('[data-test-id="ndv-close-button"]').click();
 		}
+	});
+
+	it('shows App Builder as three tools connected to an MCP Server Trigger', async () => {
+		await page.goto(`${n8n.url}/workflow/${toolWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		const tools = page.locator(`[data-test-id="canvas-node"][data-node-type="${APP_BUILDER_TOOL}"]`);
+		await expectCount(tools, 3);
+		// n8n draws a tool's ai_tool connection as an edge into the trigger's Tools input.
+		for (const tool of ['Add app user', 'Update app user', 'Get form inquiries']) {
+			await page
+				.locator(`[data-test-id="edge"][data-source-node-name="${tool}"][data-target-node-name="MCP Server Trigger"]`)
+				.first()
+				.waitFor({ state: 'attached' });
+		}
+		await page.mouse.move(5, 5);
+		await page.waitForTimeout(800);
+		await page.screenshot({ path: join(SCREENSHOTS, 'agent-tool.png') });
 	});
 
 	it('opens the credential form, whose test passes against the emulator', async () => {
