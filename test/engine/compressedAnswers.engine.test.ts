@@ -95,6 +95,30 @@ describe('App Builder nodes and compressed answers', () => {
 		});
 	});
 
+	describe('over a slow link', () => {
+		it('Get Many still ends a compressed answer that arrives too slowly at its Timeout', async () => {
+			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 2000, fieldsPerRecord: 5 });
+			emu().control.configure({ bandwidthBytesPerSecond: 20_000 });
+			const started = Date.now();
+			const result = await runAppBuilder(helper(), getManyParameters({ options: { timeout: 1 } }));
+			expect(result.error?.message).toBe('The App Builder API did not finish its answer within 1 seconds');
+			expect(Date.now() - started).toBeLessThan(5000);
+			expect(inquiryCalls()[0].contentEncoding).toBe('gzip');
+		});
+
+		it('Add User takes an echoed secret out of a gzip answer, as out of a plain one', async () => {
+			const echo = { successCode: '200', message: `User added for key ${FIXTURE.apiKey} via token ${FIXTURE.accessToken}` };
+			const server = await startRecordingServer(() => ({ status: 200, headers: { 'Content-Encoding': 'gzip' }, bytes: [gzipSync(JSON.stringify(echo))] }));
+			try {
+				const result = await runAppBuilder(helper({ baseUrl: server.url }), addUserParameters());
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json.message).toBe('User added for key [redacted] via token [redacted]');
+			} finally {
+				await server.close();
+			}
+		});
+	});
+
 	describe('an answer that cannot be trusted', () => {
 		let server: RecordingServer | undefined;
 		afterEach(async () => {
