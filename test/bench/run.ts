@@ -11,7 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { commitPoll, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor';
+import { commitPoll, MAX_FIRST_POLL_COUNT, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
 import { measureAddUser, type AddUserRow, type AddUserSettings } from './addUserInN8n';
@@ -105,7 +105,7 @@ function stateSizeAtMillion(): number {
 	return bytes;
 }
 
-function memoryProbe(mode: 'ours' | 'floor', webUrl: string, staticDataFile?: string): number {
+function memoryProbe(mode: 'ours' | 'latest' | 'floor', webUrl: string, staticDataFile?: string): number {
 	const args = [resolve(__dirname, 'memoryProbe.ts'), mode, webUrl, ...(staticDataFile ? [staticDataFile] : [])];
 	const output = execFileSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8' });
 	return (JSON.parse(output) as { peakAddedBytes: number }).peakAddedBytes;
@@ -139,15 +139,16 @@ async function main(): Promise<void> {
 		writeFileSync(staticDataFile, JSON.stringify(baseline.staticData));
 		const oursPeak = memoryProbe('ours', emulator.webUrl, staticDataFile);
 		const floorPeak = memoryProbe('floor', emulator.webUrl);
+		const latestPeak = memoryProbe('latest', emulator.webUrl);
 		console.log(
-			`memory ${largest} inquiries: one poll adds ${(oursPeak / 1e6).toFixed(0)} MB at peak = ${(oursPeak / bytes).toFixed(2)}x the body; the floor adds ${(floorPeak / bytes).toFixed(2)}x`,
+			`memory ${largest} inquiries: one poll adds ${(oursPeak / 1e6).toFixed(0)} MB at peak = ${(oursPeak / bytes).toFixed(2)}x the body; an Emit the Latest first poll ${(latestPeak / bytes).toFixed(2)}x; the floor adds ${(floorPeak / bytes).toFixed(2)}x`,
 		);
 		const flatten = flattenThroughput(records.slice(0, 10_000));
 		const million = stateSizeAtMillion();
 		const { cycles, addUser } = await measureInN8n(emulator);
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
 		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : resolve(__dirname, '../../docs');
-		writeReport(docs, polls, { oursPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser);
+		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser);
 		if (SMOKE) rmSync(docs, { recursive: true });
 		console.log(`ratio of one poll to the floor at ${largest}: ${polls[polls.length - 1].ratio.toFixed(2)}`);
 	} finally {
@@ -178,7 +179,7 @@ async function measureInN8n(emulator: EmulatorProcess): Promise<{ cycles: CycleR
 function writeReport(
 	docs: string,
 	polls: PollRow[],
-	memory: { oursPeak: number; floorPeak: number; bytes: number; largest: number },
+	memory: { oursPeak: number; latestPeak: number; floorPeak: number; bytes: number; largest: number },
 	flatten: { perSecond: number; ratioToParse: number },
 	millionStateBytes: number,
 	cycles: CycleRow[],
@@ -255,7 +256,9 @@ measured in a fresh process (an everyday poll: from the state a first poll
 left, ${NEW_PER_POLL} new inquiries to emit): **${(memory.oursPeak / memory.bytes).toFixed(2)}x the body** for the trigger,
 ${(memory.floorPeak / memory.bytes).toFixed(2)}x for the floor. The trigger reads the answer as it
 arrives and keeps only the records it may emit (those at or after its
-cursor's floor), so its memory does not grow with the answer.
+cursor's floor), so its memory does not grow with the answer. A first poll
+set to Emit the Latest (no saved state, the newest ${MAX_FIRST_POLL_COUNT}) adds **${(memory.latestPeak / memory.bytes).toFixed(2)}x the body**:
+it keeps the bytes of only the newest records as the answer streams past.
 
 ## Flattening
 
@@ -270,7 +273,7 @@ ${addUserSection(addUser)}`;
 /** The targets the package holds itself to, each with what this run measured. */
 function targetsSection(
 	polls: PollRow[],
-	memory: { oursPeak: number; bytes: number; largest: number },
+	memory: { oursPeak: number; latestPeak: number; bytes: number; largest: number },
 	millionStateBytes: number,
 	cycles: CycleRow[],
 	addUser: AddUserRow[],
@@ -286,6 +289,7 @@ function targetsSection(
 	const stateBound = 50_000;
 	const maxState = Math.max(largest.stateBytes, millionStateBytes);
 	const memoryRatio = memory.oursPeak / memory.bytes;
+	const latestRatio = memory.latestPeak / memory.bytes;
 	const ours = addUser.find((row) => row.label.startsWith('App Builder, Concurrency 5') && row.rateLimitPerSecond === null);
 	const oursLimited = addUser.find((row) => row.label.startsWith('App Builder') && row.rateLimitPerSecond !== null);
 	const addRatio = ours?.idealMs ? ours.nodeMs / ours.idealMs : undefined;
@@ -298,6 +302,7 @@ function targetsSection(
 		`| Poll cycle in n8n at 10,000, peer against ours | at least 20x | ${cycleRatio === undefined ? 'not measured' : `${cycleRatio.toFixed(1)}x`} | ${verdict(cycleRatio !== undefined && cycleRatio >= 20)} |`,
 		`| Static data at ${largest.size.toLocaleString('en')} and ${STATE_FORM_SIZE.toLocaleString('en')} | within the documented bound (about 50 KB) | ${largest.stateBytes.toLocaleString('en')} B and ${millionStateBytes.toLocaleString('en')} B | ${verdict(maxState <= stateBound)} |`,
 		`| Peak memory of one poll at ${memory.largest.toLocaleString('en')} | at most 3x the body | ${memoryRatio.toFixed(2)}x (${(memory.oursPeak / 1e6).toFixed(0)} MB) | ${verdict(memoryRatio <= 3)} |`,
+		`| Peak memory of an Emit the Latest first poll at ${memory.largest.toLocaleString('en')} | at most 1x the body | ${latestRatio.toFixed(2)}x (${(memory.latestPeak / 1e6).toFixed(0)} MB) | ${verdict(latestRatio <= 1)} |`,
 		`| Add User, ${ADD_USER.items.toLocaleString('en')} items at ${ADD_USER.latencyMs} ms, Concurrency 5 | within 1.25x of the ideal | ${addRatio === undefined ? 'not measured' : `${addRatio.toFixed(2)}x`} | ${verdict(addRatio !== undefined && addRatio <= 1.25)} |`,
 		`| Add User under a rate limit | no item lost | ${oursLimited ? `${(oursLimited.items - oursLimited.created).toLocaleString('en')} lost (the HTTP Request node: ${httpLosses})` : 'not measured'} | ${verdict(oursLimited !== undefined && oursLimited.created === oursLimited.items)} |`,
 	];

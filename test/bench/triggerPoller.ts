@@ -17,6 +17,8 @@ export class TriggerPoller {
 	constructor(
 		webUrl: string,
 		private readonly pageId: string = FIXTURE.formPageId,
+		/** The trigger's Options (for instance the first poll's); none by default. */
+		private readonly options: IDataObject = {},
 	) {
 		this.helper = new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
@@ -33,7 +35,7 @@ export class TriggerPoller {
 				appId: FIXTURE.appId,
 				pageId: { __rl: true, mode: 'id', value: this.pageId },
 				simplify: true,
-				options: {},
+				options: this.options,
 			},
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
 			credentialsHelper: this.helper,

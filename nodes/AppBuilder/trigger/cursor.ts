@@ -3,6 +3,7 @@ import type { RawInquiry } from '../inquiries/inquiry.types';
 import { toEpochMillis } from '../inquiries/timestamps';
 import { raiseFloor } from './cursorFloor';
 import { planUndated } from './cursorUndated';
+import { byTimeThenKey, NewestListings } from './newestListings';
 
 /**
  * What is new since the last poll. FormBuilderApi returns every inquiry of a
@@ -112,7 +113,7 @@ export function planPoll(
 
 	const seen = toMap(state.seen);
 	const listed = new Set(state.undated);
-	const candidates: CursorEvent[] = [];
+	const candidates: Array<{ key: string; time: number }> = [];
 	const nowDated = new Map<string, number>();
 	for (const [key, time] of dated) {
 		if (listed.has(key)) {
@@ -149,19 +150,19 @@ export function planPoll(
 }
 
 /**
- * Whether planPoll could put an event in toEmit, given the same state,
- * options and scope: only events that pass may be emitted, so a caller
- * reading a large answer can let the rest go before planning. On a later
- * poll that is every event at or above the floor, and every undated one.
+ * Which records a caller reading a large answer keeps the bytes of, so it
+ * can let the rest go before planning: those planPoll could put in toEmit
+ * given the same state, options and scope. On a later poll that is every
+ * event at or above the floor, and every undated one; on a first poll set
+ * to Emit the Latest, the newest `count` dated ones (NewestListings), so
+ * only that many are ever held; on any other first poll, none.
  */
-export function mayEmitGiven(
-	state: CursorState | undefined,
-	options: CursorOptions,
-	scope: string,
-): (event: CursorEvent) => boolean {
+export type RecordsToKeep = ((event: CursorEvent) => boolean) | { newest: number };
+
+export function recordsToKeepGiven(state: CursorState | undefined, options: CursorOptions, scope: string): RecordsToKeep {
 	if (state === undefined || !isUsable(state, scope)) {
-		const emitsOnFirstPoll = options.firstPoll.kind === 'latest' && firstPollCount(options) > 0;
-		return () => emitsOnFirstPoll;
+		const count = firstPollCount(options);
+		return count > 0 ? { newest: count } : () => false;
 	}
 	const floor = state.floor;
 	return (event) => !isTime(event.time) || event.time >= floor;
@@ -229,17 +230,9 @@ function firstPollCount(options: CursorOptions): number {
 
 /** The newest `count` events, oldest first, without sorting the whole form. */
 function newest(dated: Map<string, number>, count: number): CursorEvent[] {
-	const kept: CursorEvent[] = [];
-	if (count === 0) return kept;
-	for (const [key, time] of dated) {
-		const event = { key, time };
-		if (kept.length === count && byTimeThenKey(event, kept[0]) <= 0) continue;
-		let at = kept.findIndex((other) => byTimeThenKey(event, other) < 0);
-		if (at === -1) at = kept.length;
-		kept.splice(at, 0, event);
-		if (kept.length > count) kept.shift();
-	}
-	return kept;
+	const kept = new NewestListings<undefined>(count);
+	for (const [key, time] of dated) kept.offer(key, time, () => undefined);
+	return kept.oldestFirst().map(({ key, time }) => ({ key, time }));
 }
 
 /** One event per key, keeping its newest time; keys with no time at all are undated. */
@@ -279,12 +272,6 @@ function isUsable(state: CursorState, scope: string): boolean {
 
 function emptyState(scope: string): CursorState {
 	return { v: 1, scope, floor: 0, seen: {}, undated: [] };
-}
-
-function byTimeThenKey(a: CursorEvent, b: CursorEvent): number {
-	const difference = (a.time as number) - (b.time as number);
-	if (difference !== 0) return difference;
-	return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
 function toMap(seen: Record<string, number>): Map<string, number> {

@@ -1,24 +1,24 @@
 import type { FormTarget } from '../../shared/appBuilderApi';
 import { fetchFormInquiries } from '../inquiries/fetchInquiries';
 import type { WebServiceCallOptions, WebServiceContext } from '../transport/request';
-import type { CursorEvent, EventMode } from './cursor';
+import type { EventMode, RecordsToKeep } from './cursor';
 import { InquiryListBuilder, listFromRecords, type InquiryList } from './inquiryList';
 
 /**
  * All inquiries of one form, for the trigger: read as the answer arrives, so
- * only the records `mayEmit` accepts are kept, and parsed only when asked
+ * only the records `keep` names are kept, and parsed only when asked
  * for (see nodes/shared/jsonStream/README.md).
  */
 export async function fetchInquiryList(
 	this: WebServiceContext,
 	target: FormTarget,
-	reading: { mode: EventMode; mayEmit: (event: CursorEvent) => boolean },
+	reading: { mode: EventMode; keep: RecordsToKeep },
 	options: WebServiceCallOptions = {},
 ): Promise<InquiryList> {
 	return await fetchFormInquiries(
 		this,
 		target,
-		() => new InquiryListBuilder(reading.mode, reading.mayEmit),
+		() => new InquiryListBuilder(reading.mode, reading.keep),
 		(records) => listFromRecords(records, reading.mode),
 		options,
 	);

@@ -1,7 +1,8 @@
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../inquiries/readInquiryStream';
 import { isUnreadableInquiry, rawRecordKey, readRecord } from '../inquiries/unreadableInquiry';
-import { toCursorEvent, type CursorEvent, type EventMode } from './cursor';
+import { toCursorEvent, type CursorEvent, type EventMode, type RecordsToKeep } from './cursor';
+import { NewestListings } from './newestListings';
 
 /** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
 export interface InquiryList {
@@ -35,21 +36,27 @@ interface KeptRecord {
 /**
  * Builds the trigger's list from a scanned answer, record by record as the
  * bytes arrive (see nodes/shared/jsonStream/README.md): every record gives its event; only
- * the records `mayEmit` accepts keep their bytes, copied out of the answer so
- * the rest of it can be freed. A record is parsed only when it is emitted.
+ * the records `keep` names keep their bytes, copied out of the answer so
+ * the rest of it can be freed: those its predicate accepts, or the newest
+ * few (an Emit the Latest first poll), let go as newer ones arrive. A
+ * record is parsed only when it is emitted.
  */
 export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	private readonly events: CursorEvent[] = [];
-	private readonly kept = new ChosenListings<KeptRecord>();
+	private readonly kept: KeptRecords;
 
 	constructor(
 		private readonly mode: EventMode,
-		private readonly mayEmit: (event: CursorEvent) => boolean,
+		keep: RecordsToKeep,
 		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
-	) {}
+	) {
+		this.kept = typeof keep === 'function' ? new AcceptedRecords(keep) : new NewestRecords(keep.newest);
+	}
 
 	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
-	keptAll = true;
+	get keptAll(): boolean {
+		return this.kept.keptAll;
+	}
 
 	/** Takes one record as the scan hands it over (see ElementHandler in jsonStreamScanner.ts). */
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
@@ -62,8 +69,7 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 			event = eventOfWholeRecord(recordBytes, summary, this.mode);
 		}
 		this.events.push(event);
-		if (this.mayEmit(event)) this.kept.offer(event, { bytes: Buffer.from(recordBytes ?? bytes()), summary });
-		else this.keptAll = false;
+		this.kept.offer(event, () => ({ bytes: Buffer.from(recordBytes ?? bytes()), summary }));
 	}
 
 	build(): InquiryList {
@@ -72,11 +78,60 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 			events,
 			recordOf: (key) => {
 				const record = kept.get(key);
-				// The cursor only emits what mayEmit accepted; anything else is a broken promise, not a lead to drop silently.
+				// The cursor only emits what was kept; anything else is a broken promise, not a lead to drop silently.
 				if (record === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
 				return readRecord(record.bytes, record.summary);
 			},
 		};
+	}
+}
+
+/** The records whose bytes a builder holds; `copy` is called only for a record that is kept. */
+interface KeptRecords {
+	/** Whether no record offered so far was refused or let go. */
+	readonly keptAll: boolean;
+	offer(event: CursorEvent, copy: () => KeptRecord): void;
+	get(key: string): KeptRecord | undefined;
+}
+
+/** Every record a predicate accepts, one per key as ChosenListings picks it. */
+class AcceptedRecords implements KeptRecords {
+	private readonly chosen = new ChosenListings<KeptRecord>();
+	keptAll = true;
+
+	constructor(private readonly accepts: (event: CursorEvent) => boolean) {}
+
+	offer(event: CursorEvent, copy: () => KeptRecord): void {
+		if (this.accepts(event)) this.chosen.offer(event, copy());
+		else this.keptAll = false;
+	}
+
+	get(key: string): KeptRecord | undefined {
+		return this.chosen.get(key);
+	}
+}
+
+/** Only the newest `count` dated records, by the cursor's order: at most `count` held at any time. */
+class NewestRecords implements KeptRecords {
+	private readonly newest: NewestListings<KeptRecord>;
+	private offered = 0;
+
+	constructor(count: number) {
+		this.newest = new NewestListings(count);
+	}
+
+	get keptAll(): boolean {
+		// Each record kept counts once: fewer held than offered means one was refused or let go.
+		return this.newest.size === this.offered;
+	}
+
+	offer(event: CursorEvent, copy: () => KeptRecord): void {
+		this.offered++;
+		this.newest.offer(event.key, event.time, copy);
+	}
+
+	get(key: string): KeptRecord | undefined {
+		return this.newest.get(key);
 	}
 }
 

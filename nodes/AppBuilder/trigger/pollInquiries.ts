@@ -12,8 +12,8 @@ import type { WebServiceCallOptions } from '../transport/request';
 import {
 	commitPoll,
 	MAX_FIRST_POLL_COUNT,
-	mayEmitGiven,
 	planPoll,
+	recordsToKeepGiven,
 	toCursorEvent,
 	type CursorEvent,
 	type CursorOptions,
@@ -77,7 +77,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	try {
 		// Only records the cursor may emit are kept from the answer; one quick retry
 		// inside the poll, and a poll that still fails is simply tried again next time.
-		const reading = { mode, mayEmit: mayEmitGiven(state, cursorOptions, scope) };
+		const reading = { mode, keep: recordsToKeepGiven(state, cursorOptions, scope) };
 		inquiries = await fetchInquiryList.call(this, target, reading, { ...fetchOptions, retry: { maxAttempts: 2 } });
 	} catch (error) {
 		// Before the first successful poll the user is still setting up: show the error.

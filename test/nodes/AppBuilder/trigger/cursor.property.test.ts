@@ -2,9 +2,9 @@ import fc from 'fast-check';
 
 import {
 	commitPoll,
-	mayEmitGiven,
 	parseCursorState,
 	planPoll,
+	recordsToKeepGiven,
 	type CursorEvent,
 	type CursorOptions,
 	type CursorState,
@@ -19,7 +19,7 @@ import {
  * persistence, as on n8n before 2.40, a restart also loses every state not
  * saved by a poll that emitted something).
  *
- * Every event planned is one the trigger kept the record of (mayEmitGiven).
+ * Every event planned is one the trigger kept the record of (recordsToKeepGiven).
  *
  * Exactly once: every inquiry (mode new) or every version of one (mode
  * newOrUpdated) that appears after the first poll, and is still there, is
@@ -205,10 +205,14 @@ function runScenario(settings: Settings, ops: Op[]): void {
 	const doPoll = (opIndex: number, maxItems: number, commitShare: number): number => {
 		const events = presentEvents();
 		const plan = planPoll(deepFreeze(state), deepFreeze(events), options(maxItems), SCOPE);
-		// The trigger keeps only the records mayEmitGiven accepts: each one emitted must be among them.
-		const mayEmit = mayEmitGiven(state, options(maxItems), SCOPE);
+		// The trigger keeps only the records recordsToKeepGiven names: each one emitted must be among them.
+		const keep = recordsToKeepGiven(state, options(maxItems), SCOPE);
+		const keptEvents =
+			typeof keep === 'function'
+				? events.filter(keep)
+				: events.filter((event) => event.time !== undefined).sort(byTimeThenKey).slice(-keep.newest);
 		for (const event of plan.toEmit) {
-			const kept = events.some((listed) => listed.key === event.key && listed.time === event.time && mayEmit(listed));
+			const kept = keptEvents.some((listed) => listed.key === event.key && listed.time === event.time);
 			check(kept, 'planned an event whose record was let go', event);
 		}
 		if (plan.isFirstPoll) {

@@ -1,0 +1,96 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { FIXTURE } from '../emulator';
+import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
+import { useEmulator } from '../support/useEmulator';
+
+/**
+ * A first poll set to Emit the Latest, through n8n-core's PollContext over
+ * real HTTP against the emulator: the trigger keeps only the newest records
+ * as the answer streams past, and must still emit exactly the newest N, in
+ * the cursor's order (time, then key), with the record the cursor reads for
+ * a key listed twice, and leave the same saved state.
+ */
+describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', () => {
+	const emu = useEmulator();
+
+	const T0 = Date.parse('2026-05-01T08:00:00Z');
+	const DAY = 24 * 60 * 60 * 1000;
+
+	/** One listing; ids are plain text, so the key order is the ids' order. */
+	const submit = (id: string, name: string, addedon: number) =>
+		emu().control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			_id: id,
+			addedon,
+			updatedon: addedon,
+			fields: [{ name: 'name', label: 'Your Name', value: name }],
+		});
+
+	/** A listing with no time at all. */
+	const submitUndated = (id: string) =>
+		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: JSON.stringify({ _id: id, subject: 'No time' }) });
+
+	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => item.json.name) : []);
+
+	const pollFirst = async (count: number, staticData: IDataObject = {}) => {
+		const outcome = await pollAppBuilderTrigger(
+			appBuilderCredentials(emu()),
+			triggerParameters({ options: { firstPoll: 'latest', firstPollCount: count } }),
+			{ staticData },
+		);
+		if (outcome.error) throw outcome.error;
+		return outcome;
+	};
+
+	/**
+	 * Listed unsorted, as the API does: four leads tied at T0+5 s (the
+	 * boundary of the newest 3 falls inside them), one newer, older ones, a
+	 * key listed twice at its latest time (the last listing is the one read),
+	 * a key listed again with an older time, and an undated lead.
+	 */
+	const fillForm = () => {
+		submit('lead-b', 'B', T0 + 5000);
+		submit('lead-old-1', 'Old 1', T0);
+		submit('lead-d', 'D first', T0 + 5000);
+		submit('lead-z', 'Z', T0 + 9000);
+		submit('lead-a', 'A', T0 + 5000);
+		submitUndated('lead-undated');
+		submit('lead-d', 'D second', T0 + 5000);
+		submit('lead-c', 'C', T0 + 5000);
+		submit('lead-old-2', 'Old 2', T0 + 1000);
+		submit('lead-c', 'C stale', T0 + 2000);
+	};
+
+	it('emits exactly the newest N, oldest first, ties at the boundary by key, and the last listing of a key at its latest time', async () => {
+		fillForm();
+		const outcome = await pollFirst(3);
+		expect(names(outcome.result)).toEqual(['C', 'D second', 'Z']);
+		// Everything present is taken as handled: the dated ones by time, the undated one by key.
+		expect(outcome.staticData.inquiryCursor).toEqual({
+			v: 1,
+			scope: `${FIXTURE.appId}/${FIXTURE.formPageId}/new`,
+			floor: T0 + 9000 - DAY,
+			seen: {
+				'lead-old-1': T0,
+				'lead-old-2': T0 + 1000,
+				'lead-a': T0 + 5000,
+				'lead-b': T0 + 5000,
+				'lead-c': T0 + 5000,
+				'lead-d': T0 + 5000,
+				'lead-z': T0 + 9000,
+			},
+			undated: ['lead-undated'],
+		});
+	});
+
+	it('emits the whole dated form when N is larger, and after it only what is new', async () => {
+		fillForm();
+		const first = await pollFirst(50);
+		expect(names(first.result)).toEqual(['Old 1', 'Old 2', 'A', 'B', 'C', 'D second', 'Z']);
+		submit('lead-new', 'New', T0 + 10_000);
+		const next = await pollFirst(50, first.staticData);
+		expect(names(next.result)).toEqual(['New']);
+	});
+});
