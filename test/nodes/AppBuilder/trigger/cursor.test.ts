@@ -358,9 +358,8 @@ describe('purity, storage and size', () => {
 
 	it('takes a first poll over 300,000 inquiries in its stride', () => {
 		const events = Array.from({ length: 300_000 }, (_, i) => ev(id(i), T0 + i));
-		const started = performance.now();
+		// No stack overflow from spreading 300,000 values; its speed is the benchmark's job, not a timed test's.
 		const plan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 50 } }), SCOPE);
-		expect(performance.now() - started).toBeLessThan(8000); // about 1 s here; the point is no quadratic work or stack overflow
 		expect(plan.toEmit).toHaveLength(50);
 		expect(Object.keys(plan.baseline.seen).length).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED);
 	});
