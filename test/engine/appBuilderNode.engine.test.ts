@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import { ExecuteContext } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { FIXTURE } from '../emulator';
@@ -291,6 +292,36 @@ describe('App Builder node in the n8n engine', () => {
 			expect(result.error).toBeUndefined();
 			expect(emu().control.users()).toHaveLength(12);
 			expect(helper.decryptedReads).toBe(1);
+		});
+
+		it('reads a parameter that holds no expression once per run, and the expressions once per item', async () => {
+			// Every getNodeParameter of a node run goes through this method of n8n-core's context.
+			const context = ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string, ...rest: unknown[]) => unknown };
+			const reads = jest.spyOn(context, '_getNodeParameter');
+			try {
+				const inputs = Array.from({ length: 12 }, (_, i) => ({ email: `fixed${i}@example.com`, phone: `55520000${10 + i}` }));
+				const result = await run(addUser({ email: '={{ $json.email }}', phone: '={{ $json.phone }}', passwordFormat: 'hashInN8n' }), inputs);
+				expect(result.error).toBeUndefined();
+				expect(emu().control.users()).toHaveLength(12);
+				const readsOf = (path: string) => reads.mock.calls.filter(([name]) => name === path).length;
+				expect(readsOf('passwordFormat')).toBe(1);
+				expect(readsOf('additionalFields.status')).toBe(1);
+				expect(readsOf('email')).toBe(12);
+				expect(readsOf('phone')).toBe(12);
+			} finally {
+				reads.mockRestore();
+			}
+		});
+
+		it('still names each item when a parameter without an expression is refused', async () => {
+			const inputs = [{ email: 'one@example.com' }, { email: 'two@example.com' }, { email: 'three@example.com' }];
+			const result = await run(addUser({ email: '={{ $json.email }}', passwordFormat: 'sha1' }), inputs, { continueOnFail: true });
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.error)).toEqual(
+				[0, 1, 2].map((item) => `Password Format must be one of "plain", "md5" or "hashInN8n", but it is "sha1" [item ${item}]`),
+			);
+			expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2].map((item) => ({ item })));
+			expect(emu().control.requests()).toHaveLength(0);
 		});
 
 		it('recovers from 429 with Retry-After without losing or repeating an item', async () => {

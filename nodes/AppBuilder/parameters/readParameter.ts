@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { choiceFrom, type Checked } from './parameterValues';
@@ -22,8 +22,37 @@ export function readParameter<T>(
 	fallback: unknown,
 	check: (value: unknown) => Checked<T>,
 ): T {
-	const value = context.getNodeParameter(field.path, itemIndex, fallback);
-	return checkedParameter(context.getNode(), field, check(value), itemIndex);
+	const checked = check(parameterValue(context, field.path, itemIndex, fallback));
+	// The node (a deep copy in n8n) is taken only for the error, which names it.
+	return 'value' in checked ? checked.value : checkedParameter(context.getNode(), field, checked, itemIndex);
+}
+
+/** What a node run has read of its parameters that holds for every item. */
+interface RunParameters {
+	parameters: INodeParameters;
+	fixed: Map<string, { fallback: unknown; value: unknown }>;
+}
+
+const parametersOfRun = new WeakMap<IExecuteFunctions, RunParameters>();
+
+/**
+ * The parameter's value for the item. One that holds no expression is the
+ * same for every item, so it is read once per node run: over a thousand
+ * items, each read costs n8n a copy and a check of it. The check of the
+ * value still runs per item, so an error names its item.
+ */
+function parameterValue(context: IExecuteFunctions, path: string, itemIndex: number, fallback: unknown): unknown {
+	let run = parametersOfRun.get(context);
+	if (!run) {
+		run = { parameters: context.getNode().parameters, fixed: new Map() };
+		parametersOfRun.set(context, run);
+	}
+	if (holdsExpression(run.parameters, path)) return context.getNodeParameter(path, itemIndex, fallback);
+	const known = run.fixed.get(path);
+	if (known && Object.is(known.fallback, fallback)) return known.value;
+	const value = context.getNodeParameter(path, itemIndex, fallback);
+	run.fixed.set(path, { fallback, value });
+	return value;
 }
 
 /** An options field's value, which must be one of `choices` (see choiceFrom). */
@@ -51,6 +80,30 @@ export function checkedParameter<T>(node: INode, field: ParameterField, checked:
 		itemIndex,
 		description: `Set ${field.label} to ${checked.expected}. If it comes from an expression, check what it gives${forItem}: an expression that gives an object or a list must point at the field inside it.`,
 	});
+}
+
+/**
+ * Whether the parameter at `path`, a parameter holding it, or anything it
+ * holds is an expression ("=..."): then its value may differ from item to item.
+ */
+export function holdsExpression(parameters: INodeParameters, path: string): boolean {
+	let value: unknown = parameters;
+	for (const key of path.split('.')) {
+		if (isExpressionText(value)) return true;
+		value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+	}
+	// Walked with a list, not recursion: a parameter may nest deeply (fixed collections).
+	const pending: unknown[] = [value];
+	while (pending.length > 0) {
+		const member = pending.pop();
+		if (isExpressionText(member)) return true;
+		if (typeof member === 'object' && member !== null) pending.push(...Object.values(member));
+	}
+	return false;
+}
+
+function isExpressionText(value: unknown): boolean {
+	return typeof value === 'string' && value.startsWith('=');
 }
 
 /** Whether the parameter at `path`, or a parameter holding it, is an expression ("=..."). */

@@ -1,7 +1,7 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { wholeNumberFrom } from '../../../../nodes/AppBuilder/parameters/parameterValues';
-import { checkedParameter } from '../../../../nodes/AppBuilder/parameters/readParameter';
+import { checkedParameter, holdsExpression } from '../../../../nodes/AppBuilder/parameters/readParameter';
 
 const nodeWith = (parameters: INodeParameters): INode => ({
 	id: 'n',
@@ -57,5 +57,19 @@ describe('checkedParameter', () => {
 		expect(() => checkedParameter(nodeWith({ limit: '=-2' }), LIMIT, refusedLimit)).toThrow(
 			/^Limit must be a whole number of 1 or more, but the expression gave "-2"$/,
 		);
+	});
+});
+
+describe('holdsExpression', () => {
+	it('finds an expression at the path, holding it, or anywhere inside it', () => {
+		expect(holdsExpression({ email: '={{ $json.email }}' }, 'email')).toBe(true);
+		expect(holdsExpression({ options: '={{ { concurrency: 2 } }}' }, 'options.concurrency')).toBe(true);
+		expect(holdsExpression({ filters: { dates: [{ after: '={{ $json.after }}' }] } }, 'filters')).toBe(true);
+	});
+
+	it('says a fixed value, an unset one, or a text with = inside it holds none', () => {
+		expect(holdsExpression({ passwordFormat: 'md5' }, 'passwordFormat')).toBe(false);
+		expect(holdsExpression({ additionalFields: {} }, 'additionalFields.status')).toBe(false);
+		expect(holdsExpression({ filters: { dates: [{ after: 'a=b' }], limit: 3 } }, 'filters')).toBe(false);
 	});
 });
