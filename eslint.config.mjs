@@ -1,5 +1,8 @@
-// Lints the shipped sources with the same rule sets n8n uses to verify community
-// packages: @n8n/eslint-plugin-community-nodes (recommended) plus the nodes,
+// Lints the shipped sources with the rule sets of `n8n-node lint` for a package
+// that supports n8n Cloud (@n8n/node-cli 0.48.3's `config`, mirrored below
+// because that CLI's config lints every .ts file, tests included):
+// @eslint/js and typescript-eslint recommended, import-x recommended,
+// @n8n/eslint-plugin-community-nodes recommended (the Cloud set) and the nodes,
 // credentials and community rule sets of eslint-plugin-n8n-nodes-base.
 // Everything else (tests, emulator, bench, scripts, configs) gets @eslint/js
 // recommended, and typescript-eslint's type-checked rules where it is TypeScript.
@@ -11,10 +14,13 @@ import regexpPlugin from 'eslint-plugin-regexp';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // What n8n's package rules look at: the shipped sources and the JSON files.
 const productAndJson = ['nodes/**/*.ts', 'credentials/**/*.ts', '**/*.json'];
 const product = ['nodes/**', 'credentials/**'];
+const productTs = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 // Unused names are errors, except `_`-prefixed ones and those a rest pattern leaves out on purpose.
 const unusedVars = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true };
 
@@ -64,6 +70,13 @@ export default defineConfig(
 	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'docs/**', 'coverage/**'] },
 	{ ...n8nCommunityNodesPlugin.configs.recommended, files: productAndJson },
 	{ files: productAndJson, rules: { 'no-console': 'error' } },
+	// The rest of n8n-node's Cloud config for TypeScript, on the product only.
+	{
+		files: productTs,
+		extends: [js.configs.recommended, tseslint.configs.recommended, importX.configs['flat/recommended']],
+		settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
+		rules: { 'prefer-spread': 'off' },
+	},
 	// Every regular expression in the product must be linear on any input: server text reaches them.
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],

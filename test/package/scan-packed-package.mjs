@@ -20,7 +20,7 @@ try {
 	const packed = JSON.parse(
 		execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
 	)[0];
-	const allowed = /^(dist\/|README\.md$|LICENSE$|package\.json$)/;
+	const allowed = /^(dist\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/;
 	for (const file of packed.files) {
 		if (!allowed.test(file.path)) problems.push(`tarball holds ${file.path}, which should not ship`);
 	}
@@ -31,6 +31,7 @@ try {
 		'dist/nodes/AppBuilder/AppBuilder.node.json',
 		'dist/icons/appbuilder.svg',
 		'dist/icons/appbuilder.dark.svg',
+		'CHANGELOG.md',
 	]) {
 		if (!packed.files.some((file) => file.path === required)) problems.push(`tarball lacks ${required}`);
 	}

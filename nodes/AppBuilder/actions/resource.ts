@@ -8,9 +8,10 @@ export interface ItemOperation<Prepared> {
 
 /**
  * An operation file (*.operation.ts): its fields and its two steps. Each has
- * its own prepared shape; the router only passes it from one step to the next.
+ * its own prepared shape; the router only passes it from one step to the next,
+ * so it is `unknown` here (ItemOperation's methods accept a module's own shape).
  */
-export interface OperationModule extends ItemOperation<any> {
+export interface OperationModule extends ItemOperation<unknown> {
 	description: INodeProperties[];
 }
 

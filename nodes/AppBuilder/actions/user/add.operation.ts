@@ -2,8 +2,20 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
-import { additionalFields, emailField, groupField, nameField, passwordField, passwordFormatField, phoneField, statusField } from './userFields';
-import { readPassword, readStatus, readText, requireText } from './userFields';
+import {
+	additionalFields,
+	emailField,
+	groupField,
+	nameField,
+	passwordField,
+	passwordFormatField,
+	phoneField,
+	readPassword,
+	readStatus,
+	readText,
+	requireText,
+	statusField,
+} from './userFields';
 
 const properties: INodeProperties[] = [
 	emailField,

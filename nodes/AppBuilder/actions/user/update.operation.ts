@@ -4,8 +4,20 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { readChoice } from '../../parameters/readParameter';
 import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from './phone';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
-import { additionalFields, emailField, groupField, nameField, passwordField, passwordFormatField, phoneField, statusField } from './userFields';
-import { readPassword, readStatus, readText, requireText } from './userFields';
+import {
+	additionalFields,
+	emailField,
+	groupField,
+	nameField,
+	passwordField,
+	passwordFormatField,
+	phoneField,
+	readPassword,
+	readStatus,
+	readText,
+	requireText,
+	statusField,
+} from './userFields';
 
 const PHONE_FORMATS: readonly PhoneFormat[] = ['integer', 'text'];
 
