@@ -15,6 +15,10 @@ async function main() {
 			seed: { type: 'string', default: 'demo' },
 			'timestamp-unit': { type: 'string', default: 's' },
 			'new-inquiry-every': { type: 'string' },
+			// on, off, or the codings allowed: gzip,br,deflate
+			compression: { type: 'string', default: 'off' },
+			'bandwidth-bytes-per-second': { type: 'string' },
+			'round-trip-ms': { type: 'string', default: '0' },
 		},
 	});
 	const webPort = Number(values.port);
@@ -25,6 +29,9 @@ async function main() {
 		connectPort,
 		seed,
 		timestampUnit: values['timestamp-unit'] === 'ms' ? 'ms' : 's',
+		compression: compressionOption(values.compression),
+		bandwidthBytesPerSecond: values['bandwidth-bytes-per-second'] === undefined ? null : Number(values['bandwidth-bytes-per-second']),
+		roundTripMs: Number(values['round-trip-ms']),
 	});
 	console.log(`App Builder emulator: web services at ${emu.webUrl}`);
 	console.log(`App Builder emulator: Connect API at ${emu.connectUrl}`);
@@ -48,6 +55,20 @@ async function main() {
 	};
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);
+}
+
+/**
+ * @param {string} value on, off, or a comma-separated list of codings
+ * @returns {boolean | Array<'gzip' | 'br' | 'deflate'>}
+ */
+function compressionOption(value) {
+	if (value === 'on' || value === 'true') return true;
+	if (value === 'off' || value === 'false' || value === '') return false;
+	const codings = value.split(',').map((coding) => coding.trim());
+	for (const coding of codings) {
+		if (coding !== 'gzip' && coding !== 'br' && coding !== 'deflate') throw new Error(`--compression: unknown coding ${coding}`);
+	}
+	return /** @type {Array<'gzip' | 'br' | 'deflate'>} */ (codings);
 }
 
 main().catch((error) => {

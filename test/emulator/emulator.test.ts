@@ -1,3 +1,6 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+
 import { FIXTURE } from './index';
 import { useEmulator } from '../support/useEmulator';
 
@@ -276,6 +279,140 @@ describe('App Builder API emulator', () => {
 			}
 			expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
 			expect(retryAfter).toBe('0.5');
+		});
+	});
+
+	describe('the wire: compression, bandwidth and round trip', () => {
+		/** One POST over node:http, which (unlike fetch) neither adds Accept-Encoding nor decodes: the raw bytes as sent. */
+		const rawPost = (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}, base = emu().webUrl) =>
+			new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer; ms: number }>((resolve, reject) => {
+				const startedAt = Date.now();
+				const req = request(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken, ...headers } }, (res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (chunk: Buffer) => chunks.push(chunk));
+					res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks), ms: Date.now() - startedAt }));
+					res.on('error', reject);
+				});
+				req.on('error', reject);
+				req.end(JSON.stringify(body));
+			});
+		const inquiries = (headers: Record<string, string> = {}) =>
+			rawPost('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }, headers);
+		const decode = (coding: unknown, bytes: Buffer): unknown => {
+			const text = coding === 'gzip' ? gunzipSync(bytes) : coding === 'br' ? brotliDecompressSync(bytes) : coding === 'deflate' ? inflateSync(bytes) : bytes;
+			return JSON.parse(text.toString('utf8'));
+		};
+		const lastLogged = () => emu().control.requests().at(-1);
+		const withInquiries = (count: number) => emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count, fieldsPerRecord: 5 });
+
+		it('is off by default: a request that asks for gzip gets the plain JSON', async () => {
+			withInquiries(20);
+			const answer = await inquiries({ 'Accept-Encoding': 'gzip, deflate, br' });
+			expect(answer.headers['content-encoding']).toBeUndefined();
+			expect((decode(undefined, answer.bytes) as { data: unknown[] }).data).toHaveLength(20);
+			expect(lastLogged()?.acceptEncoding).toBe('gzip, deflate, br');
+			expect(lastLogged()?.contentEncoding).toBeUndefined();
+		});
+
+		it.each(['gzip', 'br', 'deflate'])('with compression on, answers %s when asked, with Vary, and the body decodes to the same JSON', async (coding) => {
+			withInquiries(200);
+			const plain = await inquiries();
+			emu().control.configure({ compression: true });
+			const answer = await inquiries({ 'Accept-Encoding': coding });
+			expect(answer.status).toBe(200);
+			expect(answer.headers['content-encoding']).toBe(coding);
+			expect(answer.headers.vary).toBe('Accept-Encoding');
+			expect(answer.bytes.length).toBeLessThan(plain.bytes.length / 3);
+			expect(decode(coding, answer.bytes)).toEqual(decode(undefined, plain.bytes));
+			expect(lastLogged()).toMatchObject({ acceptEncoding: coding, contentEncoding: coding, bodyBytes: plain.bytes.length, wireBytes: answer.bytes.length });
+		});
+
+		it('never compresses an answer to a request that does not ask', async () => {
+			emu().control.configure({ compression: true });
+			withInquiries(20);
+			const requests: Array<Record<string, string>> = [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': '' }];
+			for (const headers of requests) {
+				const answer = await inquiries(headers);
+				expect(answer.headers['content-encoding']).toBeUndefined();
+				expect((decode(undefined, answer.bytes) as { data: unknown[] }).data).toHaveLength(20);
+				expect(lastLogged()?.contentEncoding).toBeUndefined();
+			}
+		});
+
+		it('honours q-values: q=0 refuses a coding, the highest q wins, a tie goes to the one listed first, * covers the rest', async () => {
+			emu().control.configure({ compression: true });
+			const codingFor = async (acceptEncoding: string) => (await inquiries({ 'Accept-Encoding': acceptEncoding })).headers['content-encoding'];
+			expect(await codingFor('gzip;q=0')).toBeUndefined();
+			expect(await codingFor('gzip;q=0, br')).toBe('br');
+			expect(await codingFor('gzip;q=0.5, br;q=0.8, deflate;q=0.2')).toBe('br');
+			expect(await codingFor('deflate, gzip')).toBe('deflate');
+			expect(await codingFor('*')).toBe('gzip');
+			expect(await codingFor('*;q=0.1, deflate;q=0.5')).toBe('deflate');
+			expect(await codingFor('*, gzip;q=0, br;q=0')).toBe('deflate');
+			expect(await codingFor('compress, zstd')).toBeUndefined();
+		});
+
+		it('offers only the codings a list allows', async () => {
+			emu().control.configure({ compression: ['br'] });
+			expect((await inquiries({ 'Accept-Encoding': 'gzip, deflate' })).headers['content-encoding']).toBeUndefined();
+			expect((await inquiries({ 'Accept-Encoding': 'gzip, br' })).headers['content-encoding']).toBe('br');
+		});
+
+		it('compresses error answers and the Connect server too, without a stale Content-Length', async () => {
+			emu().control.configure({ compression: true });
+			const refused = await inquiries({ 'Accept-Encoding': 'gzip', ACCESSTOKEN: 'wrong' });
+			expect(refused.status).toBe(401);
+			expect(refused.headers['content-length']).toBeUndefined();
+			expect(decode('gzip', refused.bytes)).toMatchObject({ status: 'error', code: 401 });
+			const token = await rawPost('/v1/oauth2/token', { grant_type: 'refresh_token', client_id: FIXTURE.clientId, client_secret: FIXTURE.clientSecret, refresh_token: FIXTURE.refreshToken }, { 'Accept-Encoding': 'br' }, emu().connectUrl);
+			expect(token.headers['content-encoding']).toBe('br');
+			expect(decode('br', token.bytes)).toMatchObject({ access_token: expect.any(String) });
+		});
+
+		it('keeps a fault\'s shape under compression: a truncated answer decodes to half the JSON', async () => {
+			emu().control.configure({ compression: true });
+			withInquiries(10);
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate' });
+			const answer = await inquiries({ 'Accept-Encoding': 'gzip' });
+			const text = gunzipSync(answer.bytes).toString('utf8');
+			expect(text.startsWith('{"data":[')).toBe(true);
+			expect(() => JSON.parse(text) as unknown).toThrow();
+		});
+
+		it('caps the bytes on the wire per second: an answer of n bytes takes at least n / bandwidthBytesPerSecond', async () => {
+			withInquiries(60);
+			const size = (await inquiries()).bytes.length;
+			const bandwidth = Math.round(size / 0.8);
+			emu().control.configure({ bandwidthBytesPerSecond: bandwidth });
+			const answer = await inquiries();
+			expect(answer.bytes.length).toBe(size);
+			expect(answer.ms).toBeGreaterThanOrEqual(780);
+			expect(answer.ms).toBeLessThan(3000);
+		});
+
+		it('caps the compressed bytes, not the JSON they decode to', async () => {
+			withInquiries(400);
+			emu().control.configure({ compression: true });
+			const wire = (await inquiries({ 'Accept-Encoding': 'gzip' })).bytes.length;
+			const plain = lastLogged()?.bodyBytes ?? 0;
+			expect(plain).toBeGreaterThan(wire * 3);
+			// At this bandwidth the plain JSON would take 3 s or more; the compressed answer takes about 0.5 s.
+			emu().control.configure({ bandwidthBytesPerSecond: Math.round(wire / 0.5) });
+			const answer = await inquiries({ 'Accept-Encoding': 'gzip' });
+			expect(answer.headers['content-encoding']).toBe('gzip');
+			expect(answer.ms).toBeGreaterThanOrEqual(480);
+			expect(answer.ms).toBeLessThan(2000);
+			expect((decode('gzip', answer.bytes) as { data: unknown[] }).data).toHaveLength(400);
+		});
+
+		it('adds roundTripMs before each answer starts, on both servers', async () => {
+			const before = await inquiries();
+			emu().control.configure({ roundTripMs: 300 });
+			const delayed = await inquiries();
+			expect(delayed.ms).toBeGreaterThanOrEqual(295);
+			expect(delayed.ms).toBeGreaterThan(before.ms + 200);
+			const profile = await rawPost('/v1/profile', {}, {}, emu().connectUrl);
+			expect(profile.ms).toBeGreaterThanOrEqual(295);
 		});
 	});
 

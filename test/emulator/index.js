@@ -8,6 +8,7 @@ const { handleWebService, sendTruncated, ENDPOINTS } = require('./webService');
 const { handleConnect } = require('./connect');
 const { handleControl } = require('./control');
 const { sendApiError, sendJson } = require('./errors');
+const { negotiateEncoding, shapeAnswer } = require('./wire');
 
 /**
  * An emulator of the App Builder API: two loopback HTTP servers (web services
@@ -89,12 +90,21 @@ async function handleRequest(store, kind, req, res) {
 		query,
 		body: body.ok ? body.value : raw,
 		receivedAt: Date.now(),
+		acceptEncoding: headerText(req.headers['accept-encoding']),
 	};
 	store.requestLog.push(entry);
 	res.on('finish', () => {
 		entry.status = res.statusCode;
 		entry.finishedAt = Date.now();
 	});
+	const { compression, bandwidthBytesPerSecond, roundTripMs } = store.config;
+	shapeAnswer(res, {
+		coding: negotiateEncoding(req.headers['accept-encoding'], compression),
+		bytesPerSecond: bandwidthBytesPerSecond,
+		record: entry,
+	});
+	// The round trip of a distant link, before anything else (a fault included) answers.
+	if (roundTripMs > 0) await delay(roundTripMs);
 
 	const faultEndpoint = faultEndpointOf(kind, path);
 	if (faultEndpoint) {
@@ -220,6 +230,11 @@ function sendEndlessInquiries(res) {
 	};
 	res.on('drain', pump);
 	pump();
+}
+
+/** @param {string | string[] | undefined} value */
+function headerText(value) {
+	return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** @param {number} ms */

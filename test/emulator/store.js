@@ -18,10 +18,13 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   rotateRefreshTokens: boolean,
  *   connectRequiresAccessToken: boolean,
  *   latencyMs: number,
+ *   compression: boolean | Array<'gzip' | 'br' | 'deflate'>,
+ *   bandwidthBytesPerSecond: number | null,
+ *   roundTripMs: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
  * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless', times: number, status?: number, ms?: number, location?: string}} Fault
- * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number}} LoggedRequest
+ * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number, acceptEncoding?: string, contentEncoding?: 'gzip' | 'br' | 'deflate', bodyBytes?: number, wireBytes?: number}} LoggedRequest
  * @typedef {{name: string, email: string, phone: string, password: string, passwordType: string, group: string, status: string}} AppUser
  */
 
@@ -38,6 +41,9 @@ function defaultConfig() {
 		rotateRefreshTokens: true,
 		connectRequiresAccessToken: false,
 		latencyMs: 0,
+		compression: false,
+		bandwidthBytesPerSecond: null,
+		roundTripMs: 0,
 	};
 }
 
