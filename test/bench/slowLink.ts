@@ -39,7 +39,12 @@ export interface SlowLinkRow {
 	oursMs: number;
 	/** The emulator's own time for ours' request: from receiving it to the last byte leaving. */
 	servedMs: number;
+	/** Ours around the answer: from the poll's start to the request reaching the emulator, and from the last byte leaving it to the poll's end. */
+	beforeRequestMs: number;
+	afterLastByteMs: number;
 	peerMs?: number;
+	/** The emulator's time for the peer's request, as servedMs for ours. */
+	peerServedMs?: number;
 	peerNote?: string;
 	/** The same answer over loopback with no cap and no round trip, in ours' coding: what serving it costs the emulator (compressing included). */
 	uncappedMs: number;
@@ -81,18 +86,21 @@ async function measureOurs(emulator: EmulatorProcess, size: number, compression:
 	const poller = new TriggerPoller(emulator.webUrl);
 	await poller.poll();
 	await emulator.configure(slowLink(settings, compression));
-	const times: number[] = [];
-	const answers: LoggedAnswer[] = [];
+	const polls: Array<{ ms: number; answer: LoggedAnswer; beforeRequestMs: number; afterLastByteMs: number }> = [];
 	for (let round = 0; round < settings.roundsFor(size); round++) {
 		await emulator.addNew(settings.newPerPoll);
+		// The emulator logs in wall-clock time, so the poll's ends are taken in it too.
+		const startedAt = Date.now();
 		const start = now();
 		const emitted = await poller.poll();
-		times.push(now() - start);
+		const pollMs = now() - start;
+		const endedAt = Date.now();
 		if (emitted !== settings.newPerPoll) throw new Error(`slow link, ${size}: the poll emitted ${emitted}, expected ${settings.newPerPoll}`);
-		answers.push(await lastAnswer(emulator));
+		const answer = await lastAnswer(emulator);
+		polls.push({ ms: pollMs, answer, beforeRequestMs: answer.receivedAt - startedAt, afterLastByteMs: endedAt - (answer.finishedAt ?? endedAt) });
 	}
-	const middle = answers[times.indexOf(median(times))];
-	return { oursMs: median(times), answer: middle };
+	const oursMs = median(polls.map((poll) => poll.ms));
+	return { oursMs, ...(polls.find((poll) => poll.ms === oursMs) ?? polls[0]) };
 }
 
 /** The peer's HTTP Request node on the same link: its execution time as n8n recorded it, median of the rounds. */
@@ -100,6 +108,7 @@ async function measurePeer(emulator: EmulatorProcess, bench: N8nForBench, size: 
 	const path = `bench-slow-link-${size}-${compression ? 'compressed' : 'plain'}`;
 	const workflowId = await bench.activate(peerFetchWorkflow(bench.credential, emulator.webUrl, path));
 	const times: number[] = [];
+	const served: number[] = [];
 	let encoding: string | undefined;
 	let note: string | undefined;
 	try {
@@ -107,7 +116,9 @@ async function measurePeer(emulator: EmulatorProcess, bench: N8nForBench, size: 
 			await bench.callWebhook(path, {});
 			const execution = await bench.waitForExecution(workflowId, round, 10 * 60_000);
 			const run = execution?.data?.resultData.runData[PEER_FETCH_NODE]?.[0];
-			encoding = (await lastAnswer(emulator)).contentEncoding ?? 'identity';
+			const answer = await lastAnswer(emulator);
+			encoding = answer.contentEncoding ?? 'identity';
+			served.push((answer.finishedAt ?? answer.receivedAt) - answer.receivedAt);
 			if (!execution || execution.status !== 'success') {
 				note = execution ? `ended with status ${execution.status}` : 'did not finish in 10 min';
 				break;
@@ -122,7 +133,7 @@ async function measurePeer(emulator: EmulatorProcess, bench: N8nForBench, size: 
 	} finally {
 		await bench.deactivate(workflowId);
 	}
-	return { peerMs: times.length > 0 ? median(times) : undefined, encoding, note };
+	return { peerMs: times.length > 0 ? median(times) : undefined, servedMs: served.length > 0 ? median(served) : undefined, encoding, note };
 }
 
 export async function measureSlowLink(emulator: EmulatorProcess, bench: N8nForBench, settings: SlowLinkSettings): Promise<SlowLinkRow[]> {
@@ -164,14 +175,17 @@ async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, setting
 				floorMs: transferFloorMs(wireBytes, settings),
 				oursMs: ours.oursMs,
 				servedMs: (ours.answer.finishedAt ?? ours.answer.receivedAt) - ours.answer.receivedAt,
+				beforeRequestMs: ours.beforeRequestMs,
+				afterLastByteMs: ours.afterLastByteMs,
 				peerMs: peer.peerMs,
+				peerServedMs: peer.servedMs,
 				peerNote: peer.note,
 				uncappedMs: uncapped,
 			};
 			rows.push(row);
 			console.log(
 				`slow   ${String(size).padStart(7)} inquiries  ${compression ? 'compressed' : 'plain     '}  body ${(row.bodyBytes / 1e6).toFixed(1)} MB  wire ${(wireBytes / 1e6).toFixed(1)} MB (${row.oursEncoding})` +
-					`  floor ${row.floorMs.toFixed(0)} ms  ours ${row.oursMs.toFixed(0)} ms (served ${row.servedMs} ms, uncapped ${row.uncappedMs.toFixed(0)} ms)  peer ${row.peerMs ?? '-'} ms (${row.peerEncoding ?? '?'})${row.peerNote ? ` (${row.peerNote})` : ''}`,
+					`  floor ${row.floorMs.toFixed(0)} ms  ours ${row.oursMs.toFixed(0)} ms (before request ${row.beforeRequestMs} ms, served ${row.servedMs} ms, after last byte ${row.afterLastByteMs} ms; uncapped ${row.uncappedMs.toFixed(0)} ms)  peer ${row.peerMs ?? '-'} ms (${row.peerEncoding ?? '?'}, served ${row.peerServedMs ?? '-'} ms)${row.peerNote ? ` (${row.peerNote})` : ''}`,
 			);
 		}
 	}
@@ -215,7 +229,7 @@ function whatBounds(rows: SlowLinkRow[]): string {
 	const lines: string[] = [];
 	for (const row of rows.filter((r) => r.oursMs / r.floorMs > SLOW_LINK_FLOOR_TARGET)) {
 		lines.push(
-			`- At ${row.size.toLocaleString('en')}, ${row.compression ? 'compressed' : 'plain'}: the emulator took ${ms(row.servedMs)} from the request to the last byte on the wire against the floor's ${ms(row.floorMs)}; the poll took ${ms(row.oursMs - row.servedMs)} beyond that (its setup before the request and its work after the last byte).`,
+			`- At ${row.size.toLocaleString('en')}, ${row.compression ? 'compressed' : 'plain'}: the emulator took ${ms(row.servedMs)} from the request to the last byte on the wire against the floor's ${ms(row.floorMs)}; around that, the poll took ${ms(row.beforeRequestMs)} from its start to the request reaching the emulator and ${ms(row.afterLastByteMs)} from the last byte to its end.`,
 		);
 	}
 	for (const pair of pairs(rows).filter((p) => p.speedup < COMPRESSION_TARGET)) {
@@ -230,7 +244,7 @@ function whatBounds(rows: SlowLinkRow[]): string {
 export function slowLinkSection(rows: SlowLinkRow[], settings: SlowLinkSettings): string {
 	const table = rows.map(
 		(row) =>
-			`| ${row.size.toLocaleString('en')} | ${row.compression ? `on (${row.oursEncoding})` : 'off'} | ${mb(row.bodyBytes)} | ${mb(row.wireBytes)} | ${ms(row.floorMs)} | ${ms(row.oursMs)} | **${(row.oursMs / row.floorMs).toFixed(2)}x** | ${ms(row.peerMs)}${row.peerEncoding ? ` (${row.peerEncoding})` : ''}${row.peerNote ? ` ${row.peerNote}` : ''} | ${ms(row.uncappedMs)} |`,
+			`| ${row.size.toLocaleString('en')} | ${row.compression ? `on (${row.oursEncoding})` : 'off'} | ${mb(row.bodyBytes)} | ${mb(row.wireBytes)} | ${ms(row.floorMs)} | ${ms(row.oursMs)} | **${(row.oursMs / row.floorMs).toFixed(2)}x** | ${ms(row.beforeRequestMs)} / ${ms(row.servedMs)} / ${ms(row.afterLastByteMs)} | ${ms(row.peerMs)}${row.peerEncoding ? ` (${row.peerEncoding})` : ''}${row.peerNote ? ` ${row.peerNote}` : ''} | ${ms(row.peerServedMs)} | ${ms(row.uncappedMs)} |`,
 	);
 	const speedups = pairs(rows).map(
 		(pair) => `at ${pair.size.toLocaleString('en')}, ours is **${pair.speedup.toFixed(1)}x** faster compressed (target: at least ${COMPRESSION_TARGET}x)`,
@@ -247,13 +261,15 @@ before each timed poll; median of ${settings.sizes.map((size) => `${settings.rou
 that crossed the wire for that poll ÷ the bandwidth + the round trip. The
 *peer* is n8n's HTTP Request node in the bench n8n, the same request with the
 same credential over the same link, its own time as n8n recorded it (the
-coding the emulator answered it in, in brackets). *Served with no cap* is
+coding the emulator answered it in, in brackets). *Request to last byte*
+is the emulator's time from receiving a request to the answer's last byte
+leaving it, as it logged it. *Served with no cap* is
 the same answer fetched again over loopback with the cap and the round trip
 lifted, in ours' coding: what serving it costs the emulator, compressing
 included.
 
-| inquiries | compression | answer | on the wire | floor | ours | ours / floor | peer's HTTP Request node | served with no cap |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| inquiries | compression | answer | on the wire | floor | ours | ours / floor | ours: start to request / request to last byte / last byte to end | peer's HTTP Request node | peer: request to last byte | served with no cap |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table.join('\n')}
 
 ${speedups.length > 0 ? `With compression, ${speedups.join('; ')}.` : ''}${whatBounds(rows)}
