@@ -182,6 +182,8 @@ async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, setting
 				peerNote: peer.note,
 				uncappedMs: uncapped,
 			};
+			// A compressed row the server did not compress would measure nothing: the client must accept a coding.
+			if (compression && row.oursEncoding === 'identity') throw new Error(`slow link, ${size}: the trigger's answer came uncompressed with compression on`);
 			rows.push(row);
 			console.log(
 				`slow   ${String(size).padStart(7)} inquiries  ${compression ? 'compressed' : 'plain     '}  body ${(row.bodyBytes / 1e6).toFixed(1)} MB  wire ${(wireBytes / 1e6).toFixed(1)} MB (${row.oursEncoding})` +
@@ -229,7 +231,7 @@ function whatBounds(rows: SlowLinkRow[]): string {
 	const lines: string[] = [];
 	for (const row of rows.filter((r) => r.oursMs / r.floorMs > SLOW_LINK_FLOOR_TARGET)) {
 		lines.push(
-			`- At ${row.size.toLocaleString('en')}, ${row.compression ? 'compressed' : 'plain'}: the emulator took ${ms(row.servedMs)} from the request to the last byte on the wire against the floor's ${ms(row.floorMs)}; around that, the poll took ${ms(row.beforeRequestMs)} from its start to the request reaching the emulator and ${ms(row.afterLastByteMs)} from the last byte to its end.`,
+			`- At ${row.size.toLocaleString('en')}, ${row.compression ? 'compressed' : 'plain'}: the emulator took ${ms(row.servedMs)} from the request to the last byte on the wire against the floor's ${ms(row.floorMs)} (with no cap and no round trip it serves the same answer in ${ms(row.uncappedMs)}); around that, the poll took ${ms(row.beforeRequestMs)} from its start to the request reaching the emulator and ${ms(row.afterLastByteMs)} from the last byte to its end.`,
 		);
 	}
 	for (const pair of pairs(rows).filter((p) => p.speedup < COMPRESSION_TARGET)) {
