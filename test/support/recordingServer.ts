@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -12,12 +12,16 @@ export interface Answer {
 	status: number;
 	headers?: Record<string, string>;
 	body?: unknown;
+	/** Bytes sent as they are instead of `body` (a compressed or corrupt answer), written as the client reads them. */
+	bytes?: Iterable<Buffer>;
 }
 
 export interface RecordingServer {
 	/** http://127.0.0.1:<port>, no trailing slash. */
 	url: string;
 	requests: RecordedRequest[];
+	/** Bytes of `bytes` answers the client took before the answer ended or it hung up. */
+	bytesSent(): number;
 	close(): Promise<void>;
 }
 
@@ -28,6 +32,7 @@ export interface RecordingServer {
  */
 export async function startRecordingServer(answer: (request: RecordedRequest) => Answer): Promise<RecordingServer> {
 	const requests: RecordedRequest[] = [];
+	let bytesSent = 0;
 	const server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -39,9 +44,10 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
 				body: Buffer.concat(chunks).toString('utf8'),
 			};
 			requests.push(recorded);
-			const { status, headers = {}, body } = answer(recorded);
+			const { status, headers = {}, body, bytes } = answer(recorded);
 			res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-			res.end(body === undefined ? '' : JSON.stringify(body));
+			if (bytes) writeAsRead(res, bytes[Symbol.iterator](), (sent) => (bytesSent += sent));
+			else res.end(body === undefined ? '' : JSON.stringify(body));
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,12 +55,32 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
 	return {
 		url: `http://127.0.0.1:${port}`,
 		requests,
+		bytesSent: () => bytesSent,
 		close: async () =>
 			await new Promise<void>((resolve, reject) => {
 				server.closeAllConnections();
 				server.close((error) => (error ? reject(error) : resolve()));
 			}),
 	};
+}
+
+/** Writes `chunks` while the client keeps reading, and stops when it hangs up. */
+function writeAsRead(res: ServerResponse, chunks: Iterator<Buffer>, sent: (bytes: number) => void): void {
+	const more = (): void => {
+		while (!res.destroyed) {
+			const next = chunks.next();
+			if (next.done === true) {
+				res.end();
+				return;
+			}
+			sent(next.value.length);
+			if (!res.write(next.value)) {
+				res.once('drain', more);
+				return;
+			}
+		}
+	};
+	more();
 }
 
 /**

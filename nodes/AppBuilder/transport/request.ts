@@ -10,6 +10,7 @@ import { sleep } from 'n8n-workflow';
 import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from '../../shared/appBuilderApi';
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { boundedChunks } from '../../shared/http/answerReading';
+import { ACCEPT_ENCODING, isDecodingFailure } from '../../shared/http/contentCoding';
 import { asNetworkFailure, isTransient, type NetworkFailure } from '../../shared/http/networkFailure';
 import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
 import { RequestGate } from '../../shared/http/requestGate';
@@ -87,9 +88,14 @@ export async function callWebService(
 		method: 'POST',
 		url,
 		body: { method, ...(sendsApiKey ? { apiKey: credentials.apiKey } : {}), ...params },
-		headers: { 'Content-Type': 'application/json', Accept: 'application/json', ACCESSTOKEN: credentials.accessToken },
+		headers: {
+			'Content-Type': 'application/json',
+			Accept: 'application/json',
+			'Accept-Encoding': ACCEPT_ENCODING,
+			ACCESSTOKEN: credentials.accessToken,
+		},
 		json: true,
-		// Read as a stream, so that a deadline and a size bound apply to every answer.
+		// Read as a stream, so that a deadline and a size bound apply to every answer (decoded, when it came compressed).
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -190,6 +196,7 @@ async function attemptOnce(
 		}
 		if (deadline.aborted) return timeLimit;
 		if (cancel?.aborted) return { ok: false, other: true, message: 'the execution was cancelled' };
+		if (isDecodingFailure(error)) return { ok: false, undecodable: true };
 		return asNetworkFailure(error) ?? otherFailure(error);
 	}
 }

@@ -23,7 +23,13 @@ export interface OtherFailure {
 	message: string;
 }
 
-export type CallFailure = WebServiceFailure | NetworkFailure | RedirectFailure | LimitFailure | OtherFailure;
+/** A compressed answer whose data could not be decoded. */
+export interface DecodingFailure {
+	ok: false;
+	undecodable: true;
+}
+
+export type CallFailure = WebServiceFailure | NetworkFailure | RedirectFailure | LimitFailure | DecodingFailure | OtherFailure;
 
 const CREDENTIAL = 'the App Builder API credential';
 
@@ -46,6 +52,13 @@ export function webServiceError(node: INode, failure: CallFailure, details: Fail
 		});
 	}
 	if ('limit' in failure) return limitError(node, failure, itemIndex);
+	if ('undecodable' in failure) {
+		return new NodeApiError(node, { undecodable: true } as JsonObject, {
+			message: "The App Builder API's answer could not be decompressed: its compressed data is corrupt",
+			description: `The answer said it was compressed, but its data could not be decoded, so none of it was used. Something between n8n and the API (a proxy) may have altered it. Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
+			itemIndex,
+		});
+	}
 	if ('other' in failure) {
 		return new NodeApiError(node, {} as JsonObject, {
 			message: `The request to the App Builder API failed: ${apiMessageForUser(failure.message, details.secrets)}`,
