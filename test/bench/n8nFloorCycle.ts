@@ -40,6 +40,8 @@ export interface FloorRow {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
+/** A difference as "N ms more" or "N ms less". */
+const moreOrLess = (difference: number) => `${ms(Math.abs(difference))} ${difference >= 0 ? 'more' : 'less'}`;
 
 function pollStartOf(execution: FinishedExecution): number | undefined {
 	const items = execution.data?.resultData.runData[TRIVIAL_TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? [];
@@ -147,7 +149,7 @@ function whatBounds(rows: FloorRow[], trivial: TrivialCycles): string {
 	const lines = missed.map((row) => {
 		const b = row.breakdown;
 		const aroundRequest = b.tickToRequestMs + b.pollToStartMs + b.executionMs;
-		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(row.trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivial.cycleMs)} for the whole trivial cycle: ${ms(aroundRequest - trivial.cycleMs)} more. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it here: ${ms(b.servedMs - row.transferMs)} more.`;
+		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(row.trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivial.cycleMs)} for the whole trivial cycle: ${moreOrLess(aroundRequest - trivial.cycleMs)}. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it here: ${moreOrLess(b.servedMs - row.transferMs)}.`;
 	});
 	return `
 
