@@ -16,7 +16,7 @@ import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
 import { measureAddUser, type AddUserRow, type AddUserSettings } from './addUserInN8n';
 import { EmulatorProcess } from './emulatorProcess';
-import { floorSection, floorTargetRow, measureN8nFloor, type FloorRow, type TrivialCycles } from './n8nFloorCycle';
+import { floorSection, floorTargetRow, measureTrivialCycles, n8nFloorRows, type FloorRow, type TrivialCycles } from './n8nFloorCycle';
 import { N8nForBench } from './n8nForBench';
 import { measurePollCycles, OURS, PEER_RAISED, peerLabel, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
 import { measureSlowLink, slowLinkSection, slowLinkTargetRows, type SlowLinkRow, type SlowLinkSettings } from './slowLink';
@@ -171,6 +171,7 @@ async function measureInN8n(emulator: EmulatorProcess): Promise<{
 	const bench = await N8nForBench.start(emulator.webUrl);
 	try {
 		const addUser = await measureAddUser(emulator, bench, ADD_USER);
+		const trivial = await measureTrivialCycles(bench, CYCLES.cyclesFor(CYCLES.sizes[0]));
 		const cycles = await measurePollCycles(emulator, bench, CYCLES);
 		// What the package promises, checked on every run: each new lead once, every user added once.
 		for (const row of cycles.filter((r) => r.who === OURS)) {
@@ -180,7 +181,7 @@ async function measureInN8n(emulator: EmulatorProcess): Promise<{
 		for (const row of addUser.filter((r) => r.label.startsWith('App Builder'))) {
 			if (row.created !== row.items || row.failedItems > 0) throw new Error(`Add User in n8n: ${JSON.stringify(row)}`);
 		}
-		const floor = await measureN8nFloor(emulator, bench, CYCLES, cycles);
+		const floor = { trivial, rows: await n8nFloorRows(emulator, CYCLES, cycles, trivial) };
 		const slowLink = await measureSlowLink(emulator, bench, SLOW_LINK);
 		return { cycles, addUser, floor, slowLink };
 	} finally {
