@@ -48,6 +48,8 @@ export interface SlowLinkRow {
 	peerNote?: string;
 	/** The same answer over loopback with no cap and no round trip, in ours' coding: what serving it costs the emulator (compressing included). */
 	uncappedMs: number;
+	/** One more poll of ours with no cap and no round trip, in the same coding: what reading the answer costs this process (decompressing included). */
+	oursUncappedMs: number;
 }
 
 interface LoggedAnswer {
@@ -100,7 +102,7 @@ async function measureOurs(emulator: EmulatorProcess, size: number, compression:
 		polls.push({ ms: pollMs, answer, beforeRequestMs: answer.receivedAt - startedAt, afterLastByteMs: endedAt - (answer.finishedAt ?? endedAt) });
 	}
 	const oursMs = median(polls.map((poll) => poll.ms));
-	return { oursMs, ...(polls.find((poll) => poll.ms === oursMs) ?? polls[0]) };
+	return { oursMs, poller, ...(polls.find((poll) => poll.ms === oursMs) ?? polls[0]) };
 }
 
 /** The peer's HTTP Request node on the same link: its execution time as n8n recorded it, median of the rounds. */
@@ -157,6 +159,14 @@ async function uncappedTransfer(emulator: EmulatorProcess, coding: string | unde
 	return median(times);
 }
 
+/** One more poll by the same poller with the cap and the round trip lifted (after uncappedTransfer). */
+async function uncappedPoll(emulator: EmulatorProcess, poller: TriggerPoller, newPerPoll: number): Promise<number> {
+	await emulator.addNew(newPerPoll);
+	const start = now();
+	await poller.poll();
+	return now() - start;
+}
+
 async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, settings: SlowLinkSettings, rows: SlowLinkRow[]): Promise<void> {
 	for (const size of settings.sizes) {
 		for (const compression of [false, true]) {
@@ -165,6 +175,7 @@ async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, setting
 			const peer = await measurePeer(emulator, bench, size, compression, settings);
 			const wireBytes = ours.answer.wireBytes ?? 0;
 			const uncapped = await uncappedTransfer(emulator, ours.answer.contentEncoding);
+			const oursUncapped = await uncappedPoll(emulator, ours.poller, settings.newPerPoll);
 			const row: SlowLinkRow = {
 				size,
 				compression,
@@ -181,13 +192,14 @@ async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, setting
 				peerServedMs: peer.servedMs,
 				peerNote: peer.note,
 				uncappedMs: uncapped,
+				oursUncappedMs: oursUncapped,
 			};
 			// A compressed row the server did not compress would measure nothing: the client must accept a coding.
 			if (compression && row.oursEncoding === 'identity') throw new Error(`slow link, ${size}: the trigger's answer came uncompressed with compression on`);
 			rows.push(row);
 			console.log(
 				`slow   ${String(size).padStart(7)} inquiries  ${compression ? 'compressed' : 'plain     '}  body ${(row.bodyBytes / 1e6).toFixed(1)} MB  wire ${(wireBytes / 1e6).toFixed(1)} MB (${row.oursEncoding})` +
-					`  floor ${row.floorMs.toFixed(0)} ms  ours ${row.oursMs.toFixed(0)} ms (before request ${row.beforeRequestMs} ms, served ${row.servedMs} ms, after last byte ${row.afterLastByteMs} ms; uncapped ${row.uncappedMs.toFixed(0)} ms)  peer ${row.peerMs ?? '-'} ms (${row.peerEncoding ?? '?'}, served ${row.peerServedMs ?? '-'} ms)${row.peerNote ? ` (${row.peerNote})` : ''}`,
+					`  floor ${row.floorMs.toFixed(0)} ms  ours ${row.oursMs.toFixed(0)} ms (before request ${row.beforeRequestMs} ms, served ${row.servedMs} ms, after last byte ${row.afterLastByteMs} ms; uncapped: served ${row.uncappedMs.toFixed(0)} ms, ours ${row.oursUncappedMs.toFixed(0)} ms)  peer ${row.peerMs ?? '-'} ms (${row.peerEncoding ?? '?'}, served ${row.peerServedMs ?? '-'} ms)${row.peerNote ? ` (${row.peerNote})` : ''}`,
 			);
 		}
 	}
@@ -231,7 +243,7 @@ function whatBounds(rows: SlowLinkRow[]): string {
 	const lines: string[] = [];
 	for (const row of rows.filter((r) => r.oursMs / r.floorMs > SLOW_LINK_FLOOR_TARGET)) {
 		lines.push(
-			`- At ${row.size.toLocaleString('en')}, ${row.compression ? 'compressed' : 'plain'}: the emulator took ${ms(row.servedMs)} from the request to the last byte on the wire against the floor's ${ms(row.floorMs)} (with no cap and no round trip it serves the same answer in ${ms(row.uncappedMs)}); around that, the poll took ${ms(row.beforeRequestMs)} from its start to the request reaching the emulator and ${ms(row.afterLastByteMs)} from the last byte to its end.`,
+			`- At ${row.size.toLocaleString('en')}, ${row.compression ? 'compressed' : 'plain'}: the emulator took ${ms(row.servedMs)} from the request to the last byte on the wire against the floor's ${ms(row.floorMs)} (with no cap and no round trip it serves the same answer in ${ms(row.uncappedMs)}); around that, the poll took ${ms(row.beforeRequestMs)} from its start to the request reaching the emulator and ${ms(row.afterLastByteMs)} from the last byte to its end. With no cap and no round trip, a poll of ours reading the same answer in the same coding takes ${ms(row.oursUncappedMs)}: the least this process needs to decode and read it, on ${cpus().length} cores it shares with the emulator and n8n.`,
 		);
 	}
 	for (const pair of pairs(rows).filter((p) => p.speedup < COMPRESSION_TARGET)) {
@@ -246,7 +258,7 @@ function whatBounds(rows: SlowLinkRow[]): string {
 export function slowLinkSection(rows: SlowLinkRow[], settings: SlowLinkSettings): string {
 	const table = rows.map(
 		(row) =>
-			`| ${row.size.toLocaleString('en')} | ${row.compression ? `on (${row.oursEncoding})` : 'off'} | ${mb(row.bodyBytes)} | ${mb(row.wireBytes)} | ${ms(row.floorMs)} | ${ms(row.oursMs)} | **${(row.oursMs / row.floorMs).toFixed(2)}x** | ${ms(row.beforeRequestMs)} / ${ms(row.servedMs)} / ${ms(row.afterLastByteMs)} | ${ms(row.peerMs)}${row.peerEncoding ? ` (${row.peerEncoding})` : ''}${row.peerNote ? ` ${row.peerNote}` : ''} | ${ms(row.peerServedMs)} | ${ms(row.uncappedMs)} |`,
+			`| ${row.size.toLocaleString('en')} | ${row.compression ? `on (${row.oursEncoding})` : 'off'} | ${mb(row.bodyBytes)} | ${mb(row.wireBytes)} | ${ms(row.floorMs)} | ${ms(row.oursMs)} | **${(row.oursMs / row.floorMs).toFixed(2)}x** | ${ms(row.beforeRequestMs)} / ${ms(row.servedMs)} / ${ms(row.afterLastByteMs)} | ${ms(row.peerMs)}${row.peerEncoding ? ` (${row.peerEncoding})` : ''}${row.peerNote ? ` ${row.peerNote}` : ''} | ${ms(row.peerServedMs)} | ${ms(row.uncappedMs)} / ${ms(row.oursUncappedMs)} |`,
 	);
 	const speedups = pairs(rows).map(
 		(pair) => `at ${pair.size.toLocaleString('en')}, ours is **${pair.speedup.toFixed(1)}x** faster compressed (target: at least ${COMPRESSION_TARGET}x)`,
@@ -265,12 +277,13 @@ that crossed the wire for that poll ÷ the bandwidth + the round trip. The
 same credential over the same link, its own time as n8n recorded it (the
 coding the emulator answered it in, in brackets). *Request to last byte*
 is the emulator's time from receiving a request to the answer's last byte
-leaving it, as it logged it. *Served with no cap* is
+leaving it, as it logged it. *No cap* is
 the same answer fetched again over loopback with the cap and the round trip
 lifted, in ours' coding: what serving it costs the emulator, compressing
-included.
+included; then one more poll of ours the same way: what decoding and
+reading the answer costs the trigger.
 
-| inquiries | compression | answer | on the wire | floor | ours | ours / floor | ours: start to request / request to last byte / last byte to end | peer's HTTP Request node | peer: request to last byte | served with no cap |
+| inquiries | compression | answer | on the wire | floor | ours | ours / floor | ours: start to request / request to last byte / last byte to end | peer's HTTP Request node | peer: request to last byte | no cap: served / one poll of ours |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table.join('\n')}
 
