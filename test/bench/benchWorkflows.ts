@@ -59,6 +59,24 @@ export function triggerWorkflow(credential: Credential): BenchWorkflow {
 	]);
 }
 
+/** Where the benchmark's own trivial trigger lives; n8n loads it through N8N_CUSTOM_EXTENSIONS. */
+export const TRIVIAL_TRIGGER_DIR = `${__dirname}/trivialTrigger`;
+export const TRIVIAL_TRIGGER_NAME = 'Trivial Trigger';
+
+/**
+ * n8n's own floor for a poll cycle: a trigger that returns 10 fixed items,
+ * polled once a minute like ours (on a second chosen here, so the benchmark
+ * need not wait for a random one), and the same No Operation node.
+ */
+export function trivialTriggerWorkflow(cronSecond: number): BenchWorkflow {
+	return chained('Bench: trivial polling trigger', [
+		node(TRIVIAL_TRIGGER_NAME, 'CUSTOM.benchTrivialTrigger', 1, {
+			pollTimes: { item: [{ mode: 'custom', cronExpression: `${cronSecond} * * * * *` }] },
+		}),
+		node('Received', 'n8n-nodes-base.noOp', 1, {}),
+	]);
+}
+
 /** Flattening as a user writes it in a Code node: the fields of formbuilderData by name. */
 const FLATTEN_CODE = `return $input.all().map((item) => {
   const record = item.json;
@@ -66,6 +84,27 @@ const FLATTEN_CODE = `return $input.all().map((item) => {
   for (const field of JSON.parse(record.formbuilderData || '[]')) lead[field.fieldName] = field.fieldValue;
   return { json: lead };
 });`;
+
+export const PEER_FETCH_NODE = 'Get Inquiries';
+
+/** The peer's request: n8n's HTTP Request node reading the whole form with the same credential. */
+function getInquiriesNode(credential: Credential, webUrl: string): WorkflowNode {
+	return node(PEER_FETCH_NODE, 'n8n-nodes-base.httpRequest', 4.2, {
+		method: 'POST',
+		url: `${webUrl}/V4/webservices/FormBuilderApi.php`,
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: 'appBuilderApi',
+		sendBody: true,
+		specifyBody: 'json',
+		jsonBody: JSON.stringify({ method: 'formBuilderInquiries', ...form }),
+		options: {},
+	}, { credentials: { appBuilderApi: credential } });
+}
+
+/** The peer's HTTP Request node alone, run on a webhook call: its own time is what n8n records for it. */
+export function peerFetchWorkflow(credential: Credential, webUrl: string, path: string): BenchWorkflow {
+	return chained('Bench: the peer\'s HTTP Request node', [webhookTrigger(path), getInquiriesNode(credential, webUrl)]);
+}
 
 /**
  * The peer: Schedule Trigger → HTTP Request → Split Out → Remove Duplicates
@@ -77,16 +116,7 @@ export function peerPollWorkflow(credential: Credential, webUrl: string, everySe
 		node('Schedule Trigger', 'n8n-nodes-base.scheduleTrigger', 1.2, {
 			rule: { interval: [{ field: 'seconds', secondsInterval: everySeconds }] },
 		}),
-		node('Get Inquiries', 'n8n-nodes-base.httpRequest', 4.2, {
-			method: 'POST',
-			url: `${webUrl}/V4/webservices/FormBuilderApi.php`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'appBuilderApi',
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody: JSON.stringify({ method: 'formBuilderInquiries', ...form }),
-			options: {},
-		}, { credentials: { appBuilderApi: credential } }),
+		getInquiriesNode(credential, webUrl),
 		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} }),
 		node('Remove Duplicates', 'n8n-nodes-base.removeDuplicates', 2, {
 			operation: 'removeItemsSeenInPreviousExecutions',
@@ -98,7 +128,7 @@ export function peerPollWorkflow(credential: Credential, webUrl: string, everySe
 	]);
 }
 
-function peopleWebhook(path: string): WorkflowNode {
+function webhookTrigger(path: string): WorkflowNode {
 	return node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: `bench-${path}` });
 }
 
@@ -107,7 +137,7 @@ const splitPeople = () => node('Split Out', 'n8n-nodes-base.splitOut', 1, { fiel
 /** Ours: a webhook receives people, App Builder adds each as an app user. */
 export function addUserWorkflow(credential: Credential, path: string, concurrency: number): BenchWorkflow {
 	return chained(`Bench: App Builder Add User x${concurrency}`, [
-		peopleWebhook(path),
+		webhookTrigger(path),
 		splitPeople(),
 		node('Add User', APP_BUILDER, 1, {
 			resource: 'user',
@@ -142,7 +172,7 @@ export interface HttpRequestSettings {
 export function httpRequestAddUserWorkflow(credential: Credential, webUrl: string, path: string, settings: HttpRequestSettings): BenchWorkflow {
 	const body = `={{ JSON.stringify({ method: 'addUser', apiKey: '${FIXTURE.apiKey}', name: $json.name, email: $json.email, password: $json.password, phone: $json.phone, passwordType: '', group: '', status: '' }) }}`;
 	return chained('Bench: HTTP Request addUser', [
-		peopleWebhook(path),
+		webhookTrigger(path),
 		splitPeople(),
 		node('Add User', 'n8n-nodes-base.httpRequest', 4.2, {
 			method: 'POST',

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { resolve } from 'node:path';
 
 import { FIXTURE } from '../emulator';
@@ -73,6 +74,48 @@ export class EmulatorProcess {
 		const text = await response.text();
 		const body = JSON.parse(text) as { data: unknown[] };
 		return { bytes: Buffer.byteLength(text), records: body.data };
+	}
+
+	/**
+	 * Sets emulator config values (latency, rate limit, and for a slow link
+	 * compression, bandwidthBytesPerSecond and roundTripMs). fillForm resets
+	 * the emulator to the config it started with, so call this after it.
+	 */
+	async configure(config: Record<string, unknown>): Promise<void> {
+		await this.control('POST', '/configure', config);
+	}
+
+	/**
+	 * The transfer alone: the inquiries request over loopback, its answer's
+	 * bytes read as they come and counted as they arrive on the socket (still
+	 * compressed if the server compressed them), nothing parsed.
+	 */
+	async transfer(acceptEncoding?: string): Promise<{ ms: number; wireBytes: number; encoding: string }> {
+		const body = JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+		const started = process.hrtime.bigint();
+		return await new Promise((done, fail) => {
+			const req = request(
+				`${this.webUrl}/V4/webservices/FormBuilderApi.php`,
+				{
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/json',
+						ACCESSTOKEN: FIXTURE.accessToken,
+						...(acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}),
+					},
+				},
+				(res) => {
+					let wireBytes = 0;
+					res.on('data', (chunk: Buffer) => (wireBytes += chunk.length));
+					res.on('end', () =>
+						done({ ms: Number(process.hrtime.bigint() - started) / 1e6, wireBytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }),
+					);
+					res.on('error', fail);
+				},
+			);
+			req.on('error', fail);
+			req.end(body);
+		});
 	}
 
 	/** A small request that loads the same code paths as the measured one. */

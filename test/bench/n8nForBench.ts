@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { credentialDataFor } from '../emulator';
-import type { BenchWorkflow } from './benchWorkflows';
+import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
 
 const { N8nInstance, packPackage } = require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
 
@@ -32,7 +32,12 @@ export class N8nForBench {
 
 	static async start(webUrl: string, env: Record<string, string> = {}): Promise<N8nForBench> {
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-bench-pack-')));
-		const n8n = await N8nInstance.start({ version: process.env.BENCH_N8N_VERSION ?? '2.40.7', packageTarball: tarball, env });
+		const n8n = await N8nInstance.start({
+			version: process.env.BENCH_N8N_VERSION ?? '2.40.7',
+			packageTarball: tarball,
+			// The benchmark's own trivial trigger, loaded from its folder: never part of the package.
+			env: { N8N_CUSTOM_EXTENSIONS: TRIVIAL_TRIGGER_DIR, ...env },
+		});
 		const name = 'App Builder (emulator)';
 		const id = await n8n.createCredential(name, 'appBuilderApi', credentialDataFor({ webUrl, connectUrl: webUrl }));
 		return new N8nForBench(n8n, { id, name });

@@ -19,7 +19,7 @@ export interface CycleRow {
 	/** Leads emitted by the first run, before anything new arrived. */
 	firstRunEmitted: number;
 	/** Where ours spends a cycle (medians): the answer being served, then the poll reading it until n8n starts the execution, then the execution. */
-	breakdown?: { servedMs: number; pollToStartMs: number; executionMs: number };
+	breakdown?: CycleBreakdown;
 	/** Per cycle: new leads emitted, old leads emitted again, new leads missing. */
 	newEmitted: number[];
 	repeated: number[];
@@ -38,6 +38,16 @@ export interface CycleSettings {
 	peerVariants: 1 | 2;
 }
 
+export interface CycleBreakdown {
+	/** From n8n's cron tick to the trigger's request reaching the emulator: n8n's scheduling and the trigger's setup. */
+	tickToRequestMs: number;
+	servedMs: number;
+	pollToStartMs: number;
+	executionMs: number;
+	/** The whole cycle counted from the cron tick instead of the request: comparable with a trigger that sends no request. */
+	fromTickMs: number;
+}
+
 interface LoggedRequest {
 	path: string;
 	receivedAt: number;
@@ -47,6 +57,15 @@ interface LoggedRequest {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * The cron tick a poll started from. n8n schedules a poll on a whole second
+ * (a fixed second of each minute); the poll starts a few milliseconds after
+ * it, and a timer may fire a hair early, hence the 50 ms of slack.
+ */
+export function cronTick(pollStartedAt: number): number {
+	return Math.floor((pollStartedAt + 50) / 1000) * 1000;
+}
 
 /** Emitted records carry requestId BULK<n>: the n-th inquiry added since the form was filled. */
 function bulkSequence(item: { json: Record<string, unknown> }): number {
@@ -102,7 +121,7 @@ async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: 
 	const workflowId = await bench.activate(triggerWorkflow(bench.credential));
 	const row: CycleRow = { size, who: OURS, cycles: 0, firstRunEmitted: 0, newEmitted: [], repeated: [], missed: [] };
 	const times: number[] = [];
-	const parts: Array<{ servedMs: number; pollToStartMs: number; executionMs: number }> = [];
+	const parts: CycleBreakdown[] = [];
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
 		for (let cycle = 1; cycle <= settings.cyclesFor(size); cycle++) {
@@ -112,10 +131,13 @@ async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: 
 			if (!execution) throw new Error(`ours at ${size}: no execution after poll ${cycle + 1}`);
 			const request = requests[cycle];
 			times.push(Date.parse(execution.stoppedAt) - request.receivedAt);
+			const tick = cronTick(request.receivedAt);
 			parts.push({
+				tickToRequestMs: request.receivedAt - tick,
 				servedMs: (request.finishedAt ?? request.receivedAt) - request.receivedAt,
 				pollToStartMs: Date.parse(execution.startedAt) - (request.finishedAt ?? request.receivedAt),
 				executionMs: Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt),
+				fromTickMs: Date.parse(execution.stoppedAt) - tick,
 			});
 			const verdict = judge(outputOf(execution, 'New Inquiry'), size + (cycle - 1) * settings.newPerCycle, settings.newPerCycle);
 			row.newEmitted.push(verdict.newEmitted);
@@ -127,10 +149,13 @@ async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: 
 	}
 	row.cycles = times.length;
 	row.cycleMs = median(times);
+	const medianOf = (key: keyof CycleBreakdown) => median(parts.map((part) => part[key]));
 	row.breakdown = {
-		servedMs: median(parts.map((part) => part.servedMs)),
-		pollToStartMs: median(parts.map((part) => part.pollToStartMs)),
-		executionMs: median(parts.map((part) => part.executionMs)),
+		tickToRequestMs: medianOf('tickToRequestMs'),
+		servedMs: medianOf('servedMs'),
+		pollToStartMs: medianOf('pollToStartMs'),
+		executionMs: medianOf('executionMs'),
+		fromTickMs: medianOf('fromTickMs'),
 	};
 	return row;
 }
@@ -231,7 +256,7 @@ export async function measurePollCycles(emulator: EmulatorProcess, bench: N8nFor
 			console.log(
 				`cycle  ${row.who.padEnd(28)} ${String(size).padStart(7)} inquiries  ${row.cycleMs === undefined ? '     -' : row.cycleMs.toFixed(0).padStart(6)} ms  first run ${row.firstRunEmitted}` +
 					`  new ${row.newEmitted.join('/')}  repeated ${row.repeated.join('/')}  missed ${row.missed.join('/')}` +
-					`${row.breakdown ? `  (served ${row.breakdown.servedMs} ms, poll to start ${row.breakdown.pollToStartMs} ms, execution ${row.breakdown.executionMs} ms)` : ''}` +
+					`${row.breakdown ? `  (tick to request ${row.breakdown.tickToRequestMs} ms, served ${row.breakdown.servedMs} ms, poll to start ${row.breakdown.pollToStartMs} ms, execution ${row.breakdown.executionMs} ms, from tick ${row.breakdown.fromTickMs} ms)` : ''}` +
 					`${row.note ? `  (${row.note})` : ''}`,
 			);
 		}
