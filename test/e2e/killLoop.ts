@@ -177,11 +177,11 @@ export function deliveries(executions: StoredExecution[]): Map<string, Array<{ e
 }
 
 /** psql against the queue mode's PostgreSQL: one-off queries, and a session that holds a table lock. */
-export function postgresClient(port: string) {
+export function postgresClient(port: string, database = 'postgres') {
 	const root = '/usr/lib/postgresql';
 	const version = readdirSync(root).sort((a, b) => Number(b) - Number(a))[0];
 	const psql = `${root}/${version}/bin/psql`;
-	const args = ['-h', '127.0.0.1', '-p', port, '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1'];
+	const args = ['-h', '127.0.0.1', '-p', port, '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1'];
 	return {
 		query(sql: string): string {
 			return execFileSync(psql, [...args, '-At', '-c', sql], { encoding: 'utf8' }).trim();
