@@ -206,7 +206,7 @@ class N8nInstance {
 
 	/**
 	 * Starts an `n8n worker` on the same database, queue and key (queue mode).
-	 * @returns {Promise<{logs: () => string, stop: () => Promise<void>}>}
+	 * @returns {Promise<{process: import('node:child_process').ChildProcess, logs: () => string, stop: () => Promise<void>}>}
 	 */
 	async startWorker() {
 		/** @type {string[]} */
@@ -224,6 +224,7 @@ class N8nInstance {
 			await new Promise((r) => setTimeout(r, 500));
 		}
 		return {
+			process: child,
 			logs: () => output.join(''),
 			stop: async () => {
 				if (child.exitCode !== null) return;
