@@ -68,8 +68,14 @@ function descendantsOf(pid: number): number[] {
 }
 
 /** SIGKILL a process and everything it started (n8n's task runner too), then wait for it to be gone. */
-export async function killHard(child: { pid?: number; exitCode: number | null; once: (event: 'exit', listener: () => void) => unknown }): Promise<void> {
-	if (child.pid === undefined || child.exitCode !== null) return;
+export async function killHard(child: {
+	pid?: number;
+	exitCode: number | null;
+	signalCode: NodeJS.Signals | null;
+	once: (event: 'exit', listener: () => void) => unknown;
+}): Promise<void> {
+	// A process that died of a signal keeps exitCode null: without the signal check this would wait for an exit already past.
+	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const family = [child.pid, ...descendantsOf(child.pid)];
 	for (const pid of family) {

@@ -188,7 +188,10 @@ class N8nInstance {
 		child.stderr?.on('data', collect);
 		const deadline = Date.now() + 240_000;
 		while (Date.now() < deadline) {
-			if (child.exitCode !== null) throw new Error(`n8n exited early (${child.exitCode}):\n${this.logs().slice(-4000)}`);
+			// A process killed by a signal keeps exitCode null and sets signalCode.
+			if (child.exitCode !== null || child.signalCode !== null) {
+				throw new Error(`n8n exited early (${child.exitCode ?? child.signalCode}):\n${this.logs().slice(-4000)}`);
+			}
 			try {
 				const response = await fetch(`${this.url}/healthz/readiness`);
 				if (response.ok) return;
