@@ -21,6 +21,7 @@ import { N8nForBench } from './n8nForBench';
 import { measurePollCycles, OURS, PEER_RAISED, peerLabel, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
 import { measureSlowLink, slowLinkSection, slowLinkTargetRows, type SlowLinkRow, type SlowLinkSettings } from './slowLink';
 import { TriggerPoller } from './triggerPoller';
+import { crashSection } from './crashFigures';
 import { lineChart } from './svgChart';
 
 const SMOKE = process.argv.includes('--smoke');
@@ -283,7 +284,8 @@ ${Math.round(flatten.perSecond).toLocaleString('en')} records per second, **${fl
 ${cycleSection(cycles, polls)}
 ${floorSection(floor.rows, floor.trivial)}
 ${slowLinkSection(slowLink, SLOW_LINK)}
-${addUserSection(addUser)}`;
+${addUserSection(addUser)}
+${crashSection(resolve(__dirname, '../../docs/crash-suite.json'))}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg and poll-cycle.svg`);
 }

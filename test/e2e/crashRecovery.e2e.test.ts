@@ -448,6 +448,15 @@ function progress(line: string): void {
 	process.stderr.write(`crash suite: ${line}\n`);
 }
 
+const recorded: Array<{ title: string; figures: Record<string, unknown> }> = [];
+
+/**
+ * Prints a run's figures; with CRASH_FIGURES=<file> (docs/crash-suite.json for
+ * the benchmark report) they are also written there, one run after another.
+ */
 function report(title: string, figures: Record<string, unknown>): void {
 	console.log(`crash suite, ${title}:\n${JSON.stringify(figures, null, 2)}`);
+	recorded.push({ title, figures });
+	const file = process.env.CRASH_FIGURES;
+	if (file) writeFileSync(file, `${JSON.stringify({ recordedAt: new Date().toISOString(), runs: recorded }, null, 2)}\n`);
 }
