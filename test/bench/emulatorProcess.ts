@@ -33,12 +33,21 @@ export class EmulatorProcess {
 	}
 
 	async control(method: string, path: string, body?: unknown): Promise<unknown> {
-		const response = await fetch(`${this.webUrl}/__emulator${path}`, {
-			method,
-			headers: { 'Content-Type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		return await response.json();
+		// A look-up may meet a kept-alive socket the emulator closed a moment before (ECONNRESET on a loaded
+		// machine); asking again is safe for a GET, and a change is never sent twice.
+		const attempts = method === 'GET' ? 3 : 1;
+		for (let attempt = 1; ; attempt++) {
+			try {
+				const response = await fetch(`${this.webUrl}/__emulator${path}`, {
+					method,
+					headers: { 'Content-Type': 'application/json' },
+					body: body === undefined ? undefined : JSON.stringify(body),
+				});
+				return await response.json();
+			} catch (error) {
+				if (attempt >= attempts) throw error;
+			}
+		}
 	}
 
 	/** A form of `count` inquiries of about 2 KB (10 fields), one a second up to now. */
