@@ -15,7 +15,6 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 // What n8n's package rules look at: the shipped sources and the JSON files.
 const productAndJson = ['nodes/**/*.ts', 'credentials/**/*.ts', '**/*.json'];
@@ -73,8 +72,10 @@ export default defineConfig(
 	// The rest of n8n-node's Cloud config for TypeScript, on the product only.
 	{
 		files: productTs,
-		extends: [js.configs.recommended, tseslint.configs.recommended, importX.configs['flat/recommended']],
-		settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()] },
+		extends: [js.configs.recommended, tseslint.configs.recommended, importX.flatConfigs.recommended, importX.flatConfigs.typescript],
+		// The TypeScript resolver by name: eslint-plugin-import-x 4.6 and eslint-import-resolver-typescript 3.6 are
+		// the last releases that need no per-platform native binding, which the registry here does not serve.
+		settings: { 'import-x/resolver': { typescript: true } },
 		rules: { 'prefer-spread': 'off' },
 	},
 	// Every regular expression in the product must be linear on any input: server text reaches them.
