@@ -87,13 +87,8 @@ export function checkedParameter<T>(node: INode, field: ParameterField, checked:
  * holds is an expression ("=..."): then its value may differ from item to item.
  */
 export function holdsExpression(parameters: INodeParameters, path: string): boolean {
-	let value: unknown = parameters;
-	for (const key of path.split('.')) {
-		if (isExpressionText(value)) return true;
-		value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-	}
 	// Walked with a list, not recursion: a parameter may nest deeply (fixed collections).
-	const pending: unknown[] = [value];
+	const pending: unknown[] = [parameterAt(parameters, path)];
 	while (pending.length > 0) {
 		const member = pending.pop();
 		if (isExpressionText(member)) return true;
@@ -102,16 +97,21 @@ export function holdsExpression(parameters: INodeParameters, path: string): bool
 	return false;
 }
 
+/** The value at `path`, or the first text met on the way there (a parameter holding it that is an expression or a plain value). */
+function parameterAt(parameters: INodeParameters, path: string): unknown {
+	let value: unknown = parameters;
+	for (const key of path.split('.')) {
+		if (typeof value === 'string') break;
+		value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+	}
+	return value;
+}
+
 function isExpressionText(value: unknown): boolean {
 	return typeof value === 'string' && value.startsWith('=');
 }
 
 /** Whether the parameter at `path`, or a parameter holding it, is an expression ("=..."). */
 function isExpression(node: INode, path: string): boolean {
-	let value: unknown = node.parameters;
-	for (const key of path.split('.')) {
-		if (typeof value === 'string') break;
-		value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-	}
-	return typeof value === 'string' && value.startsWith('=');
+	return isExpressionText(parameterAt(node.parameters, path));
 }
