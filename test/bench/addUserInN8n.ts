@@ -25,6 +25,17 @@ export interface AddUserRow {
 	executionStatus: string;
 }
 
+/**
+ * The least time the node could take: items × latency ÷ concurrency, and
+ * under a rate limit no less than items ÷ rate. Undefined for a node with
+ * no fixed concurrency and no rate limit.
+ */
+export function idealMsOf(row: AddUserRow): number | undefined {
+	const byRate = row.rateLimitPerSecond ? (row.items / row.rateLimitPerSecond) * 1000 : undefined;
+	if (row.idealMs === undefined) return byRate;
+	return byRate === undefined ? row.idealMs : Math.max(row.idealMs, byRate);
+}
+
 export interface AddUserSettings {
 	items: number;
 	latencyMs: number;
@@ -94,9 +105,10 @@ export async function measureAddUser(emulator: EmulatorProcess, bench: N8nForBen
 				calls: requests.filter((request) => request.path.endsWith('/addUser.php')).length,
 			};
 			rows.push(row);
+			const idealMs = idealMsOf(row);
 			console.log(
 				`add    ${row.label.padEnd(58)} ${rateLimitPerSecond ? `${rateLimitPerSecond}/s` : 'no limit'}  ${row.nodeMs.toFixed(0).padStart(6)} ms` +
-					`${row.idealMs ? `  ${(row.nodeMs / row.idealMs).toFixed(2)}x ideal` : ''}  created ${row.created}/${row.items}  calls ${row.calls}  failed ${row.failedItems}  (${row.executionStatus})`,
+					`${idealMs && contender.concurrency ? `  ${(row.nodeMs / idealMs).toFixed(2)}x ideal` : ''}  created ${row.created}/${row.items}  calls ${row.calls}  failed ${row.failedItems}  (${row.executionStatus})`,
 			);
 		}
 	}

@@ -66,12 +66,14 @@ export const TRIVIAL_TRIGGER_NAME = 'Trivial Trigger';
 /**
  * n8n's own floor for a poll cycle: a trigger that returns 10 fixed items,
  * polled once a minute like ours (on a second chosen here, so the benchmark
- * need not wait for a random one), and the same No Operation node.
+ * need not wait for a random one), and the same No Operation node. With
+ * `stateBytes`, the trigger also replaces that much static data on each poll.
  */
-export function trivialTriggerWorkflow(cronSecond: number): BenchWorkflow {
-	return chained('Bench: trivial polling trigger', [
+export function trivialTriggerWorkflow(cronSecond: number, stateBytes = 0): BenchWorkflow {
+	return chained(`Bench: trivial polling trigger${stateBytes > 0 ? `, ${stateBytes} B of state` : ''}`, [
 		node(TRIVIAL_TRIGGER_NAME, 'CUSTOM.benchTrivialTrigger', 1, {
 			pollTimes: { item: [{ mode: 'custom', cronExpression: `${cronSecond} * * * * *` }] },
+			stateBytes,
 		}),
 		node('Received', 'n8n-nodes-base.noOp', 1, {}),
 	]);

@@ -19,6 +19,8 @@ export const FLOOR_TARGET = 1.2;
 
 export interface TrivialCycles {
 	cycles: number;
+	/** Static data the trigger replaced on each poll (0: none). */
+	stateBytes: number;
 	/** Medians: the whole cycle from the cron tick, then its parts. */
 	cycleMs: number;
 	tickToPollMs: number;
@@ -49,15 +51,21 @@ function pollStartOf(execution: FinishedExecution): number | undefined {
 	return typeof startedAt === 'number' ? startedAt : undefined;
 }
 
+type CycleParts = Omit<TrivialCycles, 'cycles' | 'stateBytes'>;
+
 /**
- * The trivial trigger's cycles, each from its cron tick. Polls on a second a
- * few seconds ahead, so the first tick comes soon; the poll n8n runs when a
- * workflow is activated is not on a tick and is left out.
+ * The trivial trigger's cycles, each from its cron tick. Polls on a second
+ * `secondsAhead` from now, so the first tick comes soon; the poll n8n runs
+ * when a workflow is activated is not on a tick and is left out.
  */
-export async function measureTrivialCycles(bench: N8nForBench, cycles: number): Promise<TrivialCycles> {
-	const cronSecond = (Math.floor(Date.now() / 1000) + 5) % 60;
-	const workflowId = await bench.activate(trivialTriggerWorkflow(cronSecond));
-	const parts: Array<Omit<TrivialCycles, 'cycles'>> = [];
+export async function measureTrivialCycles(
+	bench: N8nForBench,
+	cycles: number,
+	{ stateBytes = 0, secondsAhead = 5 }: { stateBytes?: number; secondsAhead?: number } = {},
+): Promise<TrivialCycles> {
+	const cronSecond = (Math.floor(Date.now() / 1000) + secondsAhead) % 60;
+	const workflowId = await bench.activate(trivialTriggerWorkflow(cronSecond, stateBytes));
+	const parts: CycleParts[] = [];
 	try {
 		for (let count = 1; parts.length < cycles; count++) {
 			const execution = await bench.waitForExecution(workflowId, count, 150_000);
@@ -72,53 +80,67 @@ export async function measureTrivialCycles(bench: N8nForBench, cycles: number): 
 	} finally {
 		await bench.deactivate(workflowId);
 	}
-	const medianOf = (key: keyof Omit<TrivialCycles, 'cycles'>) => median(parts.map((part) => part[key]));
+	const medianOf = (key: keyof CycleParts) => median(parts.map((part) => part[key]));
 	const trivial = {
 		cycles: parts.length,
+		stateBytes,
 		cycleMs: medianOf('cycleMs'),
 		tickToPollMs: medianOf('tickToPollMs'),
 		pollToStartMs: medianOf('pollToStartMs'),
 		executionMs: medianOf('executionMs'),
 	};
 	console.log(
-		`floor  trivial trigger: cycle ${trivial.cycleMs} ms (tick to poll ${trivial.tickToPollMs} ms, poll to start ${trivial.pollToStartMs} ms, execution ${trivial.executionMs} ms), ${trivial.cycles} cycles`,
+		`floor  trivial trigger${stateBytes > 0 ? ` with ${stateBytes} B of state` : ''}: cycle ${trivial.cycleMs} ms (tick to poll ${trivial.tickToPollMs} ms, poll to start ${trivial.pollToStartMs} ms, execution ${trivial.executionMs} ms), ${trivial.cycles} cycles`,
 	);
 	return trivial;
 }
 
+export interface AnswerTransfer {
+	size: number;
+	/** The answer's bytes as they crossed the socket, and the median time to fetch them. */
+	wireBytes: number;
+	ms: number;
+}
+
 /**
- * The answer's transfer at one size: the form as ours read it in its median
- * cycle (the size, plus the new inquiries added by then), fetched over the
- * same loopback; one untimed fetch first, as the emulator renders new records once.
+ * The answer's transfer at each size: the form as ours reads it in its
+ * median cycle (the size, plus the new inquiries added by then), fetched over
+ * the same loopback; one untimed fetch first, as the emulator renders new
+ * records once. Measured while n8n is idle (before any poll cycle: the
+ * peer's largest runs keep n8n busy saving well after they end).
  */
-async function measureTransfer(emulator: EmulatorProcess, size: number, settings: CycleSettings): Promise<{ ms: number; wireBytes: number }> {
-	await emulator.fillForm(size);
-	await emulator.addNew(settings.newPerCycle * Math.ceil(settings.cyclesFor(size) / 2));
-	await emulator.transfer();
-	const times: number[] = [];
-	let wireBytes = 0;
-	for (let round = 0; round < settings.cyclesFor(size); round++) {
-		const transfer = await emulator.transfer();
-		times.push(transfer.ms);
-		wireBytes = transfer.wireBytes;
+export async function measureTransfers(emulator: EmulatorProcess, settings: CycleSettings): Promise<AnswerTransfer[]> {
+	const transfers: AnswerTransfer[] = [];
+	for (const size of settings.sizes) {
+		await emulator.fillForm(size);
+		await emulator.addNew(settings.newPerCycle * Math.ceil(settings.cyclesFor(size) / 2));
+		await emulator.transfer();
+		const times: number[] = [];
+		let wireBytes = 0;
+		for (let round = 0; round < settings.cyclesFor(size); round++) {
+			const transfer = await emulator.transfer();
+			times.push(transfer.ms);
+			wireBytes = transfer.wireBytes;
+		}
+		transfers.push({ size, wireBytes, ms: median(times) });
+		console.log(`floor  ${String(size).padStart(7)} inquiries  transfer ${median(times).toFixed(0).padStart(5)} ms  (${(wireBytes / 1e6).toFixed(1)} MB)`);
 	}
-	return { ms: median(times), wireBytes };
+	return transfers;
 }
 
 /**
  * For each size where ours finished: ours against the trivial cycle plus the
- * transfer, measured now. The trivial cycles are measured before ours, on
- * an n8n as fresh as it is for ours' smallest form (the peer's largest runs
- * leave n8n's heap large, which would slow the trivial cycle in ours' favour).
+ * transfer. The trivial cycles are measured before ours, on an n8n as fresh
+ * as it is for ours' smallest form (the peer's largest runs leave n8n's heap
+ * large, which would slow the trivial cycle in ours' favour).
  */
-export async function n8nFloorRows(emulator: EmulatorProcess, settings: CycleSettings, cycles: CycleRow[], trivial: TrivialCycles): Promise<FloorRow[]> {
+export function n8nFloorRows(transfers: AnswerTransfer[], cycles: CycleRow[], trivial: TrivialCycles): FloorRow[] {
 	const rows: FloorRow[] = [];
-	for (const size of settings.sizes) {
-		const breakdown = cycles.find((row) => row.size === size && row.who === OURS)?.breakdown;
+	for (const transfer of transfers) {
+		const breakdown = cycles.find((row) => row.size === transfer.size && row.who === OURS)?.breakdown;
 		if (!breakdown) continue;
-		const transfer = await measureTransfer(emulator, size, settings);
 		const row = {
-			size,
+			size: transfer.size,
 			wireBytes: transfer.wireBytes,
 			transferMs: transfer.ms,
 			trivialMs: trivial.cycleMs,
@@ -128,7 +150,7 @@ export async function n8nFloorRows(emulator: EmulatorProcess, settings: CycleSet
 		};
 		rows.push(row);
 		console.log(
-			`floor  ${String(size).padStart(7)} inquiries  transfer ${row.transferMs.toFixed(0).padStart(5)} ms  trivial ${row.trivialMs} ms  ours from tick ${row.oursMs} ms  ratio ${row.ratio.toFixed(2)}`,
+			`floor  ${String(row.size).padStart(7)} inquiries  transfer ${row.transferMs.toFixed(0).padStart(5)} ms  trivial ${row.trivialMs} ms  ours from tick ${row.oursMs} ms  ratio ${row.ratio.toFixed(2)}`,
 		);
 	}
 	return rows;
@@ -147,7 +169,7 @@ export function floorTargetRow(rows: FloorRow[], sizes: number[]): string {
  * fixed cost around the request against the trivial cycle, and the answer's
  * arrival in n8n against the transfer measured here.
  */
-function whatBounds(rows: FloorRow[], trivial: TrivialCycles): string {
+function whatBounds(rows: FloorRow[], trivial: TrivialCycles, withState: TrivialCycles): string {
 	const missed = rows.filter((row) => row.ratio > FLOOR_TARGET);
 	if (missed.length === 0) return '';
 	const lines = missed.map((row) => {
@@ -160,6 +182,11 @@ function whatBounds(rows: FloorRow[], trivial: TrivialCycles): string {
 Where the target is missed, what bounds it (medians, measured above):
 
 ${lines.join('\n')}
+- Keeping a state: the trivial trigger replacing ${withState.stateBytes.toLocaleString('en')} B of static data on each
+  poll, as ours replaces its cursor, takes ${ms(withState.cycleMs)} a cycle against ${ms(trivial.cycleMs)}
+  without (${moreOrLess(withState.cycleMs - trivial.cycleMs)}); against that floor plus the transfer, ours is ${rows
+		.map((row) => `${withStateRatio(row, withState).toFixed(2)}x at ${row.size.toLocaleString('en')}`)
+		.join(', ')}.
 
 The time between the request and the last byte is the emulator serving the
 answer while the trigger reads it as it arrives; when it exceeds the plain
@@ -170,13 +197,21 @@ planning its cursor, flattening what it emits, and n8n saving the state and
 starting the execution.`;
 }
 
-export function floorSection(rows: FloorRow[], trivial: TrivialCycles): string {
+/** Ours against the trivial trigger that keeps a state of ours' size, plus the transfer. */
+function withStateRatio(row: FloorRow, withState: TrivialCycles): number {
+	return row.oursMs / (withState.cycleMs + row.transferMs);
+}
+
+export function floorSection(rows: FloorRow[], trivial: TrivialCycles, withState: TrivialCycles): string {
 	const table = rows.map(
 		(row) =>
-			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${ms(row.transferMs)} | ${ms(row.trivialMs)} | ${ms(row.trivialMs + row.transferMs)} | ${ms(row.oursMs)} | **${row.ratio.toFixed(2)}x** |`,
+			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${ms(row.transferMs)} | ${ms(row.trivialMs)} | ${ms(row.trivialMs + row.transferMs)} | ${ms(row.oursMs)} | **${row.ratio.toFixed(2)}x** | ${withStateRatio(row, withState).toFixed(2)}x |`,
 	);
+	const trivialParts = (label: string, cycles: TrivialCycles) =>
+		`| ${label} | ${ms(cycles.tickToPollMs)} (to the poll) | - | ${ms(cycles.pollToStartMs)} (poll to start) | ${ms(cycles.executionMs)} | ${ms(cycles.cycleMs)} |`;
 	const parts = [
-		`| trivial trigger | ${ms(trivial.tickToPollMs)} (to the poll) | - | ${ms(trivial.pollToStartMs)} (poll to start) | ${ms(trivial.executionMs)} | ${ms(trivial.cycleMs)} |`,
+		trivialParts('trivial trigger', trivial),
+		trivialParts(`trivial trigger, ${withState.stateBytes.toLocaleString('en')} B of state`, withState),
 		...rows.map(
 			(row) =>
 				`| ${OURS} at ${row.size.toLocaleString('en')} | ${ms(row.breakdown.tickToRequestMs)} | ${ms(row.breakdown.servedMs)} | ${ms(row.breakdown.pollToStartMs)} | ${ms(row.breakdown.executionMs)} | ${ms(row.oursMs)} |`,
@@ -193,18 +228,21 @@ way: from n8n's cron tick (the whole second a poll is scheduled on) to the
 end of the execution the poll starts. A cycle of ours must also receive the
 whole answer, so its floor is the trivial cycle plus the *transfer*: the
 time to fetch the same answer's bytes over the same loopback, read as they
-arrive and not parsed, measured in this run (median). Trivial trigger:
-${trivial.cycles} cycles, measured before any form was polled; ours: the
-cycles of the section above.
+arrive and not parsed, measured in this run (median) while n8n was idle.
+Trivial trigger: ${trivial.cycles} cycles, measured before any form was
+polled; ours: the cycles of the section above. Ours also keeps a state (its
+cursor, ${withState.stateBytes.toLocaleString('en')} B, replaced on each poll) that n8n saves and reloads; the
+last column sets ours against the same trivial trigger keeping a state of
+that size (${withState.cycles} cycles, measured alongside the plain one).
 
-| inquiries | answer | transfer | trivial cycle | floor | ours | ours / floor |
-| --- | --- | --- | --- | --- | --- | --- |
+| inquiries | answer | transfer | trivial cycle | floor | ours | ours / floor | ours / floor with a state |
+| --- | --- | --- | --- | --- | --- | --- | --- |
 ${table.join('\n')}
 
 Where each cycle goes (medians):
 
 | cycle | cron tick to request | request to last byte | last byte to execution start | execution | whole cycle |
 | --- | --- | --- | --- | --- | --- |
-${parts.join('\n')}${whatBounds(rows, trivial)}
+${parts.join('\n')}${whatBounds(rows, trivial, withState)}
 `;
 }

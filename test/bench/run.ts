@@ -14,9 +14,9 @@ import { join, resolve } from 'node:path';
 import { commitPoll, MAX_FIRST_POLL_COUNT, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
-import { measureAddUser, type AddUserRow, type AddUserSettings } from './addUserInN8n';
+import { idealMsOf, measureAddUser, type AddUserRow, type AddUserSettings } from './addUserInN8n';
 import { EmulatorProcess } from './emulatorProcess';
-import { floorSection, floorTargetRow, measureTrivialCycles, n8nFloorRows, type FloorRow, type TrivialCycles } from './n8nFloorCycle';
+import { floorSection, floorTargetRow, measureTransfers, measureTrivialCycles, n8nFloorRows, type FloorRow, type TrivialCycles } from './n8nFloorCycle';
 import { N8nForBench } from './n8nForBench';
 import { measurePollCycles, OURS, PEER_RAISED, peerLabel, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
 import { measureSlowLink, slowLinkSection, slowLinkTargetRows, type SlowLinkRow, type SlowLinkSettings } from './slowLink';
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
 		);
 		const flatten = flattenThroughput(records.slice(0, 10_000));
 		const million = stateSizeAtMillion();
-		const { cycles, addUser, floor, slowLink } = await measureInN8n(emulator);
+		const { cycles, addUser, floor, slowLink } = await measureInN8n(emulator, polls[0].stateBytes);
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
 		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : resolve(__dirname, '../../docs');
 		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink);
@@ -163,17 +163,41 @@ async function main(): Promise<void> {
 	}
 }
 
-/** Figures 2 and 5, in one real n8n with the packed package installed. */
-async function measureInN8n(emulator: EmulatorProcess): Promise<{
-	cycles: CycleRow[];
-	addUser: AddUserRow[];
-	floor: { trivial: TrivialCycles; rows: FloorRow[] };
-	slowLink: SlowLinkRow[];
-}> {
+interface N8nFloor {
+	trivial: TrivialCycles;
+	withState: TrivialCycles;
+	rows: FloorRow[];
+}
+
+/**
+ * Figures 2 and 5, in real n8n with the packed package installed. `stateBytes`:
+ * the size of ours' saved state, which the trivial trigger also keeps in one of its runs.
+ */
+async function measureInN8n(
+	emulator: EmulatorProcess,
+	stateBytes: number,
+): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor; slowLink: SlowLinkRow[] }> {
+	const { cycles, addUser, floor } = await measureCyclesInN8n(emulator, stateBytes);
+	// The peer's largest runs can leave n8n out of memory or still saving: the slow link gets an n8n of its own.
+	const bench = await N8nForBench.start(emulator.webUrl);
+	try {
+		return { cycles, addUser, floor, slowLink: await measureSlowLink(emulator, bench, SLOW_LINK) };
+	} finally {
+		await bench.stop();
+	}
+}
+
+async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor }> {
 	const bench = await N8nForBench.start(emulator.webUrl);
 	try {
 		const addUser = await measureAddUser(emulator, bench, ADD_USER);
-		const trivial = await measureTrivialCycles(bench, CYCLES.cyclesFor(CYCLES.sizes[0]));
+		// The two trivial runs poll half a minute apart, so neither waits on the other.
+		const trivialCycles = CYCLES.cyclesFor(CYCLES.sizes[0]);
+		const [trivial, withState] = await Promise.all([
+			measureTrivialCycles(bench, trivialCycles, { secondsAhead: 5 }),
+			measureTrivialCycles(bench, trivialCycles, { stateBytes, secondsAhead: 35 }),
+		]);
+		const transfers = await measureTransfers(emulator, CYCLES);
 		const cycles = await measurePollCycles(emulator, bench, CYCLES);
 		// What the package promises, checked on every run: each new lead once, every user added once.
 		for (const row of cycles.filter((r) => r.who === OURS)) {
@@ -183,9 +207,7 @@ async function measureInN8n(emulator: EmulatorProcess): Promise<{
 		for (const row of addUser.filter((r) => r.label.startsWith('App Builder'))) {
 			if (row.created !== row.items || row.failedItems > 0) throw new Error(`Add User in n8n: ${JSON.stringify(row)}`);
 		}
-		const floor = { trivial, rows: await n8nFloorRows(emulator, CYCLES, cycles, trivial) };
-		const slowLink = await measureSlowLink(emulator, bench, SLOW_LINK);
-		return { cycles, addUser, floor, slowLink };
+		return { cycles, addUser, floor: { trivial, withState, rows: n8nFloorRows(transfers, cycles, trivial) } };
 	} finally {
 		await bench.stop();
 	}
@@ -199,7 +221,7 @@ function writeReport(
 	millionStateBytes: number,
 	cycles: CycleRow[],
 	addUser: AddUserRow[],
-	floor: { trivial: TrivialCycles; rows: FloorRow[] },
+	floor: N8nFloor,
 	slowLink: SlowLinkRow[],
 ): void {
 	// The sizes where both charted workflows finished; the peer with the default history is not charted.
@@ -282,7 +304,7 @@ it keeps the bytes of only the newest records as the answer streams past.
 ${Math.round(flatten.perSecond).toLocaleString('en')} records per second, **${flatten.ratioToParse.toFixed(2)}x** the time of \`JSON.parse\` of the same records.
 
 ${cycleSection(cycles, polls)}
-${floorSection(floor.rows, floor.trivial)}
+${floorSection(floor.rows, floor.trivial, floor.withState)}
 ${slowLinkSection(slowLink, SLOW_LINK)}
 ${addUserSection(addUser)}
 ${crashSection(resolve(__dirname, '../../docs/crash-suite.json'))}`;
@@ -453,14 +475,8 @@ ${fixedCost}
 }
 
 function addUserSection(rows: AddUserRow[]): string {
-	const idealOf = (row: AddUserRow) => {
-		const byLatency = row.idealMs;
-		const byRate = row.rateLimitPerSecond ? (row.items / row.rateLimitPerSecond) * 1000 : undefined;
-		if (byLatency === undefined) return byRate;
-		return byRate === undefined ? byLatency : Math.max(byLatency, byRate);
-	};
 	const lines = rows.map((row) => {
-		const ideal = idealOf(row);
+		const ideal = idealMsOf(row);
 		const ratio = ideal !== undefined && row.label.startsWith('App Builder') ? `**${(row.nodeMs / ideal).toFixed(2)}x**` : '-';
 		return `| ${row.label} | ${row.rateLimitPerSecond ? `${row.rateLimitPerSecond}/s` : 'none'} | ${ms(row.nodeMs)} | ${ms(ideal)} | ${ratio} | ${row.created} of ${row.items} | ${row.calls} | ${row.failedItems} | ${row.executionStatus} |`;
 	});
