@@ -1,0 +1,61 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { idealMsOf, type AddUserRow } from './addUserInN8n';
+
+const { BenchTrivialTrigger } = require('./trivialTrigger/BenchTrivialTrigger.node.js') as {
+	BenchTrivialTrigger: new () => { poll(this: IPollFunctions): Promise<Array<Array<{ json: IDataObject }>>> };
+};
+
+/** One poll of the benchmark's trivial trigger with State Size set to `stateBytes`; what it returned and the static data it left. */
+async function pollWithState(stateBytes: number) {
+	const staticData: IDataObject = {};
+	const context = {
+		getNodeParameter: (name: string) => (name === 'stateBytes' ? stateBytes : undefined),
+		getWorkflowStaticData: () => staticData,
+	} as unknown as IPollFunctions;
+	const output = await new BenchTrivialTrigger().poll.call(context);
+	return { items: output[0], staticData };
+}
+
+describe("the benchmark's trivial trigger", () => {
+	it('returns 10 items that carry the moment the poll started, and keeps no state by default', async () => {
+		const before = Date.now();
+		const { items, staticData } = await pollWithState(0);
+		expect(items).toHaveLength(10);
+		expect(items[0].json.pollStartedAt).toBeGreaterThanOrEqual(before);
+		expect(staticData).toEqual({});
+	});
+
+	it('keeps a state of about the size asked, shaped like a cursor, replaced on every poll', async () => {
+		const { staticData } = await pollWithState(41_111);
+		const size = JSON.stringify(staticData).length;
+		expect(size).toBeGreaterThan(40_000);
+		expect(size).toBeLessThan(42_000);
+		const cursor = staticData.cursor as { seen: Record<string, number> };
+		expect(Object.keys(cursor.seen)[0]).toMatch(/^[0-9a-f]{24}$/);
+	});
+});
+
+describe('the ideal time of Add User', () => {
+	const row = (rateLimitPerSecond: number | null, idealMs?: number): AddUserRow => ({
+		label: 'App Builder',
+		rateLimitPerSecond,
+		items: 1_000,
+		nodeMs: 0,
+		idealMs,
+		created: 0,
+		failedItems: 0,
+		calls: 0,
+		executionStatus: 'success',
+	});
+
+	it('is items × latency ÷ concurrency with no rate limit', () => {
+		expect(idealMsOf(row(null, 10_000))).toBe(10_000);
+	});
+
+	it('is no less than items ÷ rate under a rate limit, also for a node with no fixed concurrency', () => {
+		expect(idealMsOf(row(20, 10_000))).toBe(50_000);
+		expect(idealMsOf(row(20))).toBe(50_000);
+		expect(idealMsOf(row(null))).toBeUndefined();
+	});
+});
