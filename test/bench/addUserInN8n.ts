@@ -36,6 +36,11 @@ export function idealMsOf(row: AddUserRow): number | undefined {
 	return byRate === undefined ? row.idealMs : Math.max(row.idealMs, byRate);
 }
 
+/** The run whose label starts with `labelStart`, without the rate limit. */
+export function unlimitedRun(rows: AddUserRow[], labelStart: string): AddUserRow | undefined {
+	return rows.find((row) => row.label.startsWith(labelStart) && row.rateLimitPerSecond === null);
+}
+
 export interface AddUserSettings {
 	items: number;
 	latencyMs: number;
