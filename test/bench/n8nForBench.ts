@@ -11,6 +11,12 @@ import { credentialDataFor } from '../emulator';
 import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
 
 const { N8nInstance, packPackage } = require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
+const { N8N_VERSIONS } = require('../e2e/n8nVersions') as typeof import('../e2e/n8nVersions');
+
+/** The n8n the benchmark measures in: the newest the suites run, unless BENCH_N8N_VERSION names another. */
+export function benchN8nVersion(): string {
+	return process.env.BENCH_N8N_VERSION ?? N8N_VERSIONS.newest;
+}
 
 type Instance = Awaited<ReturnType<typeof N8nInstance.start>>;
 
@@ -33,7 +39,7 @@ export class N8nForBench {
 	static async start(webUrl: string, env: Record<string, string> = {}): Promise<N8nForBench> {
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-bench-pack-')));
 		const n8n = await N8nInstance.start({
-			version: process.env.BENCH_N8N_VERSION ?? '2.40.7',
+			version: benchN8nVersion(),
 			packageTarball: tarball,
 			// The benchmark's own trivial trigger, loaded from its folder: never part of the package.
 			env: { N8N_CUSTOM_EXTENSIONS: TRIVIAL_TRIGGER_DIR, ...env },

@@ -17,7 +17,7 @@ import { freePort } from '../e2e/n8nInstance';
 import { idealMsOf, measureAddUser, unlimitedRun, type AddUserRow, type AddUserSettings } from './addUserInN8n';
 import { EmulatorProcess } from './emulatorProcess';
 import { floorSection, floorTargetRow, measureTransfers, measureTrivialCycles, n8nFloorRows, type FloorRow, type TrivialCycles } from './n8nFloorCycle';
-import { N8nForBench } from './n8nForBench';
+import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { measurePollCycles, OURS, PEER_RAISED, peerLabel, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
 import { measureSlowLink, slowLinkSection, slowLinkTargetRows, type SlowLinkRow, type SlowLinkSettings } from './slowLink';
 import { TriggerPoller } from './triggerPoller';
@@ -435,7 +435,7 @@ through each node, which is where its time goes.`
 			: '';
 	return `## One poll cycle in n8n, against the peer workflow
 
-The same job in one real n8n ${process.env.BENCH_N8N_VERSION ?? '2.40.7'} (the packed package installed as n8n
+The same job in one real n8n ${benchN8nVersion()} (the packed package installed as n8n
 installs community packages), on the same emulator form, ${CYCLES.newPerCycle} new
 inquiries before each cycle, ${CYCLES.sizes.map((size) => `${CYCLES.cyclesFor(size)} cycles at ${size.toLocaleString('en')}`).join(', ')} after the first run (medians):
 

@@ -7,6 +7,7 @@ import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
 import { N8nInstance, packPackage } from './n8nInstance';
+import { N8N_VERSIONS } from './n8nVersions';
 import { callWebhook, waitForPolls } from './scenarios';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -18,7 +19,7 @@ interface Workflow {
 	settings?: unknown;
 }
 
-const N8N_VERSION = '2.40.7';
+const N8N_VERSION = N8N_VERSIONS.newest;
 const EXAMPLES = resolve(__dirname, '../../examples');
 /** Nodes that would reach a third-party service: the test runs a No Operation node in their place. */
 const THIRD_PARTY = ['n8n-nodes-base.slack', 'n8n-nodes-base.googleSheets', 'n8n-nodes-base.emailSend'];

@@ -2,12 +2,13 @@
 # Installs Node 24 and a pinned n8n into a cache folder outside the clone
 # ($N8N_E2E_CACHE, default ~/.cache/n8n-nodes-appbuilder) once; later runs,
 # fresh clones included, take seconds. n8n 2.x needs Node >= 24 while this project builds on Node 20.
-#   test/e2e/install-n8n.sh [n8n-version]     (default 2.40.7; 1.123.81 for the 1.x line)
+#   test/e2e/install-n8n.sh [n8n-version]     (default: the newest in test/e2e/n8nVersions.js)
 # Prints the folder. Workarounds for installing from the npm registry alone:
 # linkedom/xlsx overrides for dependencies the registry lacks, --ignore-scripts
 # (an optional dependency downloads a prebuilt binary), then sqlite3 rebuilt.
 set -euo pipefail
-version="${1:-2.40.7}"
+here="$(cd "$(dirname "$0")" && pwd)"
+version="${1:-$(node -p "require('$here/n8nVersions.js').N8N_VERSIONS.newest")}"
 node_version="24.21.0"
 dir="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-appbuilder}/n8n/$version"
 stamp="$dir/.installed"

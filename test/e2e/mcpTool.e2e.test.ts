@@ -6,6 +6,7 @@ import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
 import { McpClient, type McpTool, type McpToolResult } from './mcpClient';
 import { N8nInstance, packPackage } from './n8nInstance';
+import { N8N_VERSIONS } from './n8nVersions';
 import { mcpToolWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -33,7 +34,7 @@ function expectNoSecret(text: string): void {
  * MCP client, speaking JSON-RPC over the Streamable HTTP endpoint n8n serves,
  * with the emulator behind the node.
  */
-describe('App Builder as MCP tools in a real n8n 2.40.7', () => {
+describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => {
 	let emu: Emulator;
 	let n8n: N8nInstance;
 	let mcp: McpClient;

@@ -9,6 +9,8 @@ const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { promisify } = require('node:util');
 
+const { N8N_VERSIONS } = require('./n8nVersions');
+
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');
 
@@ -95,7 +97,7 @@ class N8nInstance {
 	 * @param {{version?: string, packageTarball?: string, port?: number, env?: Record<string, string>, userFolder?: string, encryptionKey?: string}} [options]
 	 */
 	static async start(options = {}) {
-		const version = options.version ?? '2.40.7';
+		const version = options.version ?? N8N_VERSIONS.newest;
 		const install = installN8n(version);
 		const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'n8n-e2e-'));
 		if (options.packageTarball) installCommunityPackage(userFolder, options.packageTarball);

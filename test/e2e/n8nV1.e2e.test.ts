@@ -4,12 +4,13 @@ import { join } from 'node:path';
 
 import { credentialDataFor, startEmulator } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
+import { N8N_VERSIONS } from './n8nVersions';
 import { checkUserLifecycle } from './scenarios';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 /** The same tarball on the last n8n 1.x line, which many self-hosted users still run. */
-describe('the package in n8n 1.123.81', () => {
+describe(`the package in n8n ${N8N_VERSIONS.oldest}`, () => {
 	let emu: Emulator;
 	let n8n: N8nInstance;
 	let credential: { id: string; name: string };
@@ -17,7 +18,7 @@ describe('the package in n8n 1.123.81', () => {
 	beforeAll(async () => {
 		emu = await startEmulator();
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
-		n8n = await N8nInstance.start({ version: '1.123.81', packageTarball: tarball });
+		n8n = await N8nInstance.start({ version: N8N_VERSIONS.oldest, packageTarball: tarball });
 		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
 		credential = { id, name: 'App Builder (emulator)' };
 	}, 900_000);

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
+import { N8N_VERSIONS } from './n8nVersions';
 import { callWebhook, checkUserLifecycle, emittedIds, waitForPolls } from './scenarios';
 import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
-const N8N_VERSION = process.env.E2E_N8N_VERSION ?? '2.40.7';
+const N8N_VERSION = process.env.E2E_N8N_VERSION ?? N8N_VERSIONS.newest;
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 
 /**
