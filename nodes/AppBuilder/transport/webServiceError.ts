@@ -6,6 +6,7 @@ import { networkFailureWords, type NetworkFailure } from '../../shared/http/netw
 import type { RedirectFailure } from '../../shared/http/redirectTarget';
 import { apiMessageForUser } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
+import { withFailureCause } from './failureCause';
 import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
 
 /** An answer that went past its deadline, its size or its number of records. */
@@ -40,8 +41,15 @@ export interface FailureDetails {
 	itemIndex?: number;
 }
 
-/** The error a node shows for a failed call: what happened and what to fix, with no secret in it. */
+/**
+ * The error a node shows for a failed call: what happened and what to fix,
+ * with no secret in it, and why it failed in n8n's terms (failureCause.ts).
+ */
 export function webServiceError(node: INode, failure: CallFailure, details: FailureDetails): NodeApiError {
+	return withFailureCause(errorFor(node, failure, details), failure);
+}
+
+function errorFor(node: INode, failure: CallFailure, details: FailureDetails): NodeApiError {
 	const { itemIndex } = details;
 	if ('redirect' in failure) {
 		return new NodeApiError(node, { httpStatus: failure.httpStatus } as JsonObject, {
