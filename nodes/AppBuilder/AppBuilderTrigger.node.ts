@@ -8,6 +8,7 @@ import { appBuilderIcon } from './descriptions/nodeIdentity';
 import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
 import { MAX_FIRST_POLL_COUNT } from './trigger/cursor';
+import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS } from './trigger/failureStreaks';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';
 
 export class AppBuilderTrigger implements INodeType {
@@ -83,6 +84,24 @@ export class AppBuilderTrigger implements INodeType {
 					default: DEFAULT_MAX_ITEMS_PER_POLL,
 					description:
 						'A larger backlog is spread over the next polls, oldest first; nothing is skipped',
+				},
+				{
+					displayName: 'Error After Failed Polls',
+					name: 'errorAfterPolls',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_ERROR_AFTER_POLLS,
+					description:
+						'Once the trigger has worked, a failed poll is logged and tried again at the next poll. When this many polls in a row fail, and for at least Error After Minutes, the trigger reports an error once: n8n records a failed execution and runs the workflow\'s error workflow. No inquiry is lost either way.',
+				},
+				{
+					displayName: 'Error After Minutes',
+					name: 'errorAfterMinutes',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: DEFAULT_ERROR_AFTER_MINUTES,
+					description:
+						'How long polls must keep failing before the trigger reports an error (see Error After Failed Polls)',
 				},
 				{
 					...timeoutOption,

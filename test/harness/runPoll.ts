@@ -17,15 +17,20 @@ export interface PollOutcome {
 	result: INodeExecutionData[][] | null;
 	/** The node's static data after the poll, deep-copied as n8n would store it. */
 	staticData: IDataObject;
-	error?: Error & { description?: string };
+	/** The workflow's whole static data after the poll (global and every node's), deep-copied. */
+	workflowStaticData: IDataObject;
+	error?: Error & { description?: string; failure?: unknown };
 }
 
 /**
  * Calls a polling trigger's poll() once through n8n-core's PollContext, as
  * n8n does for an active workflow ("trigger") or for "Fetch Test Event"
- * ("manual"). The static data passed in is what
- * getWorkflowStaticData('node') returns; tests JSON round-trip it between
- * polls to model n8n storing it and restarting.
+ * ("manual"). Either the static data passed in is what
+ * getWorkflowStaticData('node') returns (as under n8n's durable poll
+ * cursors, keyed by node ID), or the workflow's whole static data is passed
+ * and n8n's Workflow keys each node's part by the node's name, as n8n does
+ * by default. Tests JSON round-trip it between polls to model n8n storing
+ * it and restarting, or pass one object to two polls running at once.
  */
 export async function runPoll(options: {
 	nodeType: INodeType;
@@ -34,13 +39,18 @@ export async function runPoll(options: {
 	credentials?: INodeCredentials;
 	credentialsHelper: MemoryCredentialsHelper;
 	staticData?: IDataObject;
+	/** The workflow's static data, for n8n's own keying of node static data by name (ignores staticData). */
+	workflowStaticData?: IDataObject;
+	/** The trigger node's ID and name (default "trigger" and "Trigger"), and its workflow's ID. */
+	node?: { id?: string; name?: string };
+	workflowId?: string;
 	mode?: 'trigger' | 'manual';
 	/** Only n8n 2.40+ offers getPollBudgetMs(); without this option the context has none. */
 	pollBudgetMs?: number;
 }): Promise<PollOutcome> {
 	const node: INode = {
-		id: 'trigger',
-		name: 'Trigger',
+		id: options.node?.id ?? 'trigger',
+		name: options.node?.name ?? 'Trigger',
 		type: options.typeName,
 		typeVersion: 1,
 		position: [0, 0],
@@ -48,14 +58,15 @@ export async function runPoll(options: {
 		credentials: options.credentials,
 	};
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: options.workflowId ?? 'test-workflow',
 		nodes: [node],
 		connections: {},
 		nodeTypes: new TestNodeTypes({ [options.typeName]: options.nodeType }),
 		active: true,
-		staticData: {},
+		staticData: options.workflowStaticData ?? {},
 	});
-	const staticData: IDataObject = options.staticData ?? {};
+	const byName = options.workflowStaticData !== undefined;
+	const staticData: IDataObject = byName ? workflow.getStaticData('node', node) : (options.staticData ?? {});
 	const mode = options.mode ?? 'trigger';
 	const context = new PollContext(
 		workflow,
@@ -78,14 +89,11 @@ export async function runPoll(options: {
 		delete (context as { getPollBudgetMs?: unknown }).getPollBudgetMs;
 	}
 
+	const copy = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 	try {
 		const result = await (options.nodeType.poll as NonNullable<INodeType['poll']>).call(context);
-		return { result, staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject };
+		return { result, staticData: copy(staticData), workflowStaticData: copy(workflow.staticData) };
 	} catch (error) {
-		return {
-			result: null,
-			staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
-			error: error as Error,
-		};
+		return { result: null, staticData: copy(staticData), workflowStaticData: copy(workflow.staticData), error: error as Error };
 	}
 }

@@ -88,7 +88,7 @@ export async function runAppBuilder(
 export async function pollAppBuilderTrigger(
 	credentialsHelper: MemoryCredentialsHelper,
 	parameters: IDataObject,
-	extra: { staticData?: IDataObject; pollBudgetMs?: number; mode?: 'trigger' | 'manual' } = {},
+	extra: Pick<Parameters<typeof runPoll>[0], 'staticData' | 'workflowStaticData' | 'node' | 'workflowId' | 'pollBudgetMs' | 'mode'> = {},
 ) {
 	return await runPoll({
 		nodeType: new AppBuilderTrigger(),

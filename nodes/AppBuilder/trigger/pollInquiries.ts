@@ -1,6 +1,8 @@
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { FormTarget } from '../../shared/appBuilderApi';
+import { DEFAULT_RETRY_POLICY } from '../../shared/http/retryPolicy';
 import { validateFormTarget } from '../descriptions/appAndForm';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
 import { fetchInquiries } from '../inquiries/fetchInquiries';
@@ -19,15 +21,28 @@ import {
 	type CursorOptions,
 	type EventMode,
 } from './cursor';
+import {
+	DEFAULT_ERROR_AFTER_MINUTES,
+	DEFAULT_ERROR_AFTER_POLLS,
+	recordFailedPoll,
+	recordSucceededPoll,
+	type FailureReporting,
+	type FailureStreak,
+} from './failureStreaks';
 import { fetchInquiryList } from './fetchInquiryList';
 import type { InquiryList } from './inquiryList';
-import { readCursorState, writeCursorState } from './triggerState';
+import { claimPoll } from './pollClaims';
+import { readCursorState, storedPosition, writeCursorState, type TriggerStores } from './triggerState';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
 
 /** Share of n8n's poll budget after which emitting stops early; the answer itself may take all of it. */
 const BUDGET_SHARE = 0.8;
+/** One quick retry inside a poll; a poll that still fails is tried again at the next tick. */
+const FETCH_ATTEMPTS = 2;
+/** How long past its own deadlines a poll's claim on its trigger holds (pollClaims.ts). */
+const CLAIM_MARGIN_MS = 60_000;
 
 /** The trigger's Options read as a whole; the number options are read and checked one by one. */
 interface TriggerOptions {
@@ -38,6 +53,8 @@ interface TriggerOptions {
  * One poll: fetch every inquiry of the form, ask the cursor which are new,
  * flatten those, and only then save the cursor. A poll that fails saves
  * nothing, so the next successful poll emits whatever this one missed.
+ * Only one poll of a trigger runs at a time (pollClaims.ts), and one whose
+ * position another poll moved meanwhile emits nothing.
  */
 export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
@@ -48,20 +65,48 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	);
 	const mode = this.getNodeParameter('event', 'new') as EventMode;
 	const simplify = this.getNodeParameter('simplify', true) as boolean;
-	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const toItem = (record: unknown): INodeExecutionData => ({ json: inquiryItem(record, simplify) });
 
 	// Every answer must end by the Timeout option, and a poll by n8n's poll budget where that is sooner.
-	const fetchOptions: WebServiceCallOptions = {
-		answerTimeoutMs: timeoutMsFrom(this.getNode(), this.getNodeParameter('options.timeout', DEFAULT_TIMEOUT_SECONDS)),
-		deadlineAt: pollDeadline(this, startedAt, 1),
-	};
+	const answerTimeoutMs = timeoutMsFrom(this.getNode(), this.getNodeParameter('options.timeout', DEFAULT_TIMEOUT_SECONDS));
+	const fetchOptions: WebServiceCallOptions = { answerTimeoutMs, deadlineAt: pollDeadline(this, startedAt, 1) };
 
 	if (this.getMode() === 'manual') return [[toItem(await latestInquiry.call(this, target, mode, fetchOptions))]];
 
-	const staticData = this.getWorkflowStaticData('node');
+	const triggerKey = triggerKeyOf(this);
+	const lapsesAt = (fetchOptions.deadlineAt ?? startedAt + FETCH_ATTEMPTS * answerTimeoutMs + DEFAULT_RETRY_POLICY.rateLimitWaitMs) + CLAIM_MARGIN_MS;
+	const release = claimPoll(triggerKey, startedAt, lapsesAt);
+	if (release === undefined) {
+		this.logger.info('App Builder Trigger skipped a poll: the previous poll of this trigger is still running and emits the new inquiries', {
+			workflowId: this.getWorkflow().id,
+			node: this.getNode().name,
+		});
+		return null;
+	}
+	try {
+		return await pollOnce.call(this, { target, mode, toItem, fetchOptions, startedAt, triggerKey });
+	} finally {
+		release();
+	}
+}
+
+interface PollSetting {
+	target: FormTarget;
+	mode: EventMode;
+	toItem: (record: unknown) => INodeExecutionData;
+	fetchOptions: WebServiceCallOptions;
+	startedAt: number;
+	triggerKey: string;
+}
+
+async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INodeExecutionData[][] | null> {
+	const { target, mode, toItem, fetchOptions, startedAt, triggerKey } = setting;
+	const node = this.getNode();
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const stores: TriggerStores = { node: this.getWorkflowStaticData('node'), workflow: this.getWorkflowStaticData('global') };
 	const scope = `${target.appId}/${target.pageId}/${mode}`;
-	const state = readCursorState(this.getNode(), staticData);
+	const positionAtStart = storedPosition(node, stores);
+	const state = readCursorState(node, stores);
 
 	const cursorOptions: CursorOptions = {
 		mode,
@@ -72,22 +117,35 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		maxItems: wholeOption(this, MAX_ITEMS_PER_POLL, DEFAULT_MAX_ITEMS_PER_POLL),
 		nowMs: Date.now(),
 	};
+	const reporting: FailureReporting = {
+		afterPolls: wholeOption(this, ERROR_AFTER_POLLS, DEFAULT_ERROR_AFTER_POLLS),
+		afterMs: wholeOption(this, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
+	};
 
 	let inquiries: InquiryList;
 	try {
 		// Only records the cursor may emit are kept from the answer; one quick retry
-		// inside the poll, and a poll that still fails is simply tried again next time.
+		// inside the poll, and a poll that still fails is tried again next time.
 		const reading = { mode, keep: recordsToKeepGiven(state, cursorOptions, scope) };
-		inquiries = await fetchInquiryList.call(this, target, reading, { ...fetchOptions, retry: { maxAttempts: 2 } });
+		inquiries = await fetchInquiryList.call(this, target, reading, { ...fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } });
 	} catch (error) {
+		const nodeError = asNodeError(node, error);
 		// Before the first successful poll the user is still setting up: show the error.
-		// After it, do as n8n's own polling triggers do: log it and try again next poll.
-		if (state === undefined || state.scope !== scope) throw asNodeError(this.getNode(), error);
+		if (state === undefined || state.scope !== scope) throw nodeError;
+		const streak = recordFailedPoll(triggerKey, Date.now(), reporting);
+		if (streak.report) throw persistentFailure(nodeError, streak);
 		this.logger.error(
-			`App Builder Trigger could not read inquiries: ${withoutFinalDots((error as Error).message)}. Nothing was lost; the next poll tries again.`,
-			{ workflowId: this.getWorkflow().id, node: this.getNode().name },
+			`App Builder Trigger could not read inquiries (${streak.polls} failed ${streak.polls === 1 ? 'poll' : 'polls in a row'}): ${withoutFinalDots(nodeError.message)}. Nothing was lost; the next poll tries again.`,
+			{ workflowId: this.getWorkflow().id, node: node.name },
 		);
 		return null;
+	}
+	const recovered = recordSucceededPoll(triggerKey);
+	if (recovered !== undefined) {
+		this.logger.info(
+			`App Builder Trigger reads inquiries again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
+			{ workflowId: this.getWorkflow().id, node: node.name },
+		);
 	}
 
 	const plan = planPoll(state, inquiries.events, cursorOptions, scope);
@@ -100,8 +158,25 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		emitted.push(event);
 	}
 
-	writeCursorState(staticData, commitPoll(plan.baseline, emitted, cursorOptions, scope));
+	// Another poll of this trigger saved a position meanwhile (one that outlived its claim, see
+	// pollClaims.ts): what this one found was planned on an older position, so it emits nothing.
+	if (storedPosition(node, stores) !== positionAtStart) return null;
+	writeCursorState(node, stores, commitPoll(plan.baseline, emitted, cursorOptions, scope), Date.now());
 	return items.length > 0 ? [items] : null;
+}
+
+/** The error a poll throws once a failure has lasted: n8n records it and runs the error workflow. */
+function persistentFailure(error: NodeApiError | NodeOperationError, streak: FailureStreak): NodeApiError | NodeOperationError {
+	const minutes = Math.max(1, Math.round((Date.now() - streak.since) / 60_000));
+	const lasting = `The trigger has not been able to read inquiries for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} (${streak.polls} polls in a row). No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once; the trigger keeps polling.`;
+	error.description = error.description ? `${lasting} ${error.description}` : lasting;
+	return error;
+}
+
+/** The trigger in this n8n: its workflow and its node ID, which a rename keeps. */
+function triggerKeyOf(context: IPollFunctions): string {
+	const node = context.getNode();
+	return `${context.getWorkflow().id ?? ''}:${node.id ?? `name:${node.name}`}`;
 }
 
 /** "Fetch Test Event": the form's latest inquiry, without touching the trigger's state. */
@@ -142,9 +217,11 @@ function withoutFinalDots(text: string): string {
 
 const FIRST_POLL_COUNT = { label: 'Latest Count', path: 'options.firstPollCount' };
 const MAX_ITEMS_PER_POLL = { label: 'Max Inquiries per Poll', path: 'options.maxItemsPerPoll' };
+const ERROR_AFTER_POLLS = { label: 'Error After Failed Polls', path: 'options.errorAfterPolls' };
+const ERROR_AFTER_MINUTES = { label: 'Error After Minutes', path: 'options.errorAfterMinutes' };
 
 /** A whole-number option; from an expression, NaN or 2.5 is an error rather than clamped into something else. */
-function wholeOption(context: IPollFunctions, field: ParameterField, fallback: number, max?: number): number {
+function wholeOption(context: IPollFunctions, field: ParameterField, fallback: number, max?: number, min = 1): number {
 	const value = context.getNodeParameter(field.path, fallback);
-	return checkedParameter(context.getNode(), field, wholeNumberFrom(value, { min: 1, max }));
+	return checkedParameter(context.getNode(), field, wholeNumberFrom(value, { min, max }));
 }

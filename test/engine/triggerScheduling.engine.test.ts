@@ -1,0 +1,249 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { FIXTURE } from '../emulator';
+import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
+import { useEmulator } from '../support/useEmulator';
+
+/**
+ * The trigger as n8n schedules it: polls of one node that overlap, a node
+ * renamed or copied between polls, and a poll that keeps failing. The
+ * workflow's static data is kept as n8n keeps it by default (each node's
+ * part under the node's name, global data beside it) and JSON round-tripped
+ * between polls, or shared by two polls that run at once, as n8n shares it.
+ */
+describe('App Builder Trigger under n8n scheduling', () => {
+	const emu = useEmulator();
+	const T0 = Date.parse('2026-06-01T08:00:00Z');
+	let workflowCount = 0;
+
+	const submit = (name: string, addedon: number) =>
+		emu().control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			addedon,
+			updatedon: addedon,
+			fields: [{ name: 'name', label: 'Your Name', value: name }],
+		});
+	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.name)) : []);
+	const roundTrip = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+	/** One workflow of its own per test, so no poll claim or failure count carries over between tests. */
+	const makeWorkflow = (options: IDataObject = {}) => {
+		const workflowId = `scheduling-${++workflowCount}`;
+		const credentials = appBuilderCredentials(emu());
+		let saved: IDataObject = {};
+		return {
+			get saved() {
+				return saved;
+			},
+			/** A poll that n8n stores the outcome of, as the node with this name and ID. */
+			async poll(node: { id: string; name: string } = { id: 'node-1', name: 'App Builder Trigger' }) {
+				const outcome = await pollAppBuilderTrigger(credentials, triggerParameters({ options }), {
+					workflowId,
+					node,
+					workflowStaticData: roundTrip(saved),
+				});
+				saved = outcome.workflowStaticData;
+				return outcome;
+			},
+			/** Polls running at once share one static data object, as they do in n8n. */
+			pollSharing(shared: IDataObject, node = { id: 'node-1', name: 'App Builder Trigger' }) {
+				return pollAppBuilderTrigger(credentials, triggerParameters({ options }), { workflowId, node, workflowStaticData: shared });
+			},
+			store(data: IDataObject) {
+				saved = roundTrip(data);
+			},
+		};
+	};
+
+	describe('overlapping polls', () => {
+		it('never emit a lead twice: a poll that starts while another runs leaves the leads to it', async () => {
+			const workflow = makeWorkflow();
+			submit('Seed', T0);
+			await workflow.poll();
+			submit('Ann', T0 + 1000);
+			submit('Bob', T0 + 2000);
+			submit('Cid', T0 + 3000);
+
+			emu().control.configure({ roundTripMs: 1500 });
+			const shared = roundTrip(workflow.saved);
+			const first = workflow.pollSharing(shared);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			const second = workflow.pollSharing(shared);
+			const outcomes = await Promise.all([first, second]);
+			emu().control.configure({ roundTripMs: 0 });
+
+			expect(outcomes.map((outcome) => outcome.error)).toEqual([undefined, undefined]);
+			expect(names(outcomes[0].result)).toEqual(['Ann', 'Bob', 'Cid']);
+			expect(outcomes[1].result).toBeNull();
+			// The poll that stepped aside asked nothing of the API.
+			expect(emu().control.requests().filter((request) => request.body?.method === 'formBuilderInquiries')).toHaveLength(2);
+
+			workflow.store(shared);
+			submit('Dee', T0 + 4000);
+			expect(names((await workflow.poll()).result)).toEqual(['Dee']);
+		});
+
+		it('never lose a lead: one submitted while the first poll runs comes with the next poll', async () => {
+			const workflow = makeWorkflow();
+			submit('Seed', T0);
+			await workflow.poll();
+			submit('Early', T0 + 1000);
+
+			emu().control.configure({ roundTripMs: 1000 });
+			const shared = roundTrip(workflow.saved);
+			const first = workflow.pollSharing(shared);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			submit('Meanwhile', T0 + 2000);
+			const second = await workflow.pollSharing(shared);
+			const firstOutcome = await first;
+			emu().control.configure({ roundTripMs: 0 });
+
+			expect(second.result).toBeNull();
+			const later = await workflow.pollSharing(shared);
+			expect([...names(firstOutcome.result), ...names(later.result)].sort()).toEqual(['Early', 'Meanwhile']);
+		});
+
+		it('emit nothing when another poll saved a newer position meanwhile', async () => {
+			const workflow = makeWorkflow();
+			submit('Seed', T0);
+			await workflow.poll();
+			submit('Ann', T0 + 1000);
+
+			emu().control.configure({ roundTripMs: 800 });
+			const shared = roundTrip(workflow.saved);
+			const slow = workflow.pollSharing(shared);
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			// What a poll that took over a lapsed claim leaves behind: a new position, in both places.
+			const nodePart = shared['node:App Builder Trigger'] as IDataObject;
+			const globalPart = shared.global as IDataObject;
+			const newer = { ...(nodePart.inquiryCursor as IDataObject) };
+			nodePart.inquiryCursor = newer;
+			globalPart['appBuilderTrigger:node-1'] = { savedAt: Date.now(), state: newer };
+			const outcome = await slow;
+			emu().control.configure({ roundTripMs: 0 });
+
+			expect(outcome.result).toBeNull();
+			expect(nodePart.inquiryCursor).toBe(newer);
+			expect((globalPart['appBuilderTrigger:node-1'] as IDataObject).state).toBe(newer);
+		});
+	});
+
+	describe('a renamed trigger', () => {
+		it('emits the leads that arrived since its last poll under the old name, once', async () => {
+			const workflow = makeWorkflow();
+			submit('Seed', T0);
+			await workflow.poll({ id: 'node-1', name: 'New Lead' });
+			submit('Before', T0 + 1000);
+			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual(['Before']);
+
+			submit('While Renaming', T0 + 2000);
+			submit('Right After', T0 + 3000);
+			const renamed = { id: 'node-1', name: 'Contact Us Lead' };
+			expect(names((await workflow.poll(renamed)).result)).toEqual(['While Renaming', 'Right After']);
+			expect((await workflow.poll(renamed)).result).toBeNull();
+			// Renamed back: the position followed the node there too.
+			submit('Back Again', T0 + 4000);
+			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual(['Back Again']);
+		});
+
+		it('keeps its position when n8n keys node data by node ID (durable poll cursors)', async () => {
+			const credentials = appBuilderCredentials(emu());
+			let nodeData: IDataObject = {};
+			const poll = async (name: string) => {
+				const outcome = await pollAppBuilderTrigger(credentials, triggerParameters(), {
+					workflowId: `durable-${++workflowCount}`,
+					node: { id: 'node-1', name },
+					staticData: roundTrip(nodeData),
+				});
+				nodeData = outcome.staticData;
+				return outcome;
+			};
+			submit('Seed', T0);
+			await poll('Before Rename');
+			submit('Ann', T0 + 1000);
+			expect(names((await poll('After Rename')).result)).toEqual(['Ann']);
+			expect((await poll('After Rename')).result).toBeNull();
+		});
+
+		it('does not take over the position of another node that had its name', async () => {
+			const workflow = makeWorkflow();
+			submit('Seed', T0);
+			await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' });
+			// node-1 renamed away; a new trigger (new ID) takes the freed name.
+			await workflow.poll({ id: 'node-1', name: 'Renamed' });
+			submit('Ann', T0 + 1000);
+			const newcomer = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' });
+			expect(newcomer.result).toBeNull(); // its first poll: Emit Nothing
+			expect(names((await workflow.poll({ id: 'node-1', name: 'Renamed' })).result)).toEqual(['Ann']);
+			submit('Bob', T0 + 2000);
+			expect(names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result)).toEqual(['Bob']);
+		});
+	});
+
+	it('a duplicated trigger starts fresh, as a new trigger does', async () => {
+		const workflow = makeWorkflow();
+		submit('Seed', T0);
+		await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' });
+		submit('Ann', T0 + 1000);
+		const copy = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger1' });
+		expect(copy.result).toBeNull();
+		expect(names((await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' })).result)).toEqual(['Ann']);
+	});
+
+	it('reads a position saved before positions carried their node ID', async () => {
+		const workflow = makeWorkflow();
+		submit('Seed', T0);
+		await workflow.poll();
+		const released = roundTrip(workflow.saved);
+		delete released.global;
+		delete (released['node:App Builder Trigger'] as IDataObject).triggerNodeId;
+		workflow.store(released);
+		submit('Ann', T0 + 1000);
+		expect(names((await workflow.poll()).result)).toEqual(['Ann']);
+	});
+
+	describe('a poll that keeps failing', () => {
+		it('reports the failure once, then emits every lead of the outage once when the API is back', async () => {
+			const workflow = makeWorkflow({ errorAfterPolls: 3, errorAfterMinutes: 0 });
+			submit('Seed', T0);
+			await workflow.poll();
+			const before = JSON.stringify(workflow.saved);
+
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1000 });
+			submit('During Outage 1', T0 + 1000);
+			const quiet = [await workflow.poll(), await workflow.poll()];
+			expect(quiet.map((outcome) => [outcome.result, outcome.error])).toEqual([
+				[null, undefined],
+				[null, undefined],
+			]);
+			const reported = await workflow.poll();
+			expect(reported.error?.message).toMatch(/did not accept the access token/);
+			expect(reported.error?.description).toMatch(/has not been able to read inquiries for \d+ minutes? \(3 polls in a row\)/);
+			expect(reported.error?.failure).toEqual({ cause: 'credential-invalid' });
+			submit('During Outage 2', T0 + 2000);
+			const afterReport = [await workflow.poll(), await workflow.poll()];
+			expect(afterReport.map((outcome) => outcome.error)).toEqual([undefined, undefined]);
+			expect(JSON.stringify(workflow.saved)).toBe(before);
+
+			emu().control.clearFaults();
+			expect(names((await workflow.poll()).result)).toEqual(['During Outage 1', 'During Outage 2']);
+			expect((await workflow.poll()).result).toBeNull();
+
+			// A new streak after the recovery is reported again.
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 503, times: 1000 });
+			await workflow.poll();
+			await workflow.poll();
+			const again = await workflow.poll();
+			expect(again.error?.failure).toEqual({ cause: 'temporarily-unavailable' });
+		});
+
+		it('stays quiet while the failure is shorter than Error After Minutes', async () => {
+			const workflow = makeWorkflow({ errorAfterPolls: 1, errorAfterMinutes: 60 });
+			submit('Seed', T0);
+			await workflow.poll();
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 500, times: 1000 });
+			for (let poll = 0; poll < 4; poll++) expect((await workflow.poll()).error).toBeUndefined();
+		});
+	});
+});
