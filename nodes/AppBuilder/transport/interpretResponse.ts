@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { headerValue } from '../../shared/http/headerValue';
+import { parseRetryAfter } from '../../shared/http/retryAfter';
 import { htmlToText } from '../../shared/text/htmlText';
 
 /**
@@ -45,8 +46,6 @@ export interface RawResponse {
 const ERROR_STATUS_WORDS = new Set(['error', 'fail', 'failed', 'failure', 'false']);
 /** How much of an error text is kept: far more than any message, little enough to read quickly. */
 export const MAX_ERROR_TEXT_LENGTH = 64 * 1024;
-/** Longer than any Retry-After (an HTTP date is 29 characters). */
-const MAX_RETRY_AFTER_LENGTH = 64;
 
 export function interpretResponse(response: RawResponse, nowMs: number): WebServiceOutcome {
 	const { kind, value } = parseBody(response.body);
@@ -160,16 +159,6 @@ function findKnownCode(text: string): number | undefined {
 function capped(text: string): string {
 	return text.length > MAX_ERROR_TEXT_LENGTH ? text.slice(0, MAX_ERROR_TEXT_LENGTH) : text;
 }
-
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-	if (value === undefined || value.length > MAX_RETRY_AFTER_LENGTH || value.trim() === '') return undefined;
-	const trimmed = value.trim();
-	if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-	const date = Date.parse(trimmed);
-	if (Number.isNaN(date)) return undefined;
-	return Math.max(0, date - nowMs);
-}
-
 
 function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);

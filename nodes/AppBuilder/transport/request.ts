@@ -104,10 +104,12 @@ export async function callWebService(
 	};
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
 	const gate = gateFor(this);
-	let rateLimitedCount = 0;
-	let waitedForRateLimit = 0;
+	const startedAt = Date.now();
+	// 429 answers are counted apart: they are back-pressure and do not use up the attempts meant for failures.
+	let failures = 0;
+	let rateLimited = 0;
 
-	for (let attempt = 1; ; attempt++) {
+	for (;;) {
 		await gate.enter();
 		let failure: CallFailure;
 		try {
@@ -126,17 +128,18 @@ export async function callWebService(
 		let delay: number | undefined;
 		if (isRateLimit(failure)) {
 			gate.rateLimited();
-			rateLimitedCount++;
-			delay = delayAfterRateLimit(policy, rateLimitedCount, waitedForRateLimit, retryAfterMs, Math.random());
-			if (delay !== undefined) waitedForRateLimit += delay;
-		} else if (isRetryable(failure)) {
-			delay = delayBeforeNextAttempt(policy, attempt, retryAfterMs, Math.random());
+			rateLimited++;
+			delay = delayAfterRateLimit(policy, { rateLimited, elapsedMs: Date.now() - startedAt }, retryAfterMs, Math.random());
+		} else {
+			failures++;
+			if (isRetryable(failure)) delay = delayBeforeNextAttempt(policy, failures, retryAfterMs, Math.random());
 		}
 		if (delay !== undefined && options.deadlineAt !== undefined && Date.now() + delay >= options.deadlineAt) delay = undefined;
 		if (delay === undefined) {
 			throw webServiceError(this.getNode(), failure, {
-				attempts: attempt,
-				waitedForRateLimitMs: waitedForRateLimit,
+				failures,
+				rateLimited,
+				elapsedMs: Date.now() - startedAt,
 				secrets,
 				itemIndex: options.itemIndex,
 			});

@@ -35,8 +35,12 @@ export type CallFailure = WebServiceFailure | NetworkFailure | RedirectFailure |
 const CREDENTIAL = 'the App Builder API credential';
 
 export interface FailureDetails {
-	attempts: number;
-	waitedForRateLimitMs: number;
+	/** Attempts that failed other than with a 429, the last one included when it did. */
+	failures: number;
+	/** Answers of 429, the last one included when it was one. */
+	rateLimited: number;
+	/** Time from the call's start to its end. */
+	elapsedMs: number;
 	secrets: unknown[];
 	itemIndex?: number;
 }
@@ -75,7 +79,7 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 		});
 	}
 	if ('network' in failure) {
-		const tried = details.attempts > 1 ? ` (tried ${details.attempts} times)` : '';
+		const tried = triedText(details);
 		const fix =
 			failure.errorCode === 'ENOTFOUND' || failure.errorCode === 'ECONNREFUSED'
 				? `Check the Web Service Base URL in ${CREDENTIAL} and that n8n can reach that host.`
@@ -92,16 +96,10 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 function apiError(node: INode, failure: WebServiceFailure, details: FailureDetails): NodeApiError {
 	const meaning = meaningOf(failure.code);
 	const isRateLimit = failure.code === 429 || failure.httpStatus === 429;
-	let tried = '';
-	if (isRateLimit && details.waitedForRateLimitMs > 0) {
-		tried = ` (waited ${Math.round(details.waitedForRateLimitMs / 1000)} seconds in all for it to pass)`;
-	} else if (details.attempts > 1) {
-		tried = ` (tried ${details.attempts} times)`;
-	}
-	let message = meaning.message;
+	let message = isRateLimit ? rateLimitMessage(failure, details) : `${meaning.message}${triedText(details)}`;
 	let description = meaning.fix;
 	if (isUnreadableBody(failure)) {
-		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})`;
+		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})${triedText(details)}`;
 		description = `The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`;
 	}
 	const apiSays = failure.apiMessage ? apiMessageForUser(failure.apiMessage, details.secrets) : undefined;
@@ -109,8 +107,29 @@ function apiError(node: INode, failure: WebServiceFailure, details: FailureDetai
 	return new NodeApiError(
 		node,
 		{ code: failure.code, httpStatus: failure.httpStatus, ...(apiSays ? { apiMessage: apiSays } : {}) },
-		{ message: `${message}${tried}`, description, httpCode: String(failure.code), itemIndex: details.itemIndex },
+		{ message, description, httpCode: String(failure.code), itemIndex: details.itemIndex },
 	);
+}
+
+/**
+ * How often a call was tried, when more than once: attempts that failed
+ * (like the last one) and, told apart, answers of 429 on the way.
+ */
+function triedText({ failures, rateLimited }: FailureDetails): string {
+	if (rateLimited === 0) return failures > 1 ? ` (tried ${failures} times)` : '';
+	const limited = `${rateLimited} ${rateLimited === 1 ? 'was' : 'were'} rate-limited`;
+	return ` (tried ${failures + rateLimited} times: ${failures} failed this way, ${limited})`;
+}
+
+/** Why a call gave up on a rate limit: it went on too long, or at once the API asked for a wait longer than the call may take. */
+function rateLimitMessage(failure: WebServiceFailure, { rateLimited, elapsedMs }: FailureDetails): string {
+	const askedSeconds = failure.retryAfterMs === undefined ? undefined : Math.ceil(failure.retryAfterMs / 1000);
+	if (rateLimited > 1) {
+		return `The App Builder API kept rate-limiting the request: it answered 429 (too many requests) ${rateLimited} times in ${Math.round(elapsedMs / 1000)} seconds`;
+	}
+	return askedSeconds === undefined
+		? 'The App Builder API is rate-limiting the request (429, too many requests), and there is no time left to wait'
+		: `The App Builder API is rate-limiting the request (429, too many requests) and asks to wait ${askedSeconds} seconds, longer than the node waits`;
 }
 
 function limitError(node: INode, failure: LimitFailure, itemIndex: number | undefined): NodeApiError {

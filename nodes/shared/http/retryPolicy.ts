@@ -1,59 +1,77 @@
 /**
  * When to send a web-service request again, and after how long. 5xx,
  * dropped connections and cut-short bodies are worth a few more attempts; a
- * 429 is back-pressure, not a failure, and is waited out for as long as the
- * total wait stays within its budget. Every other error is a fact about the
- * request that repeating will not change.
+ * 429 is back-pressure, not a failure, and is waited out within its own
+ * bounds: a number of answers and a time from the call's start. Every other
+ * error is a fact about the request that repeating will not change. No
+ * request is ever sent again at once: every wait is at least minDelayMs,
+ * whatever Retry-After says, so a server answering "Retry-After: 0" for
+ * ever gets at most one request a second from each call, and only for a while.
  */
 export interface RetryPolicy {
-	/** Total attempts for failures other than 429, the first one included. */
+	/** Total attempts for failures other than 429, the first one included; 429 answers do not count. */
 	maxAttempts: number;
 	/** Wait before the second attempt; doubles with each further one. */
 	baseDelayMs: number;
-	/** Longest wait between two attempts; a longer Retry-After on a 5xx ends the retries. */
+	/** Longest wait between two attempts after a failure; a longer Retry-After on a 5xx ends the retries. */
 	maxDelayMs: number;
-	/** Longest total time one call waits out 429 answers before it fails. */
-	rateLimitWaitMs: number;
+	/** Shortest wait before any further attempt, after a failure or a 429 alike. */
+	minDelayMs: number;
+	/** Most 429 answers one call takes: the one after that many fails it. */
+	maxRateLimited: number;
+	/** After a 429, a further attempt is made only if it starts within this time from the call's start. */
+	rateLimitBudgetMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 4,
 	baseDelayMs: 1000,
 	maxDelayMs: 60_000,
-	rateLimitWaitMs: 5 * 60_000,
+	minDelayMs: 1000,
+	maxRateLimited: 30,
+	rateLimitBudgetMs: 5 * 60_000,
 };
 
 /**
- * The wait before attempt number `attempt + 1` after a failure other than
- * 429, or undefined when no further attempt should be made. `jitter` in
- * [0, 1) spreads clients that failed together.
+ * The wait after the `failures`-th failure other than 429, before the next
+ * attempt, or undefined when no further attempt should be made. Retry-After
+ * may lengthen the backoff, never shorten it. `jitter` in [0, 1) spreads
+ * clients that failed together.
  */
 export function delayBeforeNextAttempt(
 	policy: RetryPolicy,
-	attempt: number,
+	failures: number,
 	retryAfterMs: number | undefined,
 	jitter: number,
 ): number | undefined {
-	if (attempt >= policy.maxAttempts) return undefined;
-	if (retryAfterMs !== undefined) {
-		return retryAfterMs <= policy.maxDelayMs ? retryAfterMs : undefined;
-	}
-	return backoff(policy, attempt, jitter);
+	if (failures >= policy.maxAttempts) return undefined;
+	if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return undefined;
+	return Math.max(policy.minDelayMs, retryAfterMs ?? 0, backoff(policy, failures, jitter));
+}
+
+/** Where a call stands when a 429 arrives. */
+export interface RateLimitHistory {
+	/** The 429 answers so far, this one included. */
+	rateLimited: number;
+	/** Time since the call started. */
+	elapsedMs: number;
 }
 
 /**
- * The wait after the `rateLimited`-th 429 of a call that has already waited
- * `waitedMs` for earlier ones, or undefined when it would go past the budget.
+ * The wait after a 429, or undefined when the call should fail: it had its
+ * most 429 answers, or the next attempt would start past the budget. What
+ * Retry-After asks is waited (never less than minDelayMs); without it, the
+ * backoff doubles with each 429.
  */
 export function delayAfterRateLimit(
 	policy: RetryPolicy,
-	rateLimited: number,
-	waitedMs: number,
+	history: RateLimitHistory,
 	retryAfterMs: number | undefined,
 	jitter: number,
 ): number | undefined {
-	const delay = retryAfterMs ?? backoff(policy, rateLimited, jitter);
-	return waitedMs + delay <= policy.rateLimitWaitMs ? delay : undefined;
+	if (history.rateLimited >= policy.maxRateLimited) return undefined;
+	const delay = Math.max(policy.minDelayMs, retryAfterMs ?? backoff(policy, history.rateLimited, jitter));
+	return history.elapsedMs + delay <= policy.rateLimitBudgetMs ? delay : undefined;
 }
 
 function backoff(policy: RetryPolicy, attempt: number, jitter: number): number {
