@@ -74,7 +74,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	if (this.getMode() === 'manual') return [[toItem(await latestInquiry.call(this, target, mode, fetchOptions))]];
 
 	const triggerKey = triggerKeyOf(this);
-	const lapsesAt = (fetchOptions.deadlineAt ?? startedAt + FETCH_ATTEMPTS * answerTimeoutMs + DEFAULT_RETRY_POLICY.rateLimitWaitMs) + CLAIM_MARGIN_MS;
+	const lapsesAt = (fetchOptions.deadlineAt ?? startedAt + FETCH_ATTEMPTS * answerTimeoutMs + DEFAULT_RETRY_POLICY.rateLimitBudgetMs) + CLAIM_MARGIN_MS;
 	const release = claimPoll(triggerKey, startedAt, lapsesAt);
 	if (release === undefined) {
 		this.logger.info('App Builder Trigger skipped a poll: the previous poll of this trigger is still running and emits the new inquiries', {
