@@ -253,6 +253,18 @@ describe('App Builder API credential in the n8n engine', () => {
 			},
 		);
 
+		it('names a redirect to a host whose first label is the client secret without showing it, even lower-cased as a host is', async () => {
+			const clientSecret = 'Cl13nt-SeCrEt-7z';
+			const redirector = await startRecordingServer(() => ({ status: 302, headers: { Location: `http://${clientSecret}.example.com/x` } }));
+			try {
+				const result = await callWith(helperWith(credentialData({ connectBaseUrl: redirector.url, clientSecret })), `${redirector.url}/v1/profile`);
+				expect(errorText(result)).toContain('a redirect (HTTP 302) to http://[redacted].example.com');
+				expect(errorText(result)).not.toMatch(/cl13nt-secret/i);
+			} finally {
+				await redirector.close();
+			}
+		});
+
 		it('says "could not reach" only for a network failure, not for a Connect Base URL that is not a URL', async () => {
 			const malformed = await callConnect(helperWith(credentialData({ connectBaseUrl: 'connect host without scheme' })));
 			expect(malformed.error).toBeDefined();

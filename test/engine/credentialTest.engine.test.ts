@@ -2,7 +2,7 @@ import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { appBuilderApiCredentialTest } from '../../nodes/AppBuilder/methods/credentialTest';
-import { startRedirectToSink } from '../support/recordingServer';
+import { startRecordingServer, startRedirectToSink } from '../support/recordingServer';
 import { useEmulator } from '../support/useEmulator';
 import { credentialDataFor, FIXTURE } from '../emulator';
 
@@ -127,6 +127,34 @@ describe('App Builder API credential test', () => {
 				expect(servers.sink.requests).toHaveLength(0);
 			} finally {
 				await servers.close();
+			}
+		});
+	});
+
+	describe('a redirect to a host named after a secret', () => {
+		const redirectTo = async (host: string) => await startRecordingServer(() => ({ status: 302, headers: { Location: `http://${host}/x` } }));
+
+		it('of the web-service probe names the host without the access token, even lower-cased as a host is', async () => {
+			const accessToken = 'Tok3n-MiXeD-9q';
+			const redirector = await redirectTo(`${accessToken}.example.com`);
+			try {
+				const result = await run({ baseUrl: redirector.url, accessToken });
+				expect(result.message).toContain('a redirect (HTTP 302) to http://[redacted].example.com');
+				expect(result.message).not.toMatch(/tok3n-mixed/i);
+			} finally {
+				await redirector.close();
+			}
+		});
+
+		it('of the Connect probe names the host without the client secret, even lower-cased as a host is', async () => {
+			const clientSecret = 'Cl13nt-SeCrEt-7z';
+			const redirector = await redirectTo(`${clientSecret}.example.com`);
+			try {
+				const result = await run({ connectBaseUrl: redirector.url, clientSecret });
+				expect(result.message).toContain('a redirect (HTTP 302) to http://[redacted].example.com');
+				expect(result.message).not.toMatch(/cl13nt-secret/i);
+			} finally {
+				await redirector.close();
 			}
 		});
 	});

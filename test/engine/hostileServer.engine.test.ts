@@ -79,6 +79,18 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 			expect(elsewhere.requests).toEqual([]);
 		});
 
+		it('names a redirect to a host whose first label is the access token without showing it, even lower-cased as a host is', async () => {
+			const accessToken = 'Tok3n-MiXeD-9q';
+			const redirector = await startRecordingServer(() => ({ status: 302, headers: { Location: `http://${accessToken}.example.com/x` } }));
+			try {
+				const result = await runAppBuilder(addUser(), { helper: helperWith({ baseUrl: redirector.url, accessToken }) });
+				expect(result.error?.message).toBe('The App Builder API answered with a redirect to http://[redacted].example.com, which is not followed');
+				expect(JSON.stringify(result.error)).not.toMatch(/tok3n-mixed/i);
+			} finally {
+				await redirector.close();
+			}
+		});
+
 		it.each([302, 307, 308])('a trigger poll fails on a %i, sends nothing to the other host and saves nothing', async (status) => {
 			redirectTo('formBuilderInquiries', status);
 			const outcome = await pollOnce();
@@ -137,6 +149,42 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 				expect(result.error).toBeUndefined();
 				expect(result.items[0].json.message).toBe('User added for key [redacted] via token [redacted]');
 				expectNoSecrets(result.items);
+			});
+		});
+
+		/** An inquiries answer whose record and whose own message echo the access token and the API key. */
+		const echoingInquiries = {
+			status: 'success',
+			msg: `Records for ${FIXTURE.accessToken}`,
+			data: [
+				{ _id: 'echo1', addedon: 1_794_301_925, formName: `Key ${FIXTURE.apiKey}`, formData: [[FIXTURE.accessToken], ['Token'], ['token']] },
+				{ _id: 'echo2', addedon: 1_794_301_926, formData: [[`x ${FIXTURE.apiKey} y`], ['Note'], ['note']] },
+			],
+		};
+
+		it('takes an echoed token out of every Get Many item, though the answer is read as it arrives', async () => {
+			await answering(200, echoingInquiries, async (baseUrl) => {
+				for (const simplify of [true, false]) {
+					const result = await runAppBuilder(getMany({ simplify }), { helper: helperWith({ baseUrl }) });
+					expect(result.error).toBeUndefined();
+					expect(result.items).toHaveLength(2);
+					expectNoSecrets(result.items);
+					expect(JSON.stringify(result.items)).toContain('[redacted]');
+				}
+			});
+		});
+
+		it('takes an echoed token out of the trigger\'s items and out of Fetch Test Event', async () => {
+			await answering(200, echoingInquiries, async (baseUrl) => {
+				const helper = helperWith({ baseUrl });
+				const emitted = await pollAppBuilderTrigger(helper, triggerParameters({ options: { firstPoll: 'latest', firstPollCount: 5 } }));
+				expect(emitted.error).toBeUndefined();
+				expect(emitted.result?.[0]).toHaveLength(2);
+				expectNoSecrets(emitted.result);
+				const test = await pollAppBuilderTrigger(helper, triggerParameters(), { mode: 'manual' });
+				expect(test.error).toBeUndefined();
+				expect(test.result?.[0][0].json.inquiryId).toBe('echo2');
+				expectNoSecrets(test.result);
 			});
 		});
 

@@ -2,6 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { FormTarget } from '../../shared/appBuilderApi';
+import type { ValueRedactor } from '../../shared/text/redact';
 import { callWebService, type WebServiceCallOptions, type WebServiceContext } from '../transport/request';
 import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from './readInquiryStream';
 
@@ -16,7 +17,7 @@ export async function fetchInquiries(
 	target: FormTarget,
 	options: WebServiceCallOptions = {},
 ): Promise<unknown[]> {
-	return await fetchFormInquiries(this, target, () => new InquiryArrayBuilder(), (records) => records, options);
+	return await fetchFormInquiries(this, target, (redact) => new InquiryArrayBuilder(redact), (records) => records, options);
 }
 
 /**
@@ -27,15 +28,16 @@ export async function fetchInquiries(
 export async function fetchFormInquiries<List>(
 	context: WebServiceContext,
 	target: FormTarget,
-	collector: () => RecordCollector<List>,
+	/** Makes the collector of one answer; it hands on each record it keeps through `redact`. */
+	collector: (redact: ValueRedactor) => RecordCollector<List>,
 	fromRecords: (records: unknown[]) => List,
 	options: WebServiceCallOptions = {},
 ): Promise<List> {
 	let streamed: List | undefined;
 	const body = await callWebService.call(context, 'formBuilderInquiries', { ...target }, {
 		...options,
-		readStream: async (chunks) => {
-			const read = await readInquiryStream(chunks, collector());
+		readStream: async (chunks, redact) => {
+			const read = await readInquiryStream(chunks, collector(redact));
 			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
 			streamed = read.kind === 'read' ? read.list : undefined;
 			return read;

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../shared/text/redact';
 import { JsonStreamScanner, type ElementHandler, type JsonStreamShape } from '../../shared/jsonStream/jsonStreamScanner';
 import type { StreamReading } from '../transport/streamedOutcome';
 import { readRecord } from './unreadableInquiry';
@@ -67,11 +68,14 @@ export class InquiryArrayBuilder implements RecordCollector<unknown[]> {
 	private readonly records: unknown[] = [];
 	readonly keptAll = true;
 
-	constructor(private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER) {}
+	constructor(
+		private readonly redact: ValueRedactor,
+		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
+	) {}
 
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
 		if (this.records.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
-		this.records.push(readRecord(bytes(), summary));
+		this.records.push(readRecord(bytes(), summary, this.redact));
 	}
 
 	build(): unknown[] {

@@ -1,4 +1,5 @@
 import { jsonProblem } from '../../shared/jsonStream/jsonProblem';
+import type { ValueRedactor } from '../../shared/text/redact';
 import { fnv1a64 } from './identity';
 
 /**
@@ -30,13 +31,19 @@ export function isUnreadableInquiry(value: unknown): value is UnreadableInquiry 
 /**
  * A record from its bytes in the answer: parsed, or, when the text is not
  * JSON, an UnreadableInquiry with `readable`, the fields the scan could read.
+ * `redact` takes secrets the server echoed out of it, before a broken
+ * record's text is cut, so no secret is left half shown.
  */
-export function readRecord(bytes: Buffer, readable: Record<string, unknown> | undefined): unknown {
+export function readRecord(
+	bytes: Buffer,
+	readable: Record<string, unknown> | undefined,
+	redact: ValueRedactor = (value) => value,
+): unknown {
 	const text = bytes.toString('utf8');
 	try {
-		return JSON.parse(text) as unknown;
+		return redact(JSON.parse(text) as unknown);
 	} catch {
-		return unreadableInquiry(text, readable);
+		return unreadableInquiry(text, readable, redact);
 	}
 }
 
@@ -45,15 +52,17 @@ export function rawRecordKey(bytes: Buffer): string {
 	return `h:${fnv1a64(bytes.toString('utf8'))}`;
 }
 
-function unreadableInquiry(text: string, readable: Record<string, unknown> | undefined): UnreadableInquiry {
-	const problem = jsonProblem(text);
+function unreadableInquiry(original: string, readable: Record<string, unknown> | undefined, redact: ValueRedactor): UnreadableInquiry {
+	// The problem is found in the text as sent (positions stay true); the words that quote it are redacted.
+	const problem = jsonProblem(original);
 	const what = problem ? `${problem.what} at character ${problem.at + 1}` : 'JSON.parse refused it';
+	const text = redact(original);
 	const cut = text.length > RAW_RECORD_MAX_CHARS;
 	const where = cut ? `its first ${RAW_RECORD_MAX_CHARS} characters are in rawRecord` : 'its text is in rawRecord';
 	const inquiry: UnreadableInquiry = {
-		...readable,
+		...redact(readable),
 		rawRecord: cut ? cutAt(text, RAW_RECORD_MAX_CHARS) : text,
-		formWarnings: [`the inquiry is not valid JSON (${what}); ${where}`],
+		formWarnings: [redact(`the inquiry is not valid JSON (${what}); ${where}`)],
 	};
 	made.add(inquiry);
 	return inquiry;

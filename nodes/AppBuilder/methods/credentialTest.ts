@@ -15,7 +15,7 @@ import {
 import { describeTokenFailure, exchangeRefreshToken } from '../../shared/connect/connectToken';
 import { asNetworkFailure, networkFailureWords } from '../../shared/http/networkFailure';
 import { describeRedirect, isRedirectStatus } from '../../shared/http/redirectTarget';
-import { redactSecrets } from '../../shared/text/redact';
+import { redactOrigin, redactSecrets } from '../../shared/text/redact';
 import { interpretResponse } from '../transport/interpretResponse';
 
 /**
@@ -85,7 +85,7 @@ async function testWebServices(
 		};
 	}
 	if (isRedirectStatus(response.statusCode)) {
-		const redirect = redactSecrets(describeRedirect(response.statusCode, response.headers, url), secrets);
+		const redirect = redactOrigin(describeRedirect(response.statusCode, response.headers, url), secrets);
 		return {
 			status: 'Error',
 			message: `The web services answered with ${redirect}. n8n does not follow it, so the Access Token and API Key go only to the configured host: correct the Web Service Base URL in the App Builder API credential.`,

@@ -15,7 +15,7 @@ import { asNetworkFailure, isTransient, type NetworkFailure } from '../../shared
 import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
 import { RequestGate } from '../../shared/http/requestGate';
 import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from '../../shared/http/retryPolicy';
-import { redactValue } from '../../shared/text/redact';
+import { valueRedactor, type ValueRedactor } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
 import { streamedOutcome, type StreamedResponse, type StreamReader } from './streamedOutcome';
@@ -82,6 +82,8 @@ export async function callWebService(
 	const options: WebServiceCallOptions = { ...defaultsOfRun.get(this), ...callOptions };
 	const credentials = await readWebServiceCredentials(this, options.itemIndex);
 	const secrets = [...credentials.secrets, params.password];
+	// Answers go into output items: an echoed secret is taken out of every one, read whole or as it arrives.
+	const redact = valueRedactor(secrets);
 	const { path, method, sendsApiKey } = WEB_SERVICE_ENDPOINTS[endpoint];
 	const url = joinUrl(credentials.baseUrl, path);
 	const request: IHttpRequestOptions = {
@@ -113,11 +115,10 @@ export async function callWebService(
 		await gate.enter();
 		let failure: CallFailure;
 		try {
-			const outcome = await attemptOnce(this, request, options);
+			const outcome = await attemptOnce(this, request, options, redact);
 			if (outcome.ok) {
 				gate.passed();
-				// An answer read whole is small and goes into output items: an echoed secret is taken out of it.
-				return options.readStream ? outcome.body : redactValue(outcome.body, secrets);
+				return outcome.body;
 			}
 			failure = outcome;
 		} finally {
@@ -159,6 +160,7 @@ async function attemptOnce(
 	context: WebServiceContext,
 	request: IHttpRequestOptions,
 	options: WebServiceCallOptions,
+	redact: ValueRedactor,
 ): Promise<Awaited<ReturnType<typeof streamedOutcome>> | CallFailure> {
 	const startedAt = Date.now();
 	const deadlineAt = Math.min(
@@ -191,7 +193,7 @@ async function attemptOnce(
 	};
 
 	try {
-		return await streamedOutcome(send, options.readStream);
+		return await streamedOutcome(send, redact, options.readStream);
 	} catch (error) {
 		if (error instanceof Redirected) return error.failure;
 		if (error instanceof AnswerLimitExceeded) {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { collectAnswer, collectStart, MAX_ERROR_BODY_BYTES } from '../../shared/http/answerReading';
+import type { ValueRedactor } from '../../shared/text/redact';
 import { cutShortAnswer, interpretResponse, type WebServiceOutcome } from './interpretResponse';
 
 /** An answer whose status and headers have arrived, and whose body is read as it comes. */
@@ -21,16 +22,24 @@ export type StreamReading<List = unknown> =
 	/** An answer the reader does not take, after parts of it were already let go: ask for it again and read it whole. */
 	| { kind: 'ask-again' };
 
-export type StreamReader = (chunks: AsyncIterable<Buffer>) => Promise<StreamReading>;
+/**
+ * Reads a successful answer as it arrives. `redact` takes the credential's
+ * secrets out of a value: the reader applies it to every record it hands
+ * on (the transport redacts the answer's other fields).
+ */
+export type StreamReader = (chunks: AsyncIterable<Buffer>, redact: ValueRedactor) => Promise<StreamReading>;
 
 /**
  * What one request's answer says. An error answer is read only as far as
  * its first 64 KB. A successful one is read whole, or, given `readStream`,
  * as it arrives; an answer the stream reader could not take is read whole
  * too, or asked for again when the reader had already let part of it go.
+ * A success's body comes back with the secrets `redact` knows taken out,
+ * on every path (error texts are redacted where the error is made).
  */
 export async function streamedOutcome(
 	send: () => Promise<StreamedResponse>,
+	redact: ValueRedactor,
 	readStream?: StreamReader,
 ): Promise<WebServiceOutcome> {
 	const response = await send();
@@ -38,16 +47,30 @@ export async function streamedOutcome(
 	if (!isSuccess) {
 		return interpretResponse({ ...response, body: await collectStart(response.chunks, MAX_ERROR_BODY_BYTES) }, Date.now());
 	}
-	if (!readStream) return interpretResponse({ ...response, body: await collectAnswer(response.chunks) }, Date.now());
-	const reading = await readStream(response.chunks);
+	if (!readStream) return redacted(interpretResponse({ ...response, body: await collectAnswer(response.chunks) }, Date.now()), redact);
+	const reading = await readStream(response.chunks, redact);
 	switch (reading.kind) {
-		case 'read':
-			return interpretResponse({ ...response, body: reading.body }, Date.now());
+		case 'read': {
+			const outcome = interpretResponse({ ...response, body: reading.body }, Date.now());
+			return outcome.ok ? { ok: true, body: withRedactedFields(outcome.body, reading.list, redact) } : outcome;
+		}
 		case 'whole':
-			return interpretResponse({ ...response, body: reading.bytes }, Date.now());
+			return redacted(interpretResponse({ ...response, body: reading.bytes }, Date.now()), redact);
 		case 'cut-short':
 			return cutShortAnswer(response.statusCode);
 		case 'ask-again':
-			return await streamedOutcome(send);
+			return await streamedOutcome(send, redact);
 	}
+}
+
+function redacted(outcome: WebServiceOutcome, redact: ValueRedactor): WebServiceOutcome {
+	return outcome.ok ? { ok: true, body: redact(outcome.body) } : outcome;
+}
+
+/** The answer's fields redacted, and its list as the reader made it (the reader redacted its records). */
+function withRedactedFields(body: IDataObject, list: unknown, redact: ValueRedactor): IDataObject {
+	const entries = Object.entries(body);
+	const isList = ([, value]: [string, unknown]) => list !== undefined && value === list;
+	const fields = redact(Object.fromEntries(entries.filter((entry) => !isList(entry))));
+	return Object.fromEntries([...Object.entries(fields), ...entries.filter(isList)]) as IDataObject;
 }

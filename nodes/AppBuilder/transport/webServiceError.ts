@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { AnswerLimit } from '../../shared/http/answerLimits';
 import { networkFailureWords, type NetworkFailure } from '../../shared/http/networkFailure';
 import type { RedirectFailure } from '../../shared/http/redirectTarget';
-import { apiMessageForUser } from '../../shared/text/redact';
+import { apiMessageForUser, redactOrigin } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import { withFailureCause } from './failureCause';
 import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
@@ -57,7 +57,7 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 	const { itemIndex } = details;
 	if ('redirect' in failure) {
 		return new NodeApiError(node, { httpStatus: failure.httpStatus } as JsonObject, {
-			message: `The App Builder API answered with a redirect to ${failure.target}, which is not followed`,
+			message: `The App Builder API answered with a redirect to ${redactOrigin(failure.target, details.secrets)}, which is not followed`,
 			description: `Following it would send your access token and API key to that address. Correct the Web Service Base URL in ${CREDENTIAL} to the address the API answers on directly.`,
 			httpCode: String(failure.httpStatus),
 			itemIndex,

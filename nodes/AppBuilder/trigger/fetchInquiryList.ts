@@ -18,7 +18,7 @@ export async function fetchInquiryList(
 	return await fetchFormInquiries(
 		this,
 		target,
-		() => new InquiryListBuilder(reading.mode, reading.keep),
+		(redact) => new InquiryListBuilder(reading.mode, reading.keep, redact),
 		(records) => listFromRecords(records, reading.mode),
 		options,
 	);

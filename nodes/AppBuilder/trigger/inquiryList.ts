@@ -1,4 +1,5 @@
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../shared/text/redact';
 import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../inquiries/readInquiryStream';
 import { isUnreadableInquiry, rawRecordKey, readRecord } from '../inquiries/unreadableInquiry';
 import { toCursorEvent, type CursorEvent, type EventMode, type RecordsToKeep } from './cursor';
@@ -48,6 +49,8 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	constructor(
 		private readonly mode: EventMode,
 		keep: RecordsToKeep,
+		/** Takes the credential's secrets out of a record before it is handed on (never out of what identity reads). */
+		private readonly redact: ValueRedactor,
 		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
 	) {
 		this.kept = typeof keep === 'function' ? new AcceptedRecords(keep) : new NewestRecords(keep.newest);
@@ -73,14 +76,14 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	}
 
 	build(): InquiryList {
-		const { events, kept } = this;
+		const { events, kept, redact } = this;
 		return {
 			events,
 			recordOf: (key) => {
 				const record = kept.get(key);
 				// The cursor only emits what was kept; anything else is a broken promise, not a lead to drop silently.
 				if (record === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
-				return readRecord(record.bytes, record.summary);
+				return readRecord(record.bytes, record.summary, redact);
 			},
 		};
 	}

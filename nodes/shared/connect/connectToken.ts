@@ -3,7 +3,7 @@ import type { IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 import { CONNECT_GRANT_PATH, joinUrl } from '../appBuilderApi';
 import { asNetworkFailure, networkFailureWords } from '../http/networkFailure';
 import { describeRedirect, isRedirectStatus } from '../http/redirectTarget';
-import { redactSecrets } from '../text/redact';
+import { redactOrigin, redactSecrets } from '../text/redact';
 
 /**
  * The Connect API's token exchange (refresh_token grant), shared by the
@@ -148,7 +148,7 @@ export function describeTokenFailure(failure: TokenExchangeFailure, secrets: unk
 		case 'unsupported_grant_type':
 			return `The Connect API did not accept the token request${detail}. Check the Connect Base URL in the App Builder API credential.`;
 		case 'redirected':
-			return `The Connect API answered the token request with ${redactSecrets(failure.detail ?? 'a redirect', secrets)}. n8n does not follow it, so the client secret and refresh token go only to the configured host: correct the Connect Base URL in the App Builder API credential.`;
+			return `The Connect API answered the token request with ${redactOrigin(failure.detail ?? 'a redirect', secrets)}. n8n does not follow it, so the client secret and refresh token go only to the configured host: correct the Connect Base URL in the App Builder API credential.`;
 		case 'unreachable':
 			return `Could not reach the Connect API${detail}. Check the Connect Base URL in the App Builder API credential and that n8n can reach that host.`;
 		case 'request_failed':

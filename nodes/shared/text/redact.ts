@@ -21,6 +21,20 @@ export function apiMessageForUser(text: string, secrets: readonly unknown[]): st
 }
 
 /**
+ * A web origin (scheme://host[:port]) or a text naming one, with secrets
+ * redacted. URL parsing writes a host in lower case, so each secret is also
+ * looked for lower-cased: a redirect to "AbC123.example" shows up as
+ * "abc123.example".
+ */
+export function redactOrigin(text: string, secrets: readonly unknown[]): string {
+	const lowered = secrets.filter((secret): secret is string => typeof secret === 'string').map((secret) => secret.toLowerCase());
+	return redactSecrets(text, [...secrets, ...lowered]);
+}
+
+/** Redacts any JSON value as redactValue does, with the secrets' forms worked out once for every value it is given. */
+export type ValueRedactor = <T>(value: T) => T;
+
+/**
  * A copy of a JSON value (a success answer) with every text, and every
  * object key, redacted. Lists and plain objects are copied, at any depth
  * (walked with a loop, not recursion); other values are kept as they are.
@@ -29,8 +43,17 @@ export function apiMessageForUser(text: string, secrets: readonly unknown[]): st
  * with `_2`, `_3`, ...
  */
 export function redactValue<T>(value: T, secrets: readonly unknown[]): T {
+	return valueRedactor(secrets)(value);
+}
+
+/** One redactor for many values (the records of an answer): see redactValue. */
+export function valueRedactor(secrets: readonly unknown[]): ValueRedactor {
 	const redactor = redactorFor(secrets);
-	if (redactor === undefined) return value;
+	if (redactor === undefined) return (value) => value;
+	return (value) => redactWith(value, redactor);
+}
+
+function redactWith<T>(value: T, redactor: Redactor): T {
 	const copies = new Map<object, object>();
 	const pending: Array<[source: object, copy: object]> = [];
 	const convert = (member: unknown): unknown => {

@@ -3,6 +3,10 @@ import { AnswerLimitExceeded } from '../../../../nodes/shared/http/answerLimits'
 import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
 import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
+import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+
+/** These records hold no secret: nothing to take out. */
+const keepAsIs: ValueRedactor = (value) => value;
 
 /** What a record the API sends broken inside becomes, and the bound on records per answer. */
 
@@ -25,7 +29,7 @@ const CONTROL = '{"_id":"bad2","addedon":1700000200,"message":"line one\nline tw
 const BAD_ESCAPE = '{"requestId":"R9","addedon":1700000200,"formData":[["C:\\qdrive"]]}';
 const NO_ID_NO_TIME = '{"addedon": 12abc,"formData":[["x\\q"]]}';
 
-const everything = () => new InquiryListBuilder('new', () => true);
+const everything = () => new InquiryListBuilder('new', () => true, keepAsIs);
 
 describe('a record whose text is not JSON', () => {
 	it.each([
@@ -76,12 +80,12 @@ describe('a record whose text is not JSON', () => {
 	});
 
 	it('is kept only when the cursor may emit it, like any record', async () => {
-		const list = await readWith(answerOf(BARE_WORD, GOOD_B), new InquiryListBuilder('new', (event) => event.key === 'b2'));
+		const list = await readWith(answerOf(BARE_WORD, GOOD_B), new InquiryListBuilder('new', (event) => event.key === 'b2', keepAsIs));
 		expect(() => list.recordOf('bad1')).toThrow('was not kept');
 	});
 
 	it('is read in its place for Get Many, every other record parsed', async () => {
-		const records = await readWith(answerOf(GOOD_A, BARE_WORD, GOOD_B, NO_ID_NO_TIME), new InquiryArrayBuilder());
+		const records = await readWith(answerOf(GOOD_A, BARE_WORD, GOOD_B, NO_ID_NO_TIME), new InquiryArrayBuilder(keepAsIs));
 		expect(records.map(isUnreadableInquiry)).toEqual([false, true, false, true]);
 		expect(records[0]).toEqual(JSON.parse(GOOD_A));
 		expect(records[1]).toMatchObject({ _id: 'bad1', addedon: 1700000200, rawRecord: BARE_WORD });
@@ -111,8 +115,8 @@ describe('records per answer', () => {
 	const records = (count: number) => answerOf(...Array.from({ length: count }, (_, i) => `{"_id":"r${i}","addedon":${1700000000 + i}}`));
 
 	it.each<[string, (limit: number) => RecordCollector<unknown>]>([
-		['the trigger\'s list', (limit) => new InquiryListBuilder('new', () => false, limit)],
-		['Get Many\'s records', (limit) => new InquiryArrayBuilder(limit)],
+		['the trigger\'s list', (limit) => new InquiryListBuilder('new', () => false, keepAsIs, limit)],
+		['Get Many\'s records', (limit) => new InquiryArrayBuilder(keepAsIs, limit)],
 	])('%s stop the read with AnswerLimitExceeded past the bound, not with a reading of part of the answer', async (_label, collector) => {
 		await expect(readWith(records(3), collector(3))).resolves.toBeDefined();
 		const reading = readInquiryStream(chunked(records(4), 16), collector(3));

@@ -4,6 +4,10 @@ import type { CursorEvent } from '../../../../nodes/AppBuilder/trigger/cursor';
 import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { StreamReading } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
+import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+
+/** These records hold no secret: nothing to take out. */
+const keepAsIs: ValueRedactor = (value) => value;
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
@@ -19,7 +23,7 @@ async function* chunked(body: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
 }
 
 const read = (text: string, cuts: number[] = [], mayEmit: (event: CursorEvent) => boolean = () => true) =>
-	readInquiryStream(chunked(bytes(text), cuts), new InquiryListBuilder('new', mayEmit));
+	readInquiryStream(chunked(bytes(text), cuts), new InquiryListBuilder('new', mayEmit, keepAsIs));
 
 /** Every byte boundary of a short answer, or fractions of a long one. */
 const cutsArb = fc.oneof(
@@ -98,9 +102,9 @@ describe('readInquiryStream', () => {
 			fc.asyncProperty(answer, fc.double({ min: 0, max: 1, noNaN: true }), cutsArb, async (value, fraction, cuts) => {
 				const text = JSON.stringify(value);
 				const cutText = Buffer.from(text).subarray(0, Math.min(Buffer.byteLength(text) - 1, Math.floor(Buffer.byteLength(text) * fraction)));
-				const keepingAll = await readInquiryStream(chunked(cutText, cuts), new InquiryListBuilder('new', () => true));
+				const keepingAll = await readInquiryStream(chunked(cutText, cuts), new InquiryListBuilder('new', () => true, keepAsIs));
 				expect(keepingAll).toEqual({ kind: 'whole', bytes: cutText });
-				const keepingNone = await readInquiryStream(chunked(cutText, cuts), new InquiryListBuilder('new', () => false));
+				const keepingNone = await readInquiryStream(chunked(cutText, cuts), new InquiryListBuilder('new', () => false, keepAsIs));
 				expect(['whole', 'cut-short']).toContain(keepingNone.kind);
 			}),
 			{ numRuns: 400 },

@@ -1,6 +1,10 @@
 import { planPoll, recordsToKeepGiven, type CursorOptions } from '../../../../nodes/AppBuilder/trigger/cursor';
 import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
 import { readInquiryStream, type RecordCollector } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+
+/** These records hold no secret: nothing to take out. */
+const keepAsIs: ValueRedactor = (value) => value;
 
 const T0 = Date.parse('2026-05-01T08:00:00Z');
 const SCOPE = 'app/form/new';
@@ -17,7 +21,7 @@ async function* answerOf(count: number): AsyncGenerator<Buffer> {
 
 describe('the trigger list on an Emit the Latest first poll', () => {
 	it('holds the bytes of only the newest N as the answer streams, while every event stays for the cursor', async () => {
-		const builder = new InquiryListBuilder('new', recordsToKeepGiven(undefined, OPTIONS, SCOPE));
+		const builder = new InquiryListBuilder('new', recordsToKeepGiven(undefined, OPTIONS, SCOPE), keepAsIs);
 		// Whether the builder still held every record, after each one.
 		const keptAllAfter: boolean[] = [];
 		const watched: RecordCollector<InquiryList> = {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import { decodeHtmlEntities } from '../../../../nodes/shared/text/htmlText';
 import { interpretResponse } from '../../../../nodes/AppBuilder/transport/interpretResponse';
-import { apiMessageForUser, redactSecrets, redactValue } from '../../../../nodes/shared/text/redact';
+import { apiMessageForUser, redactOrigin, redactSecrets, redactValue, valueRedactor } from '../../../../nodes/shared/text/redact';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const API_KEY = 'ak_live_7Hq2Zp9XwV';
@@ -241,5 +241,29 @@ describe('redactSecrets', () => {
 		expect(redactSecrets('Invalid API Key abc12345 (abc12345) x', ['abc12345', 'x'])).toBe(
 			'Invalid API Key [redacted] ([redacted]) [redacted]',
 		);
+	});
+});
+
+describe('redactOrigin', () => {
+	it('finds a secret in a host that URL parsing wrote in lower case', () => {
+		const origin = new URL('https://AbC123Tok.evil.example:8443/x').origin;
+		expect(origin).toBe('https://abc123tok.evil.example:8443');
+		expect(redactSecrets(origin, ['AbC123Tok'])).toBe(origin);
+		expect(redactOrigin(origin, ['AbC123Tok'])).toBe('https://[redacted].evil.example:8443');
+		expect(redactOrigin(`a redirect (HTTP 302) to ${origin}`, ['AbC123Tok', 5])).toBe('a redirect (HTTP 302) to https://[redacted].evil.example:8443');
+	});
+});
+
+describe('valueRedactor', () => {
+	it('redacts many values with the secrets read once, as redactValue does each', () => {
+		const redact = valueRedactor(['k3y']);
+		const values = [{ a: 'k3y' }, 'x k3y', ['k3y', 1], 7];
+		expect(values.map((value) => redact(value))).toEqual(values.map((value) => redactValue(value, ['k3y'])));
+		expect(redact({ a: 'k3y' })).toEqual({ a: '[redacted]' });
+	});
+
+	it('returns a value as it is when there is no secret to look for', () => {
+		const value = { a: 'b' };
+		expect(valueRedactor(['', '  ', undefined])(value)).toBe(value);
 	});
 });
