@@ -1,0 +1,208 @@
+import { credentialDataFor, FIXTURE, startEmulator } from '../emulator';
+import type { N8nInstance } from './n8nInstance';
+import { newInquiryWorkflow } from './workflows';
+
+type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+interface Execution {
+	id: string;
+	status: string;
+	data: { resultData: { runData: Record<string, Array<{ source?: unknown[]; data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>> } };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
+
+/**
+ * The trigger in a real n8n as n8n really schedules it: polls of one node
+ * that overlap, a trigger renamed while it is active, and a poll that keeps
+ * failing with an error workflow set. Each scenario has an emulator of its
+ * own (a slow one, a failing one), so the three can run side by side in one
+ * n8n, and checks every lead against the executions n8n stored.
+ */
+
+/** Every lead the trigger emitted, over the executions, duplicates kept, whatever the trigger's name was. */
+export function triggeredIds(executions: Execution[]): string[] {
+	const ids: string[] = [];
+	for (const execution of executions) {
+		for (const runs of Object.values(execution.data.resultData.runData)) {
+			// The trigger's run is the one fed by no other node.
+			const run = runs[0];
+			if (run?.source !== undefined && run.source.length > 0 && run.source[0] !== null) continue;
+			for (const item of run?.data?.main?.[0] ?? []) ids.push(String(item.json.inquiryId));
+		}
+	}
+	return ids.sort();
+}
+
+/** Answers of the inquiries endpoint the emulator finished sending (any status), so far. */
+function inquiryAnswers(emu: Emulator): number {
+	return emu.control.requests().filter((request) => request.path === INQUIRIES_PATH && request.finishedAt !== undefined).length;
+}
+
+async function waitForAnswers(emu: Emulator, count: number, timeoutMs: number): Promise<void> {
+	const target = inquiryAnswers(emu) + count;
+	const deadline = Date.now() + timeoutMs;
+	while (inquiryAnswers(emu) < target) {
+		if (Date.now() > deadline) throw new Error(`the trigger did not poll ${count} times in ${timeoutMs / 1000} s`);
+		await sleep(500);
+	}
+	// Let the execution a poll started be stored.
+	await sleep(3000);
+}
+
+/** Waits until the executions hold every one of `ids`, then returns them. */
+async function waitForLeads(n8n: N8nInstance, workflowId: string, ids: string[], timeoutMs: number): Promise<Execution[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const executions = (await n8n.executions(workflowId)) as Execution[];
+		const emitted = new Set(triggeredIds(executions));
+		if (ids.every((id) => emitted.has(id)) || Date.now() > deadline) {
+			await sleep(3000);
+			return (await n8n.executions(workflowId)) as Execution[];
+		}
+		await sleep(1000);
+	}
+}
+
+async function ownEmulator(n8n: N8nInstance, label: string): Promise<{ emu: Emulator; credential: { id: string; name: string } }> {
+	const emu = await startEmulator();
+	const name = `App Builder (${label})`;
+	const id = await n8n.createCredential(name, 'appBuilderApi', credentialDataFor(emu));
+	return { emu, credential: { id, name } };
+}
+
+const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
+
+/**
+ * Item: a poll that takes longer than the interval. The emulator answers in
+ * 75 s while n8n polls every minute, so every tick starts while the
+ * previous poll still waits for its answer; leads arrive all along. Every
+ * lead is in exactly one execution.
+ */
+export async function overlappingPolls(n8n: N8nInstance): Promise<{ leads: number; skipped: number }> {
+	const { emu, credential } = await ownEmulator(n8n, 'slow');
+	try {
+		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
+		const workflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'E2E D: overlapping polls' });
+		const logsBefore = n8n.logs().length;
+		await n8n.activate(workflowId);
+
+		emu.control.configure({ roundTripMs: 75_000 });
+		const leads: string[] = [];
+		for (let i = 0; i < 8; i++) {
+			leads.push(emu.control.addInquiry({ ...form })._id);
+			await sleep(20_000);
+		}
+		emu.control.configure({ roundTripMs: 0 });
+		const executions = await waitForLeads(n8n, workflowId, leads, 240_000);
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(triggeredIds(executions)).toEqual([...leads].sort());
+		// n8n did start polls while another ran: each of those stepped aside.
+		const skipped = n8n.logs().slice(logsBefore).split('skipped a poll: the previous poll of this trigger is still running').length - 1;
+		expect(skipped).toBeGreaterThan(0);
+		return { leads: leads.length, skipped };
+	} finally {
+		await emu.close();
+	}
+}
+
+/**
+ * Item: the trigger of an active workflow renamed through n8n's API while
+ * leads arrive, then published again. The lead submitted between the last
+ * poll under the old name and the rename, and the one after it, each come
+ * out once.
+ */
+export async function renamedTrigger(n8n: N8nInstance): Promise<void> {
+	const { emu, credential } = await ownEmulator(n8n, 'rename');
+	try {
+		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
+		const workflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'E2E E: renamed trigger' });
+		await n8n.activate(workflowId);
+		const before = [emu.control.addInquiry({ ...form })._id];
+		await waitForAnswers(emu, 1, 150_000);
+
+		const meanwhile = emu.control.addInquiry({ ...form })._id;
+		const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as { name: string; nodes: Array<{ name: string }>; connections: Record<string, unknown>; settings: unknown };
+		const renamed = 'New Contact Us Lead';
+		const nodes = stored.nodes.map((node) => (node.name === 'New Inquiry' ? { ...node, name: renamed } : node));
+		const { ['New Inquiry']: outgoing, ...otherConnections } = stored.connections;
+		await n8n.api('PUT', `/workflows/${workflowId}`, {
+			name: stored.name,
+			nodes,
+			connections: { ...otherConnections, [renamed]: outgoing },
+			settings: { executionOrder: 'v1' },
+		});
+		await n8n.activate(workflowId);
+		const after = emu.control.addInquiry({ ...form })._id;
+
+		const leads = [...before, meanwhile, after];
+		const executions = await waitForLeads(n8n, workflowId, leads, 200_000);
+		await waitForAnswers(emu, 1, 150_000);
+		const final = (await n8n.executions(workflowId)) as Execution[];
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(executions.length).toBeGreaterThan(0);
+		expect(triggeredIds(final)).toEqual([...leads].sort());
+		const runNames = new Set(final.flatMap((execution) => Object.keys(execution.data.resultData.runData)));
+		expect(runNames.has(renamed)).toBe(true);
+	} finally {
+		await emu.close();
+	}
+}
+
+/**
+ * Item: the API answers 401 for several polls. With Error After Failed
+ * Polls 2 and Error After Minutes 0 the second failed poll reports the
+ * failure: n8n stores a failed execution and runs the error workflow, once
+ * for the whole outage. When the API is back every lead of the outage
+ * comes out once.
+ */
+export async function lastingFailure(n8n: N8nInstance): Promise<void> {
+	const { emu, credential } = await ownEmulator(n8n, 'failing');
+	try {
+		const errorWorkflowId = await n8n.createWorkflow({
+			name: 'E2E F: error workflow',
+			nodes: [
+				{ id: 'error-trigger', name: 'Error Trigger', type: 'n8n-nodes-base.errorTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ id: 'noted', name: 'Noted', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [250, 0], parameters: {} },
+			],
+			connections: { 'Error Trigger': { main: [[{ node: 'Noted', type: 'main', index: 0 }]] } },
+		});
+		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
+		const base = newInquiryWorkflow(credential, form);
+		const workflow = {
+			...base,
+			name: 'E2E F: a lasting failure',
+			nodes: base.nodes.map((node) =>
+				node.name === 'New Inquiry' ? { ...node, parameters: { ...node.parameters, options: { errorAfterPolls: 2, errorAfterMinutes: 0 } } } : node,
+			),
+			settings: { executionOrder: 'v1', errorWorkflow: errorWorkflowId },
+		};
+		const workflowId = await n8n.createWorkflow(workflow);
+		await n8n.activate(workflowId);
+		await waitForAnswers(emu, 1, 150_000);
+
+		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1000 });
+		const outage = [emu.control.addInquiry({ ...form })._id];
+		// A 401 is not tried again within a poll: one answer per failed poll. The second reports; two more stay quiet.
+		await waitForAnswers(emu, 1, 150_000);
+		outage.push(emu.control.addInquiry({ ...form })._id);
+		await waitForAnswers(emu, 3, 300_000);
+		emu.control.clearFaults();
+
+		const executions = await waitForLeads(n8n, workflowId, outage, 200_000);
+		const errorRuns = (await n8n.executions(errorWorkflowId)) as Execution[];
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(triggeredIds(executions)).toEqual([...outage].sort());
+		const failed = executions.filter((execution) => execution.status === 'error');
+		expect(failed).toHaveLength(1);
+		expect(JSON.stringify(failed[0].data.resultData)).toMatch(/has not been able to read inquiries/);
+		expect(errorRuns).toHaveLength(1);
+		expect(JSON.stringify(errorRuns[0].data.resultData.runData['Error Trigger'])).toMatch(/did not accept the access token/);
+		expect(JSON.stringify([...executions, ...errorRuns])).not.toContain(FIXTURE.accessToken);
+	} finally {
+		await emu.close();
+	}
+}
