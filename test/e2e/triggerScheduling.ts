@@ -64,6 +64,16 @@ async function waitForLeads(n8n: N8nInstance, workflowId: string, ids: string[],
 	}
 }
 
+/** n8n's first poll of a workflow may come a moment after activate() answers (workflow publication). */
+async function waitForFirstAnswer(emu: Emulator): Promise<void> {
+	const deadline = Date.now() + 150_000;
+	while (inquiryAnswers(emu) === 0) {
+		if (Date.now() > deadline) throw new Error('the trigger did not poll after its activation');
+		await sleep(250);
+	}
+	await sleep(1000);
+}
+
 async function ownEmulator(n8n: N8nInstance, label: string): Promise<{ emu: Emulator; credential: { id: string; name: string } }> {
 	const emu = await startEmulator();
 	const name = `App Builder (${label})`;
@@ -74,27 +84,36 @@ async function ownEmulator(n8n: N8nInstance, label: string): Promise<{ emu: Emul
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 
 /**
- * Item: a poll that takes longer than the interval. The emulator answers in
- * 75 s while n8n polls every minute, so every tick starts while the
- * previous poll still waits for its answer; leads arrive all along. Every
- * lead is in exactly one execution.
+ * Item: a poll that takes longer than the interval. The form's answer is
+ * let out slowly enough to take about 80 s (bytes keep coming, so no idle
+ * timeout ends it) while n8n polls every minute: each tick starts while the
+ * previous poll still reads its answer. Leads arrive all along. Every lead
+ * is in exactly one execution.
  */
 export async function overlappingPolls(n8n: N8nInstance): Promise<{ leads: number; skipped: number }> {
 	const { emu, credential } = await ownEmulator(n8n, 'slow');
 	try {
-		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
-		const workflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'E2E D: overlapping polls' });
+		// A form large enough that a few more leads barely change how long its answer takes.
+		for (let i = 0; i < 200; i++) emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 + i });
+		const base = newInquiryWorkflow(credential, form);
+		const workflowId = await n8n.createWorkflow({
+			...base,
+			name: 'E2E D: overlapping polls',
+			nodes: base.nodes.map((node) => (node.name === 'New Inquiry' ? { ...node, parameters: { ...node.parameters, options: { timeout: 600 } } } : node)),
+		});
 		const logsBefore = n8n.logs().length;
 		await n8n.activate(workflowId);
+		await waitForFirstAnswer(emu);
 
-		emu.control.configure({ roundTripMs: 75_000 });
+		const answerBytes = Math.max(...emu.control.requests().filter((r) => r.path === INQUIRIES_PATH).map((r) => Number(r.wireBytes ?? 0)));
+		emu.control.configure({ bandwidthBytesPerSecond: Math.ceil(answerBytes / 80) });
 		const leads: string[] = [];
 		for (let i = 0; i < 8; i++) {
 			leads.push(emu.control.addInquiry({ ...form })._id);
 			await sleep(20_000);
 		}
-		emu.control.configure({ roundTripMs: 0 });
-		const executions = await waitForLeads(n8n, workflowId, leads, 240_000);
+		emu.control.configure({ bandwidthBytesPerSecond: null });
+		const executions = await waitForLeads(n8n, workflowId, leads, 300_000);
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
 
 		expect(triggeredIds(executions)).toEqual([...leads].sort());
@@ -119,6 +138,7 @@ export async function renamedTrigger(n8n: N8nInstance): Promise<void> {
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
 		const workflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'E2E E: renamed trigger' });
 		await n8n.activate(workflowId);
+		await waitForFirstAnswer(emu);
 		const before = [emu.control.addInquiry({ ...form })._id];
 		await waitForAnswers(emu, 1, 150_000);
 
@@ -179,9 +199,11 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 			),
 			settings: { executionOrder: 'v1', errorWorkflow: errorWorkflowId },
 		};
+		// n8n runs only a published (active) error workflow.
+		await n8n.activate(errorWorkflowId);
 		const workflowId = await n8n.createWorkflow(workflow);
 		await n8n.activate(workflowId);
-		await waitForAnswers(emu, 1, 150_000);
+		await waitForFirstAnswer(emu);
 
 		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1000 });
 		const outage = [emu.control.addInquiry({ ...form })._id];
