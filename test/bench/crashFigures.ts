@@ -65,8 +65,8 @@ leads arrive, then every lead checked against the executions n8n stored.
 *Lost* counts leads in no execution; *duplicates* leads in more than one.
 Crashed executions keep their leads and are retried through n8n's API, as a
 user would from the executions list. Why a lead can be lost between the
-poll and the execution, and how to close that window: the README's
-Reliability section.
+poll and the execution, and how to close that window:
+[Reliability](reliability.md#what-a-kill-does-to-leads).
 
 | run | seed | kills | where they landed | leads added | in an execution | lost | duplicates | executions | retries of crashed ones | time |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |

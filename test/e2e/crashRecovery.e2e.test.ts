@@ -72,7 +72,7 @@ function addLeads(emu: Emulator, added: string[], count: number): void {
 
 /**
  * The aims in a seeded order: one kill in ten on a held poll (a start after
- * such a kill may not poll for minutes, see the README), the rest shared.
+ * such a kill may not poll for minutes, see docs/reliability.md), the rest shared.
  */
 function killPlan(random: Random, kills: number): Aim[] {
 	const polls = Math.max(1, Math.round(kills / 10));
@@ -230,7 +230,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			const delivered = deliveries(executions);
 			const missing = added.filter((lead) => !delivered.has(lead));
 			const duplicates = duplicatesOf(executions);
-			// A lead in the saved cursor but in no execution was lost in n8n's window (README, "Reliability").
+			// A lead in the saved cursor but in no execution was lost in n8n's window (docs/reliability.md).
 			const lostInN8nWindow = await inSavedCursor(n8n, workflowId, missing);
 			report('single instance (SQLite)', {
 				lostInN8nWindow,
