@@ -135,7 +135,7 @@ export class AppBuilderApi implements ICredentialType {
 		const result = await connectRefreshes.run(
 			{ tokenUrl: joinUrl(client.connectBaseUrl, CONNECT_GRANT_PATH), clientId: client.clientId, refreshToken },
 			String(credentials.connectAccessToken ?? ''),
-			async () => await exchangeRefreshToken(httpRequest, client, refreshToken),
+			async (signal) => await exchangeRefreshToken(httpRequest, client, refreshToken, { signal }),
 		);
 		if (!result.ok) {
 			// No node is at hand here, so a plain Error; n8n shows its message on the failing node.

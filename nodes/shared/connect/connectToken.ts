@@ -1,6 +1,8 @@
 import type { IDataObject, IHttpRequestHelper } from 'n8n-workflow';
 
 import { CONNECT_GRANT_PATH, joinUrl } from '../appBuilderApi';
+import { AnswerLimitExceeded } from '../http/answerLimits';
+import { boundedChunks, collectAnswer, type AnswerBounds } from '../http/answerReading';
 import { asNetworkFailure, networkFailureWords } from '../http/networkFailure';
 import { describeRedirect, isRedirectStatus } from '../http/redirectTarget';
 import { redactOrigin, redactSecrets } from '../text/redact';
@@ -30,6 +32,8 @@ export type TokenExchangeFailure = {
 	status: number;
 	/** Text from the answer or the thrown error, unredacted: describeTokenFailure redacts it. */
 	detail?: string;
+	/** The bound that was passed: seconds for 'timed_out', bytes for 'too_large'. */
+	bound?: number;
 };
 
 export type TokenExchangeResult = { ok: true; tokens: ConnectTokens } | TokenExchangeFailure;
@@ -43,6 +47,8 @@ export type TokenFailureReason =
 	| 'unauthorized'
 	| 'redirected'
 	| 'unexpected_response'
+	| 'timed_out'
+	| 'too_large'
 	| 'unreachable'
 	| 'request_failed';
 
@@ -59,35 +65,71 @@ const KNOWN_OAUTH_ERRORS: readonly TokenFailureReason[] = [
 /** Longest piece of server or error text put into a message (after redaction, so no secret is cut in half). */
 const MAX_DETAIL_LENGTH = 200;
 
+/**
+ * How long a token request may take, from sending it to the answer's last
+ * byte: a token endpoint (or a proxy) that drips its answer must not keep
+ * every Connect call waiting on it (see sharedRefresh.ts).
+ */
+export const TOKEN_REQUEST_DEADLINE_MS = 30_000;
+/** A token answer is a few hundred bytes; one past this is not a token answer. */
+export const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+
+export interface TokenRequestBounds {
+	/** Ends the request early (a shared request's own deadline); the request's deadline applies either way. */
+	signal?: AbortSignal;
+	/** From sending the request to the answer's last byte. */
+	deadlineMs?: number;
+	maxBytes?: number;
+}
+
+
 export async function exchangeRefreshToken(
 	httpRequest: HttpRequest,
 	client: ConnectClient,
 	refreshToken: string,
+	bounds: TokenRequestBounds = {},
 ): Promise<TokenExchangeResult> {
+	const deadlineMs = bounds.deadlineMs ?? TOKEN_REQUEST_DEADLINE_MS;
+	const maxBytes = bounds.maxBytes ?? MAX_TOKEN_ANSWER_BYTES;
+	const deadlineAt = Date.now() + deadlineMs;
+	const deadline = AbortSignal.timeout(deadlineMs);
+	const signal = bounds.signal ? AbortSignal.any([deadline, bounds.signal]) : deadline;
+	const timedOut: TokenExchangeFailure = { ok: false, reason: 'timed_out', status: 0, bound: Math.ceil(deadlineMs / 1000) };
 	const url = joinUrl(client.connectBaseUrl, CONNECT_GRANT_PATH);
 	const headers: IDataObject = { 'Content-Type': 'application/json' };
 	if (client.accessToken) headers.ACCESSTOKEN = client.accessToken;
 	let response: { statusCode: number; headers?: unknown; body: unknown };
 	try {
-		response = (await httpRequest({
-			method: 'POST',
-			url,
-			// Client credentials in the body, as the spec's reference sample sends them.
-			body: {
-				grant_type: 'refresh_token',
-				client_id: client.clientId,
-				client_secret: client.clientSecret,
-				refresh_token: refreshToken,
-			},
-			headers,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// A redirect would resend the secrets in the body and the ACCESSTOKEN header elsewhere.
-			disableFollowRedirect: true,
-			timeout: 30_000,
-		})) as { statusCode: number; headers?: unknown; body: unknown };
+		// The race ends the wait at the deadline even where a helper does not stop on the signal.
+		response = await untilAborted(signal, async () => {
+			const answer = (await httpRequest({
+				method: 'POST',
+				url,
+				// Client credentials in the body, as the spec's reference sample sends them.
+				body: {
+					grant_type: 'refresh_token',
+					client_id: client.clientId,
+					client_secret: client.clientSecret,
+					refresh_token: refreshToken,
+				},
+				headers,
+				json: true,
+				// Read as a stream, so the deadline and the size bound hold for the answer's every byte.
+				encoding: 'stream',
+				abortSignal: signal,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				// A redirect would resend the secrets in the body and the ACCESSTOKEN header elsewhere.
+				disableFollowRedirect: true,
+				timeout: deadlineMs,
+			})) as { statusCode: number; headers?: unknown; body: unknown };
+			return { ...answer, body: await boundedBody(answer.body, { deadlineAt, maxBytes }) };
+		});
 	} catch (error) {
+		if (error instanceof AnswerLimitExceeded) {
+			return error.limit === 'bytes' ? { ok: false, reason: 'too_large', status: 0, bound: maxBytes } : timedOut;
+		}
+		if (signal.aborted) return timedOut;
 		const detail = error instanceof Error ? error.message : String(error);
 		const network = asNetworkFailure(error);
 		return network
@@ -149,6 +191,10 @@ export function describeTokenFailure(failure: TokenExchangeFailure, secrets: unk
 			return `The Connect API did not accept the token request${detail}. Check the Connect Base URL in the App Builder API credential.`;
 		case 'redirected':
 			return `The Connect API answered the token request with ${redactOrigin(failure.detail ?? 'a redirect', secrets)}. n8n does not follow it, so the client secret and refresh token go only to the configured host: correct the Connect Base URL in the App Builder API credential.`;
+		case 'timed_out':
+			return `The Connect API did not finish answering the token request within ${seconds(failure.bound ?? TOKEN_REQUEST_DEADLINE_MS / 1000)}. Check the Connect Base URL in the App Builder API credential; if it is right, try again later.`;
+		case 'too_large':
+			return `The Connect API's answer to the token request is larger than ${Math.round((failure.bound ?? MAX_TOKEN_ANSWER_BYTES) / 1024)} KB, so it is not a token answer. Check the Connect Base URL in the App Builder API credential.`;
 		case 'unreachable':
 			return `Could not reach the Connect API${detail}. Check the Connect Base URL in the App Builder API credential and that n8n can reach that host.`;
 		case 'request_failed':
@@ -156,6 +202,43 @@ export function describeTokenFailure(failure: TokenExchangeFailure, secrets: unk
 		default:
 			return `The Connect API answered the token request with status ${failure.status}${detail}. Check the Connect Base URL in the App Builder API credential.`;
 	}
+}
+
+function seconds(count: number): string {
+	return `${count} ${count === 1 ? 'second' : 'seconds'}`;
+}
+
+/** Runs `work` until it settles or `signal` aborts, whichever comes first. */
+async function untilAborted<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+	let onAbort: () => void = () => {};
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new Error('aborted'));
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([work(), aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}
+
+/**
+ * The answer's body within its bounds: a stream is read to its end, or
+ * stopped with AnswerLimitExceeded at the deadline or the size bound. A body
+ * a helper already read (the credential test's older helper) is taken as it is.
+ */
+async function boundedBody(body: unknown, bounds: AnswerBounds): Promise<unknown> {
+	if (!isAsyncIterable(body)) return body;
+	try {
+		return (await collectAnswer(boundedChunks(body, bounds))).toString('utf8');
+	} finally {
+		(body as { destroy?: () => void }).destroy?.();
+	}
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Buffer | string> {
+	return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }
 
 /** One line of bounded length: a long server message must not flood the error. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { ConnectTokens, TokenExchangeResult } from './connectToken';
+import { TOKEN_REQUEST_DEADLINE_MS, type ConnectTokens, type TokenExchangeResult } from './connectToken';
 
 /**
  * One token request per refresh token, within this process. The Connect
@@ -20,6 +20,11 @@ export interface SharedRefreshOptions {
 	maxReuseMs?: number;
 	/** Most successes kept at once; the oldest goes first. */
 	maxEntries?: number;
+	/**
+	 * Longest a shared request may take: past it, every caller that joined
+	 * it gets a failure, and the next caller sends a request of its own.
+	 */
+	deadlineMs?: number;
 	now?: () => number;
 }
 
@@ -44,9 +49,13 @@ export class SharedRefresh {
 
 	private readonly now: () => number;
 
+	/** Longest a shared request may take (see SharedRefreshOptions). */
+	readonly deadlineMs: number;
+
 	constructor(options: SharedRefreshOptions = {}) {
 		this.maxReuseMs = options.maxReuseMs ?? DEFAULT_MAX_REUSE_MS;
 		this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+		this.deadlineMs = options.deadlineMs ?? TOKEN_REQUEST_DEADLINE_MS;
 		this.now = options.now ?? (() => Date.now());
 	}
 
@@ -55,11 +64,12 @@ export class SharedRefresh {
 	 * request made with `exchange`. `heldAccessToken` is the Connect access
 	 * token the caller has now: a kept success carrying that very token is not
 	 * handed back, since the caller asks precisely because it was refused.
+	 * `exchange` is given a signal that aborts at the shared request's deadline.
 	 */
 	async run(
 		key: RefreshKey,
 		heldAccessToken: string,
-		exchange: () => Promise<TokenExchangeResult>,
+		exchange: (signal: AbortSignal) => Promise<TokenExchangeResult>,
 	): Promise<TokenExchangeResult> {
 		const id = hashOf(key);
 		const pending = this.inFlight.get(id);
@@ -72,8 +82,7 @@ export class SharedRefresh {
 		}
 
 		// Registered before exchange runs, so a caller arriving meanwhile finds it.
-		const request = Promise.resolve()
-			.then(exchange)
+		const request = this.withDeadline(exchange)
 			.then((result) => {
 				if (result.ok) this.keep(key, id, result.tokens);
 				return result;
@@ -81,6 +90,24 @@ export class SharedRefresh {
 			.finally(() => this.inFlight.delete(id));
 		this.inFlight.set(id, request);
 		return copyOf(await request);
+	}
+
+	/**
+	 * The exchange's result, or a failure at the deadline whether or not the
+	 * exchange stops then (it is asked to, through the signal).
+	 */
+	private async withDeadline(exchange: (signal: AbortSignal) => Promise<TokenExchangeResult>): Promise<TokenExchangeResult> {
+		const deadline = AbortSignal.timeout(this.deadlineMs);
+		let onDeadline: () => void = () => {};
+		const timedOut = new Promise<TokenExchangeResult>((resolve) => {
+			onDeadline = () => resolve({ ok: false, reason: 'timed_out', status: 0, bound: Math.ceil(this.deadlineMs / 1000) });
+			deadline.addEventListener('abort', onDeadline, { once: true });
+		});
+		try {
+			return await Promise.race([Promise.resolve().then(async () => await exchange(deadline)), timedOut]);
+		} finally {
+			deadline.removeEventListener('abort', onDeadline);
+		}
 	}
 
 	/** Number of successes kept now (for tests of the bounds). */

@@ -177,4 +177,32 @@ describe('SharedRefresh', () => {
 		expect(keys).not.toContain('refresh-token-in-clear');
 		expect(internals.kept.size).toBe(1);
 	});
+
+	describe('a request that does not end', () => {
+		it('is given 30 seconds unless told otherwise', () => {
+			expect(new SharedRefresh().deadlineMs).toBe(30_000);
+		});
+
+		it('fails for every caller that joined it at its deadline, aborts it, and lets the next caller start afresh', async () => {
+			const shared = new SharedRefresh({ deadlineMs: 300 });
+			const signals: AbortSignal[] = [];
+			let answer: 'never' | 'tokens' = 'never';
+			const exchange = async (signal: AbortSignal): Promise<TokenExchangeResult> => {
+				signals.push(signal);
+				if (answer === 'never') return await new Promise<TokenExchangeResult>(() => {});
+				return { ok: true, tokens: { accessToken: 'a', refreshToken: 'r', expiresAtMs: 0 } };
+			};
+			const key = { tokenUrl, clientId, refreshToken: 'refresh-0' };
+			const started = Date.now();
+			const results = await Promise.all([1, 2, 3].map(async () => await shared.run(key, '', exchange)));
+			expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+			for (const result of results) expect(result).toEqual({ ok: false, reason: 'timed_out', status: 0, bound: 1 });
+			expect(signals).toHaveLength(1);
+			expect(signals[0].aborted).toBe(true);
+
+			answer = 'tokens';
+			expect(await shared.run(key, '', exchange)).toMatchObject({ ok: true });
+			expect(signals).toHaveLength(2);
+		});
+	});
 });
