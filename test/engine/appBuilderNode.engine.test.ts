@@ -550,8 +550,8 @@ describe('App Builder node in the n8n engine', () => {
 				['Simplify', { simplify: '={{ 1 }}' }, /^Simplify must be true or false, but the expression gave "1" \[item 0\]$/],
 				['Sort', { filters: { sort: '={{ "Newest" }}' } }, /^Sort must be one of "newestFirst" or "oldestFirst", but the expression gave "Newest" \[item 0\]$/],
 				['Read Status', { filters: { readStatus: '={{ "Unread" }}' } }, /^Read Status must be one of "any", "read" or "unread", but the expression gave "Unread" \[item 0\]$/],
-				['Submitted After', { filters: { submittedAfter: '={{ 5 }}' } }, /^Submitted After must be a date and time such as 2026-01-31T09:00:00, but the expression gave "5" \[item 0\]$/],
-				['Submitted Before', { filters: { submittedBefore: '={{ ["2026-03-01T10:02:00Z"] }}' } }, /^Submitted Before must be a date and time such as 2026-01-31T09:00:00, but the expression gave a list \(array\) \[item 0\]$/],
+				['Submitted After', { filters: { submittedAfter: '={{ 5 }}' } }, /^Submitted After must be a date and time such as 2026-01-31T09:00:00 \(read in the workflow's time zone\) or 2026-01-31T09:00:00Z, but the expression gave "5" \[item 0\]$/],
+				['Submitted Before', { filters: { submittedBefore: '={{ ["2026-03-01T10:02:00Z"] }}' } }, /^Submitted Before must be a date and time such as 2026-01-31T09:00:00 \(read in the workflow's time zone\) or 2026-01-31T09:00:00Z, but the expression gave a list \(array\) \[item 0\]$/],
 			])('refuses a %s the node would otherwise read as something else', async (_field, extra, message) => {
 				seed();
 				const result = await run(getMany(extra));

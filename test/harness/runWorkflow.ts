@@ -67,6 +67,8 @@ export async function runWorkflow(options: {
 	credentialsHelper: MemoryCredentialsHelper;
 	startNodeName: string;
 	mode?: WorkflowExecuteMode;
+	/** The workflow's time zone (Workflow Settings > Timezone); n8n's default when not given. */
+	timezone?: string;
 }): Promise<WorkflowRun> {
 	const workflow = new Workflow({
 		id: 'test-workflow',
@@ -75,6 +77,7 @@ export async function runWorkflow(options: {
 		nodeTypes: new TestNodeTypes(options.nodeTypes),
 		active: false,
 		staticData: {},
+		settings: options.timezone === undefined ? {} : { timezone: options.timezone },
 	});
 	const mode = options.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
@@ -136,6 +139,7 @@ export async function runNode(options: {
 	inputItems?: IDataObject[];
 	credentialsHelper: MemoryCredentialsHelper;
 	continueOnFail?: boolean;
+	timezone?: string;
 }): Promise<NodeRun> {
 	const source: INode = {
 		id: 'source',
@@ -161,6 +165,7 @@ export async function runNode(options: {
 		connections: { Source: { main: [[{ node: 'Under Test', type: 'main', index: 0 }]] } },
 		credentialsHelper: options.credentialsHelper,
 		startNodeName: 'Source',
+		timezone: options.timezone,
 	});
 	return {
 		...workflowRun,

@@ -71,7 +71,7 @@ const CREDENTIAL_REFERENCE = { appBuilderApi: { id: '1', name: 'App Builder' } }
 export async function runAppBuilder(
 	credentialsHelper: MemoryCredentialsHelper,
 	parameters: IDataObject,
-	options: { inputItems?: IDataObject[]; continueOnFail?: boolean } = {},
+	options: { inputItems?: IDataObject[]; continueOnFail?: boolean; timezone?: string } = {},
 ) {
 	return await runNode({
 		nodeType: new AppBuilder(),
@@ -81,6 +81,7 @@ export async function runAppBuilder(
 		inputItems: options.inputItems,
 		credentialsHelper,
 		continueOnFail: options.continueOnFail,
+		timezone: options.timezone,
 	});
 }
 

@@ -1,3 +1,5 @@
+import { readDateText } from './dateText';
+
 /**
  * Checks for the values n8n hands the nodes as parameters. A fixed value has
  * the type the editor gives it, but an expression can give anything: these
@@ -79,20 +81,42 @@ export function booleanFrom(value: unknown): Checked<boolean> {
 	return { expected: 'true or false', given: describeGiven(value) };
 }
 
+/** What a date field takes, for its refusal. */
+const DATE_EXPECTED = 'a date and time such as 2026-01-31T09:00:00 (read in the workflow\'s time zone) or 2026-01-31T09:00:00Z';
+
 /**
- * A moment in epoch milliseconds, or undefined when none is given. Takes a
- * Date, or text that names its year in full (ISO 8601 such as
- * 2026-01-31T09:00:00, or "March 1, 2026"). A number is refused, since it
- * could be seconds or milliseconds; so is text like "5", which JavaScript
- * would read as May 2001.
+ * A moment in epoch milliseconds, or undefined when none is given. Takes
+ * what n8n's own date values are: a Luxon DateTime ({{ $now }},
+ * {{ $today }}, DateTime.fromISO(...)), a JavaScript Date, or text (see
+ * dateText.ts: ISO 8601, read in `timeZone`, the workflow's, when it has no
+ * offset). A number is refused, since it could be seconds or
+ * milliseconds; so is text like "5", which JavaScript would read as May
+ * 2001, and text like "March 1, 2026", whose zone would be the server's.
  */
-export function dateFrom(value: unknown): Checked<number | undefined> {
+export function dateFrom(value: unknown, timeZone: string): Checked<number | undefined> {
 	if (value === undefined || value === null || value === '') return { value: undefined };
 	let ms = Number.NaN;
-	if (value instanceof Date) ms = value.getTime();
-	else if (typeof value === 'string' && value.length <= MAX_READ && /\d{4}/.test(value)) ms = Date.parse(value);
+	if (isLuxonDateTime(value)) ms = value.isValid ? value.toMillis() : Number.NaN;
+	else if (Object.prototype.toString.call(value) === '[object Date]') ms = (value as Date).getTime();
+	else if (typeof value === 'string' && value.length <= MAX_READ) {
+		const reading = readDateText(value.trim(), timeZone);
+		if ('ms' in reading) ms = reading.ms;
+		else if (reading.refused === 'unknown-zone') {
+			return { expected: `${DATE_EXPECTED}; the workflow's time zone "${cut(timeZone)}" is not one this n8n knows`, given: describeGiven(value) };
+		}
+	}
 	if (Number.isFinite(ms)) return { value: ms };
-	return { expected: 'a date and time such as 2026-01-31T09:00:00', given: describeGiven(value) };
+	return { expected: DATE_EXPECTED, given: describeGiven(value) };
+}
+
+/** A Luxon DateTime, which n8n's date expressions give; known by the mark Luxon sets on each (the package does not depend on Luxon). */
+function isLuxonDateTime(value: unknown): value is { isValid: boolean; toMillis(): number } {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		(value as { isLuxonDateTime?: unknown }).isLuxonDateTime === true &&
+		typeof (value as { toMillis?: unknown }).toMillis === 'function'
+	);
 }
 
 /** Says what a value is, for a message: its text for strings and numbers, its type otherwise. */
@@ -101,6 +125,7 @@ export function describeGiven(value: unknown, secret = false): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list (array)';
 	if (value instanceof Date) return secret ? 'a date' : `the date "${String(value)}"`;
+	if (isLuxonDateTime(value)) return secret ? 'a date' : `the date "${String(value)}"`;
 	switch (typeof value) {
 		case 'string':
 			if (secret) return 'text';

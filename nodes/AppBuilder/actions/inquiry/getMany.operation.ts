@@ -64,14 +64,16 @@ const properties: INodeProperties[] = [
 				name: 'submittedAfter',
 				type: 'dateTime',
 				default: '',
-				description: 'Only inquiries submitted after this moment, as an ISO 8601 date and time such as 2026-01-31T09:00:00Z',
+				description:
+					"Only inquiries submitted after this moment: a date and time such as 2026-01-31T09:00:00, read in the workflow's time zone (Workflow Settings > Timezone), or with an offset (2026-01-31T09:00:00Z); {{ $now.minus({ days: 1 }) }} and {{ $today }} work as they are",
 			},
 			{
 				displayName: 'Submitted Before',
 				name: 'submittedBefore',
 				type: 'dateTime',
 				default: '',
-				description: 'Only inquiries submitted before this moment, as an ISO 8601 date and time such as 2026-01-31T09:00:00Z',
+				description:
+					"Only inquiries submitted before this moment: a date and time such as 2026-01-31T09:00:00, read in the workflow's time zone (Workflow Settings > Timezone), or with an offset (2026-01-31T09:00:00Z); {{ $now }} and {{ $today }} work as they are",
 			},
 		],
 	},
@@ -130,5 +132,7 @@ function parseDate(
 	label: string,
 	itemIndex: number,
 ): number | undefined {
-	return readParameter(context, { label, path: `filters.${name}` }, itemIndex, '', dateFrom);
+	// A date and time without an offset is wall-clock time where the workflow is, as n8n's own date fields read it.
+	const timeZone = context.getTimezone();
+	return readParameter(context, { label, path: `filters.${name}` }, itemIndex, '', (value) => dateFrom(value, timeZone));
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DateTime } from 'luxon';
 
 import {
 	booleanFrom,
@@ -135,17 +136,31 @@ describe('booleanFrom (Return All, Simplify)', () => {
 });
 
 describe('dateFrom (date filters)', () => {
-	it('reads ISO text and Date objects to the millisecond', () => {
-		expect(dateFrom('2026-03-01T10:02:00.500Z')).toEqual({ value: Date.parse('2026-03-01T10:02:00.500Z') });
-		expect(dateFrom(new Date(Date.parse('2026-03-01T10:02:00.500Z')))).toEqual({
-			value: Date.parse('2026-03-01T10:02:00.500Z'),
-		});
+	const EXPECTED = "a date and time such as 2026-01-31T09:00:00 (read in the workflow's time zone) or 2026-01-31T09:00:00Z";
+
+	it('reads ISO text with an offset and Date objects to the millisecond, whatever the time zone', () => {
+		for (const zone of ['UTC', 'America/New_York']) {
+			expect(dateFrom('2026-03-01T10:02:00.500Z', zone)).toEqual({ value: Date.parse('2026-03-01T10:02:00.500Z') });
+			expect(dateFrom(new Date(Date.parse('2026-03-01T10:02:00.500Z')), zone)).toEqual({ value: Date.parse('2026-03-01T10:02:00.500Z') });
+		}
+	});
+
+	it('reads a date and time without an offset in the time zone given (the workflow\'s)', () => {
+		expect(dateFrom('2026-01-31T09:00:00', 'UTC')).toEqual({ value: Date.parse('2026-01-31T09:00:00Z') });
+		expect(dateFrom('2026-01-31T09:00:00', 'America/New_York')).toEqual({ value: Date.parse('2026-01-31T14:00:00Z') });
+		expect(dateFrom(' 2026-07-01 09:00 ', 'Europe/Berlin')).toEqual({ value: Date.parse('2026-07-01T07:00:00Z') });
+	});
+
+	it('reads a Luxon DateTime, as {{ $now }} and {{ $today }} give it, by its moment', () => {
+		const moment = DateTime.fromISO('2026-01-31T09:00:00', { zone: 'Asia/Tokyo' });
+		expect(dateFrom(moment, 'UTC')).toEqual({ value: Date.parse('2026-01-31T00:00:00Z') });
+		expect(dateFrom(moment.minus({ days: 1 }), 'America/New_York')).toEqual({ value: Date.parse('2026-01-30T00:00:00Z') });
 	});
 
 	it('reads no value as no filter', () => {
-		expect(dateFrom(undefined)).toEqual({ value: undefined });
-		expect(dateFrom('')).toEqual({ value: undefined });
-		expect(dateFrom(null)).toEqual({ value: undefined });
+		expect(dateFrom(undefined, 'UTC')).toEqual({ value: undefined });
+		expect(dateFrom('', 'UTC')).toEqual({ value: undefined });
+		expect(dateFrom(null, 'UTC')).toEqual({ value: undefined });
 	});
 
 	it.each([
@@ -155,9 +170,19 @@ describe('dateFrom (date filters)', () => {
 		[['2026-03-01T10:02:00Z'], 'a list (array)'],
 		[{ date: '2026-03-01' }, 'an object'],
 		['2026-13-45', '"2026-13-45"'],
+		['2026-02-30T09:00:00', '"2026-02-30T09:00:00"'],
+		['March 1, 2026', '"March 1, 2026"'],
 		[new Date(Number.NaN), 'the date "Invalid Date"'],
-	])('refuses %p, which JavaScript would read as some other date or none', (value, given) => {
-		expect(dateFrom(value)).toEqual({ expected: 'a date and time such as 2026-01-31T09:00:00', given });
+		[DateTime.fromISO('not a date'), 'the date "Invalid DateTime"'],
+	])('refuses %p, which JavaScript would read as some other date, a date in the server\'s zone, or none', (value, given) => {
+		expect(dateFrom(value, 'UTC')).toEqual({ expected: EXPECTED, given });
+	});
+
+	it('says so when the workflow\'s time zone is not one it knows', () => {
+		expect(dateFrom('2026-01-31T09:00:00', 'Mars/Olympus')).toEqual({
+			expected: `${EXPECTED}; the workflow's time zone "Mars/Olympus" is not one this n8n knows`,
+			given: '"2026-01-31T09:00:00"',
+		});
 	});
 });
 
