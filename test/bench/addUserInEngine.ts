@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
 /**
  * Add User over many items through n8n-core's engine in this process, the
  * emulator in a process of its own answering after a fixed latency: a quick
@@ -28,6 +29,7 @@ import { EmulatorProcess } from './emulatorProcess';
 const FIELDS = ['email', 'name', 'password', 'phone'] as const;
 
 /** The floor: each item's four expressions, the hash, and one request, `concurrency` at a time. */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a benchmark's floor, never offered to an agent
 class FloorNode implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Floor',

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- it prints its progress and figures */
 /**
  * Figure 5: Add User over many input items in a real n8n, the emulator
  * answering every call after a fixed latency, against the ideal

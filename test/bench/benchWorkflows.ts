@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 /**
  * The workflows the benchmark imports into a real n8n: the package's own
  * nodes, and the same jobs built from n8n's built-in nodes, which is what a
@@ -5,6 +6,7 @@
  */
 import { FIXTURE } from '../emulator';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
 const { APP_BUILDER, APP_BUILDER_TRIGGER, POLL_EVERY_MINUTE } = require('../e2e/workflows') as typeof import('../e2e/workflows');
 
 type Credential = { id: string; name: string };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 /**
  * The crash suite's figures in the benchmark report. The suite
  * (test/e2e/crashRecovery.e2e.test.ts) writes them to docs/crash-suite.json

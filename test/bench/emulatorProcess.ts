@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules, child processes) */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
@@ -45,6 +46,7 @@ export class EmulatorProcess {
 				});
 				return await response.json();
 			} catch (error) {
+				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- not a node: the benchmark ends with the network error
 				if (attempt >= attempts) throw error;
 			}
 		}

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
 /**
  * Run in a fresh process: the peak memory one poll (or the floor's fetch and
  * parse) adds: the highest resident set size seen while it runs (sampled

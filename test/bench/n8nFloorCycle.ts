@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
 /**
  * n8n's own floor for a poll cycle. Whatever a trigger does, n8n spends a
  * fixed time on each poll (scheduling it, saving state, starting and running

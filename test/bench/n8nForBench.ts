@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 /**
  * One real n8n for the benchmark's side-by-side figures: the packed package
  * installed as n8n installs community packages, a credential pointing at the
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { credentialDataFor } from '../emulator';
 import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
 const { N8nInstance, packPackage } = require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 const { N8N_VERSIONS } = require('../e2e/n8nVersions') as typeof import('../e2e/n8nVersions');
 
 /** The n8n the benchmark measures in: the newest the suites run, unless BENCH_N8N_VERSION names another. */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
 /**
  * Figure 2: one poll cycle in a real n8n, ours against the peer workflow a
  * user builds from n8n's own nodes, on the same emulator data: a form of

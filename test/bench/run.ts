@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules, child processes); it prints its progress and figures */
 /**
  * npm run bench: the trigger's poll against the physical floor (fetching the
  * same body over loopback and JSON.parse of it), and in a real n8n the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
 /**
  * One poll over a slow link: the emulator caps the answer's bytes per second
  * and waits a round trip before answering, with and without compressing the

@@ -6,6 +6,7 @@ import { MemoryCredentialsHelper, runPoll } from '../harness';
 
 // With the explicit extension: Node's resolver would otherwise find the codex
 // file AppBuilderTrigger.node.json before the TypeScript source.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
 const { AppBuilderTrigger } = require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
 
 /** The App Builder Trigger as n8n runs it (n8n-core's PollContext), with its static data kept between polls. */

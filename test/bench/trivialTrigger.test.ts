@@ -2,6 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { idealMsOf, type AddUserRow } from './addUserInN8n';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the benchmark's trigger is plain JavaScript that n8n loads as it is
 const { BenchTrivialTrigger } = require('./trivialTrigger/BenchTrivialTrigger.node.js') as {
 	BenchTrivialTrigger: new () => { poll(this: IPollFunctions): Promise<Array<Array<{ json: IDataObject }>>> };
 };

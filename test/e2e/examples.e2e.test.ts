@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -80,6 +81,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	}
 
 	/** The workflow's executions once `count` of them are saved and done: Respond to Webhook answers before its execution ends. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- executions as n8n's REST API sends them; the assertions check their shape
 	async function settledExecutions(workflowId: string, count: number): Promise<any[]> {
 		const deadline = Date.now() + 30_000;
 		for (;;) {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { FIXTURE, type startEmulator } from '../emulator';
 import type { N8nInstance } from './n8nInstance';
 import { userLifecycleWorkflow } from './workflows';
@@ -73,6 +74,7 @@ export async function waitForPolls(emu: Emulator, count: number): Promise<void> 
 }
 
 /** Every inquiry id emitted across the executions, sorted, duplicates kept. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution's run data as n8n's REST API sends it
 export function emittedIds(executions: Array<{ data: { resultData: { runData: Record<string, any> } } }>): string[] {
 	return executions
 		.flatMap((execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? [])

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
@@ -15,6 +16,7 @@ describe('App Builder API emulator', () => {
 			body: JSON.stringify(body),
 		});
 		const text = await response.text();
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the emulator's answer; each test checks the fields it expects
 		let json: any;
 		try {
 			json = JSON.parse(text);
@@ -27,6 +29,7 @@ describe('App Builder API emulator', () => {
 		post('/V4/webservices/addUser.php', { method: 'addUser', apiKey: FIXTURE.apiKey, name: 'Ann', email: 'ann@example.com', password: 'pw', phone: '5550001', group: '', passwordType: '', status: '', ...fields }, headers);
 
 	describe('every code of the error table', () => {
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
 		const cases: Array<[number, () => Promise<{ status: number; json: any }>]> = [
 			[400, () => addUser({ name: '' })],
 			[401, () => addUser({}, { ACCESSTOKEN: 'wrong' })],

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -47,6 +48,7 @@ const shared = new SharedRefresh({ deadlineMs: 1500 });
 const CLIENT_SECRET = 'client-secret-value';
 
 /** Refreshes the token with n8n's HTTP helper, `callers` at once through one SharedRefresh, as the credential does. */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test double, never offered to an agent
 class TokenRefreshNode implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Token Refresh',

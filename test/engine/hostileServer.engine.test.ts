@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';

@@ -105,8 +105,7 @@ export class MemoryCredentialsHelper extends ICredentialsHelper {
 		const { headers, qs, body } = authenticate.properties;
 		if (headers) result.headers = { ...(result.headers ?? {}), ...mapValues(headers, resolve) };
 		if (qs) result.qs = { ...(result.qs ?? {}), ...mapValues(qs, resolve) };
-		// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- a false report: spreading needs the object type, tsc rejects the bare body union.
-		if (body) result.body = { ...((result.body as object) ?? {}), ...mapValues(body, resolve) };
+		if (body) result.body = { ...asObject(result.body), ...mapValues(body, resolve) };
 		return result;
 	}
 
@@ -160,4 +159,9 @@ function defaultsOf(properties: INodeProperties[]): ICredentialDataDecryptedObje
 
 function mapValues(object: object, map: (value: unknown) => unknown): IDataObject {
 	return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value)])) as IDataObject;
+}
+
+/** A request body to add the credential's fields to: an object body as it is, nothing else. */
+function asObject(body: IHttpRequestOptions['body']): object {
+	return typeof body === 'object' && body !== null ? body : {};
 }

@@ -21,6 +21,7 @@ export class TestNodeTypes implements INodeTypes {
 }
 
 /** Starts a test workflow: emits the items given in its `items` parameter, like a trigger would. */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test's source of items, never offered to an agent
 export class ItemsSourceNode implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Items Source',

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
  * With "parallel" it sends all items' requests at once, as the HTTP Request
  * node does with batching off.
  */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test double, never offered to an agent
 export class ConnectCallerNode implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Connect Caller',

@@ -11,6 +11,7 @@ import { callWebService } from '../../nodes/AppBuilder/transport/request';
  * the default numbers. The defaults themselves are asserted apart
  * (test/nodes/shared/http/retryPolicy.test.ts).
  */
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test double, never offered to an agent
 export class WebServiceCallerNode implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Web Service Caller',

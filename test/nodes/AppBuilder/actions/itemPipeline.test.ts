@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { pipelineItems } from '../../../../nodes/AppBuilder/actions/itemPipeline';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

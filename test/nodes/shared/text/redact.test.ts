@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- its secrets are made up, to check that none leaks */
 import fc from 'fast-check';
 
 import { decodeHtmlEntities } from '../../../../nodes/shared/text/htmlText';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- its secrets are made up, to check that none leaks */
 import { createHash } from 'crypto';
 
 import { preparePassword } from '../../../../../nodes/AppBuilder/actions/user/password';

@@ -1,0 +1,150 @@
+// The project's own rules. `eslint.config.mjs` is n8n's default config exactly
+// as `n8n-node lint` requires in strict mode, the condition for n8n Cloud
+// eligibility; `npm run lint` runs `n8n-node lint` with it and then this file
+// (`eslint -c eslint.project.config.mjs --max-warnings 0 .`). This file keeps:
+// - every regular expression in the product linear on any input (eslint-plugin-regexp);
+// - the one-way layer rules (ARCHITECTURE.md, "Layers") and the credential's one import path;
+// - no eslint-disable comment in the product: it answers to every rule as n8n's scanner does;
+// - n8n's package rules on every JSON file (the codex files too, which n8n's scanner lints);
+// - typescript-eslint's type-checked rules on the tests, harness, bench and e2e drivers;
+// - the JavaScript of the emulator, e2e drivers, scripts and configs.
+// It also applies n8n's Cloud set and node rules as n8n's config does, so that
+// a disable comment a test needs for one of them is used in both runs. It leaves
+// out import-x, which n8n's config applies: the package's import-x comes with
+// @n8n/node-cli, and the first run checks it.
+import { defineConfig } from 'eslint/config';
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import regexpPlugin from 'eslint-plugin-regexp';
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const product = ['nodes/**', 'credentials/**'];
+const productTs = ['nodes/**/*.ts', 'credentials/**/*.ts'];
+// Unused names are errors, except `_`-prefixed ones and those a rest pattern leaves out on purpose.
+const unusedVars = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true };
+
+// Dependencies only point down: node files -> actions, trigger -> inquiries, methods -> descriptions ->
+// parameters, transport -> nodes/shared (see ARCHITECTURE.md, "Layers"). Each folder lists the folders it
+// must not import from; an import string is matched by path segment, so '../inquiries/cursor' is caught.
+const NODE_FILE = 'AppBuilder(Trigger)?\\.node';
+const LAYERS = {
+	'nodes/AppBuilder/actions': ['trigger', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/trigger': ['actions', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/inquiries': ['actions', 'trigger', 'methods', 'descriptions', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/methods': ['actions', 'trigger', 'inquiries', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/descriptions': ['actions', 'trigger', 'inquiries', 'methods', 'transport', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/parameters': ['actions', 'trigger', 'inquiries', 'methods', 'descriptions', 'transport', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/transport': ['actions', 'trigger', 'inquiries', 'methods', 'descriptions', 'parameters', 'credentials', NODE_FILE],
+	'nodes/shared': ['AppBuilder', 'credentials'],
+};
+const layerRules = Object.entries(LAYERS).map(([folder, forbidden]) => ({
+	files: [`${folder}/**/*.ts`],
+	rules: {
+		'no-restricted-imports': [
+			'error',
+			{
+				patterns: [
+					{
+						regex: `(^|/)(${forbidden.join('|')})(/|$)`,
+						caseSensitive: true,
+						message: `${folder} may not import from ${forbidden.join(', ').replace(NODE_FILE, 'a node file')}: dependencies only point down.`,
+					},
+				],
+			},
+		],
+	},
+}));
+// The credential reaches only what it shares with the nodes, never into a node's folders.
+const credentialLayer = {
+	files: ['credentials/**/*.ts'],
+	rules: {
+		'no-restricted-imports': [
+			'error',
+			{ patterns: [{ regex: '^\\.\\./(?!nodes/shared/)', message: 'The credential imports only from nodes/shared/.' }] },
+		],
+	},
+};
+
+export default defineConfig(
+	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'docs/**', 'coverage/**'] },
+	// n8n's Cloud set on every TypeScript file and on the JSON files, as n8n's config and scanner apply it.
+	{ ...n8nCommunityNodesPlugin.configs.recommended, files: ['**/*.ts', '**/*.json'] },
+	{ files: ['**/*.ts'], rules: { 'no-console': 'error' } },
+	{ files: ['**/*.json'], languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } } },
+	{ plugins: { 'n8n-nodes-base': n8nNodesBase } },
+	{ files: ['package.json'], rules: { ...n8nNodesBase.configs.community.rules } },
+	{
+		files: ['credentials/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+			'n8n-nodes-base/cred-class-field-type-options-password-missing': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
+		},
+	},
+	// The product: @eslint/js and typescript-eslint recommended, and no eslint-disable comment at all.
+	{
+		files: productTs,
+		extends: [js.configs.recommended, tseslint.configs.recommended],
+		linterOptions: { noInlineConfig: true },
+		rules: { 'prefer-spread': 'off' },
+	},
+	// Every regular expression in the product must be linear on any input: server text reaches them.
+	{
+		files: productTs,
+		plugins: { regexp: regexpPlugin },
+		rules: {
+			...regexpPlugin.configs['flat/recommended'].rules,
+			'regexp/no-super-linear-backtracking': 'error',
+			'regexp/no-super-linear-move': 'error',
+		},
+	},
+	...layerRules,
+	credentialLayer,
+
+	// Tests, harness, bench and e2e drivers in TypeScript: type-checked through tsconfig.json.
+	{
+		files: ['**/*.ts'],
+		ignores: product,
+		extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+		languageOptions: {
+			parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+		},
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', unusedVars],
+			// Responses from the emulator and n8n's REST API are parsed JSON (any); the assertions check their shape.
+			'@typescript-eslint/no-unsafe-argument': 'off',
+			'@typescript-eslint/no-unsafe-assignment': 'off',
+			'@typescript-eslint/no-unsafe-call': 'off',
+			'@typescript-eslint/no-unsafe-member-access': 'off',
+			'@typescript-eslint/no-unsafe-return': 'off',
+			// Test doubles implement n8n's async interfaces and feed async streams without awaiting anything.
+			'@typescript-eslint/require-await': 'off',
+			// Tests stringify unknown JSON values that are strings at run time; any other value fails the assertion.
+			'@typescript-eslint/no-base-to-string': 'off',
+		},
+	},
+	// The emulator, e2e drivers, jest and gulp configs: CommonJS on Node.
+	{
+		files: ['**/*.js', '**/*.cjs'],
+		extends: [js.configs.recommended],
+		languageOptions: { sourceType: 'commonjs', globals: globals.node },
+		rules: { 'no-unused-vars': ['error', unusedVars] },
+	},
+	{
+		files: ['**/*.mjs'],
+		extends: [js.configs.recommended],
+		languageOptions: { sourceType: 'module', globals: globals.node },
+		rules: { 'no-unused-vars': ['error', unusedVars] },
+	},
+);
