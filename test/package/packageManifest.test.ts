@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import * as semver from 'semver';
@@ -63,6 +63,13 @@ describe('package.json', () => {
 		expect(manifest.homepage).toBe(`${base}#readme`);
 		expect(manifest.author?.name).toEqual(expect.any(String));
 		expect(manifest.author?.url).toBe(`${base}/issues`);
+	});
+
+	it('is the only GitHub repository the README and the docs pages name', () => {
+		const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+		const named = pages.flatMap((page) => [...read(page).matchAll(/github\.com\/([\w.-]+\/[\w.-]+)/g)].map((match) => match[1]));
+		expect(named.length).toBeGreaterThan(0);
+		expect(new Set(named)).toEqual(new Set([`${repository?.[1]}/${repository?.[2]}`]));
 	});
 
 	it('declares the Node versions CI tests, and none older', () => {
