@@ -10,10 +10,14 @@ import { MemoryCredentialsHelper, runPoll } from '../harness';
 const { AppBuilderTrigger } = require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
 
 /** The App Builder Trigger as n8n runs it (n8n-core's PollContext), with its static data kept between polls. */
+let pollers = 0;
+
 export class TriggerPoller {
 	staticData: IDataObject = {};
 
 	private readonly helper: MemoryCredentialsHelper;
+	/** One workflow per poller: its polls are of one trigger. */
+	private readonly workflowId = `bench-trigger-${++pollers}`;
 
 	constructor(
 		webUrl: string,
@@ -41,6 +45,7 @@ export class TriggerPoller {
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
 			credentialsHelper: this.helper,
 			staticData: this.staticData,
+			workflowId: this.workflowId,
 		});
 		if (outcome.error) throw outcome.error;
 		this.staticData = outcome.staticData;

@@ -25,8 +25,11 @@ describe('App Builder Trigger in the n8n engine', () => {
 		});
 
 	/** A trigger as n8n keeps it: parameters plus static data that survives between polls as JSON. */
+	let triggers = 0;
 	const makeTrigger = (parameters: IDataObject = {}) => {
 		let staticData: IDataObject = {};
+		// A workflow of its own per trigger, as in n8n: the trigger remembers some things per trigger.
+		const workflowId = `engine-trigger-${++triggers}`;
 		const helper = credentialsHelper();
 		const params: IDataObject = {
 			event: 'new',
@@ -49,6 +52,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 					credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
 					credentialsHelper: helper,
 					staticData: JSON.parse(JSON.stringify(staticData)),
+					workflowId,
 					mode,
 					...extra,
 				});

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/handOffs';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
@@ -202,6 +203,51 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		workflow.store(released);
 		submit('Ann', T0 + 1000);
 		expect(names((await workflow.poll()).result)).toEqual(['Ann']);
+	});
+
+	describe('under durable poll cursors (each poll gets its own copy of the position, stored after it returns)', () => {
+		/** Polls of one trigger whose node data is a plain copy, as n8n's durable poll cursors hand it over. */
+		const durableTrigger = () => {
+			const credentials = appBuilderCredentials(emu());
+			const workflowId = `durable-${++workflowCount}`;
+			return (nodeData: IDataObject) =>
+				pollAppBuilderTrigger(credentials, triggerParameters(), { workflowId, node: { id: 'node-1', name: 'New Lead' }, staticData: roundTrip(nodeData) });
+		};
+
+		it('never emit a lead twice: a poll given the position from before the previous poll was stored leaves the leads to the next poll', async () => {
+			const poll = durableTrigger();
+			submit('Seed', T0);
+			const stored = (await poll({})).staticData;
+			submit('Ann', T0 + 1000);
+
+			// Two tasks started together (n8n catching up on missed poll times): both read the stored position.
+			const first = await poll(stored);
+			const second = await poll(stored);
+			expect(names(first.result)).toEqual(['Ann']);
+			expect(second.result).toBeNull();
+			expect(second.staticData).toEqual(stored);
+
+			// n8n has stored the first poll's position with its execution: the next poll carries on from it.
+			submit('Bob', T0 + 2000);
+			expect(names((await poll(first.staticData)).result)).toEqual(['Bob']);
+		});
+
+		it('never lose a lead: when n8n did not store a poll\'s position (nor its execution), a poll after the wait emits its leads again', async () => {
+			const poll = durableTrigger();
+			submit('Seed', T0);
+			const stored = (await poll({})).staticData;
+			submit('Ann', T0 + 1000);
+			expect(names((await poll(stored)).result)).toEqual(['Ann']);
+			expect((await poll(stored)).result).toBeNull();
+
+			const now = Date.now.bind(Date);
+			const later = jest.spyOn(Date, 'now').mockImplementation(() => now() + HAND_OFF_WAIT_MS);
+			try {
+				expect(names((await poll(stored)).result)).toEqual(['Ann']);
+			} finally {
+				later.mockRestore();
+			}
+		});
 	});
 
 	describe('a poll that keeps failing', () => {

@@ -13,6 +13,8 @@ import type { MemoryCredentialsHelper } from './credentialsHelper';
 import { TestNodeTypes } from './nodeTypes';
 import { testAdditionalData } from './runWorkflow';
 
+let unnamedWorkflows = 0;
+
 export interface PollOutcome {
 	result: INodeExecutionData[][] | null;
 	/** The node's static data after the poll, deep-copied as n8n would store it. */
@@ -43,6 +45,11 @@ export async function runPoll(options: {
 	workflowStaticData?: IDataObject;
 	/** The trigger node's ID and name (default "trigger" and "Trigger"), and its workflow's ID. */
 	node?: { id?: string; name?: string };
+	/**
+	 * Without one, each poll is of a workflow of its own: the trigger keeps
+	 * some memory per trigger in its process (a poll's claim, a failure streak,
+	 * the position it handed over), so polls of one trigger share an ID.
+	 */
 	workflowId?: string;
 	mode?: 'trigger' | 'manual';
 	/** Only n8n 2.40+ offers getPollBudgetMs(); without this option the context has none. */
@@ -58,7 +65,7 @@ export async function runPoll(options: {
 		credentials: options.credentials,
 	};
 	const workflow = new Workflow({
-		id: options.workflowId ?? 'test-workflow',
+		id: options.workflowId ?? `test-workflow-${++unnamedWorkflows}`,
 		nodes: [node],
 		connections: {},
 		nodeTypes: new TestNodeTypes({ [options.typeName]: options.nodeType }),

@@ -30,9 +30,10 @@ import {
 	type FailureStreak,
 } from './failureStreaks';
 import { fetchInquiryList } from './fetchInquiryList';
+import { awaitsHandOff, positionFingerprint, recordHandOff } from './handOffs';
 import type { InquiryList } from './inquiryList';
 import { claimPoll } from './pollClaims';
-import { readCursorState, storedPosition, writeCursorState, type TriggerStores } from './triggerState';
+import { isStagedCopy, readCursorState, storedPosition, writeCursorState, type TriggerStores } from './triggerState';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
@@ -122,6 +123,17 @@ async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INo
 		afterMs: wholeOption(this, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
 	};
 
+	// Under durable poll cursors, a copy of the position from before n8n stored the previous poll's hand-over (handOffs.ts).
+	const staged = isStagedCopy(stores.node);
+	const startedFrom = positionFingerprint(positionAtStart);
+	if (staged && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
+		this.logger.info('App Builder Trigger skipped a poll: n8n has not yet stored the position the previous poll of this trigger handed over; the next poll emits the new inquiries', {
+			workflowId: this.getWorkflow().id,
+			node: node.name,
+		});
+		return null;
+	}
+
 	let inquiries: InquiryList;
 	try {
 		// Only records the cursor may emit are kept from the answer; one quick retry
@@ -162,6 +174,7 @@ async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INo
 	// pollClaims.ts): what this one found was planned on an older position, so it emits nothing.
 	if (storedPosition(node, stores) !== positionAtStart) return null;
 	writeCursorState(node, stores, commitPoll(plan.baseline, emitted, cursorOptions, scope), Date.now());
+	if (staged) recordHandOff(triggerKey, startedFrom, positionFingerprint(storedPosition(node, stores)), Date.now());
 	return items.length > 0 ? [items] : null;
 }
 

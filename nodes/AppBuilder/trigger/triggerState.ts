@@ -72,7 +72,7 @@ export function storedPosition(node: INode, stores: TriggerStores): unknown {
  * workflow's static data for changes through an observable object that
  * carries a `__dataChanged` flag; a staged copy is a plain object.
  */
-function isStagedCopy(nodeData: IDataObject): boolean {
+export function isStagedCopy(nodeData: IDataObject): boolean {
 	return !('__dataChanged' in nodeData);
 }
 
