@@ -137,15 +137,22 @@ export function planPoll(
 		(key) => seen.has(key),
 		limits.maxUndated,
 	);
+	let seenChanged = false;
 	if (options.mode === 'new') {
-		for (const [key, time] of nowDated) if (time >= state.floor && !seen.has(key)) seen.set(key, time);
+		for (const [key, time] of nowDated) {
+			if (time >= state.floor && !seen.has(key)) {
+				seen.set(key, time);
+				seenChanged = true;
+			}
+		}
 	}
 
 	const toEmit = [...candidates, ...undatedPlan.toEmit.map((key) => ({ key, time: undefined }))];
 	return {
 		isFirstPoll: false,
 		toEmit: toEmit.slice(0, limits.maxItems),
-		baseline: { v: 1, scope, floor: state.floor, seen: toRecord(seen), undated: undatedPlan.list },
+		// Unchanged, the stored record is the baseline as it is (commitPoll reads it, never writes it): rebuilding it costs a sort per poll.
+		baseline: { v: 1, scope, floor: state.floor, seen: seenChanged ? toRecord(seen) : state.seen, undated: undatedPlan.list },
 	};
 }
 
@@ -153,9 +160,12 @@ export function planPoll(
  * Which records a caller reading a large answer keeps the bytes of, so it
  * can let the rest go before planning: those planPoll could put in toEmit
  * given the same state, options and scope. On a later poll that is every
- * event at or above the floor, and every undated one; on a first poll set
- * to Emit the Latest, the newest `count` dated ones (NewestListings), so
- * only that many are ever held; on any other first poll, none.
+ * dated event at or above the floor that planPoll would take as a
+ * candidate (a key not seen, or in mode newOrUpdated seen at an earlier
+ * time), and every undated one; on a first poll set to Emit the Latest, the
+ * newest `count` dated ones (NewestListings), so only that many are ever
+ * held; on any other first poll, none. An everyday poll thus copies out
+ * only the few new records, not every one the cursor still tracks.
  */
 export type RecordsToKeep = ((event: CursorEvent) => boolean) | { newest: number };
 
@@ -165,7 +175,14 @@ export function recordsToKeepGiven(state: CursorState | undefined, options: Curs
 		return count > 0 ? { newest: count } : () => false;
 	}
 	const floor = state.floor;
-	return (event) => !isTime(event.time) || event.time >= floor;
+	const seen = toMap(state.seen);
+	const changesCount = options.mode === 'newOrUpdated';
+	return (event) => {
+		if (!isTime(event.time)) return true;
+		if (event.time < floor) return false;
+		const previous = seen.get(event.key);
+		return previous === undefined || (changesCount && event.time > previous);
+	};
 }
 
 /**

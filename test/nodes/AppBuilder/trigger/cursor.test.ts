@@ -5,6 +5,7 @@ import {
 	DEFAULT_MAX_UNDATED,
 	parseCursorState,
 	planPoll,
+	recordsToKeepGiven,
 	toCursorEvent,
 	type CursorEvent,
 	type CursorOptions,
@@ -312,6 +313,37 @@ describe('undated inquiries', () => {
 		const changed = poll(state, [ev('u', T0 + 2)], opts);
 		expect(changed.emitted).toEqual(['u']);
 		expect(poll(changed.state, [ev('u', T0 + 2)], opts).emitted).toEqual([]);
+	});
+});
+
+describe('records to keep while an answer streams in', () => {
+	const kept = (state: CursorState | undefined, events: CursorEvent[], opts: CursorOptions = options()) => {
+		const keep = recordsToKeepGiven(state, opts, SCOPE);
+		if (typeof keep !== 'function') throw new Error('expected a later poll');
+		return keys(events.filter(keep));
+	};
+
+	it('keeps on an everyday poll only the records the plan may emit, not every one the cursor tracks', () => {
+		const tracked = Array.from({ length: 1000 }, (_, i) => ev(`old${i}`, T0 + i * 1000));
+		const state = baselineOf(tracked);
+		const fresh = [ev('new1', T0 + 2_000_000), ev('new2', T0 + 2_000_001)];
+		const events = [...tracked, ...fresh, ev('undated', undefined)];
+		expect(kept(state, events)).toEqual(['new1', 'new2', 'undated']);
+		expect(keys(planPoll(state, events, options(), SCOPE).toEmit)).toEqual(['new1', 'new2', 'undated']);
+	});
+
+	it('keeps a tracked record listed again with a later time in mode newOrUpdated only, and the later listing alone', () => {
+		const state = baselineOf([ev('a', T0), ev('b', T0 + 1)], options({ mode: 'newOrUpdated' }));
+		const events = [ev('a', T0), ev('a', T0 + 50), ev('b', T0 + 1)];
+		const keep = recordsToKeepGiven(state, options({ mode: 'newOrUpdated' }), SCOPE) as (event: CursorEvent) => boolean;
+		expect(events.filter(keep)).toEqual([ev('a', T0 + 50)]);
+		const stateNew = baselineOf([ev('a', T0), ev('b', T0 + 1)]);
+		expect(kept(stateNew, events)).toEqual([]);
+	});
+
+	it('reads tracked keys such as __proto__ as keys, not as properties of an object', () => {
+		const state = baselineOf([ev('__proto__', T0), ev('constructor', T0 + 1)]);
+		expect(kept(state, [ev('__proto__', T0), ev('constructor', T0 + 1), ev('toString', T0 + 2)])).toEqual(['toString']);
 	});
 });
 
