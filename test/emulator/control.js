@@ -48,6 +48,10 @@ function handleControl(store, method, path, body, res) {
 			return sendJson(res, 200, store.addRawInquiry(/** @type {any} */ (input)));
 		case 'POST /inquiries/bulk':
 			return sendJson(res, 200, { added: store.addInquiries(input) });
+		case 'POST /inquiries/trim':
+			return sendJson(res, 200, { deleted: store.trimForm(input) });
+		case 'POST /forms/share':
+			return sendJson(res, 200, { shared: store.shareForm(input) });
 		case 'GET /inquiries':
 			return sendJson(res, 200, store.listInquiries(String(input.appId ?? ''), String(input.pageId ?? '')));
 		case 'GET /users':

@@ -147,6 +147,45 @@ describe('App Builder API emulator', () => {
 			expect(emu().control.listInquiries(FIXTURE.appId, FIXTURE.formPageId)).toEqual([]);
 		});
 
+		it('trims a form to its newest inquiries, and lets forms share one list of inquiries', async () => {
+			const control = (path: string, body: unknown) =>
+				fetch(`${emu().webUrl}/__emulator${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+			const form = (pageId: string) => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId });
+			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 5, fieldsPerRecord: 2 });
+			expect(await control('/inquiries/trim', { appId: FIXTURE.appId, pageId: FIXTURE.formPageId, keep: 3 })).toEqual({ deleted: 2 });
+			expect((await form(FIXTURE.formPageId)).json.data.map((r: { requestId: string }) => r.requestId)).toEqual(['BULK2', 'BULK3', 'BULK4']);
+
+			expect(await control('/forms/share', { appId: FIXTURE.appId, from: FIXTURE.formPageId, pageIds: ['copy_1', 'copy_2'] })).toEqual({ shared: 2 });
+			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: 'copy_2', count: 1, fieldsPerRecord: 2 });
+			for (const pageId of [FIXTURE.formPageId, 'copy_1', 'copy_2']) {
+				expect((await form(pageId)).json.data.map((r: { requestId: string }) => r.requestId)).toEqual(['BULK2', 'BULK3', 'BULK4', 'BULK5']);
+			}
+			expect((await form('formbuilder_1001_2')).json.data).toEqual([]);
+		});
+
+		it('sends a form\'s answer again unchanged until any inquiry changes, then the new one', async () => {
+			const form = () => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			const record = emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600000 }) as { _id: string };
+			const first = await form();
+			expect((await form()).text).toBe(first.text);
+			const changes: Array<() => void> = [
+				() => emu().control.updateInquiry(record._id, { readStatus: 1 }),
+				() => emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				() => emu().control.configure({ timestampUnit: 'ms' }),
+				() => emu().control.deleteInquiry(record._id),
+				() => emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: '{"_id":"raw"}' }),
+				() => emu().control.trimForm({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, keep: 1 }),
+			];
+			for (const change of changes) {
+				const before = (await form()).text;
+				change();
+				const after = await form();
+				expect(after.text).not.toBe(before);
+				expect(after.json ?? after.text).toEqual(JSON.parse(JSON.stringify(after.json ?? after.text)));
+			}
+			expect((await form()).json.data).toEqual([{ _id: 'raw' }]);
+		});
+
 		it('serves a form of 100,000 inquiries', async () => {
 			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 100_000, fieldsPerRecord: 10 });
 			const result = await post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
@@ -328,6 +367,26 @@ describe('App Builder API emulator', () => {
 			expect(answer.bytes.length).toBeLessThan(plain.bytes.length / 3);
 			expect(decode(coding, answer.bytes)).toEqual(decode(undefined, plain.bytes));
 			expect(lastLogged()).toMatchObject({ acceptEncoding: coding, contentEncoding: coding, bodyBytes: plain.bytes.length, wireBytes: answer.bytes.length });
+		});
+
+		it.each(['gzip', 'br', 'deflate'])('sends the kept %s bytes of an unchanged answer again, and compresses anew once it changed', async (coding) => {
+			emu().control.configure({ compression: true });
+			withInquiries(100);
+			const first = await inquiries({ 'Accept-Encoding': coding });
+			expect(lastLogged()?.codedBytesReused).toBeUndefined();
+			const again = await inquiries({ 'Accept-Encoding': coding });
+			expect(lastLogged()).toMatchObject({ contentEncoding: coding, wireBytes: first.bytes.length, codedBytesReused: true });
+			expect(again.headers['content-encoding']).toBe(coding);
+			expect(again.bytes.equals(first.bytes)).toBe(true);
+			const plain = await inquiries();
+			expect(decode(coding, again.bytes)).toEqual(decode(undefined, plain.bytes));
+			withInquiries(1);
+			const changed = await inquiries({ 'Accept-Encoding': coding });
+			expect(lastLogged()?.codedBytesReused).toBeUndefined();
+			expect((decode(coding, changed.bytes) as { data: unknown[] }).data).toHaveLength(101);
+			// Each coding keeps its own bytes.
+			const other = coding === 'gzip' ? 'br' : 'gzip';
+			expect(decode(other, (await inquiries({ 'Accept-Encoding': other })).bytes)).toEqual(decode(coding, changed.bytes));
 		});
 
 		it('never compresses an answer to a request that does not ask', async () => {

@@ -24,7 +24,7 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
  * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless', times: number, status?: number, ms?: number, location?: string}} Fault
- * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number, acceptEncoding?: string, contentEncoding?: 'gzip' | 'br' | 'deflate', bodyBytes?: number, wireBytes?: number}} LoggedRequest
+ * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number, acceptEncoding?: string, contentEncoding?: 'gzip' | 'br' | 'deflate', bodyBytes?: number, wireBytes?: number, codedBytesReused?: boolean}} LoggedRequest
  * @typedef {{name: string, email: string, phone: string, password: string, passwordType: string, group: string, status: string}} AppUser
  */
 
@@ -74,6 +74,8 @@ class EmulatorStore {
 	/** @type {Map<string, {windowStart: number, count: number}>} */
 	rateWindows = new Map();
 	bulkSeq = 0;
+	/** Raised on every change to any form's inquiries, so an answer built from them can be reused until then. */
+	inquiriesVersion = 0;
 
 	/** @param {'test' | 'demo' | false} seed */
 	constructor(seed = 'test') {
@@ -166,6 +168,7 @@ class EmulatorStore {
 		};
 		this.formInquiries(appId, pageId).push(record);
 		this.inquiriesById.set(record._id, record);
+		this.inquiriesVersion++;
 		return renderInquiry(record, this.config.timestampUnit);
 	}
 
@@ -196,6 +199,7 @@ class EmulatorStore {
 		};
 		this.formInquiries(appId, pageId).push(record);
 		this.inquiriesById.set(record._id, record);
+		this.inquiriesVersion++;
 		return { _id: record._id };
 	}
 
@@ -231,7 +235,37 @@ class EmulatorStore {
 			list.push(record);
 			this.inquiriesById.set(record._id, record);
 		}
+		this.inquiriesVersion++;
 		return count;
+	}
+
+	/**
+	 * Deletes a form's oldest inquiries (the first added) until `keep` are
+	 * left: a form that keeps its size while new inquiries arrive.
+	 * @param {{appId: string, pageId: string, keep: number}} input
+	 * @returns {number} how many were deleted
+	 */
+	trimForm({ appId, pageId, keep }) {
+		const list = this.formInquiries(appId, pageId);
+		const excess = Math.max(0, list.length - Math.max(0, Math.floor(keep)));
+		for (const record of list.splice(0, excess)) this.inquiriesById.delete(record._id);
+		this.inquiriesVersion++;
+		return excess;
+	}
+
+	/**
+	 * Makes forms hold the very same inquiries as another form of the same
+	 * app: one list, so an inquiry added to any of them is in all of them.
+	 * Many forms then cost the memory of one (benchmarks with hundreds of
+	 * forms); each is still asked for by its own page ID.
+	 * @param {{appId: string, from: string, pageIds: string[]}} input
+	 * @returns {number} how many forms now share the list
+	 */
+	shareForm({ appId, from, pageIds }) {
+		const list = this.formInquiries(appId, from);
+		for (const pageId of pageIds) this.inquiriesByForm.set(`${appId}/${pageId}`, list);
+		this.inquiriesVersion++;
+		return pageIds.length;
 	}
 
 	/**
@@ -242,6 +276,7 @@ class EmulatorStore {
 		const record = this.inquiriesById.get(id);
 		if (!record) return undefined;
 		forgetRendered(record);
+		this.inquiriesVersion++;
 		const { updatedon, addedon, fields, ...rest } = patch;
 		record.updatedMs = typeof updatedon === 'number' ? updatedon : this.now();
 		if (typeof addedon === 'number') record.addedMs = addedon;
@@ -267,6 +302,7 @@ class EmulatorStore {
 		const list = this.formInquiries(record.appId, record.pageId);
 		const index = list.indexOf(record);
 		if (index >= 0) list.splice(index, 1);
+		this.inquiriesVersion++;
 		return true;
 	}
 

@@ -3,6 +3,7 @@
 
 const { sendApiError, sendJson, send } = require('./errors');
 const { renderInquiryJson } = require('./records');
+const { reusableBody } = require('./wire');
 
 /**
  * The App Builder web services (spec operations 2 to 4, plus AppFeatures).
@@ -23,6 +24,14 @@ const API_KEY_SHAPE = /^[A-Za-z0-9_-]{6,64}$/;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Inquiries written to the socket per chunk when a form's list is streamed. */
 const STREAM_CHUNK = 500;
+/**
+ * A form of at most this many inquiries has its whole answer built once and
+ * sent again until an inquiry changes (about 40 MB at most); a larger one is
+ * streamed in chunks on every request, never held whole.
+ */
+const REUSED_ANSWER_MAX_INQUIRIES = 20_000;
+/** @type {WeakMap<import('./records').StoredInquiry[], {version: number, unit: string, body: Buffer}>} */
+const reusedAnswers = new WeakMap();
 
 /**
  * @param {import('./store').EmulatorStore} store
@@ -144,6 +153,12 @@ function handleInquiries(store, res, accessToken, params) {
 	if (list.length === 0) return sendJson(res, 200, { data: [], status: 'success', msg: 'No record found' });
 
 	const unit = store.config.timestampUnit;
+	const whole = reusedAnswer(store, list);
+	if (whole) {
+		res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });
+		res.end(whole);
+		return;
+	}
 	const snapshot = list.slice();
 	res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });
 	let index = 0;
@@ -164,6 +179,25 @@ function handleInquiries(store, res, accessToken, params) {
 		res.end();
 	};
 	writeMore();
+}
+
+/**
+ * A form's whole answer, built on the first request and kept while no
+ * inquiry of the emulator changes (store.inquiriesVersion); forms that share
+ * their inquiries (store.shareForm) share it too. Undefined for a form too
+ * large to hold whole.
+ * @param {import('./store').EmulatorStore} store
+ * @param {import('./records').StoredInquiry[]} list
+ */
+function reusedAnswer(store, list) {
+	if (list.length > REUSED_ANSWER_MAX_INQUIRIES) return undefined;
+	const unit = store.config.timestampUnit;
+	const kept = reusedAnswers.get(list);
+	if (kept && kept.version === store.inquiriesVersion && kept.unit === unit) return kept.body;
+	const text = `{"data":[${list.map((record) => renderInquiryJson(record, unit)).join(',')}],"status":"success","msg":"Record found"}`;
+	const body = reusableBody(Buffer.from(text, 'utf8'));
+	reusedAnswers.set(list, { version: store.inquiriesVersion, unit, body });
+	return body;
 }
 
 /**

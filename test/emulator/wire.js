@@ -2,7 +2,7 @@
 'use strict';
 
 const zlib = require('node:zlib');
-const { PassThrough, Writable, pipeline } = require('node:stream');
+const { PassThrough, Readable, Writable, pipeline } = require('node:stream');
 
 /**
  * What happens to an answer between the handler that writes it and the
@@ -178,8 +178,31 @@ class WireSink extends Writable {
 }
 
 /**
+ * Answers a handler builds once and hands over whole, again and again while
+ * nothing changes (a form's inquiries): the first time one is sent in a
+ * coding, its coded bytes are kept, and later sends in that coding reuse
+ * them instead of compressing the same bytes again. A hundred triggers
+ * polling the same forms then cost the emulator a copy each, not a
+ * compression each, so it does not become the bound of a benchmark.
+ * @type {WeakSet<Buffer>}
+ */
+const reusableBodies = new WeakSet();
+/** @type {WeakMap<Buffer, Map<ContentCoding, Buffer>>} */
+const codedBodies = new WeakMap();
+
+/**
+ * Marks a whole answer as one the handler sends unchanged until its data changes (see reusableBodies).
+ * @param {Buffer} body
+ * @returns {Buffer} the same buffer
+ */
+function reusableBody(body) {
+	reusableBodies.add(body);
+	return body;
+}
+
+/**
  * What the log records of one answer's body.
- * @typedef {{contentEncoding?: ContentCoding, bodyBytes?: number, wireBytes?: number}} WireRecord
+ * @typedef {{contentEncoding?: ContentCoding, bodyBytes?: number, wireBytes?: number, codedBytesReused?: boolean}} WireRecord
  */
 
 /**
@@ -215,23 +238,47 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 		return;
 	}
 
-	const head = coding ? createEncoder(coding) : new PassThrough();
 	const sink = new WireSink((chunk, done) => {
 		record.wireBytes = (record.wireBytes ?? 0) + chunk.length;
 		/** @type {(chunk: Buffer, done: (error?: Error | null) => void) => boolean} */ (originalWrite).call(res, chunk, done);
 	}, bytesPerSecond);
 	/** Encoded bytes the head has handed on towards the socket. */
 	let handedOn = 0;
-	head.on('data', (chunk) => (handedOn += chunk.length));
-	head.on('drain', () => res.emit('drain'));
 	/** @type {(() => void) | undefined} */
 	let afterLastByte;
-	pipeline(head, sink, (error) => {
-		if (error) res.destroy();
-		else /** @type {(done?: () => void) => void} */ (originalEnd).call(res, afterLastByte);
-	});
+	/**
+	 * What the body goes through on its way to the sink: the encoder (or, with
+	 * no coding, a pass-through), or the coded bytes of a reusable answer sent
+	 * before. Made on the first write, once it is known which.
+	 * @type {import('node:stream').Readable & Partial<import('node:stream').Writable> | undefined}
+	 */
+	let head;
+	/**
+	 * @param {import('node:stream').Readable & Partial<import('node:stream').Writable>} source
+	 * @param {(coded: Buffer) => void} [keepCoded] called with every byte the source produced, once all reached the socket
+	 */
+	const startHead = (source, keepCoded) => {
+		head = source;
+		/** @type {Buffer[] | undefined} */
+		const produced = keepCoded ? [] : undefined;
+		source.on('data', (chunk) => {
+			handedOn += chunk.length;
+			produced?.push(chunk);
+		});
+		source.on('drain', () => res.emit('drain'));
+		pipeline(source, sink, (error) => {
+			if (error) {
+				res.destroy();
+				return;
+			}
+			if (produced && keepCoded) keepCoded(Buffer.concat(produced));
+			/** @type {(done?: () => void) => void} */ (originalEnd).call(res, afterLastByte);
+		});
+		return source;
+	};
+	const encoder = () => head ?? startHead(coding ? createEncoder(coding) : new PassThrough());
 	res.on('close', () => {
-		if (!res.writableFinished) head.destroy();
+		if (!res.writableFinished) head?.destroy();
 	});
 
 	res.writeHead = /** @type {any} */ (function (/** @type {number} */ status, /** @type {any[]} */ ...rest) {
@@ -260,9 +307,30 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 		if (!res.headersSent) res.writeHead(res.statusCode);
 		const bytes = toBuffer(chunk, encoding);
 		record.bodyBytes = (record.bodyBytes ?? 0) + bytes.length;
-		return head.write(bytes, () => {
-			if (callback) sink.whenOnWire(handedOn + head.readableLength, callback);
+		const input = /** @type {import('node:stream').Writable & import('node:stream').Readable} */ (encoder());
+		return input.write(bytes, () => {
+			if (callback) sink.whenOnWire(handedOn + input.readableLength, callback);
 		});
+	};
+
+	/**
+	 * A reusable answer sent whole as the first and only write: its coded
+	 * bytes from an earlier send, or this send's kept for the next.
+	 * @param {Buffer} body
+	 * @param {ContentCoding} answerCoding
+	 */
+	const endReusable = (body, answerCoding) => {
+		if (!res.headersSent) res.writeHead(res.statusCode);
+		record.bodyBytes = (record.bodyBytes ?? 0) + body.length;
+		const coded = codedBodies.get(body)?.get(answerCoding);
+		if (coded) {
+			record.codedBytesReused = true;
+			startHead(Readable.from([coded], { objectMode: false }));
+			return;
+		}
+		const keep = (/** @type {Buffer} */ bytes) => codedBodies.set(body, (codedBodies.get(body) ?? new Map()).set(answerCoding, bytes));
+		const input = /** @type {import('node:stream').Writable} */ (startHead(createEncoder(answerCoding), keep));
+		input.end(body);
 	};
 
 	res.write = /** @type {any} */ (function (/** @type {unknown} */ chunk, /** @type {unknown} */ encoding, /** @type {unknown} */ callback) {
@@ -272,13 +340,17 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 
 	res.end = /** @type {any} */ (function (/** @type {unknown} */ chunk, /** @type {unknown} */ encoding, /** @type {unknown} */ callback) {
 		const done = [chunk, encoding, callback].find((arg) => typeof arg === 'function');
+		afterLastByte = /** @type {any} */ (done);
+		if (coding && head === undefined && Buffer.isBuffer(chunk) && reusableBodies.has(chunk)) {
+			endReusable(chunk, coding);
+			return res;
+		}
 		if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') {
 			writeBody(chunk, typeof encoding === 'function' ? undefined : encoding, undefined);
 		} else if (!res.headersSent) {
 			res.writeHead(res.statusCode);
 		}
-		afterLastByte = /** @type {any} */ (done);
-		head.end();
+		/** @type {import('node:stream').Writable} */ (encoder()).end();
 		return res;
 	});
 }
@@ -302,4 +374,4 @@ function chunkBytes(chunk, encoding) {
 	return toBuffer(chunk, encoding).length;
 }
 
-module.exports = { negotiateEncoding, shapeAnswer, CODINGS };
+module.exports = { negotiateEncoding, shapeAnswer, reusableBody, CODINGS };
