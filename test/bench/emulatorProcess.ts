@@ -52,27 +52,42 @@ export class EmulatorProcess {
 		}
 	}
 
-	/** A form of `count` inquiries of about 2 KB (10 fields), one a second up to now. */
-	async fillForm(count: number): Promise<void> {
+	/** The process's ID, to read the CPU time it used (its serving counted apart from the client's). */
+	get pid(): number | undefined {
+		return this.child?.pid;
+	}
+
+	/** A form of `count` inquiries of about 2 KB (10 fields), one a second up to now; everything else is reset. */
+	async fillForm(count: number, pageId: string = FIXTURE.formPageId): Promise<void> {
 		await this.control('POST', '/reset', { seed: 'test' });
 		await this.control('POST', '/inquiries/bulk', {
 			appId: FIXTURE.appId,
-			pageId: FIXTURE.formPageId,
+			pageId,
 			count,
 			fieldsPerRecord: 10,
 			startTime: Date.now() - count * 1000 - 60_000,
 		});
 	}
 
-	async addNew(count: number): Promise<void> {
+	async addNew(count: number, pageId: string = FIXTURE.formPageId): Promise<void> {
 		await this.control('POST', '/inquiries/bulk', {
 			appId: FIXTURE.appId,
-			pageId: FIXTURE.formPageId,
+			pageId,
 			count,
 			fieldsPerRecord: 10,
 			startTime: Date.now(),
 			spacingMs: 1,
 		});
+	}
+
+	/** Deletes the form's oldest inquiries until `keep` are left: the form keeps its size as new ones arrive. */
+	async trimForm(keep: number, pageId: string = FIXTURE.formPageId): Promise<void> {
+		await this.control('POST', '/inquiries/trim', { appId: FIXTURE.appId, pageId, keep });
+	}
+
+	/** Makes the forms `pageIds` hold the very inquiries of the form `from` (one list in the emulator). */
+	async shareForm(from: string, pageIds: string[]): Promise<void> {
+		await this.control('POST', '/forms/share', { appId: FIXTURE.appId, from, pageIds });
 	}
 
 	/** The floor: the same request over loopback, and JSON.parse of the body. */

@@ -1,0 +1,164 @@
+/**
+ * The everyday poll at a small form, where a poll's fixed cost shows: many
+ * polls against the fetch-and-parse floor, each side's median and spread,
+ * and a profile of where a poll's time goes. One poll is the App Builder
+ * Trigger run by n8n-core's PollContext in this process, as in "One poll
+ * against the physical floor"; V8's sampling profiler runs only while a
+ * poll does, and its samples are charged to the part of the code that spent
+ * them (cpuProfile.ts).
+ */
+import { Session } from 'node:inspector/promises';
+
+import { summarizeProfile, type CpuProfile, type PartTime, type ProfilePart } from './cpuProfile';
+import type { EmulatorProcess } from './emulatorProcess';
+import { TriggerPoller } from './triggerPoller';
+
+const inPackage = (url: string, ...paths: string[]) => paths.some((path) => url.includes(`/nodes/${path}`));
+
+/**
+ * The guards of the hardening, each a part of its own so the profile says
+ * what each costs a poll: the bounds every answer is read within, the gate
+ * and retry policy every request passes, the checks of what came back.
+ */
+export const GUARD_PARTS: ProfilePart[] = [
+	{ name: 'answer bounds: deadline and byte count on every chunk (answerReading.ts)', matches: (url) => inPackage(url, 'shared/http/answerReading', 'shared/http/answerLimits') },
+	{ name: 'request gate and retry policy (requestGate.ts, retryPolicy.ts, retryAfter.ts)', matches: (url) => inPackage(url, 'shared/http/requestGate', 'shared/http/retryPolicy', 'shared/http/retryAfter') },
+	{
+		name: 'redirect, network failure and content coding checks',
+		matches: (url) => inPackage(url, 'shared/http/redirectTarget', 'shared/http/networkFailure', 'shared/http/contentCoding', 'shared/http/headerValue'),
+	},
+	{
+		name: 'reading the answer for errors (streamedOutcome.ts, interpretResponse.ts)',
+		matches: (url) => inPackage(url, 'AppBuilder/transport/streamedOutcome', 'AppBuilder/transport/interpretResponse', 'AppBuilder/transport/webServiceError', 'AppBuilder/transport/errorCatalog'),
+	},
+	{ name: 'records that are not JSON, and the record bound (readInquiryStream.ts)', matches: (url) => inPackage(url, 'AppBuilder/inquiries/readInquiryStream') },
+];
+
+/** Stopping the profiler hands the profile over; its samples are the measurement's, not the poll's. */
+const PROFILER = 'the profiler handing its samples over';
+
+/** The parts of a poll, most specific first: a frame counts for the first part it matches. */
+export const POLL_PARTS: ProfilePart[] = [
+	{ name: PROFILER, matches: (url) => url === 'node:inspector' || url.startsWith('node:internal/inspector') },
+	{ name: 'reading the answer as it arrives (the JSON scan)', matches: (url) => inPackage(url, 'shared/jsonStream/') },
+	...GUARD_PARTS,
+	{ name: 'identity and time of each record', matches: (url) => inPackage(url, 'AppBuilder/inquiries/identity', 'AppBuilder/inquiries/timestamps') },
+	{ name: 'keeping the records the cursor may emit', matches: (url) => inPackage(url, 'AppBuilder/trigger/inquiryList', 'AppBuilder/trigger/newestListings') },
+	{ name: 'the cursor: what is new, the state to save', matches: (url) => inPackage(url, 'AppBuilder/trigger/cursor') },
+	{
+		name: 'flattening what it emits',
+		matches: (url) => inPackage(url, 'AppBuilder/inquiries/flatten', 'AppBuilder/inquiries/inquiryItem', 'AppBuilder/inquiries/submittedFields', 'AppBuilder/inquiries/unreadableInquiry'),
+	},
+	{ name: "the trigger's other steps (the request's options, the saved position)", matches: (url) => inPackage(url, 'AppBuilder/', 'shared/') },
+	{
+		name: "HTTP: n8n's request helper (axios) and Node's sockets and streams",
+		matches: (url) =>
+			/node_modules\/(?:axios|@n8n\/backend-network|follow-redirects|form-data|proxy-from-env)\//.test(url) ||
+			/^node:(?:_http|net|stream|zlib|internal\/(?:streams|stream_base_commons|http))/.test(url),
+	},
+	{ name: "n8n's poll context (parameters, credentials)", matches: (url) => /node_modules\/(?:n8n-core|n8n-workflow|@n8n)\//.test(url) },
+	{ name: 'the static data copied out, as n8n saves it (the harness)', matches: (url) => url.includes('/test/harness/') },
+];
+
+export interface ManyPolls {
+	size: number;
+	bodyBytes: number;
+	/** Per round, in the order measured. */
+	floorMs: number[];
+	oursMs: number[];
+}
+
+export interface PollProfile {
+	polls: number;
+	/** Busy time per poll (idle time, waiting for the answer's bytes, left out). */
+	busyMsPerPoll: number;
+	parts: PartTime[];
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** The value below which a share `p` of the values lie (nearest rank). */
+export function quantile(values: readonly number[], p: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+/**
+ * A form that keeps `size` inquiries: before each round 10 new ones arrive
+ * and the 10 oldest go. Each round fetches and parses the answer (the floor)
+ * and runs one poll, in alternating order so neither always goes first; one
+ * untimed fetch before them has the emulator build the round's answer, so
+ * both are served the same way.
+ */
+export async function measureManyPolls(emulator: EmulatorProcess, size: number, rounds: number, newPerPoll: number): Promise<ManyPolls> {
+	await emulator.fillForm(size);
+	const poller = new TriggerPoller(emulator.webUrl);
+	await poller.poll(); // the first poll: the baseline
+	const result: ManyPolls = { size, bodyBytes: 0, floorMs: [], oursMs: [] };
+	// A few untimed rounds first, so both sides run warm.
+	for (let round = -3; round < rounds; round++) {
+		await emulator.addNew(newPerPoll);
+		await emulator.trimForm(size);
+		result.bodyBytes = (await emulator.fetchAndParse()).bytes;
+		let floorMs = 0;
+		let oursMs = 0;
+		const floor = async () => {
+			const start = now();
+			await emulator.fetchAndParse();
+			floorMs = now() - start;
+		};
+		const ours = async () => {
+			const start = now();
+			const emitted = await poller.poll();
+			oursMs = now() - start;
+			if (emitted !== newPerPoll) throw new Error(`poll emitted ${emitted}, expected ${newPerPoll}`);
+		};
+		if (round % 2 === 0) {
+			await floor();
+			await ours();
+		} else {
+			await ours();
+			await floor();
+		}
+		if (round < 0) continue;
+		result.floorMs.push(floorMs);
+		result.oursMs.push(oursMs);
+	}
+	return result;
+}
+
+/** Where the time of `polls` everyday polls goes, each profiled alone (the rounds' preparation is not sampled). */
+export async function profilePolls(emulator: EmulatorProcess, size: number, polls: number, newPerPoll: number): Promise<PollProfile> {
+	await emulator.fillForm(size);
+	const poller = new TriggerPoller(emulator.webUrl);
+	await poller.poll();
+	const session = new Session();
+	session.connect();
+	try {
+		await session.post('Profiler.enable');
+		await session.post('Profiler.setSamplingInterval', { interval: 250 });
+		const totals = new Map<string, number>();
+		let busyMs = 0;
+		for (let round = -3; round < polls; round++) {
+			await emulator.addNew(newPerPoll);
+			await emulator.trimForm(size);
+			await emulator.fetchAndParse();
+			await session.post('Profiler.start');
+			await poller.poll();
+			const { profile } = await session.post('Profiler.stop');
+			if (round < 0) continue;
+			const summary = summarizeProfile(profile as CpuProfile, POLL_PARTS);
+			for (const part of summary.parts) {
+				if (part.name === PROFILER) continue;
+				totals.set(part.name, (totals.get(part.name) ?? 0) + part.ms);
+				busyMs += part.ms;
+			}
+		}
+		const names = [...POLL_PARTS.map((part) => part.name).filter((name) => name !== PROFILER), 'garbage collection', 'other'];
+		const parts = names.map((name) => ({ name, ms: (totals.get(name) ?? 0) / polls, share: busyMs > 0 ? (totals.get(name) ?? 0) / busyMs : 0 }));
+		return { polls, busyMsPerPoll: busyMs / polls, parts };
+	} finally {
+		await session.post('Profiler.disable').catch(() => undefined);
+		session.disconnect();
+	}
+}
