@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (process, the inspector) */
 /**
  * The everyday poll at a small form, where a poll's fixed cost shows: many
  * polls against the fetch-and-parse floor, each side's median and spread,

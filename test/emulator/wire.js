@@ -250,11 +250,11 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 	 * What the body goes through on its way to the sink: the encoder (or, with
 	 * no coding, a pass-through), or the coded bytes of a reusable answer sent
 	 * before. Made on the first write, once it is known which.
-	 * @type {import('node:stream').Readable & Partial<import('node:stream').Writable> | undefined}
+	 * @type {import('node:stream').Readable | undefined}
 	 */
 	let head;
 	/**
-	 * @param {import('node:stream').Readable & Partial<import('node:stream').Writable>} source
+	 * @param {import('node:stream').Readable} source
 	 * @param {(coded: Buffer) => void} [keepCoded] called with every byte the source produced, once all reached the socket
 	 */
 	const startHead = (source, keepCoded) => {
@@ -274,9 +274,16 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 			if (produced && keepCoded) keepCoded(Buffer.concat(produced));
 			/** @type {(done?: () => void) => void} */ (originalEnd).call(res, afterLastByte);
 		});
-		return source;
 	};
-	const encoder = () => head ?? startHead(coding ? createEncoder(coding) : new PassThrough());
+	/** @type {import('node:stream').Duplex | undefined} The encoder (or pass-through) the body is written into. */
+	let input;
+	const encoder = () => {
+		if (!input) {
+			input = coding ? createEncoder(coding) : new PassThrough();
+			startHead(input);
+		}
+		return input;
+	};
 	res.on('close', () => {
 		if (!res.writableFinished) head?.destroy();
 	});
@@ -307,9 +314,9 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 		if (!res.headersSent) res.writeHead(res.statusCode);
 		const bytes = toBuffer(chunk, encoding);
 		record.bodyBytes = (record.bodyBytes ?? 0) + bytes.length;
-		const input = /** @type {import('node:stream').Writable & import('node:stream').Readable} */ (encoder());
-		return input.write(bytes, () => {
-			if (callback) sink.whenOnWire(handedOn + input.readableLength, callback);
+		const into = encoder();
+		return into.write(bytes, () => {
+			if (callback) sink.whenOnWire(handedOn + into.readableLength, callback);
 		});
 	};
 
@@ -329,7 +336,8 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 			return;
 		}
 		const keep = (/** @type {Buffer} */ bytes) => codedBodies.set(body, (codedBodies.get(body) ?? new Map()).set(answerCoding, bytes));
-		const input = /** @type {import('node:stream').Writable} */ (startHead(createEncoder(answerCoding), keep));
+		input = createEncoder(answerCoding);
+		startHead(input, keep);
 		input.end(body);
 	};
 
@@ -350,7 +358,7 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 		} else if (!res.headersSent) {
 			res.writeHead(res.statusCode);
 		}
-		/** @type {import('node:stream').Writable} */ (encoder()).end();
+		encoder().end();
 		return res;
 	});
 }
