@@ -61,8 +61,14 @@ function submissionText(value: unknown[]): string {
 	}
 }
 
-/** FNV-1a, 64 bits over UTF-16 code units, as two 32-bit halves so it needs no BigInt. */
+/** FNV-1a, 64 bits over UTF-16 code units, as 16 hex digits. */
 export function fnv1a64(text: string): string {
+	const [high, low] = fnv1a64Halves(text);
+	return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+}
+
+/** FNV-1a, 64 bits over UTF-16 code units, as two unsigned 32-bit halves (high, low) so it needs no BigInt. */
+export function fnv1a64Halves(text: string): [number, number] {
 	let high = 0xcbf29ce4;
 	let low = 0x84222325;
 	for (let index = 0; index < text.length; index++) {
@@ -74,5 +80,5 @@ export function fnv1a64(text: string): string {
 		high = (high * 0x1b3 + (low << 8) + carry) >>> 0;
 		low = newLow;
 	}
-	return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+	return [high, low];
 }
