@@ -108,7 +108,7 @@ function stateSizeAtMillion(): number {
 	for (let poll = 0; poll < 5; poll++) {
 		for (let i = 0; i < NEW_PER_POLL; i++) events.push({ key: `new-${poll}-${i}`, time: Date.now() + poll * 1000 + i });
 		const plan = planPoll(state, events, options, scope);
-		state = commitPoll(plan.baseline, plan.toEmit, options, scope);
+		state = commitPoll(plan, plan.toEmit, options, scope);
 	}
 	const bytes = JSON.stringify(state).length;
 	console.log(`state  ${count} inquiries (cursor alone): ${bytes} B`);

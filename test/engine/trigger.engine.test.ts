@@ -319,7 +319,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			const first = await pollFrom(JSON.parse(RELEASED_V1) as IDataObject);
 			expect(first.error).toBeUndefined();
 			expect(names(first.result)).toEqual(['lead-b']);
-			expect(first.staticData.inquiryCursor).toMatchObject({ v: 1, scope: 'app_1001/formbuilder_1001_1/new' });
+			expect(first.staticData.inquiryCursor).toMatchObject({ v: 2, scope: 'app_1001/formbuilder_1001_1/new' });
 
 			lead('lead-c', T0 + 2000);
 			const second = await pollFrom(first.staticData);
@@ -327,14 +327,46 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect((await pollFrom(second.staticData)).result).toBeNull();
 		});
 
+		/**
+		 * What release 1 wrote after a first poll over lead-0, lead-a and two
+		 * leads without a submission time (produced by that release's cursor
+		 * from the same records).
+		 */
+		const RELEASED_V1_WITH_UNDATED =
+			'{"inquiryCursor":{"v":1,"scope":"app_1001/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":["lead-u1","lead-u2"]}}';
+		const undatedLead = (id: string) =>
+			emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, _id: id, json: JSON.stringify({ _id: id, name: id }) });
+		const namesOf = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => item.json.inquiryId) : []);
+
+		it('carries on from a released position with undated leads: each new lead once, the remembered ones never, deletions release nothing', async () => {
+			undatedLead('lead-u1');
+			undatedLead('lead-u2');
+			undatedLead('lead-u3');
+			const first = await pollFrom(JSON.parse(RELEASED_V1_WITH_UNDATED) as IDataObject);
+			expect(first.error).toBeUndefined();
+			expect(namesOf(first.result)).toEqual(['lead-b', 'lead-u3']);
+			// The floor is 24 hours before lead-b, the newest lead emitted.
+			expect(first.staticData.inquiryCursor).toMatchObject({ v: 2, floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } });
+
+			emu().control.deleteInquiry('lead-u1');
+			const second = await pollFrom(first.staticData);
+			expect(second.result).toBeNull();
+
+			lead('lead-c', T0 + 2000);
+			undatedLead('lead-u4');
+			const third = await pollFrom(second.staticData);
+			expect(namesOf(third.result)).toEqual(['lead-c', 'lead-u4']);
+			expect((await pollFrom(third.staticData)).result).toBeNull();
+		});
+
 		it('stops with an error naming the newer release and the update, before fetching or emitting, and keeps the position', async () => {
-			const saved = { inquiryCursor: { ...releasedCursor(), v: 2, position: { after: 'lead-a' } } };
+			const saved = { inquiryCursor: { ...releasedCursor(), v: 3, position: { after: 'lead-a' } } };
 			const outcome = await pollFrom(saved);
 
 			expect(outcome.result).toBeNull();
 			expect(outcome.error?.name).toBe('NodeOperationError');
 			expect(outcome.error?.message).toBe(
-				"The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v2; this release reads up to v1)",
+				"The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v3; this release reads up to v2)",
 			);
 			expect(outcome.error?.description).toMatch(/Update n8n-nodes-appbuilder \(Settings > Community Nodes\)/);
 			expect(outcome.error?.description).toMatch(/duplicate this trigger node/);
@@ -348,10 +380,12 @@ describe('App Builder Trigger in the n8n engine', () => {
 			const damaged: Array<[unknown, string]> = [
 				['garbage', 'it is not an object'],
 				[null, 'it is not an object'],
-				[{ v: 1, scope: 5 }, '"scope" is not text'],
-				[{ ...releasedCursor(), floor: 'x' }, '"floor" is not a number'],
-				[{ ...releasedCursor(), seen: { 'lead-a': 'soon' } }, '"seen" holds a time that is not a number'],
-				[{ ...releasedCursor(), undated: 'lead-a' }, '"undated" is not a list'],
+				[{ v: 1, scope: 5 }, 'it is not a valid v1 state ("scope" is not text)'],
+				[{ ...releasedCursor(), floor: 'x' }, 'it is not a valid v1 state ("floor" is not a number)'],
+				[{ ...releasedCursor(), seen: { 'lead-a': 'soon' } }, '"seen" holds a time that is not a number (after its upgrade from format v1)'],
+				[{ ...releasedCursor(), undated: 'lead-a' }, 'it is not a valid v1 state ("undated" is not a list)'],
+				[{ ...releasedCursor(), v: 2, floor: { time: 'x', key: '' }, undated: '' }, '"floor.time" is not a number'],
+				[{ ...releasedCursor(), v: 2, floor: { time: T0, key: '' }, undated: 'lead-a' }, '"undated" is not a table of undated inquiries (it is not base64)'],
 				[{ ...releasedCursor(), v: undefined }, 'it has no format version'],
 				[{ ...releasedCursor(), v: '1' }, 'its format version is not a whole number'],
 				[{ ...releasedCursor(), v: 0 }, 'there is no upgrade from its format v0'],

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../nodes/AppBuilder/trigger/undatedTable';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
@@ -67,11 +68,11 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 		fillForm();
 		const outcome = await pollFirst(3);
 		expect(names(outcome.result)).toEqual(['C', 'D second', 'Z']);
-		// Everything present is taken as handled: the dated ones by time, the undated one by key.
+		// Everything present is taken as handled: the dated ones by time, the undated one in the table of undated keys.
 		expect(outcome.staticData.inquiryCursor).toEqual({
-			v: 1,
+			v: 2,
 			scope: `${FIXTURE.appId}/${FIXTURE.formPageId}/new`,
-			floor: T0 + 9000 - DAY,
+			floor: { time: T0 + 9000 - DAY, key: '' },
 			seen: {
 				'lead-old-1': T0,
 				'lead-old-2': T0 + 1000,
@@ -81,7 +82,7 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 				'lead-d': T0 + 5000,
 				'lead-z': T0 + 9000,
 			},
-			undated: ['lead-undated'],
+			undated: tableOf([keyHash('lead-undated')], DEFAULT_CELLS_PER_SUBTABLE).encode(),
 		});
 	});
 

@@ -1,14 +1,24 @@
 import { inquiryKey } from '../inquiries/identity';
 import type { RawInquiry } from '../inquiries/inquiry.types';
 import { toEpochMillis } from '../inquiries/timestamps';
-import { raiseFloor } from './cursorFloor';
+import { isAfter, later, raiseFloor, startOf, type CursorPosition } from './cursorFloor';
 import { planUndated } from './cursorUndated';
 import { byTimeThenKey, NewestListings } from './newestListings';
+import {
+	decodeUndatedTable,
+	DEFAULT_CELLS_PER_SUBTABLE,
+	hashText,
+	keyHash,
+	MAX_CELLS_PER_SUBTABLE,
+	undatedTableProblem,
+} from './undatedTable';
+
+export type { CursorPosition } from './cursorFloor';
 
 /**
  * What is new since the last poll. FormBuilderApi returns every inquiry of a
  * form, unsorted, with no "since" filter, so the trigger keeps a small state:
- * a floor time and the keys emitted at or after it. planPoll says what to
+ * a floor position and the keys emitted at or after it. planPoll says what to
  * emit; the caller emits a prefix of it and, only after a successful poll,
  * stores commitPoll's result. Both are pure and never change their inputs.
  * The rules, the invariants the tests hold them to, late arrivals and the
@@ -28,17 +38,18 @@ export interface CursorEvent {
  * to the migrations in cursorStateVersions.ts, so that a position saved by an
  * older release is carried forward, not dropped.
  */
-export const CURSOR_STATE_VERSION = 1;
+export const CURSOR_STATE_VERSION = 2;
 
 export interface CursorState {
 	v: typeof CURSOR_STATE_VERSION;
 	/** What the state belongs to (app, form, event); another scope means a fresh start. */
 	scope: string;
-	floor: number;
-	/** Key -> time it was last emitted (or taken as handled). */
+	/** Events before this position (by time, then key) are handled; see cursorFloor.ts. */
+	floor: CursorPosition;
+	/** Key -> time it was last emitted (or taken as handled), for every such event at or after the floor. */
 	seen: Record<string, number>;
-	/** Keys of undated inquiries emitted or handled, oldest first. */
-	undated: string[];
+	/** The undated inquiries emitted or handled, as a table of fixed size (undatedTable.ts), base64; empty text when none. */
+	undated: string;
 }
 
 export type FirstPoll = { kind: 'none' } | { kind: 'latest'; count: number };
@@ -52,12 +63,12 @@ export interface CursorOptions {
 	nowMs?: number;
 	lookbackMs?: number;
 	maxTracked?: number;
-	maxUndated?: number;
+	/** Cells per part of a new table of undated inquiries; a stored table keeps its own size. */
+	undatedCells?: number;
 }
 
 export const DEFAULT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_MAX_TRACKED = 1000;
-export const DEFAULT_MAX_UNDATED = 200;
 export const MAX_FIRST_POLL_COUNT = 50;
 
 export interface PollPlan {
@@ -65,9 +76,20 @@ export interface PollPlan {
 	/** Oldest first (by time, then key); undated events last. */
 	toEmit: CursorEvent[];
 	/**
+	 * The oldest dated event found new but left out of toEmit (Max per
+	 * Poll), if any: the commit keeps the floor at or below it.
+	 */
+	waiting: CursorPosition | undefined;
+	/**
+	 * About how many undated inquiries appeared or disappeared beyond what
+	 * the table tells apart (0 normally): those that appeared wait, and
+	 * nothing is emitted twice, but the trigger should say so.
+	 */
+	unresolvedUndated: number;
+	/**
 	 * The state to commit the emitted events onto. On a first poll it records
 	 * everything present as handled; on later polls it is the given state with
-	 * the undated list tidied (see cursorUndated.ts).
+	 * the undated table brought up to date (see cursorUndated.ts).
 	 */
 	baseline: CursorState;
 }
@@ -92,11 +114,15 @@ export function cursorStateProblem(value: unknown): string | undefined {
 	const state = value as Record<keyof CursorState, unknown>;
 	if (state.v !== CURSOR_STATE_VERSION) return `its format is not v${CURSOR_STATE_VERSION}`;
 	if (typeof state.scope !== 'string') return '"scope" is not text';
-	if (!isTime(state.floor)) return '"floor" is not a number';
+	if (typeof state.floor !== 'object' || state.floor === null || Array.isArray(state.floor)) return '"floor" is not a position';
+	const floor = state.floor as Record<keyof CursorPosition, unknown>;
+	if (!isTime(floor.time)) return '"floor.time" is not a number';
+	if (typeof floor.key !== 'string') return '"floor.key" is not text';
 	if (typeof state.seen !== 'object' || state.seen === null || Array.isArray(state.seen)) return '"seen" is not an object';
 	if (!Object.values(state.seen).every(isTime)) return '"seen" holds a time that is not a number';
-	if (!Array.isArray(state.undated)) return '"undated" is not a list';
-	if (!state.undated.every((key) => typeof key === 'string')) return '"undated" holds a key that is not text';
+	if (typeof state.undated !== 'string') return '"undated" is not text';
+	const tableProblem = undatedTableProblem(state.undated);
+	if (tableProblem !== undefined) return `"undated" is not a table of undated inquiries (${tableProblem})`;
 	return undefined;
 }
 
@@ -112,47 +138,41 @@ export function planPoll(
 	if (state === undefined || !isUsable(state, scope)) return planFirstPoll(dated, undated, options, scope);
 
 	const seen = toMap(state.seen);
-	const listed = new Set(state.undated);
-	const candidates: Array<{ key: string; time: number }> = [];
-	const nowDated = new Map<string, number>();
+	const undatedPlan = planUndated(decodeUndatedTable(state.undated, limits.undatedCells), undated, (key) => seen.has(key));
+	let seenChanged = false;
+	const candidates: CursorPosition[] = [];
 	for (const [key, time] of dated) {
-		if (listed.has(key)) {
-			// Emitted while it had no time. It leaves the undated list; in mode
-			// "new" it is handled, now by its time; in "newOrUpdated" gaining a
-			// time is a change, judged like any other below.
-			nowDated.set(key, time);
-			if (options.mode === 'new') continue;
-		}
-		if (time < state.floor) continue;
+		const event = { time, key };
+		if (!isAfter(event, state.floor)) continue;
 		const previous = seen.get(key);
-		if (previous === undefined || (options.mode === 'newOrUpdated' && time > previous)) {
-			candidates.push({ key, time });
+		if (previous !== undefined && !(options.mode === 'newOrUpdated' && time > previous)) continue;
+		const wasUndated = previous === undefined && undatedPlan.disappeared.size > 0 && undatedPlan.disappeared.has(hashText(keyHash(key)));
+		if (options.mode === 'new' && wasUndated) {
+			// Emitted while it had no time: handled, now by its time. In "newOrUpdated"
+			// gaining a time is a change, judged like any other.
+			seen.set(key, time);
+			seenChanged = true;
+			continue;
 		}
+		candidates.push(event);
 	}
 	candidates.sort(byTimeThenKey);
 
-	const undatedPlan = planUndated(
-		state.undated.filter((key) => !nowDated.has(key)),
-		undated,
-		(key) => seen.has(key),
-		limits.maxUndated,
-	);
-	let seenChanged = false;
-	if (options.mode === 'new') {
-		for (const [key, time] of nowDated) {
-			if (time >= state.floor && !seen.has(key)) {
-				seen.set(key, time);
-				seenChanged = true;
-			}
-		}
-	}
-
-	const toEmit = [...candidates, ...undatedPlan.toEmit.map((key) => ({ key, time: undefined }))];
+	const datedNow = candidates.slice(0, limits.maxItems);
+	const undatedNow = undatedPlan.toEmit.slice(0, limits.maxItems - datedNow.length).map((key) => ({ key, time: undefined }));
 	return {
 		isFirstPoll: false,
-		toEmit: toEmit.slice(0, limits.maxItems),
-		// Unchanged, the stored record is the baseline as it is (commitPoll reads it, never writes it): rebuilding it costs a sort per poll.
-		baseline: { v: 1, scope, floor: state.floor, seen: seenChanged ? toRecord(seen) : state.seen, undated: undatedPlan.list },
+		toEmit: [...datedNow, ...undatedNow],
+		waiting: candidates[limits.maxItems],
+		unresolvedUndated: undatedPlan.unresolved,
+		baseline: {
+			v: CURSOR_STATE_VERSION,
+			scope,
+			floor: state.floor,
+			// Unchanged, the stored record is the baseline as it is (commitPoll reads it, never writes it): rebuilding it costs a sort per poll.
+			seen: seenChanged ? toRecord(seen) : state.seen,
+			undated: undatedPlan.table.encode(),
+		},
 	};
 }
 
@@ -160,12 +180,12 @@ export function planPoll(
  * Which records a caller reading a large answer keeps the bytes of, so it
  * can let the rest go before planning: those planPoll could put in toEmit
  * given the same state, options and scope. On a later poll that is every
- * dated event at or above the floor that planPoll would take as a
- * candidate (a key not seen, or in mode newOrUpdated seen at an earlier
- * time), and every undated one; on a first poll set to Emit the Latest, the
- * newest `count` dated ones (NewestListings), so only that many are ever
- * held; on any other first poll, none. An everyday poll thus copies out
- * only the few new records, not every one the cursor still tracks.
+ * dated event after the floor that planPoll would take as a candidate (a
+ * key not seen, or in mode newOrUpdated seen at an earlier time), and every
+ * undated one; on a first poll set to Emit the Latest, the newest `count`
+ * dated ones (NewestListings), so only that many are ever held; on any
+ * other first poll, none. An everyday poll thus copies out only the few new
+ * records, not every one the cursor still tracks.
  */
 export type RecordsToKeep = ((event: CursorEvent) => boolean) | { newest: number };
 
@@ -179,7 +199,7 @@ export function recordsToKeepGiven(state: CursorState | undefined, options: Curs
 	const changesCount = options.mode === 'newOrUpdated';
 	return (event) => {
 		if (!isTime(event.time)) return true;
-		if (event.time < floor) return false;
+		if (!isAfter({ time: event.time, key: event.key }, floor)) return false;
 		const previous = seen.get(event.key);
 		return previous === undefined || (changesCount && event.time > previous);
 	};
@@ -187,38 +207,52 @@ export function recordsToKeepGiven(state: CursorState | undefined, options: Curs
 
 /**
  * Records the events actually emitted (a prefix of the plan's toEmit) onto
- * the plan's baseline, then prunes. Returns the state to store.
+ * the plan's baseline, then raises the floor and prunes. Returns the state
+ * to store. A plan's event left unemitted keeps the floor at or below it.
  */
 export function commitPoll(
-	base: CursorState | undefined,
+	plan: Pick<PollPlan, 'baseline' | 'toEmit' | 'waiting'> | undefined,
 	emitted: readonly CursorEvent[],
 	options: CursorOptions,
 	scope: string,
 ): CursorState {
-	const limits = limitsOf(options);
-	const start = base !== undefined && isUsable(base, scope) ? base : emptyState(scope);
+	const start = plan !== undefined && isUsable(plan.baseline, scope) ? plan.baseline : emptyState(scope);
+	return settle(start, emitted, limitsOf(options), plan === undefined ? undefined : firstLeftOut(plan, emitted));
+}
+
+/** The oldest dated event of the plan not emitted: the first of toEmit's left out, else the plan's waiting one. */
+function firstLeftOut(plan: Pick<PollPlan, 'toEmit' | 'waiting'>, emitted: readonly CursorEvent[]): CursorPosition | undefined {
+	const emittedAt = new Map<string, number | undefined>();
+	for (const { key, time } of emitted) emittedAt.set(key, time);
+	for (const { key, time } of plan.toEmit) {
+		if (isTime(time) && emittedAt.get(key) !== time) return { time, key };
+	}
+	return plan.waiting;
+}
+
+/**
+ * The state after recording `emitted` onto `start`: seen and the undated
+ * table updated, the floor raised, seen pruned. With an event left out
+ * (`leftOut`), the floor goes no further than just after the last event
+ * emitted before it, so it and everything after it are judged again.
+ */
+function settle(start: CursorState, emitted: readonly CursorEvent[], limits: Limits, leftOut: CursorPosition | undefined): CursorState {
 	const seen = toMap(start.seen);
-	const undated = [...start.undated];
-	const listed = new Set(undated);
+	const table = decodeUndatedTable(start.undated, limits.undatedCells);
+	const added = new Set<string>();
+	let highest = start.floor;
 	for (const { key, time } of emitted) {
 		if (isTime(time)) {
 			seen.set(key, Math.max(time, seen.get(key) ?? -Infinity));
-		} else if (!listed.has(key)) {
-			listed.add(key);
-			undated.push(key);
+			if (leftOut !== undefined && byTimeThenKey({ time, key }, leftOut) < 0) highest = later(highest, { time, key });
+		} else if (!added.has(key)) {
+			added.add(key);
+			table.toggle(keyHash(key), 1);
 		}
 	}
-
-	const floor = raiseFloor(start.floor, seen.values(), limits);
-	for (const [key, time] of seen) if (time < floor) seen.delete(key);
-	return {
-		v: 1,
-		scope,
-		floor,
-		seen: toRecord(seen),
-		// Only a first poll over more undated inquiries than the bound gets here with a surplus.
-		undated: undated.slice(Math.max(0, undated.length - limits.maxUndated)),
-	};
+	const floor = raiseFloor(start.floor, seen, limits, leftOut === undefined ? undefined : highest);
+	for (const [key, time] of seen) if (!isAfter({ time, key }, floor)) seen.delete(key);
+	return { v: CURSOR_STATE_VERSION, scope: start.scope, floor, seen: toRecord(seen), undated: table.encode() };
 }
 
 function planFirstPoll(
@@ -231,11 +265,14 @@ function planFirstPoll(
 	const chosen = new Set(latest.map((event) => event.key));
 	const handled: CursorEvent[] = [];
 	for (const [key, time] of dated) if (!chosen.has(key)) handled.push({ key, time });
-	for (const key of [...undated].sort()) handled.push({ key, time: undefined });
+	for (const key of undated) handled.push({ key, time: undefined });
+	const limits = limitsOf(options);
 	return {
 		isFirstPoll: true,
-		toEmit: latest.slice(0, limitsOf(options).maxItems),
-		baseline: commitPoll(emptyState(scope), handled, options, scope),
+		toEmit: latest.slice(0, limits.maxItems),
+		waiting: latest[limits.maxItems],
+		unresolvedUndated: 0,
+		baseline: settle(emptyState(scope), handled, limits, undefined),
 	};
 }
 
@@ -246,7 +283,7 @@ function firstPollCount(options: CursorOptions): number {
 }
 
 /** The newest `count` events, oldest first, without sorting the whole form. */
-function newest(dated: Map<string, number>, count: number): CursorEvent[] {
+function newest(dated: Map<string, number>, count: number): CursorPosition[] {
 	const kept = new NewestListings<undefined>(count);
 	for (const [key, time] of dated) kept.offer(key, time, () => undefined);
 	return kept.oldestFirst().map(({ key, time }) => ({ key, time }));
@@ -267,6 +304,8 @@ function latestPerKey(events: readonly CursorEvent[]): { dated: Map<string, numb
 	return { dated, undated: [...undatedKeys].filter((key) => !dated.has(key)) };
 }
 
+type Limits = ReturnType<typeof limitsOf>;
+
 function limitsOf(options: CursorOptions) {
 	const whole = (value: number | undefined, fallback: number, min: number): number =>
 		value === undefined || Number.isNaN(value) ? fallback : Math.max(min, Math.floor(value));
@@ -274,7 +313,7 @@ function limitsOf(options: CursorOptions) {
 		maxItems: whole(options.maxItems, 1, 1),
 		lookbackMs: whole(options.lookbackMs, DEFAULT_LOOKBACK_MS, 0),
 		maxTracked: whole(options.maxTracked, DEFAULT_MAX_TRACKED, 1),
-		maxUndated: whole(options.maxUndated, DEFAULT_MAX_UNDATED, 0),
+		undatedCells: Math.min(MAX_CELLS_PER_SUBTABLE, whole(options.undatedCells, DEFAULT_CELLS_PER_SUBTABLE, 1)),
 		nowMs: isTime(options.nowMs) ? options.nowMs : undefined,
 	};
 }
@@ -288,7 +327,7 @@ function isUsable(state: CursorState, scope: string): boolean {
 }
 
 function emptyState(scope: string): CursorState {
-	return { v: 1, scope, floor: 0, seen: {}, undated: [] };
+	return { v: CURSOR_STATE_VERSION, scope, floor: startOf(0), seen: {}, undated: '' };
 }
 
 function toMap(seen: Record<string, number>): Map<string, number> {

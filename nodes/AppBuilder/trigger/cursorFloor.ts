@@ -1,41 +1,71 @@
+import { byTimeThenKey } from './newestListings';
+
+/**
+ * The floor is a position in the cursor's order of events (by time, then
+ * key): an event after it is judged, one at or before it is taken as
+ * handled. A position and not a time, so the floor can sit inside a group
+ * of events that share one time: they are emitted in key order, so when
+ * Max per Poll splits a tie, the floor goes just after the last one emitted
+ * and the rest stay after it. No key is empty, so (t, "") is the floor
+ * before every event at time t.
+ */
+export interface CursorPosition {
+	time: number;
+	key: string;
+}
+
+/** Whether an event at `position` is after `floor`, so the cursor judges it; at or before, it is handled. */
+export function isAfter(position: CursorPosition, floor: CursorPosition): boolean {
+	return byTimeThenKey(position, floor) > 0;
+}
+
+/** The floor before every event at `time`. */
+export function startOf(time: number): CursorPosition {
+	return { time, key: '' };
+}
+
 /**
  * Where the floor goes after a poll (see ARCHITECTURE.md, "The cursor"):
- * up to lookbackMs below the newest tracked time, capped at now; then, while
- * more than maxTracked times are at or above it, past whole groups of equal
- * times (a split tie would let its forgotten half be emitted again). Never down.
+ * up to lookbackMs below the newest tracked time, capped at now; then, when
+ * more than maxTracked tracked events are after it, up to the newest event
+ * beyond the newest maxTracked; but never past `highest` (set while an
+ * event this poll found new is left for a later poll), and never down.
  */
 export function raiseFloor(
-	current: number,
-	times: Iterable<number>,
+	current: CursorPosition,
+	tracked: ReadonlyMap<string, number>,
 	limits: { lookbackMs: number; maxTracked: number; nowMs?: number },
-): number {
-	const all: number[] = [];
+	highest: CursorPosition | undefined,
+): CursorPosition {
+	let floor = current;
 	let newest = -Infinity;
 	// A loop, not Math.max(...times): spreading a large form's times overflows the call stack.
-	for (const time of times) {
-		all.push(time);
-		if (time > newest) newest = time;
+	for (const time of tracked.values()) if (time > newest) newest = time;
+	if (newest > -Infinity) {
+		const anchor = limits.nowMs === undefined ? newest : Math.min(newest, limits.nowMs);
+		floor = later(floor, startOf(anchor - limits.lookbackMs));
+		floor = later(floor, newestBeyond(tracked, floor, limits.maxTracked) ?? floor);
 	}
-	if (all.length === 0) return current;
-	const anchor = limits.nowMs === undefined ? newest : Math.min(newest, limits.nowMs);
-	const floor = Math.max(current, anchor - limits.lookbackMs);
-
-	const inWindow = Float64Array.from(all.filter((time) => time >= floor)).sort().reverse();
-	if (inWindow.length <= limits.maxTracked) return floor;
-
-	let kept = 0;
-	let index = 0;
-	while (index < inWindow.length) {
-		const groupTime = inWindow[index];
-		let end = index;
-		while (end < inWindow.length && inWindow[end] === groupTime) end++;
-		if (kept > 0 && kept + (end - index) > limits.maxTracked) {
-			// Just above the dropped group: times are whole milliseconds, and
-			// never above the lowest kept group should they not be.
-			return Math.max(floor, Math.min(groupTime + 1, inWindow[index - 1]));
-		}
-		kept += end - index;
-		index = end;
-	}
+	if (highest !== undefined && isAfter(floor, highest)) floor = later(current, highest);
 	return floor;
+}
+
+/** When more than `count` tracked events are after `floor`: the newest of those beyond the newest `count`. */
+function newestBeyond(tracked: ReadonlyMap<string, number>, floor: CursorPosition, count: number): CursorPosition | undefined {
+	const times: number[] = [];
+	for (const [key, time] of tracked) if (isAfter({ time, key }, floor)) times.push(time);
+	if (times.length <= count) return undefined;
+	// Times sort as numbers (fast); only the keys at the one time the cut falls in need sorting.
+	const newestFirst = Float64Array.from(times).sort().reverse();
+	const cutTime = newestFirst[count];
+	let newerThanCut = 0;
+	while (newestFirst[newerThanCut] > cutTime) newerThanCut++;
+	const atCut: string[] = [];
+	for (const [key, time] of tracked) if (time === cutTime && isAfter({ time, key }, floor)) atCut.push(key);
+	atCut.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+	return { time: cutTime, key: atCut[count - newerThanCut] };
+}
+
+export function later(a: CursorPosition, b: CursorPosition): CursorPosition {
+	return byTimeThenKey(a, b) >= 0 ? a : b;
 }

@@ -1,4 +1,5 @@
 import { CURSOR_STATE_VERSION, cursorStateProblem, type CursorState } from './cursor';
+import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from './undatedTable';
 
 /**
  * The trigger's saved position across releases. The cursor is stored with
@@ -19,8 +20,25 @@ export type StoredState = Readonly<Record<string, unknown>>;
  */
 export type CursorStateMigration = (state: StoredState) => Record<string, unknown>;
 
-/** The step from format n to n + 1 is at key n. Empty while v1 is the only format released. */
-export const CURSOR_STATE_MIGRATIONS: Readonly<Record<number, CursorStateMigration>> = {};
+/**
+ * v1 -> v2: the floor was a time F, meaning "an event at time F or later is
+ * judged", which is the position (F, "") since every key sorts at or after
+ * the empty one; the undated keys were a list of at most 200, now a table
+ * of the same keys.
+ */
+const v1ToV2: CursorStateMigration = (state) => {
+	const { scope, floor, seen, undated } = state;
+	if (typeof scope !== 'string') throw new Error('"scope" is not text');
+	if (typeof floor !== 'number' || !Number.isFinite(floor)) throw new Error('"floor" is not a number');
+	if (typeof seen !== 'object' || seen === null || Array.isArray(seen)) throw new Error('"seen" is not an object');
+	if (!Array.isArray(undated)) throw new Error('"undated" is not a list');
+	if (!undated.every((key) => typeof key === 'string')) throw new Error('"undated" holds a key that is not text');
+	const keys = [...new Set(undated as string[])];
+	return { scope, floor: { time: floor, key: '' }, seen, undated: tableOf(keys.map(keyHash), DEFAULT_CELLS_PER_SUBTABLE).encode() };
+};
+
+/** The step from format n to n + 1 is at key n. */
+export const CURSOR_STATE_MIGRATIONS: Readonly<Record<number, CursorStateMigration>> = { 1: v1ToV2 };
 
 export type MigrationOutcome =
 	| { kind: 'migrated'; state: Record<string, unknown>; from: number }

@@ -1,39 +1,107 @@
+import { hashText, keyHash, SUBTABLES, tableOf, type KeyHash, type UndatedTable } from './undatedTable';
+
 /**
  * Inquiries without a usable time cannot sit under a floor, so the cursor
- * remembers their keys in a list of at most maxUndated, oldest first. Room is
- * made only by forgetting keys no longer in the answer: forgetting one still
- * there would emit it again on every poll (see ARCHITECTURE.md, "The cursor").
+ * keeps a table of the undated keys it has handled (undatedTable.ts), of a
+ * fixed size however many there are. Each poll subtracts it from the table
+ * of the undated keys present and reads back the difference: the keys that
+ * appeared since (new, unless emitted while they had a time) and the hashes
+ * of those that disappeared (deleted, or given a time meanwhile). That works
+ * while the two sets differ by no more than the table can tell apart; past
+ * that, what can be read is used and the rest waits, reported as unresolved
+ * (see ARCHITECTURE.md, "The cursor").
  */
 export interface UndatedPlan {
-	/** Keys to emit now, in key order; the list has room for all of them. */
+	/** Keys to emit, in key order: present, undated, not handled, and not emitted while they had a time. */
 	toEmit: string[];
-	/** The list to commit onto: forgotten keys removed, tracked keys adopted. */
-	list: string[];
+	/** The handled set to commit onto: the stored one without what disappeared, with what is tracked dated adopted. */
+	table: UndatedTable;
+	/** Hashes (hashText) of handled keys no longer present undated. */
+	disappeared: Set<string>;
+	/** About how many changes could not be told apart; 0 when every one was. */
+	unresolved: number;
 }
 
 export function planUndated(
-	list: readonly string[],
+	stored: UndatedTable,
 	presentUndated: readonly string[],
 	isTrackedDated: (key: string) => boolean,
-	maxUndated: number,
 ): UndatedPlan {
-	const listed = new Set(list);
-	const unlisted = [...presentUndated].filter((key) => !listed.has(key)).sort();
-	const fresh = unlisted.filter((key) => !isTrackedDated(key));
-	// Emitted while it had a time, now without one: remember it as handled.
-	const adopt = unlisted.filter((key) => isTrackedDated(key));
+	const changes = readChanges(stored, presentUndated);
+	const table = stored.copy();
+	for (const hash of changes.disappeared) table.toggle(hash, -1);
+	const toEmit: string[] = [];
+	for (const { key, hash } of changes.appeared) {
+		// Emitted while it had a time, now without one: remember it as handled.
+		if (isTrackedDated(key)) table.toggle(hash, 1);
+		else toEmit.push(key);
+	}
+	return {
+		toEmit: toEmit.sort(),
+		table,
+		disappeared: new Set(changes.disappeared.map(hashText)),
+		unresolved: changes.unresolved,
+	};
+}
 
-	const present = new Set(presentUndated);
-	let surplus = list.length + fresh.length + adopt.length - maxUndated;
-	const kept = list.filter((key) => {
-		if (surplus > 0 && !present.has(key)) {
-			surplus--;
-			return false;
+interface Changes {
+	appeared: Array<{ key: string; hash: KeyHash }>;
+	disappeared: KeyHash[];
+	unresolved: number;
+}
+
+/**
+ * The difference between the keys present and the stored table, by peeling
+ * the table of their difference. Every key read back is checked against
+ * what is present: one that appeared must be a present key, one that
+ * disappeared must not be; a cell that fails either check is left, and
+ * counts as unresolved with whatever else could not be peeled.
+ */
+function readChanges(stored: UndatedTable, presentUndated: readonly string[]): Changes {
+	const presentByHash = new Map<string, string>();
+	const hashes: KeyHash[] = [];
+	for (const key of presentUndated) {
+		const hash = keyHash(key);
+		hashes.push(hash);
+		presentByHash.set(hashText(hash), key);
+	}
+	const difference = tableOf(hashes, stored.size).minus(stored);
+	const changes: Changes = { appeared: [], disappeared: [], unresolved: 0 };
+	const taken = new Set<string>();
+
+	const queue: number[] = [];
+	for (let cell = 0; cell < difference.count.length; cell++) queue.push(cell);
+	while (queue.length > 0) {
+		const lone = difference.loneHash(queue.pop() as number);
+		if (lone === undefined) continue;
+		const text = hashText(lone.hash);
+		const key = presentByHash.get(text);
+		if (lone.sign === 1) {
+			if (key === undefined || taken.has(text)) continue;
+			changes.appeared.push({ key, hash: lone.hash });
+		} else {
+			if (key !== undefined || taken.has(text)) continue;
+			changes.disappeared.push(lone.hash);
 		}
-		return true;
-	});
+		taken.add(text);
+		difference.toggle(lone.hash, lone.sign === 1 ? -1 : 1);
+		for (let part = 0; part < SUBTABLES; part++) queue.push(difference.cellOf(lone.hash, part));
+	}
+	changes.unresolved = unresolvedIn(difference);
+	return changes;
+}
 
-	const room = Math.max(0, maxUndated - kept.length);
-	const toEmit = fresh.slice(0, room);
-	return { toEmit, list: [...kept, ...adopt.slice(0, room - toEmit.length)] };
+/** About how many keys a difference still holds: the most any one part accounts for, at least one if any cell is not empty. */
+function unresolvedIn(difference: UndatedTable): number {
+	let most = 0;
+	let any = false;
+	for (let start = 0; start < difference.count.length; start += difference.size) {
+		let inPart = 0;
+		for (let cell = start; cell < start + difference.size; cell++) {
+			inPart += Math.abs(difference.count[cell]);
+			if (!difference.isEmptyCell(cell)) any = true;
+		}
+		most = Math.max(most, inPart);
+	}
+	return any ? Math.max(1, most) : 0;
 }

@@ -173,7 +173,7 @@ async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INo
 	// Another poll of this trigger saved a position meanwhile (one that outlived its claim, see
 	// pollClaims.ts): what this one found was planned on an older position, so it emits nothing.
 	if (storedPosition(node, stores) !== positionAtStart) return null;
-	writeCursorState(node, stores, commitPoll(plan.baseline, emitted, cursorOptions, scope), Date.now());
+	writeCursorState(node, stores, commitPoll(plan, emitted, cursorOptions, scope), Date.now());
 	if (staged) recordHandOff(triggerKey, startedFrom, positionFingerprint(storedPosition(node, stores)), Date.now());
 	return items.length > 0 ? [items] : null;
 }

@@ -2,7 +2,6 @@ import {
 	commitPoll,
 	DEFAULT_LOOKBACK_MS,
 	DEFAULT_MAX_TRACKED,
-	DEFAULT_MAX_UNDATED,
 	parseCursorState,
 	planPoll,
 	recordsToKeepGiven,
@@ -11,6 +10,7 @@ import {
 	type CursorOptions,
 	type CursorState,
 } from '../../../../nodes/AppBuilder/trigger/cursor';
+import { DEFAULT_CELLS_PER_SUBTABLE, SUBTABLES } from '../../../../nodes/AppBuilder/trigger/undatedTable';
 
 const SCOPE = 'app/form/new';
 const HOUR = 3_600_000;
@@ -41,7 +41,7 @@ const stored = (state: CursorState): CursorState => parseCursorState(JSON.parse(
 /** One full poll on frozen inputs: plan, emit everything planned, commit onto the plan's baseline, store. */
 function poll(state: CursorState | undefined, events: CursorEvent[], opts: CursorOptions = options()) {
 	const plan = planPoll(deepFreeze(state), deepFreeze([...events]), opts, SCOPE);
-	const next = commitPoll(deepFreeze(plan.baseline), plan.toEmit, opts, SCOPE);
+	const next = commitPoll(deepFreeze(plan), plan.toEmit, opts, SCOPE);
 	return { emitted: keys(plan.toEmit), state: stored(next), plan };
 }
 
@@ -86,18 +86,25 @@ describe('first poll', () => {
 		expect(otherForm.isFirstPoll).toBe(true);
 		expect(otherForm.toEmit).toEqual([]);
 		expect(otherForm.baseline.scope).toBe('app/other-form/new');
-		const otherVersion = { ...state, v: 2 } as unknown as CursorState;
+		const otherVersion = { ...state, v: 3 } as unknown as CursorState;
 		expect(planPoll(otherVersion, [ev('b', T0 + 1)], options(), SCOPE).isFirstPoll).toBe(true);
 
 		expect(parseCursorState(state)).toEqual(state);
 		for (const junk of [
 			'junk',
 			null,
-			{ ...state, v: 2 },
+			{ ...state, v: 3 },
+			{ ...state, v: 1 },
 			{ ...state, floor: null },
+			{ ...state, floor: T0 },
+			{ ...state, floor: { time: T0 } },
+			{ ...state, floor: { time: 'soon', key: '' } },
 			{ ...state, seen: [] },
 			{ ...state, seen: { a: 'soon' } },
 			{ ...state, undated: [1] },
+			{ ...state, undated: ['u1'] },
+			{ ...state, undated: 'not base64!' },
+			{ ...state, undated: 'AAAA' },
 			{ ...state, scope: undefined },
 		]) {
 			expect(parseCursorState(junk)).toBeUndefined();
@@ -119,25 +126,31 @@ describe('ties', () => {
 		expect(emitted.sort()).toEqual(present.slice(1).map((e) => e.key).sort());
 	});
 
-	it('prunes by count in whole time groups, with the floor just above the dropped group', () => {
+	it('prunes by count to exactly maxTracked, with the floor at the newest event dropped', () => {
 		const opts = options({ maxTracked: 3 });
 		let state = baselineOf([], opts);
 		state = poll(state, [ev('a', T0 + 10), ev('b', T0 + 20), ev('c', T0 + 30), ev('d', T0 + 30), ev('e', T0 + 40)], opts).state;
-		// a and b do not fit beside c, d, e; b's group is dropped, so the floor sits at b's time + 1.
-		expect(state.floor).toBe(T0 + 21);
+		// a and b do not fit beside c, d, e; the floor is b's position: b and all before it are handled.
+		expect(state.floor).toEqual({ time: T0 + 20, key: 'b' });
 		expect(Object.keys(state.seen).sort()).toEqual(['c', 'd', 'e']);
-		// A late arrival between b and c is still above the floor and is emitted.
+		// A late arrival after b (by time, then key) has at most 3 emitted after it, and is emitted.
 		expect(poll(state, [ev('late', T0 + 25)], opts).emitted).toEqual(['late']);
-		expect(poll(state, [ev('too-late', T0 + 20)], opts).emitted).toEqual([]);
+		expect(poll(state, [ev('bb-late', T0 + 20)], opts).emitted).toEqual(['bb-late']);
+		expect(poll(state, [ev('a-too-late', T0 + 20)], opts).emitted).toEqual([]);
 	});
 
-	it('keeps a newest group larger than maxTracked whole, exceeding the bound by exactly that group', () => {
+	it('cuts inside a group that shares one time, so even a crowd at one time stays within maxTracked', () => {
 		const opts = options({ maxTracked: 3 });
 		const crowd = Array.from({ length: 7 }, (_, i) => ev(`crowd${i}`, T0 + 50));
 		const { state } = poll(baselineOf([], opts), [ev('older', T0 + 40), ...crowd], opts);
-		expect(Object.keys(state.seen)).toHaveLength(7);
-		expect(state.floor).toBe(T0 + 41);
+		expect(Object.keys(state.seen).sort()).toEqual(['crowd4', 'crowd5', 'crowd6']);
+		expect(state.floor).toEqual({ time: T0 + 50, key: 'crowd3' });
 		expect(poll(state, [...crowd, ev('crowd7', T0 + 50)], opts).emitted).toEqual(['crowd7']);
+		// A first poll over 5,000 inquiries of one second keeps 1,000.
+		const imported = Array.from({ length: 5000 }, (_, i) => ev(`imported${String(i).padStart(4, '0')}`, T0));
+		const first = baselineOf(imported);
+		expect(Object.keys(first.seen)).toHaveLength(DEFAULT_MAX_TRACKED);
+		expect(poll(first, imported).emitted).toEqual([]);
 	});
 });
 
@@ -203,7 +216,7 @@ describe('deletions, backlog and partial commits', () => {
 		const plan = planPoll(state, events, opts, SCOPE);
 		expect(keys(plan.toEmit)).toEqual(['k0', 'k1', 'k2', 'k3']);
 		// The caller ran out of time after two; the next poll fails and saves nothing.
-		state = stored(commitPoll(plan.baseline, plan.toEmit.slice(0, 2), opts, SCOPE));
+		state = stored(commitPoll(plan, plan.toEmit.slice(0, 2), opts, SCOPE));
 		const rest: string[] = [];
 		for (let i = 0; i < 3; i++) {
 			const next = poll(state, events, opts);
@@ -271,25 +284,43 @@ describe('undated inquiries', () => {
 		expect(poll(state, [ev('nodate', undefined), ev('old-undated', undefined)]).emitted).toEqual([]);
 	});
 
-	it('never emits one twice when more are present than the list holds; a waiting one comes when a deletion makes room', () => {
-		const opts = options({ maxUndated: 2 });
-		let state = baselineOf([], opts);
-		let present = ['a', 'b', 'c'].map((key) => ev(key, undefined));
-		const emitted: string[] = [];
+	it('tells apart 150 changes between two polls in a form of 10,000 undated inquiries: the new ones once, a deleted one releases nothing', () => {
+		const form = Array.from({ length: 10_000 }, (_, i) => ev(`u${String(i).padStart(5, '0')}`, undefined));
+		let state = baselineOf(form);
+		// 100 deleted, 50 new, at once.
+		const fresh = Array.from({ length: 50 }, (_, i) => ev(`new${String(i).padStart(2, '0')}`, undefined));
+		const present = [...form.slice(100), ...fresh];
+		const next = poll(state, present);
+		expect(next.plan.unresolvedUndated).toBe(0);
+		expect(next.emitted).toEqual(fresh.map((event) => event.key));
+		state = next.state;
+		expect(poll(state, present).emitted).toEqual([]);
+		// The deleted ones come back (restored from a backup): handled before, and forgotten, so they are new again.
+		expect(poll(state, [...present, form[0]]).emitted).toEqual([form[0].key]);
+	});
+
+	it('past what its table tells apart, emits what it can, repeats nothing, and reports the rest until it is told apart', () => {
+		// 5 parts of 3 cells: a table that tells apart about 10 changes.
+		const opts = options({ undatedCells: 3 });
+		const form = Array.from({ length: 40 }, (_, i) => ev(`u${String(i).padStart(2, '0')}`, undefined));
+		let state = baselineOf(form, opts);
+		const fresh = Array.from({ length: 30 }, (_, i) => ev(`new${String(i).padStart(2, '0')}`, undefined));
+		const first = poll(state, [...form, ...fresh], opts);
+		expect(first.plan.unresolvedUndated).toBeGreaterThan(0);
+		expect(first.emitted.length).toBeLessThan(30);
+		state = first.state;
+		// Deleting the ones that came in brings the difference back within bounds: nothing waits unreported, nothing twice.
+		const emitted = [...first.emitted];
+		let last = first;
 		for (let round = 0; round < 5; round++) {
-			const next = poll(state, present, opts);
-			emitted.push(...next.emitted);
-			state = next.state;
+			last = poll(state, [...form, ...fresh.slice(0, 8)], opts);
+			emitted.push(...last.emitted);
+			state = last.state;
 		}
-		expect(emitted).toEqual(['a', 'b']);
-		present = present.filter((event) => event.key !== 'a');
-		for (let round = 0; round < 3; round++) {
-			const next = poll(state, present, opts);
-			emitted.push(...next.emitted);
-			state = next.state;
-		}
-		expect(emitted).toEqual(['a', 'b', 'c']);
-		expect(state.undated.length).toBeLessThanOrEqual(2);
+		expect(last.plan.unresolvedUndated).toBe(0);
+		expect(new Set(emitted).size).toBe(emitted.length);
+		expect(emitted.every((key) => key.startsWith('new'))).toBe(true);
+		expect(fresh.slice(0, 8).every((event) => emitted.includes(event.key))).toBe(true);
 	});
 
 	it('does not emit again an undated inquiry that gains a time (mode new), nor a dated one that loses it', () => {
@@ -351,29 +382,31 @@ describe('purity, storage and size', () => {
 	it('never mutates its inputs, on a first poll or later, and survives keys such as __proto__', () => {
 		const events = deepFreeze([ev('b', T0 + 1), ev('__proto__', T0 + 2), ev('constructor', T0 + 3), ev('a', T0), ev('x', undefined)]);
 		const firstPlan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 2 } }), SCOPE);
-		const state = stored(commitPoll(deepFreeze(firstPlan.baseline), deepFreeze(firstPlan.toEmit), options(), SCOPE));
+		const state = stored(commitPoll(deepFreeze(firstPlan), deepFreeze(firstPlan.toEmit), options(), SCOPE));
 		expect(keys(firstPlan.toEmit)).toEqual(['__proto__', 'constructor']);
 		expect(Object.keys(state.seen).sort()).toEqual(['__proto__', 'a', 'b', 'constructor']);
 		const frozen = deepFreeze(state);
 		const plan = planPoll(frozen, events, options(), SCOPE);
 		expect(plan.toEmit).toEqual([]);
-		expect(() => commitPoll(frozen, events, options(), SCOPE)).not.toThrow();
+		expect(() => commitPoll(deepFreeze(plan), events, options(), SCOPE)).not.toThrow();
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 	});
 
 	it('exports the documented defaults', () => {
-		expect([DEFAULT_LOOKBACK_MS, DEFAULT_MAX_TRACKED, DEFAULT_MAX_UNDATED]).toEqual([24 * HOUR, 1000, 200]);
+		expect([DEFAULT_LOOKBACK_MS, DEFAULT_MAX_TRACKED, SUBTABLES * DEFAULT_CELLS_PER_SUBTABLE]).toEqual([24 * HOUR, 1000, 300]);
 	});
 
 	const id = (i: number) => `65f1c0ffee${String(i).padStart(14, '0')}`; // 24 characters, like the API's ids
+	/** The stored table of undated inquiries with most cells in use: a 3-byte header and 300 cells of 16 bytes, in base64. */
+	const UNDATED_TABLE_CHARS = 6404;
 
 	it('keeps the state under 64 KB for a form of 100,000 inquiries, on the first poll and after many polls', () => {
 		// One inquiry a second: 86,400 of them inside the lookback, so pruning by count does the work.
 		const events = Array.from({ length: 100_000 }, (_, i) => ev(id(i), T0 + i * 1000));
-		for (let i = 0; i < DEFAULT_MAX_UNDATED; i++) events.push(ev(id(200_000 + i), undefined));
+		for (let i = 0; i < 5_000; i++) events.push(ev(id(200_000 + i), undefined));
 		let state = baselineOf(events, options({ nowMs: T0 + 100_000_000 }));
 		expect(JSON.stringify(state).length).toBeLessThan(64 * 1024);
-		expect(state.undated).toHaveLength(DEFAULT_MAX_UNDATED);
+		expect(state.undated).toHaveLength(UNDATED_TABLE_CHARS);
 		let emitted = 0;
 		for (let round = 0; round < 30; round++) {
 			for (let j = 0; j < 100; j++) events.push(ev(id(300_000 + round * 100 + j), T0 + 100_000_000 + round * 60_000 + j));
@@ -385,7 +418,8 @@ describe('purity, storage and size', () => {
 		expect(emitted).toBe(3000);
 		const bytes = JSON.stringify(state).length;
 		expect(bytes).toBeLessThan(64 * 1024);
-		expect(bytes).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED * (24 + 20) + DEFAULT_MAX_UNDATED * (24 + 3) + 200);
+		expect(state.undated).toHaveLength(UNDATED_TABLE_CHARS);
+		expect(bytes).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED * (24 + 20) + UNDATED_TABLE_CHARS + 200);
 	});
 
 	it('takes a first poll over 300,000 inquiries in its stride', () => {

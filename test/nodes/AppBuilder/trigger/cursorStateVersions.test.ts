@@ -1,4 +1,4 @@
-import { commitPoll, CURSOR_STATE_VERSION, type CursorOptions } from '../../../../nodes/AppBuilder/trigger/cursor';
+import { commitPoll, CURSOR_STATE_VERSION, planPoll, type CursorOptions, type CursorState } from '../../../../nodes/AppBuilder/trigger/cursor';
 import {
 	CURSOR_STATE_MIGRATIONS,
 	migrateCursorState,
@@ -132,7 +132,29 @@ describe('readSavedPosition', () => {
 		const written = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
 		expect(written.v).toBe(CURSOR_STATE_VERSION);
 		expect(readSavedPosition(fromJson(written))).toEqual({ kind: 'readable', state: written });
-		expect(readSavedPosition(fromJson(V1))).toEqual({ kind: 'readable', state: V1 });
+	});
+
+	it('brings a v1 state up to v2: the floor time F becomes the position before every event at F, the undated list a table of the same keys', () => {
+		const outcome = readSavedPosition(fromJson(V1));
+		expect(outcome).toEqual({
+			kind: 'readable',
+			state: { v: 2, scope: SCOPE, floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) },
+		});
+		const state = (outcome as { state: CursorState }).state;
+		// The table holds u1 alone: a poll with u1 present emits only the undated inquiry that is new.
+		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
+		const present = [
+			{ key: 'a', time: T0 },
+			{ key: 'b', time: T0 + 5 },
+			{ key: 'at-floor', time: T0 - 1000 },
+			{ key: 'below-floor', time: T0 - 1001 },
+			{ key: 'u1', time: undefined },
+			{ key: 'u2', time: undefined },
+		];
+		expect(planPoll(state, present, options, SCOPE).toEmit).toEqual([
+			{ key: 'at-floor', time: T0 - 1000 },
+			{ key: 'u2', time: undefined },
+		]);
 	});
 
 	it('brings an older format up through the migrations it is given', () => {
@@ -143,19 +165,24 @@ describe('readSavedPosition', () => {
 			return { scope: state.scope, floor: state.lastTime, seen: Object.fromEntries(ids.map((id) => [id, state.lastTime])), undated: [] };
 		};
 		const v0 = { v: 0, scope: SCOPE, lastTime: T0, ids: ['a', 'b'] };
-		expect(readSavedPosition(v0, { 0: v0ToV1 })).toEqual({
+		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'readable',
-			state: { v: 1, scope: SCOPE, floor: T0, seen: { a: T0, b: T0 }, undated: [] },
+			state: { v: 2, scope: SCOPE, floor: { time: T0, key: '' }, seen: { a: T0, b: T0 }, undated: '' },
 		});
-		expect(readSavedPosition({ v: 0, scope: SCOPE }, { 0: v0ToV1 })).toEqual({
+		expect(readSavedPosition({ v: 0, scope: SCOPE }, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'damaged',
 			problem: 'it is not a valid v0 state (not a v0 state)',
 		});
 		// A step whose result is not a valid current state is caught by the same checks as a stored one.
 		const sloppy: CursorStateMigration = (state) => ({ scope: state.scope, floor: 'later', seen: {}, undated: [] });
-		expect(readSavedPosition(v0, { 0: sloppy })).toEqual({
+		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: sloppy })).toEqual({
 			kind: 'damaged',
-			problem: '"floor" is not a number (after its upgrade from format v0)',
+			problem: 'it is not a valid v1 state ("floor" is not a number)',
+		});
+		const sloppyV1: CursorStateMigration = (state) => ({ ...state, floor: { time: 'later', key: '' } });
+		expect(readSavedPosition(fromJson(V1), { 1: sloppyV1 })).toEqual({
+			kind: 'damaged',
+			problem: '"floor.time" is not a number (after its upgrade from format v1)',
 		});
 	});
 
@@ -170,16 +197,30 @@ describe('readSavedPosition', () => {
 		});
 	});
 
-	it('names the field that is damaged', () => {
+	it('names the field that is damaged, in a v2 state and in a v1 state', () => {
+		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
+		const V2 = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
 		const cases: Array<[unknown, string]> = [
 			['garbage', 'it is not an object'],
-			[{ v: 1, scope: 5 }, '"scope" is not text'],
-			[{ ...V1, floor: 'x' }, '"floor" is not a number'],
-			[{ ...V1, floor: null }, '"floor" is not a number'],
-			[{ ...V1, seen: [] }, '"seen" is not an object'],
-			[{ ...V1, seen: { a: 'soon' } }, '"seen" holds a time that is not a number'],
-			[{ ...V1, undated: 'u1' }, '"undated" is not a list'],
-			[{ ...V1, undated: [1] }, '"undated" holds a key that is not text'],
+			[{ ...V2, scope: 5 }, '"scope" is not text'],
+			[{ ...V2, floor: T0 }, '"floor" is not a position'],
+			[{ ...V2, floor: null }, '"floor" is not a position'],
+			[{ ...V2, floor: { time: 'x', key: '' } }, '"floor.time" is not a number'],
+			[{ ...V2, floor: { time: T0 } }, '"floor.key" is not text'],
+			[{ ...V2, seen: [] }, '"seen" is not an object'],
+			[{ ...V2, seen: { a: 'soon' } }, '"seen" holds a time that is not a number'],
+			[{ ...V2, undated: ['u'] }, '"undated" is not text'],
+			[{ ...V2, undated: 'u1!' }, '"undated" is not a table of undated inquiries (it is not base64)'],
+			[{ ...V2, undated: 'AAAA' }, '"undated" is not a table of undated inquiries (its 0 cells per part are not 1 to 1024)'],
+			[{ ...V2, undated: V2.undated.slice(0, -8) }, '"undated" is not a table of undated inquiries (its cells are cut short)'],
+			[{ ...V2, undated: 'A'.repeat(200_000) }, '"undated" is not a table of undated inquiries (it is longer than any release writes)'],
+			[{ v: 1, scope: 5 }, 'it is not a valid v1 state ("scope" is not text)'],
+			[{ ...V1, floor: 'x' }, 'it is not a valid v1 state ("floor" is not a number)'],
+			[{ ...V1, floor: null }, 'it is not a valid v1 state ("floor" is not a number)'],
+			[{ ...V1, seen: [] }, 'it is not a valid v1 state ("seen" is not an object)'],
+			[{ ...V1, seen: { a: 'soon' } }, '"seen" holds a time that is not a number (after its upgrade from format v1)'],
+			[{ ...V1, undated: 'u1' }, 'it is not a valid v1 state ("undated" is not a list)'],
+			[{ ...V1, undated: [1] }, 'it is not a valid v1 state ("undated" holds a key that is not text)'],
 		];
 		for (const [value, problem] of cases) {
 			expect(readSavedPosition(value)).toEqual({ kind: 'damaged', problem });
