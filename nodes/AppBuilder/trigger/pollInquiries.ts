@@ -20,6 +20,7 @@ import {
 	type CursorEvent,
 	type CursorOptions,
 	type EventMode,
+	type PollPlan,
 } from './cursor';
 import {
 	DEFAULT_ERROR_AFTER_MINUTES,
@@ -34,6 +35,7 @@ import { awaitsHandOff, positionFingerprint, recordHandOff } from './handOffs';
 import type { InquiryList } from './inquiryList';
 import { claimPoll } from './pollClaims';
 import { isStagedCopy, readCursorState, storedPosition, writeCursorState, type TriggerStores } from './triggerState';
+import { UNDATED_CHANGES_TOLD_APART } from './undatedTable';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
@@ -161,6 +163,7 @@ async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INo
 	}
 
 	const plan = planPoll(state, inquiries.events, cursorOptions, scope);
+	reportUnresolvedUndated(this, plan, `${triggerKey}:undated`, reporting);
 	const deadline = pollDeadline(this, startedAt, BUDGET_SHARE);
 	const emitted: CursorEvent[] = [];
 	const items: INodeExecutionData[] = [];
@@ -176,6 +179,26 @@ async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INo
 	writeCursorState(node, stores, commitPoll(plan, emitted, cursorOptions, scope), Date.now());
 	if (staged) recordHandOff(triggerKey, startedFrom, positionFingerprint(storedPosition(node, stores)), Date.now());
 	return items.length > 0 ? [items] : null;
+}
+
+/**
+ * Undated inquiries whose changes the cursor cannot tell apart (cursorUndated.ts) wait: logged on
+ * every poll, and once it lasts (as a failed poll would), thrown once by a poll that has nothing
+ * to emit, so nothing is lost by throwing.
+ */
+function reportUnresolvedUndated(context: IPollFunctions, plan: PollPlan, streakKey: string, reporting: FailureReporting): void {
+	if (plan.unresolvedUndated === 0) {
+		recordSucceededPoll(streakKey);
+		return;
+	}
+	const problem = `App Builder Trigger cannot tell which inquiries without a submission time are new: about ${plan.unresolvedUndated} of them appeared or disappeared beyond what it tells apart between two polls`;
+	const streak = plan.toEmit.length === 0 ? recordFailedPoll(streakKey, Date.now(), reporting) : undefined;
+	if (streak?.report === true) {
+		throw new NodeOperationError(context.getNode(), problem, {
+			description: `It tells apart up to about ${UNDATED_CHANGES_TOLD_APART} such changes (new, deleted, or given a submission time) between two polls. Inquiries with a submission time are emitted as usual and nothing is emitted twice; new inquiries without one wait. If many were deleted or imported at once, the trigger cannot catch up by itself: to start over, duplicate this trigger node, connect the copy in its place and delete the original (the copy begins with a first poll; App Builder > Get Many Inquiries lists the inquiries that waited). This error is reported once.`,
+		});
+	}
+	context.logger.warn(`${problem}; new ones without a submission time wait`, { workflowId: context.getWorkflow().id, node: context.getNode().name });
 }
 
 /** The error a poll throws once a failure has lasted: n8n records it and runs the error workflow. */
