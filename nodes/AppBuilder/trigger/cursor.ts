@@ -1,7 +1,7 @@
 import { inquiryKey } from '../inquiries/identity';
 import type { RawInquiry } from '../inquiries/inquiry.types';
 import { toEpochMillis } from '../inquiries/timestamps';
-import { isAfter, later, raiseFloor, startOf, type CursorPosition } from './cursorFloor';
+import { isAfterFloor, later, raiseFloor, startOf, type CursorPosition } from './cursorFloor';
 import { planUndated } from './cursorUndated';
 import { byTimeThenKey, NewestListings } from './newestListings';
 import {
@@ -142,8 +142,7 @@ export function planPoll(
 	let seenChanged = false;
 	const candidates: CursorPosition[] = [];
 	for (const [key, time] of dated) {
-		const event = { time, key };
-		if (!isAfter(event, state.floor)) continue;
+		if (!isAfterFloor(time, key, state.floor)) continue;
 		const previous = seen.get(key);
 		if (previous !== undefined && !(options.mode === 'newOrUpdated' && time > previous)) continue;
 		const wasUndated = previous === undefined && undatedPlan.disappeared.size > 0 && undatedPlan.disappeared.has(hashText(keyHash(key)));
@@ -154,7 +153,7 @@ export function planPoll(
 			seenChanged = true;
 			continue;
 		}
-		candidates.push(event);
+		candidates.push({ time, key });
 	}
 	candidates.sort(byTimeThenKey);
 
@@ -199,7 +198,7 @@ export function recordsToKeepGiven(state: CursorState | undefined, options: Curs
 	const changesCount = options.mode === 'newOrUpdated';
 	return (event) => {
 		if (!isTime(event.time)) return true;
-		if (!isAfter({ time: event.time, key: event.key }, floor)) return false;
+		if (!isAfterFloor(event.time, event.key, floor)) return false;
 		const previous = seen.get(event.key);
 		return previous === undefined || (changesCount && event.time > previous);
 	};
@@ -251,7 +250,7 @@ function settle(start: CursorState, emitted: readonly CursorEvent[], limits: Lim
 		}
 	}
 	const floor = raiseFloor(start.floor, seen, limits, leftOut === undefined ? undefined : highest);
-	for (const [key, time] of seen) if (!isAfter({ time, key }, floor)) seen.delete(key);
+	for (const [key, time] of seen) if (!isAfterFloor(time, key, floor)) seen.delete(key);
 	return { v: CURSOR_STATE_VERSION, scope: start.scope, floor, seen: toRecord(seen), undated: table.encode() };
 }
 

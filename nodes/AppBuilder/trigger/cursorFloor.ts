@@ -16,7 +16,12 @@ export interface CursorPosition {
 
 /** Whether an event at `position` is after `floor`, so the cursor judges it; at or before, it is handled. */
 export function isAfter(position: CursorPosition, floor: CursorPosition): boolean {
-	return byTimeThenKey(position, floor) > 0;
+	return isAfterFloor(position.time, position.key, floor);
+}
+
+/** isAfter without making a position: it runs once per inquiry of the answer. */
+export function isAfterFloor(time: number, key: string, floor: CursorPosition): boolean {
+	return time > floor.time || (time === floor.time && key > floor.key);
 }
 
 /** The floor before every event at `time`. */
@@ -53,7 +58,7 @@ export function raiseFloor(
 /** When more than `count` tracked events are after `floor`: the newest of those beyond the newest `count`. */
 function newestBeyond(tracked: ReadonlyMap<string, number>, floor: CursorPosition, count: number): CursorPosition | undefined {
 	const times: number[] = [];
-	for (const [key, time] of tracked) if (isAfter({ time, key }, floor)) times.push(time);
+	for (const [key, time] of tracked) if (isAfterFloor(time, key, floor)) times.push(time);
 	if (times.length <= count) return undefined;
 	// Times sort as numbers (fast); only the keys at the one time the cut falls in need sorting.
 	const newestFirst = Float64Array.from(times).sort().reverse();
@@ -61,7 +66,7 @@ function newestBeyond(tracked: ReadonlyMap<string, number>, floor: CursorPositio
 	let newerThanCut = 0;
 	while (newestFirst[newerThanCut] > cutTime) newerThanCut++;
 	const atCut: string[] = [];
-	for (const [key, time] of tracked) if (time === cutTime && isAfter({ time, key }, floor)) atCut.push(key);
+	for (const [key, time] of tracked) if (time === cutTime && isAfterFloor(time, key, floor)) atCut.push(key);
 	atCut.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 	return { time: cutTime, key: atCut[count - newerThanCut] };
 }

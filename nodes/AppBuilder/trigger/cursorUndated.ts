@@ -58,12 +58,12 @@ interface Changes {
  * counts as unresolved with whatever else could not be peeled.
  */
 function readChanges(stored: UndatedTable, presentUndated: readonly string[]): Changes {
-	const presentByHash = new Map<string, string>();
+	const present = new PresentKeys();
 	const hashes: KeyHash[] = [];
 	for (const key of presentUndated) {
 		const hash = keyHash(key);
 		hashes.push(hash);
-		presentByHash.set(hashText(hash), key);
+		present.add(hash, key);
 	}
 	const difference = tableOf(hashes, stored.size).minus(stored);
 	const changes: Changes = { appeared: [], disappeared: [], unresolved: 0 };
@@ -75,7 +75,7 @@ function readChanges(stored: UndatedTable, presentUndated: readonly string[]): C
 		const lone = difference.loneHash(queue.pop() as number);
 		if (lone === undefined) continue;
 		const text = hashText(lone.hash);
-		const key = presentByHash.get(text);
+		const key = present.get(lone.hash);
 		if (lone.sign === 1) {
 			if (key === undefined || taken.has(text)) continue;
 			changes.appeared.push({ key, hash: lone.hash });
@@ -104,4 +104,19 @@ function unresolvedIn(difference: UndatedTable): number {
 		most = Math.max(most, inPart);
 	}
 	return any ? Math.max(1, most) : 0;
+}
+
+/** Present keys by hash, looked up by the hash's high half first: no text is made for each key. */
+class PresentKeys {
+	private readonly byHigh = new Map<number, Array<{ low: number; key: string }>>();
+
+	add(hash: KeyHash, key: string): void {
+		const entries = this.byHigh.get(hash.high);
+		if (entries === undefined) this.byHigh.set(hash.high, [{ low: hash.low, key }]);
+		else entries.push({ low: hash.low, key });
+	}
+
+	get(hash: KeyHash): string | undefined {
+		return this.byHigh.get(hash.high)?.find((entry) => entry.low === hash.low)?.key;
+	}
 }
