@@ -61,7 +61,7 @@ function cursorLike(bytes, now) {
 	for (let index = 0; index < Math.floor(bytes / entryBytes); index++) {
 		seen[(index + now).toString(16).padStart(24, '0')] = now - index;
 	}
-	return { v: 1, scope: 'bench', floor: now, seen, undated: [] };
+	return { v: 2, scope: 'bench', floor: { time: now, key: '' }, seen, undated: '' };
 }
 
 module.exports = { BenchTrivialTrigger };
