@@ -2,6 +2,8 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
+import { sleep } from 'n8n-workflow';
+
 import { FIXTURE } from './index';
 import { useEmulator } from '../support/useEmulator';
 
@@ -201,9 +203,14 @@ describe('App Builder API emulator', () => {
 
 		it('hangs a connection until the client gives up', async () => {
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'hang' });
-			await expect(
-				fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken }, body: '{}', signal: AbortSignal.timeout(300) }),
-			).rejects.toThrow();
+			const giveUp = new AbortController();
+			const hanging = fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken }, body: '{}', signal: giveUp.signal });
+			// Give up only once the emulator has the request, so the fault is spent within this test, not by a late request in the next.
+			while (emu().control.requests().length === 0) await sleep(10);
+			await sleep(200);
+			expect(emu().control.faults).toEqual([]);
+			giveUp.abort();
+			await expect(hanging).rejects.toThrow();
 		});
 
 		it('cuts a JSON body short', async () => {
