@@ -4,21 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { FormTarget } from '../../shared/appBuilderApi';
 import type { ValueRedactor } from '../../shared/text/redact';
 import { callWebService, type WebServiceCallOptions, type WebServiceContext } from '../transport/request';
-import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from './readInquiryStream';
-
-/**
- * All inquiries of one form, as the API returns them, in its order (no order
- * is promised): for Get Many and Fetch Test Event. Read as the answer
- * arrives, like the trigger's list, so a record whose text is not JSON
- * becomes an UnreadableInquiry in its place instead of failing the answer.
- */
-export async function fetchInquiries(
-	this: WebServiceContext,
-	target: FormTarget,
-	options: WebServiceCallOptions = {},
-): Promise<unknown[]> {
-	return await fetchFormInquiries(this, target, (redact) => new InquiryArrayBuilder(redact), (records) => records, options);
-}
+import { readInquiryStream, type RecordCollector } from './readInquiryStream';
 
 /**
  * One FormBuilderApi call whose answer is read as it arrives into the list

@@ -1,10 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
-import type { ValueRedactor } from '../../shared/text/redact';
 import { JsonStreamScanner, type ElementHandler, type JsonStreamShape } from '../../shared/jsonStream/jsonStreamScanner';
+import { MAX_WHOLE_ANSWER_BYTES } from '../transport/request';
 import type { StreamReading } from '../transport/streamedOutcome';
-import { readRecord } from './unreadableInquiry';
 
 /** An inquiries answer: the records under `data`; of each, the fields that decide identity and time (identity.ts, cursor.ts). */
 const INQUIRIES_ANSWER: JsonStreamShape = { listKey: 'data', summaryKeys: ['_id', 'requestId', 'addedon', 'updatedon'] };
@@ -33,9 +31,10 @@ export interface RecordCollector<List> {
 
 /**
  * Reads an answer chunk by chunk. Until the first record is let go, every
- * chunk is kept too, so an answer the scan gives up on early (an HTML page,
- * `data: null`) is still read whole; after that only the records
- * the collector keeps are held.
+ * chunk is kept too (up to an answer read whole's bound), so an answer the
+ * scan gives up on early (an HTML page, `data: null`) is still read whole;
+ * after that only the records the collector keeps are held, and an answer
+ * the scan gives up on is asked for again.
  */
 export async function readInquiryStream<List>(
 	chunks: AsyncIterable<Buffer | string>,
@@ -43,11 +42,14 @@ export async function readInquiryStream<List>(
 ): Promise<StreamReading<List>> {
 	const scanner = new InquiryStreamScanner((summary, bytes) => collector.add(summary, bytes));
 	let retained: Buffer[] | undefined = [];
+	let retainedBytes = 0;
 	for await (const piece of chunks) {
 		const chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+		retainedBytes += chunk.length;
 		retained?.push(chunk);
 		scanner.push(chunk);
-		if (!collector.keptAll) retained = undefined;
+		// Past the bound of an answer read whole the chunks are not needed: it could not be read whole anyway.
+		if (!collector.keptAll || retainedBytes > MAX_WHOLE_ANSWER_BYTES) retained = undefined;
 	}
 	const outcome = scanner.finish();
 	if (outcome.kind === 'complete') {
@@ -57,28 +59,4 @@ export async function readInquiryStream<List>(
 	}
 	if (retained) return { kind: 'whole', bytes: Buffer.concat(retained) };
 	return outcome.kind === 'cut-short' ? { kind: 'cut-short' } : { kind: 'ask-again' };
-}
-
-/**
- * Every record of an answer, in its order, parsed as it arrives: for Get
- * Many and Fetch Test Event, which use them all. A record whose text is not
- * JSON is an UnreadableInquiry in its place.
- */
-export class InquiryArrayBuilder implements RecordCollector<unknown[]> {
-	private readonly records: unknown[] = [];
-	readonly keptAll = true;
-
-	constructor(
-		private readonly redact: ValueRedactor,
-		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
-	) {}
-
-	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
-		if (this.records.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
-		this.records.push(readRecord(bytes(), summary, this.redact));
-	}
-
-	build(): unknown[] {
-		return this.records;
-	}
 }

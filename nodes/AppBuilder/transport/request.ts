@@ -18,7 +18,7 @@ import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type
 import { valueRedactor, type ValueRedactor } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
-import { streamedOutcome, type StreamedResponse, type StreamReader } from './streamedOutcome';
+import { ReadingStopped, streamedOutcome, type AnswerReading, type StreamedResponse, type StreamReader } from './streamedOutcome';
 import { readWebServiceCredentials } from './webServiceCredentials';
 import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
 
@@ -33,8 +33,6 @@ export interface WebServiceCallOptions {
 	answerTimeoutMs?: number;
 	/** When the whole call, every attempt and wait included, must have ended (epoch ms). */
 	deadlineAt?: number;
-	/** The most bytes one answer may have. */
-	maxAnswerBytes?: number;
 	/**
 	 * Reads a successful answer chunk by chunk as it arrives instead of taking
 	 * it whole (see StreamReading in streamedOutcome.ts).
@@ -44,7 +42,11 @@ export interface WebServiceCallOptions {
 
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
-/** An answer read as it arrives keeps only what it needs; one read whole is held whole, and parsed. */
+/**
+ * An answer read as it arrives keeps only what it needs; one read whole is
+ * held whole and parsed, at about three times its size, so 64 MB keeps it
+ * well under the 500 MB one call may add to memory.
+ */
 export const MAX_STREAMED_ANSWER_BYTES = 300 * 1024 * 1024;
 export const MAX_WHOLE_ANSWER_BYTES = 64 * 1024 * 1024;
 
@@ -172,9 +174,9 @@ async function attemptOnce(
 	const deadline = AbortSignal.timeout(Math.max(1, deadlineAt - Date.now()));
 	const cancel = 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
 	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
-	const maxBytes = options.maxAnswerBytes ?? (options.readStream ? MAX_STREAMED_ANSWER_BYTES : MAX_WHOLE_ANSWER_BYTES);
-
-	const send = async (): Promise<StreamedResponse> => {
+	const send = async (reading: AnswerReading): Promise<StreamedResponse> => {
+		// An answer held whole is parsed whole, so it is bounded lower than one read as it arrives.
+		const maxBytes = reading === 'whole' ? MAX_WHOLE_ANSWER_BYTES : MAX_STREAMED_ANSWER_BYTES;
 		const response = (await context.helpers.httpRequest({ ...request, abortSignal: signal })) as {
 			statusCode: number;
 			headers?: Record<string, unknown>;
@@ -195,6 +197,7 @@ async function attemptOnce(
 	try {
 		return await streamedOutcome(send, redact, options.readStream);
 	} catch (error) {
+		if (error instanceof ReadingStopped) throw error.reason;
 		if (error instanceof Redirected) return error.failure;
 		if (error instanceof AnswerLimitExceeded) {
 			return error.limit === 'time' ? timeLimit : { ok: false, limit: error.limit, bound: error.bound };

@@ -30,19 +30,35 @@ export type StreamReading<List = unknown> =
 export type StreamReader = (chunks: AsyncIterable<Buffer>, redact: ValueRedactor) => Promise<StreamReading>;
 
 /**
+ * Thrown by a stream reader to end the call with an error of its own, such
+ * as a bound the caller sets on what it keeps: the call fails with `reason`
+ * as it is, and is not tried again.
+ */
+export class ReadingStopped extends Error {
+	constructor(readonly reason: Error) {
+		super(reason.message);
+		this.name = 'ReadingStopped';
+	}
+}
+
+/** How a request's answer will be read: as it arrives (given a stream reader), or whole. */
+export type AnswerReading = 'as-it-arrives' | 'whole';
+
+/**
  * What one request's answer says. An error answer is read only as far as
  * its first 64 KB. A successful one is read whole, or, given `readStream`,
  * as it arrives; an answer the stream reader could not take is read whole
- * too, or asked for again when the reader had already let part of it go.
+ * too, or asked for again (`send('whole')`, which bounds it as an answer
+ * read whole) when the reader had already let part of it go.
  * A success's body comes back with the secrets `redact` knows taken out,
  * on every path (error texts are redacted where the error is made).
  */
 export async function streamedOutcome(
-	send: () => Promise<StreamedResponse>,
+	send: (reading: AnswerReading) => Promise<StreamedResponse>,
 	redact: ValueRedactor,
 	readStream?: StreamReader,
 ): Promise<WebServiceOutcome> {
-	const response = await send();
+	const response = await send(readStream ? 'as-it-arrives' : 'whole');
 	const isSuccess = response.statusCode >= 200 && response.statusCode < 300;
 	if (!isSuccess) {
 		return interpretResponse({ ...response, body: await collectStart(response.chunks, MAX_ERROR_BODY_BYTES) }, Date.now());

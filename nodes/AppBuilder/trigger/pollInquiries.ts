@@ -5,7 +5,6 @@ import type { FormTarget } from '../../shared/appBuilderApi';
 import { DEFAULT_RETRY_POLICY } from '../../shared/http/retryPolicy';
 import { validateFormTarget } from '../descriptions/appAndForm';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
-import { fetchInquiries } from '../inquiries/fetchInquiries';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { asNodeError } from '../parameters/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
@@ -16,7 +15,6 @@ import {
 	MAX_FIRST_POLL_COUNT,
 	planPoll,
 	recordsToKeepGiven,
-	toCursorEvent,
 	type CursorEvent,
 	type CursorOptions,
 	type EventMode,
@@ -32,6 +30,7 @@ import {
 } from './failureStreaks';
 import { fetchInquiryList } from './fetchInquiryList';
 import { awaitsHandOff, positionFingerprint, recordHandOff } from './handOffs';
+import { latestInquiry } from './latestInquiry';
 import type { InquiryList } from './inquiryList';
 import { claimPoll } from './pollClaims';
 import { isStagedCopy, readCursorState, storedPosition, writeCursorState, type TriggerStores } from './triggerState';
@@ -140,7 +139,12 @@ async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INo
 	try {
 		// Only records the cursor may emit are kept from the answer; one quick retry
 		// inside the poll, and a poll that still fails is tried again next time.
-		const reading = { mode, keep: recordsToKeepGiven(state, cursorOptions, scope) };
+		const reading = {
+			mode,
+			keep: recordsToKeepGiven(state, cursorOptions, scope),
+			// When more records than a poll may hold are new, those the plan emits are read again.
+			toEmit: (events: readonly CursorEvent[]) => planPoll(state, events, cursorOptions, scope).toEmit,
+		};
 		inquiries = await fetchInquiryList.call(this, target, reading, { ...fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } });
 	} catch (error) {
 		const nodeError = asNodeError(node, error);
@@ -169,7 +173,10 @@ async function pollOnce(this: IPollFunctions, setting: PollSetting): Promise<INo
 	const items: INodeExecutionData[] = [];
 	for (const event of plan.toEmit) {
 		if (deadline !== undefined && emitted.length > 0 && Date.now() > deadline) break;
-		items.push(toItem(inquiries.recordOf(event.key)));
+		const record = inquiries.recordOf(event.key);
+		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
+		if (record === undefined) break;
+		items.push(toItem(record));
 		emitted.push(event);
 	}
 
@@ -213,28 +220,6 @@ function persistentFailure(error: NodeApiError | NodeOperationError, streak: Fai
 function triggerKeyOf(context: IPollFunctions): string {
 	const node = context.getNode();
 	return `${context.getWorkflow().id ?? ''}:${node.id ?? `name:${node.name}`}`;
-}
-
-/** "Fetch Test Event": the form's latest inquiry, without touching the trigger's state. */
-async function latestInquiry(
-	this: IPollFunctions,
-	target: { appId: string; pageId: string },
-	mode: EventMode,
-	fetchOptions: WebServiceCallOptions,
-): Promise<unknown> {
-	const records = await fetchInquiries.call(this, target, fetchOptions);
-	let latest: { record: unknown; time: number } | undefined;
-	for (const record of records) {
-		const time = toCursorEvent(record, mode).time ?? -Infinity;
-		if (latest === undefined || time >= latest.time) latest = { record, time };
-	}
-	if (latest === undefined) {
-		throw new NodeOperationError(this.getNode(), 'This form has no inquiries yet', {
-			description:
-				'Submit the form once in your app (or pick another form), then fetch a test event again.',
-		});
-	}
-	return latest.record;
 }
 
 /** n8n 2.40+ tells a poll how long it may take; older versions do not, and then there is no deadline. */

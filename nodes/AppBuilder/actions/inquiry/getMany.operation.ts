@@ -2,13 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FormTarget } from '../../../shared/appBuilderApi';
+import type { ValueRedactor } from '../../../shared/text/redact';
 import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
 import { simplifyField } from '../../descriptions/simplify';
-import { fetchInquiries } from '../../inquiries/fetchInquiries';
+import { fetchFormInquiries } from '../../inquiries/fetchInquiries';
 import { inquiryItem } from '../../inquiries/inquiryItem';
 import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readChoice, readParameter } from '../../parameters/readParameter';
-import { selectInquiries, type InquirySelection } from './selectInquiries';
+import { selectFromRecords, SelectedInquiries } from './selectedInquiries';
+import type { InquirySelection } from './selectInquiries';
 
 /** Get Many's default Limit when the node runs as an AI agent's tool (n8n's "App Builder Tool"). */
 export const TOOL_DEFAULT_LIMIT = 20;
@@ -118,8 +120,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 
 export async function send(this: IExecuteFunctions, query: InquiryQuery, itemIndex: number): Promise<INodeExecutionData[]> {
 	const { target, selection, simplify } = query;
-	const records = await fetchInquiries.call(this, target, { itemIndex });
-	return selectInquiries(records, selection).map((record) => ({
+	const selected = (redact: ValueRedactor) => new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
+	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.
+	const records = await fetchFormInquiries(this, target, selected, (all) => selectFromRecords(all, selected((value) => value)), { itemIndex });
+	return records.map((record) => ({
 		json: inquiryItem(record, simplify),
 		pairedItem: { item: itemIndex },
 	}));

@@ -1,9 +1,13 @@
+import type { INode } from 'n8n-workflow';
+
 import { inquiryItem } from '../../../../nodes/AppBuilder/inquiries/inquiryItem';
 import { AnswerLimitExceeded } from '../../../../nodes/shared/http/answerLimits';
 import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
-import { InquiryArrayBuilder, readInquiryStream, type RecordCollector } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { SelectedInquiries } from '../../../../nodes/AppBuilder/actions/inquiry/selectedInquiries';
+import { readInquiryStream, type RecordCollector } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+import { EveryRecord } from '../../../support/everyRecord';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
@@ -28,6 +32,9 @@ const BARE_WORD = '{"_id":"bad1","addedon":1700000200,"name": hello}';
 const CONTROL = '{"_id":"bad2","addedon":1700000200,"message":"line one\nline two"}';
 const BAD_ESCAPE = '{"requestId":"R9","addedon":1700000200,"formData":[["C:\\qdrive"]]}';
 const NO_ID_NO_TIME = '{"addedon": 12abc,"formData":[["x\\q"]]}';
+
+/** The node Get Many's errors name. */
+const GET_MANY_NODE: INode = { id: 'n', name: 'App Builder', type: 'n8n-nodes-appbuilder.appBuilder', typeVersion: 1, position: [0, 0], parameters: {} };
 
 const everything = () => new InquiryListBuilder('new', () => true, keepAsIs);
 
@@ -84,8 +91,8 @@ describe('a record whose text is not JSON', () => {
 		expect(() => list.recordOf('bad1')).toThrow('was not kept');
 	});
 
-	it('is read in its place for Get Many, every other record parsed', async () => {
-		const records = await readWith(answerOf(GOOD_A, BARE_WORD, GOOD_B, NO_ID_NO_TIME), new InquiryArrayBuilder(keepAsIs));
+	it('is read in its place, every other record parsed', async () => {
+		const records = await readWith(answerOf(GOOD_A, BARE_WORD, GOOD_B, NO_ID_NO_TIME), new EveryRecord());
 		expect(records.map(isUnreadableInquiry)).toEqual([false, true, false, true]);
 		expect(records[0]).toEqual(JSON.parse(GOOD_A));
 		expect(records[1]).toMatchObject({ _id: 'bad1', addedon: 1700000200, rawRecord: BARE_WORD });
@@ -116,7 +123,7 @@ describe('records per answer', () => {
 
 	it.each<[string, (limit: number) => RecordCollector<unknown>]>([
 		['the trigger\'s list', (limit) => new InquiryListBuilder('new', () => false, keepAsIs, limit)],
-		['Get Many\'s records', (limit) => new InquiryArrayBuilder(keepAsIs, limit)],
+		['Get Many\'s selection', (limit) => new SelectedInquiries({ readStatus: 'any', sort: 'newestFirst' }, keepAsIs, GET_MANY_NODE, 0, limit)],
 	])('%s stop the read with AnswerLimitExceeded past the bound, not with a reading of part of the answer', async (_label, collector) => {
 		await expect(readWith(records(3), collector(3))).resolves.toBeDefined();
 		const reading = readInquiryStream(chunked(records(4), 16), collector(3));

@@ -1,13 +1,13 @@
 import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
-import { streamedOutcome, type StreamedResponse } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
+import { streamedOutcome, type AnswerReading, type StreamedResponse } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
 import { valueRedactor, type ValueRedactor } from '../../../../nodes/shared/text/redact';
 
 /** A server that answers each request with the next of `answers`, in two chunks; counts what was asked. */
 function server(answers: Array<{ status: number; body: string }>) {
-	const asked: number[] = [];
-	const send = async (): Promise<StreamedResponse> => {
-		asked.push(asked.length + 1);
+	const asked: AnswerReading[] = [];
+	const send = async (reading: AnswerReading): Promise<StreamedResponse> => {
+		asked.push(reading);
 		const { status, body } = answers[asked.length - 1];
 		const bytes = Buffer.from(body);
 		async function* chunks() {
@@ -67,7 +67,7 @@ describe('streamedOutcome', () => {
 		const outcome = await streamedOutcome(send, keepAsIs, readLaterPoll);
 		// JSON.parse keeps the last "data", as the whole read does.
 		expect(outcome).toEqual({ ok: true, body: { data: [JSON.parse(NEW)] } });
-		expect(asked).toHaveLength(2);
+		expect(asked).toEqual(['as-it-arrives', 'whole']);
 	});
 
 	describe('takes an echoed secret out of a success on every path', () => {

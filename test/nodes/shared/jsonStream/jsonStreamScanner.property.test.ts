@@ -2,12 +2,9 @@ import fc from 'fast-check';
 
 import type { ScanOutcome } from '../../../../nodes/shared/jsonStream/jsonStreamScanner';
 import { jsonProblem } from '../../../../nodes/shared/jsonStream/jsonProblem';
-import { InquiryArrayBuilder, InquiryStreamScanner, readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import { InquiryStreamScanner, readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
-import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
-
-/** These records hold no secret: nothing to take out. */
-const keepAsIs: ValueRedactor = (value) => value;
+import { EveryRecord } from '../../../support/everyRecord';
 
 /**
  * The stream scanner checked against JSON.parse on answers in the API's
@@ -498,12 +495,12 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 				expect(jsonProblem(bad.text)).toBeDefined();
 				expect(bad.summary).toEqual(expectedSummary);
 
-				// Read for Get Many: every record, the broken one flagged with its text.
+				// Every record read in its place, the broken one flagged with its text.
 				const reading = await readInquiryStream(
 					(async function* () {
 						yield* chunksOf(bytes, plan);
 					})(),
-					new InquiryArrayBuilder(keepAsIs),
+					new EveryRecord(),
 				);
 				expect(reading.kind).toBe('read');
 				const list = (reading as { list: unknown[] }).list;

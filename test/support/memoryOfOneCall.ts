@@ -1,0 +1,124 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, n8n's own modules); it prints its measurement */
+/**
+ * Run in a fresh process (tsx): how much memory one call of the package adds
+ * while it reads what a server sends. The highest resident set size seen
+ * while the call runs (sampled every millisecond, and the process's maximum
+ * when that is higher), less the resident set size just before it.
+ *
+ * Usage: tsx memoryOfOneCall.ts <path> <web service base URL>
+ * Paths: getManyLimit, getManyAll, poll (a later poll whose floor every record
+ * is above, so each may be emitted), firstPoll (Emit Nothing, so no record is
+ * kept), fetchTestEvent. The form is MEASURED_FORM; a warm-up call first reads the
+ * form WARMUP_FORM the same way, so modules and the HTTP stack are loaded.
+ * Prints a line MEASURED_LINE and {"peakAddedBytes", "items", "error",
+ * "logged"} as JSON: the error the call ended with, and the errors it logged
+ * (a later poll logs a failure instead of throwing it).
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject } from 'n8n-workflow';
+
+import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
+import { FIXTURE } from '../emulator';
+import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
+import { MEASURED_FORM, MEASURED_LINE, WARMUP_FORM } from './inquiryAnswers';
+
+// With the explicit extension: Node's resolver would otherwise find the codex
+// files (*.node.json) before the TypeScript sources.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
+const { AppBuilder } = require('../../nodes/AppBuilder/AppBuilder.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilder.node');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
+const { AppBuilderTrigger } = require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
+
+const CREDENTIALS = { appBuilderApi: { id: '1', name: 'App Builder' } };
+
+interface CallOutcome {
+	items: number;
+	error?: string;
+}
+
+/** What n8n's logger was given as errors while the measured call ran. */
+const logged: string[] = [];
+Container.get(Logger).error = (message: string) => void logged.push(message);
+
+type Call = (pageId: string) => Promise<CallOutcome>;
+
+function helperFor(baseUrl: string): MemoryCredentialsHelper {
+	return new MemoryCredentialsHelper({
+		types: { appBuilderApi: new AppBuilderApi() },
+		credentials: { appBuilderApi: { accessToken: FIXTURE.accessToken, apiKey: FIXTURE.apiKey, baseUrl, useConnect: false, connectAccessToken: '' } },
+	});
+}
+
+function getMany(helper: MemoryCredentialsHelper, extra: IDataObject): Call {
+	return async (pageId) => {
+		const run = await runNode({
+			nodeType: new AppBuilder(),
+			typeName: 'n8n-nodes-appbuilder.appBuilder',
+			parameters: { resource: 'inquiry', operation: 'getAll', appId: FIXTURE.appId, pageId: { __rl: true, mode: 'id', value: pageId }, simplify: true, filters: {}, ...extra },
+			credentials: CREDENTIALS,
+			credentialsHelper: helper,
+		});
+		return { items: run.items.length, error: run.error?.message };
+	};
+}
+
+function poll(helper: MemoryCredentialsHelper, mode: 'trigger' | 'manual', floor?: number): Call {
+	return async (pageId) => {
+		const staticData: IDataObject =
+			floor === undefined ? {} : { inquiryCursor: { v: 1, scope: `${FIXTURE.appId}/${pageId}/new`, floor, seen: {}, undated: [] } };
+		const outcome = await runPoll({
+			nodeType: new AppBuilderTrigger(),
+			typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
+			parameters: { event: 'new', appId: FIXTURE.appId, pageId: { __rl: true, mode: 'id', value: pageId }, simplify: true, options: {} },
+			credentials: CREDENTIALS,
+			credentialsHelper: helper,
+			staticData,
+			mode,
+		});
+		return { items: outcome.result?.[0]?.length ?? 0, error: outcome.error?.message };
+	};
+}
+
+function callFor(path: string, helper: MemoryCredentialsHelper): Call {
+	switch (path) {
+		case 'getManyLimit':
+			return getMany(helper, { returnAll: false, limit: 50 });
+		case 'getManyAll':
+			return getMany(helper, { returnAll: true });
+		case 'poll':
+			return poll(helper, 'trigger', 0);
+		case 'firstPoll':
+			return poll(helper, 'trigger');
+		case 'fetchTestEvent':
+			return poll(helper, 'manual');
+		default:
+			throw new Error(`unknown path ${path}`);
+	}
+}
+
+async function main(): Promise<void> {
+	const [path, baseUrl] = process.argv.slice(2);
+	const call = callFor(path, helperFor(baseUrl));
+	await call(WARMUP_FORM);
+	logged.length = 0;
+	const before = process.memoryUsage.rss();
+	const maxBefore = process.resourceUsage().maxRSS * 1024;
+	let peak = before;
+	const sampler = setInterval(() => {
+		peak = Math.max(peak, process.memoryUsage.rss());
+	}, 1);
+	const outcome = await call(MEASURED_FORM);
+	clearInterval(sampler);
+	peak = Math.max(peak, process.memoryUsage.rss());
+	// A peak between two samples still shows in the process's maximum if it set a new one.
+	const maxAfter = process.resourceUsage().maxRSS * 1024;
+	if (maxAfter > maxBefore) peak = Math.max(peak, maxAfter);
+	// On a line of its own, after anything n8n's engine wrote to stdout.
+	process.stdout.write(`\n${MEASURED_LINE}${JSON.stringify({ peakAddedBytes: Math.max(0, peak - before), ...outcome, logged })}\n`);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
