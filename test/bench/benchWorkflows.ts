@@ -9,6 +9,9 @@ import { FIXTURE } from '../emulator';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
 const { APP_BUILDER, APP_BUILDER_TRIGGER, POLL_EVERY_MINUTE } = require('../e2e/workflows') as typeof import('../e2e/workflows');
 
+/** The trigger's node type, as n8n names it in its poll metrics. */
+export const TRIGGER_NODE_TYPE: string = APP_BUILDER_TRIGGER;
+
 type Credential = { id: string; name: string };
 interface WorkflowNode {
 	id: string;
@@ -46,14 +49,25 @@ function chained(name: string, nodes: WorkflowNode[]): BenchWorkflow {
 	return { name, nodes, connections };
 }
 
-/** Ours: the App Builder Trigger emits each new inquiry, already flattened. */
-export function triggerWorkflow(credential: Credential): BenchWorkflow {
-	return chained('Bench: App Builder Trigger', [
+/**
+ * Once a minute on a given second: what n8n makes of "Every Minute" (a random
+ * second it picks), with the second chosen here so the benchmark knows each
+ * poll's tick.
+ */
+export const everyMinuteOn = (second: number) => ({ item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] });
+
+/**
+ * Ours: the App Builder Trigger emits each new inquiry, already flattened.
+ * By default it polls the benchmark's form every minute on a second n8n
+ * picks; the scaling benchmark gives each trigger a form and a second of its own.
+ */
+export function triggerWorkflow(credential: Credential, scale?: { pageId: string; cronSecond: number; index: number }): BenchWorkflow {
+	return chained(scale ? `Bench scale: App Builder Trigger ${scale.index}` : 'Bench: App Builder Trigger', [
 		node('New Inquiry', APP_BUILDER_TRIGGER, 1, {
-			pollTimes: POLL_EVERY_MINUTE,
+			pollTimes: scale ? everyMinuteOn(scale.cronSecond) : POLL_EVERY_MINUTE,
 			event: 'new',
 			appId: form.appId,
-			pageId: { __rl: true, mode: 'id', value: form.pageId },
+			pageId: { __rl: true, mode: 'id', value: scale?.pageId ?? form.pageId },
 			simplify: true,
 			options: {},
 		}, { credentials: { appBuilderApi: credential } }),
@@ -92,7 +106,7 @@ const FLATTEN_CODE = `return $input.all().map((item) => {
 export const PEER_FETCH_NODE = 'Get Inquiries';
 
 /** The peer's request: n8n's HTTP Request node reading the whole form with the same credential. */
-function getInquiriesNode(credential: Credential, webUrl: string): WorkflowNode {
+function getInquiriesNode(credential: Credential, webUrl: string, pageId: string = form.pageId): WorkflowNode {
 	return node(PEER_FETCH_NODE, 'n8n-nodes-base.httpRequest', 4.2, {
 		method: 'POST',
 		url: `${webUrl}/V4/webservices/FormBuilderApi.php`,
@@ -100,7 +114,7 @@ function getInquiriesNode(credential: Credential, webUrl: string): WorkflowNode 
 		nodeCredentialType: 'appBuilderApi',
 		sendBody: true,
 		specifyBody: 'json',
-		jsonBody: JSON.stringify({ method: 'formBuilderInquiries', ...form }),
+		jsonBody: JSON.stringify({ method: 'formBuilderInquiries', appId: form.appId, pageId }),
 		options: {},
 	}, { credentials: { appBuilderApi: credential } });
 }
@@ -113,14 +127,21 @@ export function peerFetchWorkflow(credential: Credential, webUrl: string, path: 
 /**
  * The peer: Schedule Trigger → HTTP Request → Split Out → Remove Duplicates
  * ("Remove Items Processed in Previous Executions" by _id, with n8n's
- * default history of 10,000 or the size given) → Code (flatten).
+ * default history of 10,000 or the size given) → Code (flatten). It runs
+ * every `everySeconds`, or for the scaling benchmark once a minute on a
+ * second of its own, on a form of its own.
  */
-export function peerPollWorkflow(credential: Credential, webUrl: string, everySeconds: number, historySize?: number): BenchWorkflow {
-	return chained('Bench: peer built from n8n nodes', [
-		node('Schedule Trigger', 'n8n-nodes-base.scheduleTrigger', 1.2, {
-			rule: { interval: [{ field: 'seconds', secondsInterval: everySeconds }] },
-		}),
-		getInquiriesNode(credential, webUrl),
+export function peerPollWorkflow(
+	credential: Credential,
+	webUrl: string,
+	everySeconds: number,
+	historySize?: number,
+	scale?: { pageId: string; cronSecond: number; index: number },
+): BenchWorkflow {
+	const interval = scale ? { field: 'cronExpression', expression: `${scale.cronSecond} * * * * *` } : { field: 'seconds', secondsInterval: everySeconds };
+	return chained(scale ? `Bench scale: peer ${scale.index}` : 'Bench: peer built from n8n nodes', [
+		node('Schedule Trigger', 'n8n-nodes-base.scheduleTrigger', 1.2, { rule: { interval: [interval] } }),
+		getInquiriesNode(credential, webUrl, scale?.pageId),
 		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} }),
 		node('Remove Duplicates', 'n8n-nodes-base.removeDuplicates', 2, {
 			operation: 'removeItemsSeenInPreviousExecutions',

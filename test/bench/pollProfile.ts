@@ -163,3 +163,79 @@ export async function profilePolls(emulator: EmulatorProcess, size: number, poll
 		session.disconnect();
 	}
 }
+
+/** The target: the median everyday poll at most this much of the median fetch-and-parse floor. */
+export const SMALL_FORM_TARGET = 1.5;
+
+export function manyPollsRatio(many: ManyPolls): number {
+	return quantile(many.oursMs, 0.5) / quantile(many.floorMs, 0.5);
+}
+
+export function manyPollsTargetRow(many: ManyPolls): string {
+	const ratio = manyPollsRatio(many);
+	const perRound = many.oursMs.map((ours, index) => ours / many.floorMs[index]);
+	return `| One poll against the floor at ${many.size.toLocaleString('en')}, the median of ${many.oursMs.length} polls | at most ${SMALL_FORM_TARGET}x | ${ratio.toFixed(2)}x (poll by poll: ${quantile(perRound, 0.1).toFixed(2)}x to ${quantile(perRound, 0.9).toFixed(2)}x, 10th to 90th percentile) | ${ratio <= SMALL_FORM_TARGET ? 'met' : '**not met**'} |`;
+}
+
+const spread = (values: number[]) => `${quantile(values, 0.5).toFixed(0)} ms (${quantile(values, 0.1).toFixed(0)} to ${quantile(values, 0.9).toFixed(0)})`;
+
+/**
+ * `cycleInN8n`: what a poll cycle of ours at this size costs n8n's CPU, from
+ * the scaling section's smallest window (n8n's CPU less its idle CPU, per poll).
+ */
+export function manyPollsSection(many: ManyPolls, profile: PollProfile, cycleInN8n?: { cpuMs: number; k: number }): string {
+	const perRound = many.oursMs.map((ours, index) => ours / many.floorMs[index]);
+	const guardNames = new Set(GUARD_PARTS.map((part) => part.name));
+	const partRows = profile.parts
+		.filter((part) => !guardNames.has(part.name))
+		.map((part) => `| ${part.name} | ${part.ms.toFixed(2)} ms | ${(part.share * 100).toFixed(1)}% |`);
+	const guardRows = profile.parts
+		.filter((part) => guardNames.has(part.name))
+		.map((part) => `| ${part.name} | ${(part.ms * 1000).toFixed(0)} µs | ${(part.share * 100).toFixed(2)}% |`);
+	const cycle = cycleInN8n
+		? `
+
+In n8n, a whole poll cycle of ours at this size (the poll, n8n saving the trigger's
+state, starting and saving the execution) costs n8n **${cycleInN8n.cpuMs.toFixed(0)} ms of CPU**: n8n's CPU less what it
+spends idle, per poll, over the scaling section's window of ${cycleInN8n.k} triggers (below). That is what K
+triggers pay K times a minute.`
+		: '';
+	return `## One poll of a small form, many times
+
+With hundreds of small forms, what a poll costs whatever the form's size is what
+limits how many one n8n carries. The form keeps ${many.size.toLocaleString('en')} inquiries (${(many.bodyBytes / 1e6).toFixed(1)} MB): before each
+round 10 new ones arrive and the 10 oldest go. Each round fetches and parses the
+answer (the floor) and runs one poll of the trigger, in turn which goes first,
+after an untimed fetch that has the emulator build the round's answer, so both
+are served alike. ${many.oursMs.length} rounds; the median of each side, with the 10th to 90th
+percentile in brackets:
+
+| floor (fetch + JSON.parse) | one poll | median poll / median floor | poll / floor, round by round (10th, 50th, 90th percentile) |
+| --- | --- | --- | --- |
+| ${spread(many.floorMs)} | ${spread(many.oursMs)} | **${manyPollsRatio(many).toFixed(2)}x** | ${quantile(perRound, 0.1).toFixed(2)}x, ${quantile(perRound, 0.5).toFixed(2)}x, ${quantile(perRound, 0.9).toFixed(2)}x |
+
+Where a poll's time goes: ${profile.polls} more polls, each alone under V8's sampling profiler
+(\`test/bench/pollProfile.ts\`), every sample charged to the innermost frame of the
+code that spent it, so Node's own work on behalf of a part (a Buffer copied for
+the scan, a socket read for n8n's HTTP helper) counts for that part. Busy time per
+poll: ${profile.busyMsPerPoll.toFixed(1)} ms (waiting for the answer's bytes left out; on a shared machine the
+milliseconds include time the process waited for a core, the shares hold):
+
+| part | per poll | share |
+| --- | --- | --- |
+${partRows.join('\n')}
+
+What each guard of the hardening costs a poll, from the same profile (they stay on):
+
+| guard | per poll | share |
+| --- | --- | --- |
+${guardRows.join('\n')}
+
+The profile is what found the cost this section's target was missed by before:
+the cursor rebuilt its record of the keys it tracks with \`Object.fromEntries\`,
+which gives an object of a thousand keys a chain of a thousand hidden classes, made
+anew on every poll as the keys move on (about 5 ms a poll; built by assignment it
+takes a quarter of a millisecond), and it copied out the bytes of every record it
+tracks instead of only the new ones the plan may emit.${cycle}
+`;
+}

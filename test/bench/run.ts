@@ -24,6 +24,9 @@ import { measureSlowLink, slowLinkSection, slowLinkTargetRows, type SlowLinkRow,
 import { TriggerPoller } from './triggerPoller';
 import { crashSection } from './crashFigures';
 import { lineChart } from './svgChart';
+import { manyPollsSection, manyPollsTargetRow, measureManyPolls, profilePolls, type ManyPolls, type PollProfile } from './pollProfile';
+import { cpuMsPerPoll, measureTriggersPerMain, SCALE_N8N_ENV, type ScaleResult, type ScaleSettings } from './triggersPerMain';
+import { scaleChart, scaleSection, scaleTargetRows } from './triggersPerMainReport';
 
 const SMOKE = process.argv.includes('--smoke');
 const SIZES = SMOKE ? [500] : [1_000, 10_000, 100_000];
@@ -43,6 +46,52 @@ const CYCLES: CycleSettings = SMOKE
 const SLOW_LINK: SlowLinkSettings = SMOKE
 	? { sizes: [300], bandwidthBytesPerSecond: 50_000_000, roundTripMs: 5, roundsFor: () => 1, newPerPoll: NEW_PER_POLL }
 	: { sizes: [10_000, 100_000], bandwidthBytesPerSecond: 50_000_000 / 8, roundTripMs: 100, roundsFor: (size) => (size >= 100_000 ? 1 : 3), newPerPoll: NEW_PER_POLL };
+/** The everyday poll of a small form, many times: the form's size, the rounds timed, the polls profiled. */
+const MANY_POLLS = SMOKE ? { size: 300, rounds: 5, profiled: 5 } : { size: 1_000, rounds: 101, profiled: 60 };
+/**
+ * Triggers per n8n main. Each window is a minute at least (a poll a minute),
+ * so the configurations are chosen to fit the whole run in about 90 minutes:
+ * compression off is searched from scratch and confirmed over 5 minutes with
+ * every lead checked (the targets are read there); compression on starts from
+ * the K found with it off and is not confirmed; the peer is found with
+ * one-minute windows (ours is set against the largest K the peer could have).
+ * The smoke run takes the same paths on a small form with K of 1 and 2.
+ */
+const SCALE: ScaleSettings = SMOKE
+	? {
+			configs: [
+				{ who: 'ours', size: 300, compression: true, confirm: true, start: 2, max: 2 },
+				{ who: 'peer', size: 300, compression: false, confirm: false, start: 1, max: 1 },
+			],
+			probeWindowMs: 60_000,
+			confirmWindowMs: 60_000,
+			resolution: 0.25,
+			newPerMinute: 3,
+			peerHistory: 1_000_000,
+			emulatorAloneRequests: 10,
+			idleMs: 5_000,
+			drainMs: 5_000,
+			waitForPeerFirstRuns: false,
+		}
+	: {
+			configs: [
+				{ who: 'ours', size: 1_000, compression: false, confirm: true, start: 50, max: 3_200 },
+				{ who: 'ours', size: 1_000, compression: true, confirm: false, start: 50, max: 3_200, startFrom: { who: 'ours', size: 1_000, compression: false } },
+				{ who: 'peer', size: 1_000, compression: false, confirm: false, start: 4, max: 400 },
+				{ who: 'ours', size: 10_000, compression: false, confirm: true, start: 10, max: 800 },
+				{ who: 'ours', size: 10_000, compression: true, confirm: false, start: 10, max: 800, startFrom: { who: 'ours', size: 10_000, compression: false } },
+				{ who: 'peer', size: 10_000, compression: false, confirm: false, start: 1, max: 100 },
+			],
+			probeWindowMs: 60_000,
+			confirmWindowMs: 5 * 60_000,
+			resolution: 0.15,
+			newPerMinute: 3,
+			peerHistory: 1_000_000,
+			emulatorAloneRequests: 200,
+			idleMs: 30_000,
+			drainMs: 20_000,
+			waitForPeerFirstRuns: true,
+		};
 /** Add User's target: its node time within this much of the ideal. */
 const ADD_USER_TARGET = 1.25;
 const ADD_USER: AddUserSettings = { items: SMOKE ? 30 : 1_000, latencyMs: 50, rateLimitPerSecond: 20 };
@@ -138,6 +187,9 @@ async function main(): Promise<void> {
 	const emulator = await EmulatorProcess.start(await freePort());
 	try {
 		const polls = await measurePolls(emulator);
+		const many = await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL);
+		const profile = await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL);
+		console.log(`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`);
 		const largest = SIZES[SIZES.length - 1];
 		await emulator.fillForm(largest);
 		const { bytes, records } = await emulator.fetchAndParse();
@@ -155,10 +207,10 @@ async function main(): Promise<void> {
 		);
 		const flatten = flattenThroughput(records.slice(0, 10_000));
 		const million = stateSizeAtMillion();
-		const { cycles, addUser, floor, slowLink } = await measureInN8n(emulator, polls[0].stateBytes);
+		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(emulator, polls[0].stateBytes);
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
 		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : resolve(__dirname, '../../docs');
-		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink);
+		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink, { many, profile, scale });
 		if (SMOKE) rmSync(docs, { recursive: true });
 		console.log(`ratio of one poll to the floor at ${largest}: ${polls[polls.length - 1].ratio.toFixed(2)}`);
 	} finally {
@@ -179,15 +231,19 @@ interface N8nFloor {
 async function measureInN8n(
 	emulator: EmulatorProcess,
 	stateBytes: number,
-): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor; slowLink: SlowLinkRow[] }> {
+): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor; slowLink: SlowLinkRow[]; scale: ScaleResult }> {
 	const { cycles, addUser, floor } = await measureCyclesInN8n(emulator, stateBytes);
 	// The peer's largest runs can leave n8n out of memory or still saving: the slow link gets an n8n of its own.
-	const bench = await N8nForBench.start(emulator.webUrl);
+	// The smoke run measures triggers per main in that n8n too; the full run gives it a fresh one, whose memory it reports.
+	const bench = await N8nForBench.start(emulator.webUrl, SMOKE ? SCALE_N8N_ENV : {});
+	let slowLink: SlowLinkRow[];
 	try {
-		return { cycles, addUser, floor, slowLink: await measureSlowLink(emulator, bench, SLOW_LINK) };
+		slowLink = await measureSlowLink(emulator, bench, SLOW_LINK);
+		if (SMOKE) return { cycles, addUser, floor, slowLink, scale: await measureTriggersPerMain(emulator, SCALE, bench) };
 	} finally {
 		await bench.stop();
 	}
+	return { cycles, addUser, floor, slowLink, scale: await measureTriggersPerMain(emulator, SCALE) };
 }
 
 async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor }> {
@@ -226,7 +282,9 @@ function writeReport(
 	addUser: AddUserRow[],
 	floor: N8nFloor,
 	slowLink: SlowLinkRow[],
+	scaling: { many: ManyPolls; profile: PollProfile; scale: ScaleResult },
 ): void {
+	writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scaling.scale));
 	// The sizes where both charted workflows finished; the peer with the default history is not charted.
 	const charted = CYCLES.sizes.filter((size) => cycleMsAt(cycles, size, OURS) !== undefined && cycleMsAt(cycles, size, PEER_RAISED) !== undefined);
 	const cycleOf = (who: string) => charted.map((size) => cycleMsAt(cycles, size, who) as number);
@@ -267,7 +325,7 @@ on the same data and hold.
 
 Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.
 
-${targetsSection(polls, memory, millionStateBytes, floor.rows, addUser, slowLink)}
+${targetsSection(polls, memory, millionStateBytes, floor.rows, addUser, slowLink, scaling)}
 ## One poll against the physical floor
 
 Each form holds inquiries of about 2 KB (10 fields, formData and
@@ -284,6 +342,7 @@ ${table}
 
 ![One poll versus the form size](poll-cost.svg)
 
+${manyPollsSection(scaling.many, scaling.profile, pollCycleCostInN8n(scaling.scale, scaling.many.size))}
 ## Static data
 
 A form of 1,000,000 inquiries, through the cursor alone (a 1.5 GB body is
@@ -308,11 +367,25 @@ ${Math.round(flatten.perSecond).toLocaleString('en')} records per second, **${fl
 
 ${cycleSection(cycles, polls)}
 ${floorSection(floor.rows, floor.trivial, floor.withState)}
+${scaleSection(scaling.scale, SCALE)}
 ${slowLinkSection(slowLink, SLOW_LINK)}
 ${addUserSection(addUser)}
 ${crashSection(resolve(__dirname, '../../docs/crash-suite.json'))}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
-	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg and poll-cycle.svg`);
+	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg and poll-time-vs-k.svg`);
+}
+
+/**
+ * What a poll cycle of ours costs n8n's CPU on a form of `size` (or the
+ * smallest form measured): from the smallest K that passed with compression
+ * off, where n8n's idle share weighs least.
+ */
+function pollCycleCostInN8n(scale: ScaleResult, size: number): { cpuMs: number; k: number } | undefined {
+	const ours = scale.rows.filter((row) => row.config.who === 'ours');
+	const row = ours.find((r) => r.config.size === size && !r.config.compression) ?? ours.find((r) => r.config.size === size) ?? ours[0];
+	const window = row?.windows.filter((w) => w.passed).sort((a, b) => a.k - b.k)[0];
+	const cpuMs = window && cpuMsPerPoll(window, scale.idleCores);
+	return window && cpuMs !== undefined ? { cpuMs, k: window.k } : undefined;
 }
 
 /** The targets the package holds itself to, each with what this run measured. */
@@ -323,6 +396,7 @@ function targetsSection(
 	floorRows: FloorRow[],
 	addUser: AddUserRow[],
 	slowLink: SlowLinkRow[],
+	scaling: { many: ManyPolls; scale: ScaleResult },
 ): string {
 	const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 	const largest = polls[polls.length - 1];
@@ -348,7 +422,9 @@ function targetsSection(
 		.join('; ');
 	const rows = [
 		`| One poll against the floor at ${largest.size.toLocaleString('en')} | at most 1.5x, growing no faster than the body | ${largest.ratio.toFixed(2)}x; cost per byte ${growth.toFixed(2)}x that at ${smallest.size.toLocaleString('en')} | ${verdict(largest.ratio <= 1.5 && growth <= 1.1)} |`,
+		manyPollsTargetRow(scaling.many),
 		floorTargetRow(floorRows, CYCLES.sizes),
+		...scaleTargetRows(scaling.scale),
 		...slowLinkTargetRows(slowLink, SLOW_LINK),
 		`| Static data at ${largest.size.toLocaleString('en')} and ${STATE_FORM_SIZE.toLocaleString('en')} | within the documented bound (about 50 KB) | ${largest.stateBytes.toLocaleString('en')} B and ${millionStateBytes.toLocaleString('en')} B | ${verdict(maxState <= stateBound)} |`,
 		`| Peak memory of one poll at ${memory.largest.toLocaleString('en')} | at most 3x the body | ${memoryRatio.toFixed(2)}x (${(memory.oursPeak / 1e6).toFixed(0)} MB) | ${verdict(memoryRatio <= 3)} |`,

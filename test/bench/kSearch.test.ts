@@ -1,0 +1,58 @@
+import { bracketIsNarrow, findLargestK } from './kSearch';
+
+/** A machine that carries `capacity` triggers: every K up to it passes. */
+const capacity = (limit: number) => {
+	const asked: number[] = [];
+	return { asked, probe: async (k: number) => (asked.push(k), k <= limit) };
+};
+
+describe('finding the largest K by doubling, then bisecting', () => {
+	it('doubles until a failure, then bisects to within the resolution', async () => {
+		const machine = capacity(300);
+		const result = await findLargestK({ start: 25, max: 10_000, resolution: 0.1 }, machine.probe);
+		expect(machine.asked.slice(0, 5)).toEqual([25, 50, 100, 200, 400]);
+		expect(result.passed).toBeLessThanOrEqual(300);
+		expect(result.failed).toBeGreaterThan(300);
+		expect(bracketIsNarrow(result.passed, result.failed as number, 0.1)).toBe(true);
+		expect((result.failed as number) - result.passed).toBeLessThanOrEqual(30);
+		expect(result.probes.map((p) => p.k)).toEqual(machine.asked);
+	});
+
+	it('skips the doublings a first measure says would pass, but never jumps by less than a doubling', async () => {
+		const machine = capacity(450);
+		const result = await findLargestK({ start: 25, max: 10_000, resolution: 0.2, nextAfterFirstPass: () => 300 }, machine.probe);
+		expect(machine.asked.slice(0, 3)).toEqual([25, 300, 600]);
+		expect(result.passed).toBeGreaterThanOrEqual(450 / 1.2);
+		expect(result.failed).toBeGreaterThan(450);
+		const timid = capacity(450);
+		await findLargestK({ start: 25, max: 10_000, resolution: 0.2, nextAfterFirstPass: () => 30 }, timid.probe);
+		expect(timid.asked.slice(0, 2)).toEqual([25, 50]);
+	});
+
+	it('bisects below the start when the start already fails, down to 0 when nothing passes', async () => {
+		const some = capacity(7);
+		const result = await findLargestK({ start: 25, max: 100, resolution: 0.1 }, some.probe);
+		expect(result).toMatchObject({ passed: 7, failed: 8 });
+		const none = await findLargestK({ start: 4, max: 100, resolution: 0.1 }, capacity(0).probe);
+		expect(none).toMatchObject({ passed: 0, failed: 1 });
+	});
+
+	it('stops at the ceiling with no failure when every K up to it passes', async () => {
+		const machine = capacity(1_000_000);
+		const result = await findLargestK({ start: 25, max: 150, resolution: 0.1 }, machine.probe);
+		expect(machine.asked).toEqual([25, 50, 100, 150]);
+		expect(result).toMatchObject({ passed: 150, failed: undefined });
+	});
+
+	it('carries on from what an earlier search knew: a failed confirmation narrows the bracket below it', async () => {
+		const machine = capacity(80);
+		const result = await findLargestK({ start: 25, max: 1000, resolution: 0.1 }, machine.probe, { passed: 50, failed: 100, probes: [] });
+		expect(machine.asked[0]).toBe(75);
+		expect(result.passed).toBeGreaterThanOrEqual(73);
+		expect(result.failed).toBeGreaterThan(80);
+		// A search that starts from a pass alone doubles from it.
+		const up = capacity(500);
+		await findLargestK({ start: 25, max: 1000, resolution: 0.5 }, up.probe, { passed: 200, probes: [] });
+		expect(up.asked[0]).toBe(400);
+	});
+});

@@ -1,0 +1,71 @@
+/**
+ * The largest number of triggers that passes a test, found by doubling and
+ * then bisecting. Passing is taken to be monotone (if K triggers keep their
+ * minute, fewer do too), so one pass vouches for every smaller K and one
+ * failure for every larger one; each probe is a window of real polling, so
+ * the search asks as few as it can.
+ */
+export interface KSearchSettings {
+	/** The first K tried. */
+	start: number;
+	/** Never tried above this; a pass here ends the search with no failure found. */
+	max: number;
+	/** Bisecting stops once the failure is within this share of the pass above it (0.1: within 10 %). */
+	resolution: number;
+	/**
+	 * Where to go after the first pass, given what it measured: the next K to
+	 * try, at least double the pass (a guess from the CPU a poll took, so the
+	 * doublings that would surely pass are skipped). Default: double.
+	 */
+	nextAfterFirstPass?: (passedK: number) => number;
+}
+
+export interface KProbe {
+	k: number;
+	passed: boolean;
+}
+
+export interface KBracket {
+	/** The largest K that passed; 0 when even the smallest failed. */
+	passed: number;
+	/** The smallest K that failed; undefined when none failed up to `max`. */
+	failed?: number;
+	probes: KProbe[];
+}
+
+/** Whether the search may stop: a failure within `resolution` of the pass, or nothing between them. */
+export function bracketIsNarrow(passed: number, failed: number, resolution: number): boolean {
+	return failed - passed <= Math.max(1, Math.floor(resolution * passed));
+}
+
+export async function findLargestK(settings: KSearchSettings, probe: (k: number) => Promise<boolean>, from: Partial<KBracket> = {}): Promise<KBracket> {
+	const probes: KProbe[] = [...(from.probes ?? [])];
+	let passed = from.passed ?? 0;
+	let failed = from.failed;
+	const tryK = async (k: number) => {
+		const ok = await probe(k);
+		probes.push({ k, passed: ok });
+		if (ok) passed = Math.max(passed, k);
+		else failed = failed === undefined ? k : Math.min(failed, k);
+		return ok;
+	};
+
+	// Doubling: up from the start (or from what an earlier search knew) until a failure or the ceiling.
+	if (failed === undefined) {
+		let k = passed > 0 ? Math.min(settings.max, passed * 2) : Math.min(settings.start, settings.max);
+		let first = passed === 0;
+		while (failed === undefined && k > passed) {
+			if (!(await tryK(k))) break;
+			if (k >= settings.max) break;
+			const next = first && settings.nextAfterFirstPass ? Math.max(k * 2, Math.round(settings.nextAfterFirstPass(k))) : k * 2;
+			first = false;
+			k = Math.min(settings.max, next);
+		}
+	}
+
+	// Bisecting between the largest pass and the smallest failure.
+	while (failed !== undefined && !bracketIsNarrow(passed, failed, settings.resolution)) {
+		await tryK(Math.floor((passed + failed) / 2));
+	}
+	return { passed, failed, probes };
+}

@@ -1,0 +1,560 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
+/**
+ * How many triggers one n8n main carries: K workflows, each polling a form of
+ * its own once a minute in one real n8n, raised by doubling and then
+ * bisecting until polls miss their minute (scaleWindow.ts says when a window
+ * passes), ours and the peer workflow alike, with compression on and off.
+ * Every K is measured over a window of real polling; the K reported is
+ * confirmed over a longer window where the settings ask, with every lead
+ * checked to arrive once. n8n's CPU, the emulator's and the rest of the
+ * machine's are counted apart, since all share two cores.
+ */
+import { request } from 'node:http';
+
+import { FIXTURE } from '../emulator';
+import { peerPollWorkflow, TRIGGER_NODE_TYPE, triggerWorkflow, type BenchWorkflow } from './benchWorkflows';
+import type { EmulatorProcess } from './emulatorProcess';
+import { findLargestK, type KBracket } from './kSearch';
+import { benchN8nVersion, N8nForBench } from './n8nForBench';
+import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
+import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
+import { checkLeads, INTERVAL_MS, judgeWindow, type LeadCheck, type PollRequest, type RecordedExecution, type ScaleTrigger, type WindowJudgement } from './scaleWindow';
+
+export type Who = 'ours' | 'peer';
+
+export interface ScaleConfig {
+	who: Who;
+	size: number;
+	compression: boolean;
+	/** Confirm the K found over a window of `confirmWindowMs`, every lead checked; else the probes alone report it. */
+	confirm: boolean;
+	/** The first K tried, and the most ever tried. */
+	start: number;
+	max: number;
+	/**
+	 * Start from the bracket another configuration found (the same workflows
+	 * with compression the other way): its K is probed first and the search
+	 * goes up or down from there.
+	 */
+	startFrom?: { who: Who; size: number; compression: boolean };
+}
+
+export interface ScaleSettings {
+	configs: ScaleConfig[];
+	probeWindowMs: number;
+	confirmWindowMs: number;
+	/** Bisecting stops once the failure is within this share of the pass. */
+	resolution: number;
+	/** New leads on every form each minute. */
+	newPerMinute: number;
+	/** Remove Duplicates' history in the peer (n8n's default of 10,000 fails on a form of 10,000). */
+	peerHistory: number;
+	/** Requests the emulator serves alone, per form size and coding, to show it is not the bound. */
+	emulatorAloneRequests: number;
+	/** How long n8n's idle CPU is measured, and how long polls whose tick was in a window get to finish after it. */
+	idleMs: number;
+	drainMs: number;
+	/** Whether the peer's first runs (every inquiry new) are waited out before a window, as they are on a large form. */
+	waitForPeerFirstRuns: boolean;
+}
+
+export interface WindowResult {
+	k: number;
+	kind: 'probe' | 'confirm';
+	lengthMs: number;
+	judgement: WindowJudgement;
+	leads?: LeadCheck;
+	passed: boolean;
+	/** CPU milliseconds over the window: n8n (its main and task runners), the emulator, this process, the whole machine. */
+	cpu: { n8nMs: number; emulatorMs: number; benchMs: number; machineMs: number };
+	/** The main's resident memory, the most seen during the window, and its heap in use at the end. */
+	rssMaxBytes: number;
+	heapUsedBytes?: number;
+	/** n8n's own measure of a poll() call (n8n_poll_trigger_duration_seconds): the mean over the window. */
+	pollCallMeanMs?: number;
+	eventLoopLagP99Ms?: number;
+}
+
+export interface ScaleRow {
+	config: ScaleConfig;
+	bracket: KBracket;
+	windows: WindowResult[];
+	/** The window that confirmed the K reported; undefined when not asked for or not confirmed. */
+	confirmed?: WindowResult;
+	/** The K reported: the confirmed one, or the largest probe that passed. */
+	k: number;
+	note?: string;
+}
+
+export interface EmulatorAloneRow {
+	size: number;
+	compression: boolean;
+	requests: number;
+	/** The emulator's CPU per request served, and the wall time of one request with two in flight. */
+	cpuMsPerRequest: number;
+	wallMsPerRequest: number;
+	/** Requests a minute one core would serve at that CPU per request. */
+	perMinutePerCore: number;
+	wireBytes: number;
+}
+
+export interface ScaleResult {
+	rows: ScaleRow[];
+	emulatorAlone: EmulatorAloneRow[];
+	/** n8n's CPU with no workflow active, the editor API asked as in a window: what every window pays whatever K is. */
+	idleCores: number;
+	n8nVersion: string;
+	minutes: number;
+}
+
+/** What a window's polls cost n8n each: its CPU over the window, less what it spends idle, per poll. */
+export function cpuMsPerPoll(window: WindowResult, idleCores: number): number | undefined {
+	if (window.judgement.polls === 0) return undefined;
+	return Math.max(0, window.cpu.n8nMs - idleCores * window.lengthMs) / window.judgement.polls;
+}
+
+const SHARED_FORM = (size: number) => `formbuilder_${size}_0`;
+const FORM_OF = (size: number, index: number) => `formbuilder_${size}_${index + 1}`;
+const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
+/** How often the editor API is asked during a window. */
+const API_EVERY_MS = 2_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A spread of seconds for K triggers: random, as n8n picks one for every minute-poll, but seeded so runs compare. */
+function cronSeconds(count: number, seed: number): number[] {
+	let state = seed >>> 0;
+	return Array.from({ length: count }, () => {
+		// xorshift32: enough to scatter seconds.
+		state ^= state << 13;
+		state >>>= 0;
+		state ^= state >>> 17;
+		state ^= state << 5;
+		state >>>= 0;
+		return state % 60;
+	});
+}
+
+/** The workflows of one kind and size: made once, activated and deactivated as K moves. */
+class TriggerPool {
+	readonly created: ScaleTrigger[] = [];
+	readonly active: ScaleTrigger[] = [];
+	private readonly seconds: number[];
+
+	constructor(
+		private readonly bench: N8nForBench,
+		private readonly emulator: EmulatorProcess,
+		readonly who: Who,
+		readonly size: number,
+		private readonly peerHistory: number,
+		max: number,
+	) {
+		this.seconds = cronSeconds(max, size + (who === 'ours' ? 1 : 2));
+	}
+
+	private workflowFor(index: number): BenchWorkflow {
+		const scale = { pageId: FORM_OF(this.size, index), cronSecond: this.seconds[index], index: index + 1 };
+		return this.who === 'ours'
+			? triggerWorkflow(this.bench.credential, scale)
+			: peerPollWorkflow(this.bench.credential, this.emulator.webUrl, 60, this.peerHistory, scale);
+	}
+
+	/** Activates or deactivates workflows until `k` are active; returns the ones newly made. */
+	async setK(k: number): Promise<ScaleTrigger[]> {
+		const made: ScaleTrigger[] = [];
+		while (this.active.length > k) {
+			const trigger = this.active.pop() as ScaleTrigger;
+			await this.bench.deactivate(trigger.workflowId);
+		}
+		const toActivate: number[] = [];
+		for (let index = this.active.length; index < k; index++) toActivate.push(index);
+		// A few at a time: each activation runs the trigger's first poll, which is n8n's work either way.
+		for (let from = 0; from < toActivate.length; from += 3) {
+			const batch = toActivate.slice(from, from + 3);
+			const activated = await Promise.all(
+				batch.map(async (index) => {
+					let trigger = this.created[index];
+					if (!trigger) {
+						const workflowId = await this.bench.n8n.createWorkflow(this.workflowFor(index));
+						trigger = { workflowId, pageId: FORM_OF(this.size, index), cronSecond: this.seconds[index] };
+						this.created[index] = trigger;
+						made.push(trigger);
+					}
+					await this.bench.n8n.activate(trigger.workflowId);
+					return trigger;
+				}),
+			);
+			this.active.push(...activated);
+		}
+		return made;
+	}
+}
+
+/** What n8n needs to count its polls for the benchmark: its metrics, with the poll trigger's. */
+export const SCALE_N8N_ENV = { N8N_METRICS: 'true', N8N_METRICS_INCLUDE_POLL_TRIGGER_METRICS: 'true' };
+
+/** In an n8n of its own, or in `shared` (started with SCALE_N8N_ENV), which is left running. */
+export async function measureTriggersPerMain(emulator: EmulatorProcess, settings: ScaleSettings, shared?: N8nForBench): Promise<ScaleResult> {
+	const startedAt = Date.now();
+	const bench = shared ?? (await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV));
+	const rows: ScaleRow[] = [];
+	const emulatorAlone: EmulatorAloneRow[] = [];
+	let idleCores = 0;
+	try {
+		idleCores = await measureIdle(bench, emulator, settings.idleMs);
+		const pools = new Map<string, TriggerPool>();
+		let formsOf: number | undefined;
+		for (const config of settings.configs) {
+			const key = `${config.who}/${config.size}`;
+			// One set of forms at a time: switching size resets the emulator, so the other size's workflows are turned off first.
+			if (formsOf !== config.size) {
+				for (const pool of pools.values()) await pool.setK(0);
+				await fillSharedForms(emulator, config.size, Math.max(...settings.configs.filter((c) => c.size === config.size).map((c) => c.max)));
+				formsOf = config.size;
+			}
+			for (const [other, pool] of pools) if (other !== key) await pool.setK(0);
+			let pool = pools.get(key);
+			if (!pool) {
+				pool = new TriggerPool(bench, emulator, config.who, config.size, settings.peerHistory, config.max);
+				pools.set(key, pool);
+			}
+			await emulator.configure({ compression: config.compression });
+			const row = await searchConfig(bench, emulator, pool, config, settings, rows, idleCores);
+			rows.push(row);
+			const alone = emulatorAlone.some((r) => r.size === config.size && r.compression === config.compression);
+			if (!alone && settings.emulatorAloneRequests > 0) {
+				await pool.setK(0);
+				emulatorAlone.push(await measureEmulatorAlone(emulator, config.size, config.compression, settings.emulatorAloneRequests));
+			}
+		}
+		for (const pool of pools.values()) await pool.setK(0);
+	} finally {
+		if (!shared) await bench.stop();
+	}
+	return { rows, emulatorAlone, idleCores, n8nVersion: benchN8nVersion(), minutes: (Date.now() - startedAt) / 60_000 };
+}
+
+/** n8n's CPU over `lengthMs` with no workflow active and the editor API asked as in a window, in cores. */
+async function measureIdle(bench: N8nForBench, emulator: EmulatorProcess, lengthMs: number): Promise<number> {
+	await settle(bench, 60_000);
+	const pid = bench.n8n.process?.pid as number;
+	const [before] = cpuMsOfTrees([pid]);
+	const start = Date.now();
+	await metrics(bench);
+	while (Date.now() - start < lengthMs) {
+		await apiLatency(bench);
+		await sleep(API_EVERY_MS);
+	}
+	await metrics(bench);
+	const [after] = cpuMsOfTrees([pid]);
+	const cores = (after - before) / (Date.now() - start);
+	console.log(`scale  n8n idle (no workflow active, the editor API asked every ${API_EVERY_MS / 1000} s): ${cores.toFixed(3)} cores; emulator ${emulator.webUrl}`);
+	return cores;
+}
+
+/** `count` forms of `size` inquiries that share one list in the emulator (the emulator is reset first). */
+async function fillSharedForms(emulator: EmulatorProcess, size: number, count: number): Promise<void> {
+	await emulator.fillForm(size, SHARED_FORM(size));
+	await emulator.shareForm(SHARED_FORM(size), Array.from({ length: count }, (_, index) => FORM_OF(size, index)));
+	leadSequence = size;
+}
+
+/** The bulk sequence number of the next lead added: fillForm starts them at 0, so a form of `size` used 0 to size - 1. */
+let leadSequence = 0;
+
+function label(config: { who: Who; size: number; compression: boolean }): string {
+	return `${config.who === 'ours' ? 'App Builder Trigger' : 'peer'}, ${config.size.toLocaleString('en')} inquiries, compression ${config.compression ? 'on' : 'off'}`;
+}
+
+async function searchConfig(
+	bench: N8nForBench,
+	emulator: EmulatorProcess,
+	pool: TriggerPool,
+	config: ScaleConfig,
+	settings: ScaleSettings,
+	earlier: ScaleRow[],
+	idleCores: number,
+): Promise<ScaleRow> {
+	const windows: WindowResult[] = [];
+	const probe = async (k: number, kind: 'probe' | 'confirm' = 'probe'): Promise<boolean> => {
+		const result = await runWindow(bench, emulator, pool, k, kind === 'probe' ? settings.probeWindowMs : settings.confirmWindowMs, kind, settings);
+		windows.push(result);
+		const j = result.judgement;
+		console.log(
+			`scale  ${label(config).padEnd(58)} K ${String(k).padStart(4)} ${kind.padEnd(7)} ${result.passed ? 'pass' : 'FAIL'}  polls ${j.polls}/${j.ticks}  cycle median ${Math.round(j.cycle.median)} ms p95 ${Math.round(j.cycle.p95)} max ${Math.round(j.cycle.max)}` +
+				`  late p95 ${Math.round(j.lateness.p95)} ms  api max ${Math.round(j.apiMs.max)} ms  n8n CPU ${(result.cpu.n8nMs / result.lengthMs).toFixed(2)} cores (${(cpuMsPerPoll(result, idleCores) ?? 0).toFixed(0)} ms/poll)` +
+				`  emulator ${(result.cpu.emulatorMs / result.lengthMs).toFixed(2)}  machine ${(result.cpu.machineMs / result.lengthMs).toFixed(2)}  rss ${(result.rssMaxBytes / 2 ** 20).toFixed(0)} MiB` +
+				`${result.leads ? `  leads due ${result.leads.due} missing ${result.leads.missing} repeated ${result.leads.repeated}` : ''}${j.reasons.length ? `  (${j.reasons.join('; ')})` : ''}`,
+		);
+		return result.passed;
+	};
+
+	const base = config.startFrom ? earlier.find((row) => row.config.who === config.startFrom?.who && row.config.size === config.startFrom.size && row.config.compression === config.startFrom.compression) : undefined;
+	let bracket: KBracket;
+	const search = { start: config.start, max: config.max, resolution: settings.resolution };
+	if (base && base.k > 0) {
+		// The other coding's bracket first: from its K up to its first failure, or down in steps of a quarter.
+		let passed = 0;
+		let failed: number | undefined;
+		if (await probe(base.k)) {
+			passed = base.k;
+			const above = base.bracket.failed;
+			if (above !== undefined && above <= config.max) {
+				if (await probe(above)) passed = above;
+				else failed = above;
+			}
+		} else {
+			failed = base.k;
+			for (let k = Math.floor(base.k * 0.75), steps = 0; k > 0 && steps < 4; k = Math.floor(k * 0.75), steps++) {
+				if (await probe(k)) {
+					passed = k;
+					break;
+				}
+				failed = k;
+			}
+		}
+		bracket = await findLargestK(search, probe, { passed, failed, probes: windows.map((window) => ({ k: window.k, passed: window.passed })) });
+	} else {
+		bracket = await findLargestK(
+			{
+				...search,
+				// From the first pass, the K at which n8n would be about 70% busy: the doublings below it would pass.
+				nextAfterFirstPass: (k) => {
+					const first = windows.find((window) => window.k === k && window.passed);
+					const perPoll = first ? cpuMsPerPoll(first, idleCores) : undefined;
+					const coresPerTrigger = perPoll ? perPoll / INTERVAL_MS : 0;
+					return coresPerTrigger > 0 ? Math.max(0, 0.7 - idleCores) / coresPerTrigger : k * 2;
+				},
+			},
+			probe,
+		);
+	}
+
+	let confirmed: WindowResult | undefined;
+	let note: string | undefined;
+	if (config.confirm && bracket.passed > 0) {
+		// Two tries: a confirmation that fails narrows the bracket below it and the next K down is confirmed.
+		for (let attempt = 0; attempt < 2 && bracket.passed > 0; attempt++) {
+			const k = bracket.passed;
+			if (await probe(k, 'confirm')) {
+				confirmed = windows[windows.length - 1];
+				break;
+			}
+			bracket = await findLargestK(search, probe, {
+				passed: bracket.probes.filter((p) => p.passed && p.k < k).reduce((most, p) => Math.max(most, p.k), 0),
+				failed: k,
+				probes: bracket.probes,
+			});
+		}
+		if (!confirmed) note = `no K passed its ${settings.confirmWindowMs / 60_000}-minute confirmation`;
+	}
+	if (bracket.failed === undefined) note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
+	await pool.setK(0);
+	return { config, bracket, windows, confirmed, k: confirmed?.k ?? (config.confirm ? 0 : bracket.passed), note };
+}
+
+/** Waits until n8n answers the editor API promptly again (after a window that overloaded it, or activations). */
+async function settle(bench: N8nForBench, maxMs: number): Promise<void> {
+	const deadline = Date.now() + maxMs;
+	let calm = 0;
+	while (calm < 3 && Date.now() < deadline) {
+		const ms = await apiLatency(bench);
+		calm = ms < 300 ? calm + 1 : 0;
+		await sleep(1000);
+	}
+}
+
+async function apiLatency(bench: N8nForBench): Promise<number> {
+	const start = Date.now();
+	try {
+		// What the editor asks on every load: the signed-in user.
+		await bench.n8n.rest('GET', '/rest/login');
+	} catch {
+		return Number.POSITIVE_INFINITY;
+	}
+	return Date.now() - start;
+}
+
+async function metrics(bench: N8nForBench): Promise<MetricSample[]> {
+	const response = await fetch(`${bench.n8n.url}/metrics`);
+	return parseMetrics(await response.text());
+}
+
+async function runWindow(
+	bench: N8nForBench,
+	emulator: EmulatorProcess,
+	pool: TriggerPool,
+	k: number,
+	lengthMs: number,
+	kind: 'probe' | 'confirm',
+	settings: ScaleSettings,
+): Promise<WindowResult> {
+	const made = await pool.setK(k);
+	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns) await waitForFirstRuns(bench, made);
+	await settle(bench, 120_000);
+
+	const n8nPid = bench.n8n.process?.pid as number;
+	const pids = [n8nPid, emulator.pid ?? -1, process.pid];
+	const metricsBefore = await metrics(bench);
+	const [n8nBefore, emulatorBefore, benchBefore] = cpuMsOfTrees(pids);
+	const machineBefore = machineBusyMs();
+	await emulator.control('DELETE', '/requests');
+	const start = Date.now();
+	const end = start + lengthMs;
+
+	const added: Array<{ sequence: number; at: number }> = [];
+	const apiMs: number[] = [];
+	let rssMaxBytes = 0;
+	const adding = (async () => {
+		for (let minute = 0; start + minute * INTERVAL_MS < end; minute++) {
+			await sleep(Math.max(0, start + minute * INTERVAL_MS - Date.now()));
+			const at = Date.now();
+			await emulator.addNew(settings.newPerMinute, SHARED_FORM(pool.size));
+			for (let i = 0; i < settings.newPerMinute; i++) added.push({ sequence: leadSequence++, at });
+		}
+	})();
+	const probingApi = (async () => {
+		while (Date.now() < end) {
+			const began = Date.now();
+			apiMs.push(await apiLatency(bench));
+			rssMaxBytes = Math.max(rssMaxBytes, residentBytesOf(n8nPid) ?? 0);
+			await sleep(Math.max(0, API_EVERY_MS - (Date.now() - began)));
+		}
+	})();
+	await Promise.all([adding, probingApi]);
+	await sleep(Math.max(0, end - Date.now()));
+	const [n8nAfter, emulatorAfter, benchAfter] = cpuMsOfTrees(pids);
+	const machineAfter = machineBusyMs();
+	const metricsAfter = await metrics(bench);
+	const elapsedMs = Date.now() - start;
+
+	await sleep(settings.drainMs);
+	const requests = ((await emulator.control('GET', '/requests')) as Array<{ path: string; body?: { pageId?: unknown }; receivedAt: number; finishedAt?: number }>)
+		.filter((logged) => logged.path === INQUIRIES_PATH && typeof logged.body?.pageId === 'string')
+		.map((logged): PollRequest => ({ pageId: String(logged.body?.pageId), receivedAt: logged.receivedAt, finishedAt: logged.finishedAt }));
+	await emulator.control('DELETE', '/requests');
+	const workflowIds = new Set(pool.active.map((trigger) => trigger.workflowId));
+	const listed = await executionsSince(bench, start - INTERVAL_MS, kind === 'confirm' && pool.who === 'ours');
+	const executions = listed.filter((execution) => workflowIds.has(execution.workflowId));
+
+	const delta = (name: string, where: Record<string, string> = {}) => metricSum(metricsAfter, name, where) - metricSum(metricsBefore, name, where);
+	const judgement = judgeWindow({
+		triggers: pool.active,
+		window: { start, end },
+		requests,
+		executions,
+		order: pool.who === 'ours' ? 'after-request' : 'around-request',
+		counters: { overlappingTicks: delta('n8n_poll_trigger_overlapping_ticks_total'), pollErrors: delta('n8n_poll_trigger_errors_total') },
+		apiMs,
+	});
+	let leads: LeadCheck | undefined;
+	if (kind === 'confirm' && pool.who === 'ours') {
+		leads = checkLeads({
+			workflowIds: [...workflowIds],
+			added,
+			delivered: executions.flatMap((execution) => execution.requestIds.map((requestId) => ({ workflowId: execution.workflowId, sequence: Number(requestId.replace(/^BULK/, '')) }))),
+			dueBefore: end - INTERVAL_MS - 2_000,
+		});
+		if (!leads.passed) judgement.reasons.push(`leads: ${leads.missing} missing, ${leads.repeated} repeated (of ${leads.due} due at each of ${k} triggers)`);
+	}
+	const pollCount = delta('n8n_poll_trigger_duration_seconds_count', { node_type: TRIGGER_NODE_TYPE });
+	const pollSum = delta('n8n_poll_trigger_duration_seconds_sum', { node_type: TRIGGER_NODE_TYPE });
+	const lag = metricSum(metricsAfter, 'nodejs_eventloop_lag_p99_seconds');
+	return {
+		k,
+		kind,
+		lengthMs: elapsedMs,
+		judgement,
+		leads,
+		passed: judgement.passed && (leads?.passed ?? true),
+		cpu: { n8nMs: n8nAfter - n8nBefore, emulatorMs: emulatorAfter - emulatorBefore, benchMs: benchAfter - benchBefore, machineMs: machineAfter - machineBefore },
+		rssMaxBytes,
+		heapUsedBytes: metricSum(metricsAfter, 'nodejs_heap_size_used_bytes') || undefined,
+		pollCallMeanMs: pollCount > 0 ? (pollSum / pollCount) * 1000 : undefined,
+		eventLoopLagP99Ms: Number.isFinite(lag) && lag > 0 ? lag * 1000 : undefined,
+	};
+}
+
+interface ListedExecution extends RecordedExecution {
+	/** requestId of every lead the trigger emitted (read only when asked). */
+	requestIds: string[];
+}
+
+/** Every finished execution n8n started since `since`, newest pages first; with the leads ours emitted when asked. */
+async function executionsSince(bench: N8nForBench, since: number, withLeads: boolean): Promise<ListedExecution[]> {
+	const found: ListedExecution[] = [];
+	let cursor: string | undefined;
+	do {
+		const query = `limit=250&startedAfter=${encodeURIComponent(new Date(since).toISOString())}${withLeads ? '&includeData=true' : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+		const page = (await bench.n8n.api('GET', `/executions?${query}`)) as {
+			data: Array<{ workflowId: string | number; status: string; startedAt: string; stoppedAt?: string; data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>> } } }>;
+			nextCursor?: string | null;
+		};
+		for (const execution of page.data) {
+			const items = execution.data?.resultData?.runData?.['New Inquiry']?.[0]?.data?.main?.[0] ?? [];
+			found.push({
+				workflowId: String(execution.workflowId),
+				status: execution.status,
+				startedAt: Date.parse(execution.startedAt),
+				stoppedAt: execution.stoppedAt ? Date.parse(execution.stoppedAt) : undefined,
+				requestIds: items.map((item) => String(item.json.requestId ?? '')),
+			});
+		}
+		cursor = page.nextCursor ?? undefined;
+	} while (cursor);
+	return found;
+}
+
+/** The peer's first run finds every inquiry new and carries the whole form: it is waited out before a window. */
+async function waitForFirstRuns(bench: N8nForBench, made: ScaleTrigger[]): Promise<void> {
+	const deadline = Date.now() + 3 * INTERVAL_MS;
+	const since = Date.now() - INTERVAL_MS;
+	const waiting = new Set(made.map((trigger) => trigger.workflowId));
+	while (waiting.size > 0 && Date.now() < deadline) {
+		await sleep(5000);
+		for (const execution of await executionsSince(bench, since, false)) waiting.delete(execution.workflowId);
+	}
+}
+
+/**
+ * The emulator serving one of the shared forms alone, two requests in
+ * flight, read and discarded by this process: the CPU it spends per
+ * request, so the K found can be set against what the emulator can serve.
+ */
+async function measureEmulatorAlone(emulator: EmulatorProcess, size: number, compression: boolean, requests: number): Promise<EmulatorAloneRow> {
+	const fetchOnce = () =>
+		new Promise<number>((done, fail) => {
+			const req = request(
+				`${emulator.webUrl}${INQUIRIES_PATH}`,
+				{ method: 'POST', headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken, ...(compression ? { 'Accept-Encoding': 'gzip' } : {}) } },
+				(res) => {
+					let bytes = 0;
+					res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+					res.on('end', () => done(bytes));
+					res.on('error', fail);
+				},
+			);
+			req.on('error', fail);
+			req.end(JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FORM_OF(size, 0) }));
+		});
+	await fetchOnce(); // builds the answer (and its coded bytes) once, as the first poll of a minute does
+	const [before] = cpuMsOfTrees([emulator.pid ?? -1]);
+	const started = Date.now();
+	let wireBytes = 0;
+	let next = 0;
+	await Promise.all(
+		[0, 1].map(async () => {
+			while (next < requests) {
+				next++;
+				wireBytes = await fetchOnce();
+			}
+		}),
+	);
+	const wallMs = Date.now() - started;
+	const [after] = cpuMsOfTrees([emulator.pid ?? -1]);
+	const cpuMsPerRequest = (after - before) / requests;
+	const row = { size, compression, requests, cpuMsPerRequest, wallMsPerRequest: (wallMs * 2) / requests, perMinutePerCore: 60_000 / Math.max(cpuMsPerRequest, 0.01), wireBytes };
+	console.log(
+		`scale  emulator alone, ${size.toLocaleString('en')} inquiries, compression ${compression ? 'on' : 'off'}: ${cpuMsPerRequest.toFixed(2)} ms CPU per request, ${row.wallMsPerRequest.toFixed(1)} ms each with 2 in flight, ${Math.round(row.perMinutePerCore).toLocaleString('en')} requests a minute per core (${(wireBytes / 1e6).toFixed(2)} MB on the wire)`,
+	);
+	return row;
+}
