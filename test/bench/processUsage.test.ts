@@ -28,16 +28,17 @@ describe('what a process used, from /proc', () => {
 	});
 
 	it("reads this very process: its CPU time grows as Node's own count does, and its memory is there", () => {
-		const [before] = cpuMsOfTrees([process.pid]);
+		// Node's count brackets the two readings, so it is the larger; both count every thread of the process.
 		const start = process.cpuUsage();
+		const [before] = cpuMsOfTrees([process.pid]);
 		let spin = 0;
-		while ((process.cpuUsage(start).user + process.cpuUsage(start).system) / 1000 < 200) spin++;
+		while ((process.cpuUsage(start).user + process.cpuUsage(start).system) / 1000 < 250) spin++;
 		const [after] = cpuMsOfTrees([process.pid]);
 		const used = process.cpuUsage(start);
 		expect(spin).toBeGreaterThan(0);
-		// /proc counts in clock ticks of 10 ms, and the readings bracket Node's.
 		expect(after - before).toBeGreaterThanOrEqual(180);
-		expect(after - before).toBeLessThanOrEqual((used.user + used.system) / 1000 + 40);
+		// /proc counts in clock ticks of 10 ms.
+		expect(after - before).toBeLessThanOrEqual((used.user + used.system) / 1000 + 20);
 		expect(residentBytesOf(process.pid)).toBeGreaterThan(10 * 2 ** 20);
 	});
 });

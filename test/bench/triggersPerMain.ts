@@ -363,12 +363,14 @@ async function settle(bench: N8nForBench, maxMs: number): Promise<void> {
 	}
 }
 
-async function apiLatency(bench: N8nForBench): Promise<number> {
+/** The editor API's answer time; a call that failed counts as never answering in time, and its error is kept. */
+async function apiLatency(bench: N8nForBench, errors?: string[]): Promise<number> {
 	const start = Date.now();
 	try {
 		// What the editor asks on every load: the signed-in user.
 		await bench.n8n.rest('GET', '/rest/login');
-	} catch {
+	} catch (error) {
+		errors?.push(error instanceof Error ? error.message.slice(0, 160) : String(error));
 		return Number.POSITIVE_INFINITY;
 	}
 	return Date.now() - start;
@@ -403,6 +405,7 @@ async function runWindow(
 
 	const added: Array<{ sequence: number; at: number }> = [];
 	const apiMs: number[] = [];
+	const apiErrors: string[] = [];
 	let rssMaxBytes = 0;
 	const adding = (async () => {
 		for (let minute = 0; start + minute * INTERVAL_MS < end; minute++) {
@@ -415,7 +418,7 @@ async function runWindow(
 	const probingApi = (async () => {
 		while (Date.now() < end) {
 			const began = Date.now();
-			apiMs.push(await apiLatency(bench));
+			apiMs.push(await apiLatency(bench, apiErrors));
 			rssMaxBytes = Math.max(rssMaxBytes, residentBytesOf(n8nPid) ?? 0);
 			await sleep(Math.max(0, API_EVERY_MS - (Date.now() - began)));
 		}
@@ -446,6 +449,7 @@ async function runWindow(
 		counters: { overlappingTicks: delta('n8n_poll_trigger_overlapping_ticks_total'), pollErrors: delta('n8n_poll_trigger_errors_total') },
 		apiMs,
 	});
+	if (apiErrors.length > 0) judgement.reasons.push(`the editor API failed ${apiErrors.length} times (${apiErrors[0]})`);
 	let leads: LeadCheck | undefined;
 	if (kind === 'confirm' && pool.who === 'ours') {
 		leads = checkLeads({
