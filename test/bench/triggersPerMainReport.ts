@@ -183,3 +183,37 @@ function boundsText(result: ScaleResult): string {
 	});
 	return lines.length > 0 ? `Where a target is missed, what bounds it (measured):\n\n${lines.join('\n')}` : '';
 }
+
+/** Where the benchmark writes its figures into docs/scaling.md: between these two lines, which stay. */
+export const MEASURED_BEGIN = '<!-- measured by npm run bench: begin -->';
+export const MEASURED_END = '<!-- measured by npm run bench: end -->';
+
+/** `text` with what lies between the markers replaced by `block`; unchanged when the markers are not both there, in order. */
+export function replaceMeasuredBlock(text: string, block: string): string {
+	const begin = text.indexOf(MEASURED_BEGIN);
+	const end = text.indexOf(MEASURED_END);
+	if (begin < 0 || end < begin) return text;
+	return `${text.slice(0, begin + MEASURED_BEGIN.length)}\n${block.trim()}\n${text.slice(end)}`;
+}
+
+/** The figures docs/scaling.md quotes: each configuration's K, the peer's beside ours, and n8n's CPU per poll cycle. */
+export function scalingDocBlock(result: ScaleResult, date: string, machine: string): string {
+	const sizes = [...new Set(result.rows.map((row) => row.config.size))].sort((a, b) => a - b);
+	const lines = sizes.flatMap((size) =>
+		[false, true].flatMap((compression) => {
+			const ours = result.rows.find((row) => row.config.who === 'ours' && row.config.size === size && row.config.compression === compression);
+			if (!ours) return [];
+			const peer = result.rows.find((row) => row.config.who === 'peer' && row.config.size === size && row.config.compression === compression);
+			const at = windowAtK(ours);
+			const perPoll = at ? cpuMsPerPoll(at, result.idleCores) : undefined;
+			const failure = firstFailure(ours);
+			return [`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? peer.k : '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`];
+		}),
+	);
+	return `Measured by \`npm run bench\` on ${date}, on ${machine}, n8n ${result.n8nVersion} with its defaults (one main, SQLite), each trigger
+polling a form of its own once a minute ([the method and every window](benchmarks.md#triggers-per-n8n-main)):
+
+| inquiries per form | compression | App Builder Triggers one main carries | peer workflows | n8n CPU per poll cycle | what failed above it |
+| --- | --- | --- | --- | --- | --- |
+${lines.join('\n')}`;
+}

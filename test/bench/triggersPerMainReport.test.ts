@@ -1,0 +1,72 @@
+import { MEASURED_BEGIN, MEASURED_END, replaceMeasuredBlock } from './triggersPerMainReport';
+
+describe("the benchmark's figures in docs/scaling.md", () => {
+	it('replaces only what lies between the markers, and keeps the markers', () => {
+		const doc = `# Scaling\n\nBefore.\n\n${MEASURED_BEGIN}\nold figures\n${MEASURED_END}\n\nAfter.\n`;
+		const updated = replaceMeasuredBlock(doc, '| new | figures |\n');
+		expect(updated).toBe(`# Scaling\n\nBefore.\n\n${MEASURED_BEGIN}\n| new | figures |\n${MEASURED_END}\n\nAfter.\n`);
+		expect(replaceMeasuredBlock(updated, 'again')).toContain(`${MEASURED_BEGIN}\nagain\n${MEASURED_END}`);
+	});
+
+	it('leaves a page without both markers, in order, as it is', () => {
+		expect(replaceMeasuredBlock('no markers', 'x')).toBe('no markers');
+		expect(replaceMeasuredBlock(`${MEASURED_END} ${MEASURED_BEGIN}`, 'x')).toBe(`${MEASURED_END} ${MEASURED_BEGIN}`);
+	});
+});
+
+import { scaleSection, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
+import type { ScaleConfig, ScaleResult, ScaleRow, ScaleSettings, WindowResult } from './triggersPerMain';
+
+const spread = (median: number) => ({ median, p95: median * 2, max: median * 3 });
+function window(k: number, passed: boolean, reasons: string[] = [], kind: 'probe' | 'confirm' = 'probe'): WindowResult {
+	const minutes = kind === 'probe' ? 1 : 5;
+	const polls = k * minutes;
+	return {
+		k,
+		kind,
+		lengthMs: minutes * 60_000,
+		judgement: { ticks: polls, polls, missedTicks: 0, lateness: spread(20), cycle: spread(300), overInterval: 0, failedExecutions: 0, apiMs: spread(40), apiOverLimit: 0, overlappingTicks: 0, pollErrors: 0, passed, reasons },
+		passed,
+		// n8n busy 0.1 core at idle plus 100 ms a poll.
+		cpu: { n8nMs: 0.1 * minutes * 60_000 + 100 * polls, emulatorMs: 1000, benchMs: 100, machineMs: minutes * 60_000 },
+		rssMaxBytes: 700 * 2 ** 20,
+	};
+}
+function row(who: 'ours' | 'peer', size: number, k: number, failed?: number, confirmed = true): ScaleRow {
+	const config: ScaleConfig = { who, size, compression: false, confirm: confirmed, start: 1, max: 5000 };
+	const windows = [window(k, true), ...(failed ? [window(failed, false, ['3 of 500 ticks had no poll'])] : [])];
+	const confirm = confirmed ? window(k, true, [], 'confirm') : undefined;
+	if (confirm) windows.push(confirm);
+	return { config, bracket: { passed: k, failed, probes: [] }, windows, confirmed: confirm, k };
+}
+const result = (rows: ScaleRow[]): ScaleResult => ({ rows, emulatorAlone: [], idleCores: 0.1, n8nVersion: '2.41.1', minutes: 40 });
+const settings = { probeWindowMs: 60_000, confirmWindowMs: 300_000, resolution: 0.15, newPerMinute: 3, peerHistory: 1_000_000, emulatorAloneRequests: 0 } as ScaleSettings;
+
+describe('the triggers-per-main targets', () => {
+	it('meets a size only with at least the K targeted and at least 5 times the most the peer could carry', () => {
+		const [at1000, at10000] = scaleTargetRows(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false), row('ours', 10_000, 60, 70), row('peer', 10_000, 12, 13, false)]));
+		expect(at1000).toContain('400 (compression off), 10.0x the peer\'s 40');
+		expect(at1000).toMatch(/\| met \|$/);
+		// The peer's 12 passed and 13 failed: ours' 60 is 5x its 12, and the most it could carry is 12.
+		expect(at10000).toMatch(/\| met \|$/);
+	});
+
+	it('misses a size below the K targeted, or short of 5 times the peer, and links what bounds it', () => {
+		const [below, short] = scaleTargetRows(result([row('ours', 1000, 150, 170), row('peer', 1000, 10, 11, false), row('ours', 10_000, 80, 90), row('peer', 10_000, 15, 30, false)]));
+		expect(below).toContain('(what bounds it: [Triggers per n8n main](#triggers-per-n8n-main))');
+		expect(below).toMatch(/\*\*not met\*\* \|$/);
+		// The peer passed 15 and failed 30: it may carry up to 29; 80 is 5 times its 15 but not 5 times 29.
+		expect(short).toMatch(/\*\*not met\*\* \|$/);
+		expect(scaleTargetRows(result([]))[0]).toContain('not measured');
+	});
+
+	it('reports n8n CPU per poll cycle less its idle share, and what failed first above K', () => {
+		const text = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
+		// 0.1 core idle over the window is taken off: (30,000 + 200,000 - 30,000) ms / 2,000 polls in the 5-minute confirmation.
+		expect(text).toContain('| App Builder Trigger | 1,000 | off | **400** (460 failed) |');
+		expect(text).toContain('| 100 ms |');
+		expect(text).toContain('at 460: 3 of 500 ticks had no poll');
+		expect(text).toContain('then 5 minutes at K with every lead checked');
+		expect(scalingDocBlock(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false)]), '2026-11-24', 'a machine')).toContain('| 1,000 | off | 400 | 40 | 100 ms | at 460: 3 of 500 ticks had no poll |');
+	});
+});
