@@ -1,4 +1,4 @@
-import { bracketIsNarrow, findLargestK } from './kSearch';
+import { bracketIsNarrow, findLargestK, probeAround } from './kSearch';
 
 /** A machine that carries `capacity` triggers: every K up to it passes. */
 const capacity = (limit: number) => {
@@ -54,5 +54,33 @@ describe('finding the largest K by doubling, then bisecting', () => {
 		const up = capacity(500);
 		await findLargestK({ start: 25, max: 1000, resolution: 0.5 }, up.probe, { passed: 200, probes: [] });
 		expect(up.asked[0]).toBe(400);
+	});
+});
+
+describe("probing around another configuration's K", () => {
+	it('stops at the first factor that passes: the peer at a fifth of ours, then a tenth', async () => {
+		const weak = capacity(30);
+		expect(await probeAround({ passed: 400, failed: 460 }, [0.2, 0.1], weak.probe, 4)).toMatchObject({ passed: 0, failed: 40 });
+		expect(weak.asked).toEqual([80, 40]);
+		const strong = capacity(100);
+		const result = await probeAround({ passed: 400, failed: 460 }, [0.1, 0.2], strong.probe, 4);
+		expect(strong.asked).toEqual([80]);
+		expect(result).toMatchObject({ passed: 80, failed: undefined });
+	});
+
+	it("tries the base's first failure after a pass at the base's own K, within the probes allowed", async () => {
+		const better = capacity(500);
+		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], better.probe, 2)).toMatchObject({ passed: 460, failed: undefined });
+		expect(better.asked).toEqual([400, 460]);
+		const worse = capacity(350);
+		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], worse.probe, 2)).toMatchObject({ passed: 320, failed: 400 });
+		const capped = capacity(350);
+		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], capped.probe, 1)).toMatchObject({ passed: 0, failed: 400 });
+		expect(capped.asked).toEqual([400]);
+	});
+
+	it('never probes below 1', async () => {
+		const none = capacity(0);
+		expect(await probeAround({ passed: 3 }, [0.2], none.probe, 3)).toMatchObject({ passed: 0, failed: 1 });
 	});
 });

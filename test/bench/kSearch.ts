@@ -69,3 +69,31 @@ export async function findLargestK(settings: KSearchSettings, probe: (k: number)
 	}
 	return { passed, failed, probes };
 }
+
+/**
+ * Where one configuration stands against another's K, in a few probes
+ * rather than a search of its own: K × each factor in turn, from the
+ * largest, until one passes (a failure vouches for every K above it). When
+ * the base's own K passes (a factor of 1), the base's first failure is tried
+ * next, so a configuration that carries more is seen to. At most
+ * `maxProbes` windows.
+ */
+export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, factors: readonly number[], probe: (k: number) => Promise<boolean>, maxProbes: number): Promise<KBracket> {
+	const probes: KProbe[] = [];
+	let passed = 0;
+	let failed: number | undefined;
+	const tryK = async (k: number) => {
+		const ok = await probe(k);
+		probes.push({ k, passed: ok });
+		if (ok) passed = Math.max(passed, k);
+		else failed = failed === undefined ? k : Math.min(failed, k);
+		return ok;
+	};
+	for (const factor of [...factors].sort((a, b) => b - a)) {
+		const k = Math.max(1, Math.floor(base.passed * factor));
+		if (probes.length >= maxProbes || (failed !== undefined && k >= failed) || k <= passed) continue;
+		if (await tryK(k)) break;
+	}
+	if (passed === base.passed && base.failed !== undefined && probes.length < maxProbes) await tryK(base.failed);
+	return { passed, failed, probes };
+}

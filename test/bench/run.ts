@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { commitPoll, MAX_FIRST_POLL_COUNT, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor';
@@ -26,7 +26,7 @@ import { crashSection } from './crashFigures';
 import { lineChart } from './svgChart';
 import { manyPollsSection, manyPollsTargetRow, measureManyPolls, profilePolls, type ManyPolls, type PollProfile } from './pollProfile';
 import { cpuMsPerPoll, measureTriggersPerMain, SCALE_N8N_ENV, type ScaleResult, type ScaleSettings } from './triggersPerMain';
-import { scaleChart, scaleSection, scaleTargetRows } from './triggersPerMainReport';
+import { replaceMeasuredBlock, scaleChart, scaleSection, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
 
 const SMOKE = process.argv.includes('--smoke');
 const SIZES = SMOKE ? [500] : [1_000, 10_000, 100_000];
@@ -39,7 +39,8 @@ const CYCLES: CycleSettings = SMOKE
 			// Ours polls once a minute: five cycles where that is affordable, three for the form whose peer takes minutes.
 			cyclesFor: (size) => (size >= 100_000 ? 3 : 5),
 			newPerCycle: NEW_PER_POLL,
-			peerTimeoutMs: 10 * 60_000,
+			// The peer's first run at 100,000 did not finish in 12 minutes in earlier runs; 6 say as much and leave time for triggers per main.
+			peerTimeoutMs: 4 * 60_000,
 			peerVariants: 2,
 		};
 // 50 Mbit/s and a 100 ms round trip; the smoke run takes the same paths on a small form and a fast link.
@@ -49,48 +50,52 @@ const SLOW_LINK: SlowLinkSettings = SMOKE
 /** The everyday poll of a small form, many times: the form's size, the rounds timed, the polls profiled. */
 const MANY_POLLS = SMOKE ? { size: 300, rounds: 5, profiled: 5 } : { size: 1_000, rounds: 101, profiled: 60 };
 /**
- * Triggers per n8n main. Each window is a minute at least (a poll a minute),
- * so the configurations are chosen to fit the whole run in about 90 minutes:
- * compression off is searched from scratch and confirmed over 5 minutes with
- * every lead checked (the targets are read there); compression on starts from
- * the K found with it off and is not confirmed; the peer is found with
- * one-minute windows (ours is set against the largest K the peer could have).
- * The smoke run takes the same paths on a small form with K of 1 and 2.
+ * Triggers per n8n main. Every window lasts a minute at least (a poll a
+ * minute), so what runs is chosen to keep the whole benchmark near 90
+ * minutes: ours with compression off is searched from scratch and its K
+ * confirmed over 5 minutes with every lead checked, at each size; ours with
+ * compression on is tried at that K (and at the first K that failed, or at
+ * four fifths of it); the peer at a fifth of ours' K, which decides the 5x
+ * target, then at a tenth if that fails. The smoke run takes the same paths
+ * on a small form with K of 1 and 2.
  */
 const SCALE: ScaleSettings = SMOKE
 	? {
 			configs: [
 				{ who: 'ours', size: 300, compression: true, confirm: true, start: 2, max: 2 },
-				{ who: 'peer', size: 300, compression: false, confirm: false, start: 1, max: 1 },
+				{ who: 'peer', size: 300, compression: true, confirm: false, start: 1, max: 1, relativeTo: { who: 'ours', size: 300, compression: true, factors: [0.5], maxProbes: 1 } },
 			],
 			probeWindowMs: 60_000,
-			confirmWindowMs: 60_000,
+			// Long enough for the leads of its first minute to be due.
+			confirmWindowMs: 90_000,
 			resolution: 0.25,
 			newPerMinute: 3,
-			peerHistory: 1_000_000,
+			peerHistory: RAISED_HISTORY,
 			emulatorAloneRequests: 10,
 			idleMs: 5_000,
 			drainMs: 5_000,
 			waitForPeerFirstRuns: false,
+			confirmAttempts: 1,
 		}
 	: {
-			configs: [
-				{ who: 'ours', size: 1_000, compression: false, confirm: true, start: 50, max: 3_200 },
-				{ who: 'ours', size: 1_000, compression: true, confirm: false, start: 50, max: 3_200, startFrom: { who: 'ours', size: 1_000, compression: false } },
-				{ who: 'peer', size: 1_000, compression: false, confirm: false, start: 4, max: 400 },
-				{ who: 'ours', size: 10_000, compression: false, confirm: true, start: 10, max: 800 },
-				{ who: 'ours', size: 10_000, compression: true, confirm: false, start: 10, max: 800, startFrom: { who: 'ours', size: 10_000, compression: false } },
-				{ who: 'peer', size: 10_000, compression: false, confirm: false, start: 1, max: 100 },
-			],
+			configs: [1_000, 10_000].flatMap((size) => {
+				const off = { who: 'ours' as const, size, compression: false };
+				return [
+					{ ...off, confirm: true, start: size >= 10_000 ? 10 : 50, max: size >= 10_000 ? 800 : 3_200 },
+					{ ...off, compression: true, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [1, 0.8], maxProbes: 2 } },
+					{ who: 'peer' as const, size, compression: false, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [0.2, 0.1], maxProbes: 2 } },
+				];
+			}),
 			probeWindowMs: 60_000,
 			confirmWindowMs: 5 * 60_000,
-			resolution: 0.15,
+			resolution: 0.2,
 			newPerMinute: 3,
-			peerHistory: 1_000_000,
+			peerHistory: RAISED_HISTORY,
 			emulatorAloneRequests: 200,
 			idleMs: 30_000,
-			drainMs: 20_000,
+			drainMs: 10_000,
 			waitForPeerFirstRuns: true,
+			confirmAttempts: 2,
 		};
 /** Add User's target: its node time within this much of the ideal. */
 const ADD_USER_TARGET = 1.25;
@@ -208,6 +213,11 @@ async function main(): Promise<void> {
 		const flatten = flattenThroughput(records.slice(0, 10_000));
 		const million = stateSizeAtMillion();
 		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(emulator, polls[0].stateBytes);
+		// What the package promises whatever the load: no lead twice. (A lead late because n8n could not keep up fails its window, not the run.)
+		for (const row of scale.rows.filter((r) => r.config.who === 'ours')) {
+			const repeated = row.windows.find((window) => (window.leads?.repeated ?? 0) > 0);
+			if (repeated) throw new Error(`triggers per main at ${row.config.size}, K ${repeated.k}: ${repeated.judgement.reasons.join('; ')}`);
+		}
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
 		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : resolve(__dirname, '../../docs');
 		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink, { many, profile, scale });
@@ -372,18 +382,22 @@ ${slowLinkSection(slowLink, SLOW_LINK)}
 ${addUserSection(addUser)}
 ${crashSection(resolve(__dirname, '../../docs/crash-suite.json'))}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
-	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg and poll-time-vs-k.svg`);
+	// docs/scaling.md quotes the triggers per main between its markers (the smoke run writes a copy aside).
+	const scalingPage = readFileSync(resolve(__dirname, '../../docs/scaling.md'), 'utf8');
+	const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
+	writeFileSync(resolve(docs, 'scaling.md'), replaceMeasuredBlock(scalingPage, scalingDocBlock(scaling.scale, new Date().toISOString().slice(0, 10), machine)));
+	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg, poll-time-vs-k.svg and the figures in scaling.md`);
 }
 
 /**
  * What a poll cycle of ours costs n8n's CPU on a form of `size` (or the
- * smallest form measured): from the smallest K that passed with compression
- * off, where n8n's idle share weighs least.
+ * smallest form measured), with compression off: over the window that
+ * confirmed its K (what K triggers pay), else the largest that passed.
  */
 function pollCycleCostInN8n(scale: ScaleResult, size: number): { cpuMs: number; k: number } | undefined {
 	const ours = scale.rows.filter((row) => row.config.who === 'ours');
 	const row = ours.find((r) => r.config.size === size && !r.config.compression) ?? ours.find((r) => r.config.size === size) ?? ours[0];
-	const window = row?.windows.filter((w) => w.passed).sort((a, b) => a.k - b.k)[0];
+	const window = row?.confirmed ?? row?.windows.filter((w) => w.passed).sort((a, b) => b.k - a.k)[0];
 	const cpuMs = window && cpuMsPerPoll(window, scale.idleCores);
 	return window && cpuMs !== undefined ? { cpuMs, k: window.k } : undefined;
 }

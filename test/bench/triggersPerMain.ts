@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { FIXTURE } from '../emulator';
 import { peerPollWorkflow, TRIGGER_NODE_TYPE, triggerWorkflow, type BenchWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
-import { findLargestK, type KBracket } from './kSearch';
+import { findLargestK, probeAround, type KBracket } from './kSearch';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
@@ -32,11 +32,13 @@ export interface ScaleConfig {
 	start: number;
 	max: number;
 	/**
-	 * Start from the bracket another configuration found (the same workflows
-	 * with compression the other way): its K is probed first and the search
-	 * goes up or down from there.
+	 * Instead of a search of its own, a few windows against the K another
+	 * configuration found (measured before it): K × each factor in turn until
+	 * one passes (probeAround in kSearch.ts). The peer at a fifth of ours is
+	 * the target itself; compression on at the K found with it off says
+	 * whether compression moves K. The K reported is then a bound.
 	 */
-	startFrom?: { who: Who; size: number; compression: boolean };
+	relativeTo?: { who: Who; size: number; compression: boolean; factors: number[]; maxProbes: number };
 }
 
 export interface ScaleSettings {
@@ -56,6 +58,8 @@ export interface ScaleSettings {
 	drainMs: number;
 	/** Whether the peer's first runs (every inquiry new) are waited out before a window, as they are on a large form. */
 	waitForPeerFirstRuns: boolean;
+	/** Confirmations tried: one that fails narrows the bracket below it, and the next K down is confirmed. */
+	confirmAttempts: number;
 }
 
 export interface WindowResult {
@@ -288,31 +292,12 @@ async function searchConfig(
 		return result.passed;
 	};
 
-	const base = config.startFrom ? earlier.find((row) => row.config.who === config.startFrom?.who && row.config.size === config.startFrom.size && row.config.compression === config.startFrom.compression) : undefined;
-	let bracket: KBracket;
+	const relative = config.relativeTo;
+	const base = relative ? earlier.find((row) => row.config.who === relative.who && row.config.size === relative.size && row.config.compression === relative.compression) : undefined;
 	const search = { start: config.start, max: config.max, resolution: settings.resolution };
-	if (base && base.k > 0) {
-		// The other coding's bracket first: from its K up to its first failure, or down in steps of a quarter.
-		let passed = 0;
-		let failed: number | undefined;
-		if (await probe(base.k)) {
-			passed = base.k;
-			const above = base.bracket.failed;
-			if (above !== undefined && above <= config.max) {
-				if (await probe(above)) passed = above;
-				else failed = above;
-			}
-		} else {
-			failed = base.k;
-			for (let k = Math.floor(base.k * 0.75), steps = 0; k > 0 && steps < 4; k = Math.floor(k * 0.75), steps++) {
-				if (await probe(k)) {
-					passed = k;
-					break;
-				}
-				failed = k;
-			}
-		}
-		bracket = await findLargestK(search, probe, { passed, failed, probes: windows.map((window) => ({ k: window.k, passed: window.passed })) });
+	let bracket: KBracket;
+	if (relative) {
+		bracket = base && base.k > 0 ? await probeAround({ passed: base.k, failed: base.bracket.failed }, relative.factors, probe, relative.maxProbes) : { passed: 0, probes: [] };
 	} else {
 		bracket = await findLargestK(
 			{
@@ -332,13 +317,13 @@ async function searchConfig(
 	let confirmed: WindowResult | undefined;
 	let note: string | undefined;
 	if (config.confirm && bracket.passed > 0) {
-		// Two tries: a confirmation that fails narrows the bracket below it and the next K down is confirmed.
-		for (let attempt = 0; attempt < 2 && bracket.passed > 0; attempt++) {
+		for (let attempt = 0; attempt < settings.confirmAttempts && bracket.passed > 0; attempt++) {
 			const k = bracket.passed;
 			if (await probe(k, 'confirm')) {
 				confirmed = windows[windows.length - 1];
 				break;
 			}
+			if (attempt + 1 >= settings.confirmAttempts) break;
 			bracket = await findLargestK(search, probe, {
 				passed: bracket.probes.filter((p) => p.passed && p.k < k).reduce((most, p) => Math.max(most, p.k), 0),
 				failed: k,
@@ -347,7 +332,8 @@ async function searchConfig(
 		}
 		if (!confirmed) note = `no K passed its ${settings.confirmWindowMs / 60_000}-minute confirmation`;
 	}
-	if (bracket.failed === undefined) note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
+	if (relative && !(base && base.k > 0)) note = 'not measured: the configuration it is measured against found no K';
+	else if (bracket.failed === undefined && !relative) note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
 	await pool.setK(0);
 	return { config, bracket, windows, confirmed, k: confirmed?.k ?? (config.confirm ? 0 : bracket.passed), note };
 }

@@ -45,7 +45,7 @@ const settings = { probeWindowMs: 60_000, confirmWindowMs: 300_000, resolution: 
 describe('the triggers-per-main targets', () => {
 	it('meets a size only with at least the K targeted and at least 5 times the most the peer could carry', () => {
 		const [at1000, at10000] = scaleTargetRows(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false), row('ours', 10_000, 60, 70), row('peer', 10_000, 12, 13, false)]));
-		expect(at1000).toContain('400 (compression off), 10.0x the peer\'s 40');
+		expect(at1000).toContain("400 (compression off), the peer 40 to 44: ours is at least 9.1x");
 		expect(at1000).toMatch(/\| met \|$/);
 		// The peer's 12 passed and 13 failed: ours' 60 is 5x its 12, and the most it could carry is 12.
 		expect(at10000).toMatch(/\| met \|$/);
@@ -58,6 +58,13 @@ describe('the triggers-per-main targets', () => {
 		// The peer passed 15 and failed 30: it may carry up to 29; 80 is 5 times its 15 but not 5 times 29.
 		expect(short).toMatch(/\*\*not met\*\* \|$/);
 		expect(scaleTargetRows(result([]))[0]).toContain('not measured');
+	});
+
+	it('takes a peer that failed at a fifth of ours as carrying fewer, and one that only passed as not bounded', () => {
+		const failedAtAFifth: ScaleRow = { ...row('peer', 1000, 0, 80, false), k: 0, bracket: { passed: 0, failed: 80, probes: [] } };
+		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), failedAtAFifth]))[0]).toMatch(/the peer fewer than 80: ours is at least 5\.1x \| met \|$/);
+		const onlyPassed: ScaleRow = { ...row('peer', 1000, 80, undefined, false), bracket: { passed: 80, probes: [] } };
+		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), onlyPassed]))[0]).toMatch(/the peer 80 or more \| \*\*not met\*\* \|$/);
 	});
 
 	it('reports n8n CPU per poll cycle less its idle share, and what failed first above K', () => {
