@@ -448,7 +448,7 @@ async function runWindow(
 	}
 	const pollCount = delta('n8n_poll_trigger_duration_seconds_count', { node_type: TRIGGER_NODE_TYPE });
 	const pollSum = delta('n8n_poll_trigger_duration_seconds_sum', { node_type: TRIGGER_NODE_TYPE });
-	const lag = metricSum(metricsAfter, 'nodejs_eventloop_lag_p99_seconds');
+	const lag = metricSum(metricsAfter, 'n8n_nodejs_eventloop_lag_p99_seconds');
 	return {
 		k,
 		kind,
@@ -458,7 +458,7 @@ async function runWindow(
 		passed: judgement.passed && (leads?.passed ?? true),
 		cpu: { n8nMs: n8nAfter - n8nBefore, emulatorMs: emulatorAfter - emulatorBefore, benchMs: benchAfter - benchBefore, machineMs: machineAfter - machineBefore },
 		rssMaxBytes,
-		heapUsedBytes: metricSum(metricsAfter, 'nodejs_heap_size_used_bytes') || undefined,
+		heapUsedBytes: metricSum(metricsAfter, 'n8n_nodejs_heap_size_used_bytes') || undefined,
 		pollCallMeanMs: pollCount > 0 ? (pollSum / pollCount) * 1000 : undefined,
 		eventLoopLagP99Ms: Number.isFinite(lag) && lag > 0 ? lag * 1000 : undefined,
 	};

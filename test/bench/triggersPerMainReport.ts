@@ -125,7 +125,7 @@ export function scaleSection(result: ScaleResult, settings: ScaleSettings): stri
 	const windowRows = result.rows.flatMap((row) =>
 		row.windows.map((window) => {
 			const j = window.judgement;
-			return `| ${configName(row.config)} | ${window.k} | ${window.kind === 'confirm' ? `${Math.round(window.lengthMs / 60_000)} min, leads checked` : `${Math.round(window.lengthMs / 1000)} s`} | ${window.passed ? 'pass' : '**fail**'} | ${j.polls} of ${j.ticks} | ${ms(j.lateness.p95)} | ${ms(j.cycle.median)} / ${ms(j.cycle.p95)} / ${ms(j.cycle.max)} | ${ms(window.pollCallMeanMs)} | ${ms(j.apiMs.max)} | ${ms(cpuMsPerPoll(window, result.idleCores))} | ${cores(window.cpu.n8nMs, window.lengthMs)} | ${cores(window.cpu.emulatorMs, window.lengthMs)} | ${cores(window.cpu.machineMs, window.lengthMs)} | ${mib(window.rssMaxBytes)} |`;
+			return `| ${configName(row.config)} | ${window.k} | ${window.kind === 'confirm' ? `${Math.round(window.lengthMs / 60_000)} min, leads checked` : `${Math.round(window.lengthMs / 1000)} s`} | ${window.passed ? 'pass' : '**fail**'} | ${j.polls} of ${j.ticks} | ${ms(j.lateness.p95)} | ${ms(j.cycle.median)} / ${ms(j.cycle.p95)} / ${ms(j.cycle.max)} | ${ms(window.pollCallMeanMs)} | ${ms(j.apiMs.max)} | ${ms(window.eventLoopLagP99Ms)} | ${ms(cpuMsPerPoll(window, result.idleCores))} | ${cores(window.cpu.n8nMs, window.lengthMs)} | ${cores(window.cpu.emulatorMs, window.lengthMs)} | ${cores(window.cpu.machineMs, window.lengthMs)} | ${mib(window.rssMaxBytes)} |`;
 		}),
 	);
 	const aloneRows = result.emulatorAlone.map((row) => {
@@ -176,8 +176,8 @@ ${boundsText(result)}
 Every window (cycle: from the tick to the end of the execution; poll() call: n8n's
 own \`n8n_poll_trigger_duration_seconds\`, ours only; cores: CPU time over the window's length):
 
-| configuration | K | window | | polls | lateness p95 | cycle median / p95 / max | poll() call, mean | editor API, slowest | n8n CPU per poll | n8n cores | emulator cores | machine cores | main's RSS |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| configuration | K | window | | polls | lateness p95 | cycle median / p95 / max | poll() call, mean | editor API, slowest | event loop lag p99 at the end | n8n CPU per poll | n8n cores | emulator cores | machine cores | main's RSS |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${windowRows.join('\n')}
 
 The emulator alone (no n8n polling): one of the shared forms served ${result.emulatorAlone[0]?.requests ?? 0} times, two
