@@ -296,8 +296,10 @@ async function searchConfig(
 	const base = relative ? earlier.find((row) => row.config.who === relative.who && row.config.size === relative.size && row.config.compression === relative.compression) : undefined;
 	const search = { start: config.start, max: config.max, resolution: settings.resolution };
 	let bracket: KBracket;
+	// Against the base's K, or when no K of it passed its confirmation, the largest its probes passed.
+	const baseK = base ? base.k || base.bracket.passed : 0;
 	if (relative) {
-		bracket = base && base.k > 0 ? await probeAround({ passed: base.k, failed: base.bracket.failed }, relative.factors, probe, relative.maxProbes) : { passed: 0, probes: [] };
+		bracket = baseK > 0 ? await probeAround({ passed: baseK, failed: base?.bracket.failed }, relative.factors, probe, relative.maxProbes) : { passed: 0, probes: [] };
 	} else {
 		bracket = await findLargestK(
 			{
@@ -332,7 +334,8 @@ async function searchConfig(
 		}
 		if (!confirmed) note = `no K passed its ${settings.confirmWindowMs / 60_000}-minute confirmation`;
 	}
-	if (relative && !(base && base.k > 0)) note = 'not measured: the configuration it is measured against found no K';
+	if (relative && baseK === 0) note = 'not measured: the configuration it is measured against found no K';
+	else if (relative && base && base.k === 0) note = `measured against ${baseK}, the largest K the other configuration's probes passed (none passed its confirmation)`;
 	else if (bracket.failed === undefined && !relative) note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
 	await pool.setK(0);
 	return { config, bracket, windows, confirmed, k: confirmed?.k ?? (config.confirm ? 0 : bracket.passed), note };
@@ -377,7 +380,7 @@ async function runWindow(
 	settings: ScaleSettings,
 ): Promise<WindowResult> {
 	const made = await pool.setK(k);
-	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns) await waitForFirstRuns(bench, made);
+	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns) await waitForFirstRuns(bench, made, pool.size);
 	await settle(bench, 120_000);
 
 	const n8nPid = bench.n8n.process?.pid as number;
@@ -494,15 +497,22 @@ async function executionsSince(bench: N8nForBench, since: number, withLeads: boo
 	return found;
 }
 
-/** The peer's first run finds every inquiry new and carries the whole form: it is waited out before a window. */
-async function waitForFirstRuns(bench: N8nForBench, made: ScaleTrigger[]): Promise<void> {
-	const deadline = Date.now() + 3 * INTERVAL_MS;
+/**
+ * The peer's first run finds every inquiry new and carries the whole form
+ * through every node: it is waited out before a window, so the window
+ * measures the peer's everyday cycle. Many first runs in one minute take
+ * long, so the wait allows each some time (about 1.5 s per thousand
+ * inquiries, at least 2 s) beyond the first tick.
+ */
+async function waitForFirstRuns(bench: N8nForBench, made: ScaleTrigger[], size: number): Promise<void> {
+	const deadline = Date.now() + INTERVAL_MS + made.length * Math.max(2_000, (size / 1000) * 1_500);
 	const since = Date.now() - INTERVAL_MS;
 	const waiting = new Set(made.map((trigger) => trigger.workflowId));
 	while (waiting.size > 0 && Date.now() < deadline) {
 		await sleep(5000);
 		for (const execution of await executionsSince(bench, since, false)) waiting.delete(execution.workflowId);
 	}
+	if (waiting.size > 0) console.log(`scale  ${waiting.size} of the peer's ${made.length} first runs had not finished when the window began`);
 }
 
 /**
