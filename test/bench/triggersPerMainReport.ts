@@ -39,7 +39,7 @@ function howMeasured(row: ScaleRow, settings: ScaleSettings): string {
 	const probeMinutes = settings.probeWindowMs / 60_000;
 	const base = `${probes} ${probeMinutes}-minute ${probes === 1 ? 'window' : 'windows'}`;
 	const relative = row.config.relativeTo;
-	if (relative) return `${base} at ${relative.factors.map((factor) => `${factor}x`).join(', then ')} the K of ${configName({ ...relative, confirm: false, start: 0, max: 0 })}`;
+	if (relative) return `${base} at ${relative.factors.map((factor) => `${factor}x`).join(', then ')} the K of ${configName({ ...relative, confirm: false, start: 0, max: 0 })}${row.note ? `; ${row.note}` : ''}`;
 	if (row.confirmed) return `${base}, then ${settings.confirmWindowMs / 60_000} minutes at K with every lead checked`;
 	if (row.config.confirm) return `${base}; ${row.note ?? 'not confirmed'}`;
 	return `${base} (no longer window)`;
