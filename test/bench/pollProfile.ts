@@ -45,7 +45,7 @@ export const POLL_PARTS: ProfilePart[] = [
 	...GUARD_PARTS,
 	{ name: 'identity and time of each record', matches: (url) => inPackage(url, 'AppBuilder/inquiries/identity', 'AppBuilder/inquiries/timestamps') },
 	{ name: 'keeping the records the cursor may emit', matches: (url) => inPackage(url, 'AppBuilder/trigger/inquiryList', 'AppBuilder/trigger/newestListings') },
-	{ name: 'the cursor: what is new, the state to save', matches: (url) => inPackage(url, 'AppBuilder/trigger/cursor') },
+	{ name: 'the cursor: what is new, the state to save', matches: (url) => inPackage(url, 'AppBuilder/trigger/cursor', 'AppBuilder/trigger/undatedTable') },
 	{
 		name: 'flattening what it emits',
 		matches: (url) => inPackage(url, 'AppBuilder/inquiries/flatten', 'AppBuilder/inquiries/inquiryItem', 'AppBuilder/inquiries/submittedFields', 'AppBuilder/inquiries/unreadableInquiry'),
