@@ -18,6 +18,9 @@ export const WEB_SERVICE_ENDPOINTS = {
 
 export type WebServiceEndpoint = keyof typeof WEB_SERVICE_ENDPOINTS;
 
+/** A form feature page ID as the API documents it: formbuilder_<digits>_<digits>. */
+export const FORM_PAGE_ID_PATTERN = '^formbuilder_\\d+_\\d+$';
+
 /** The form a FormBuilderApi call reads: the app's ID and the form feature page's ID. */
 export interface FormTarget {
 	appId: string;

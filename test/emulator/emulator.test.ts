@@ -213,6 +213,14 @@ describe('App Builder API emulator', () => {
 			await expect(hanging).rejects.toThrow();
 		});
 
+		it("hits only the named form's requests when a fault names a pageId", async () => {
+			const other = () => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.secondFormPageId });
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 500, pageId: FIXTURE.secondFormPageId, times: 1 });
+			expect((await inquiries()).status).toBe(200);
+			expect((await other()).status).toBe(500);
+			expect((await other()).status).toBe(200);
+		});
+
 		it('cuts a JSON body short', async () => {
 			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate' });

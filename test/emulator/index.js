@@ -108,7 +108,7 @@ async function handleRequest(store, kind, req, res) {
 
 	const faultEndpoint = faultEndpointOf(kind, path);
 	if (faultEndpoint) {
-		const fault = store.takeFault(faultEndpoint);
+		const fault = store.takeFault(faultEndpoint, typeof params.pageId === 'string' ? params.pageId : undefined);
 		if (fault) {
 			switch (fault.kind) {
 				case 'latency':

@@ -1,12 +1,9 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FormTarget } from '../../shared/appBuilderApi';
+import { FORM_PAGE_ID_PATTERN, type FormTarget } from '../../shared/appBuilderApi';
 import { textFrom } from '../parameters/parameterValues';
 import { checkedParameter } from '../parameters/readParameter';
-
-/** A form feature page id as the API documents it: formbuilder_<digits>_<digits>. */
-export const FORM_PAGE_ID_PATTERN = '^formbuilder_\\d+_\\d+$';
 
 export const appIdField: INodeProperties = {
 	displayName: 'App ID',

@@ -1,8 +1,7 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { FORM_PAGE_ID_PATTERN } from '../descriptions/appAndForm';
-import { callWebService } from '../transport/request';
+import { fetchAppForms } from '../transport/appForms';
 
 /**
  * Lists the app's form pages for the Form picker (AppFeatures.php). Only
@@ -18,17 +17,10 @@ export async function searchFormPages(
 			description: 'The list of forms comes from your app, so the App ID field must be filled.',
 		});
 	}
-	const body = await callWebService.call(this, 'getAppFeatures', { appId }, { retry: { maxAttempts: 2 } });
-	const pages = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-	const isForm = new RegExp(FORM_PAGE_ID_PATTERN);
+	const forms = await fetchAppForms(this, appId, { retry: { maxAttempts: 2 } });
 	const needle = (filter ?? '').toLowerCase();
-	const results = pages
-		.filter((page) => typeof page.pageId === 'string' && isForm.test(page.pageId))
-		.map((page) => {
-			const pageId = page.pageId as string;
-			const pageName = typeof page.pageName === 'string' && page.pageName !== '' ? page.pageName : pageId;
-			return { name: `${pageName} (${pageId})`, value: pageId };
-		})
+	const results = forms
+		.map(({ pageId, pageName }) => ({ name: pageName === pageId ? pageId : `${pageName} (${pageId})`, value: pageId }))
 		.filter((entry) => needle === '' || entry.name.toLowerCase().includes(needle))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };

@@ -1,0 +1,63 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { FORM_PAGE_ID_PATTERN } from '../../shared/appBuilderApi';
+import { callWebService, type WebServiceCallOptions, type WebServiceContext } from './request';
+
+/** A form feature page of an app, as AppFeatures.php lists it. */
+export interface AppForm {
+	pageId: string;
+	/** The page's name, or its ID when the API gives none. */
+	pageName: string;
+}
+
+/** Most forms one app's list may hold; an answer listing more is not the App Builder API's. */
+export const MAX_APP_FORMS = 1000;
+/** An app's feature list is small; a larger answer stops at this size. */
+const MAX_FEATURES_ANSWER_BYTES = 8 * 1024 * 1024;
+/** Longest page name kept; longer ones are cut (they go into every item of the form). */
+const MAX_PAGE_NAME_LENGTH = 200;
+
+/**
+ * The app's form pages (AppFeatures.php, method getAppFeatures), in the
+ * API's order, each once. Pages that are not forms (a home page, a
+ * gallery) have no inquiries and are left out.
+ */
+export async function fetchAppForms(
+	context: WebServiceContext,
+	appId: string,
+	options: WebServiceCallOptions = {},
+): Promise<AppForm[]> {
+	const body = await callWebService.call(context, 'getAppFeatures', { appId }, { maxAnswerBytes: MAX_FEATURES_ANSWER_BYTES, ...options });
+	return formsIn(context, body, options.itemIndex);
+}
+
+function formsIn(context: WebServiceContext, body: IDataObject, itemIndex?: number): AppForm[] {
+	const data = body.data;
+	// As with inquiries, an app without pages may come back with no list at all.
+	if (data === undefined || data === null || data === '') return [];
+	if (!Array.isArray(data)) {
+		throw new NodeApiError(context.getNode(), { dataType: typeof data }, {
+			message: "The App Builder API answered without a list of the app's pages",
+			description: 'The answer\'s "data" field is not a list. Check that App ID is right; if it is, the API may have changed.',
+			itemIndex,
+		});
+	}
+	const isForm = new RegExp(FORM_PAGE_ID_PATTERN);
+	const forms = new Map<string, AppForm>();
+	for (const page of data as unknown[]) {
+		if (typeof page !== 'object' || page === null) continue;
+		const { pageId, pageName } = page as IDataObject;
+		if (typeof pageId !== 'string' || !isForm.test(pageId) || forms.has(pageId)) continue;
+		const name = typeof pageName === 'string' && pageName.trim() !== '' ? pageName.trim().slice(0, MAX_PAGE_NAME_LENGTH) : pageId;
+		forms.set(pageId, { pageId, pageName: name });
+		if (forms.size > MAX_APP_FORMS) {
+			throw new NodeApiError(context.getNode(), { forms: forms.size }, {
+				message: `The App Builder API lists more than ${MAX_APP_FORMS.toLocaleString('en')} forms for this app`,
+				description: 'Check that App ID is right. To watch forms of such an app, use one trigger per form (Watch: One Form).',
+				itemIndex,
+			});
+		}
+	}
+	return [...forms.values()];
+}
