@@ -9,7 +9,8 @@ import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
 import { MAX_FIRST_POLL_COUNT } from './trigger/cursor';
 import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS } from './trigger/failureStreaks';
-import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL, pollInquiries } from './trigger/pollInquiries';
+import { pollInquiries } from './trigger/pollInquiries';
+import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL } from './trigger/triggerSettings';
 
 export class AppBuilderTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,7 +46,30 @@ export class AppBuilderTrigger implements INodeType {
 				],
 			},
 			appIdField,
-			{ ...formPageField, description: 'The form whose inquiries start the workflow' },
+			{
+				displayName: 'Watch',
+				name: 'watch',
+				type: 'options',
+				default: 'form',
+				options: [
+					{
+						name: 'One Form',
+						value: 'form',
+						description: 'The inquiries of the form picked below',
+					},
+					{
+						name: 'All Forms of the App',
+						value: 'allForms',
+						description:
+							'Every form of the app, forms added later included; each item says which form it came from (pageId, formName)',
+					},
+				],
+			},
+			{
+				...formPageField,
+				description: 'The form whose inquiries start the workflow',
+				displayOptions: { show: { watch: ['form'] } },
+			},
 			simplifyField,
 			optionsCollection([
 				{
@@ -64,9 +88,23 @@ export class AppBuilderTrigger implements INodeType {
 						{
 							name: 'Emit the Latest',
 							value: 'latest',
-							description: 'Also send the latest few inquiries already in the form',
+							description: 'Also send the latest few inquiries already in the form (with All Forms, in each form)',
+						},
+						{
+							name: 'Emit Since a Date',
+							value: 'since',
+							description:
+								'Also send every inquiry submitted at or after Since, oldest first (more than Max Inquiries per Poll follow on the next polls)',
 						},
 					],
+				},
+				{
+					displayName: 'Since',
+					name: 'firstPollSince',
+					type: 'dateTime',
+					default: '',
+					description:
+						'When On First Poll is Emit Since a Date: the first poll emits every inquiry submitted at or after this moment, such as 2026-01-31T09:00:00Z',
 				},
 				{
 					displayName: 'Latest Count',

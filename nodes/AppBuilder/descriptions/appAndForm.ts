@@ -53,6 +53,19 @@ export const formPageField: INodeProperties = {
 	],
 };
 
+/** Checks the App ID a user gave, naming the field to fix. */
+export function validateAppId(node: INode, appId: unknown, itemIndex?: number): string {
+	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
+	const app = checkedParameter(node, { label: 'App ID', path: 'appId' }, textFrom(appId), itemIndex).trim();
+	if (app === '') {
+		throw new NodeOperationError(node, 'App ID is empty', {
+			itemIndex,
+			description: 'Set App ID to your app\'s ID from the App Builder back-end (also called appID or BID).',
+		});
+	}
+	return app;
+}
+
 /** Checks the App ID and form page ID a user gave, naming the field to fix. */
 export function validateFormTarget(
 	node: INode,
@@ -60,15 +73,8 @@ export function validateFormTarget(
 	pageId: unknown,
 	itemIndex?: number,
 ): FormTarget {
-	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
-	const app = checkedParameter(node, { label: 'App ID', path: 'appId' }, textFrom(appId), itemIndex).trim();
+	const app = validateAppId(node, appId, itemIndex);
 	const page = checkedParameter(node, { label: 'Form', path: 'pageId.value' }, textFrom(pageId), itemIndex).trim();
-	if (app === '') {
-		throw new NodeOperationError(node, 'App ID is empty', {
-			itemIndex,
-			description: 'Set App ID to your app\'s ID from the App Builder back-end (also called appID or BID).',
-		});
-	}
 	if (page === '') {
 		throw new NodeOperationError(node, 'No form is selected', {
 			itemIndex,

@@ -1,5 +1,5 @@
-import { CURSOR_STATE_VERSION, cursorStateProblem, type CursorState } from './cursor';
 import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from './undatedTable';
+import { positionFromSingleForm, positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './triggerPosition';
 
 /**
  * The trigger's saved position across releases. The cursor is stored with
@@ -38,7 +38,11 @@ const v1ToV2: CursorStateMigration = (state) => {
 };
 
 /** The step from format n to n + 1 is at key n. */
-export const CURSOR_STATE_MIGRATIONS: Readonly<Record<number, CursorStateMigration>> = { 1: v1ToV2 };
+export const CURSOR_STATE_MIGRATIONS: Readonly<Record<number, CursorStateMigration>> = {
+	1: v1ToV2,
+	// v2, one form's cursor, becomes the one form of a position.
+	2: positionFromSingleForm,
+};
 
 export type MigrationOutcome =
 	| { kind: 'migrated'; state: Record<string, unknown>; from: number }
@@ -53,7 +57,7 @@ export type MigrationOutcome =
 export function migrateCursorState(
 	value: unknown,
 	migrations: Readonly<Record<number, CursorStateMigration>> = CURSOR_STATE_MIGRATIONS,
-	target: number = CURSOR_STATE_VERSION,
+	target: number = SAVED_POSITION_VERSION,
 ): MigrationOutcome {
 	if (!isObject(value)) return { kind: 'unreadable', problem: 'it is not an object' };
 	const from = value.v;
@@ -81,7 +85,7 @@ export function migrateCursorState(
 
 export type SavedPosition =
 	| { kind: 'none' }
-	| { kind: 'readable'; state: CursorState }
+	| { kind: 'readable'; state: TriggerPosition }
 	| { kind: 'newer'; version: number }
 	| { kind: 'damaged'; problem: string };
 
@@ -95,12 +99,12 @@ export function readSavedPosition(
 	migrations: Readonly<Record<number, CursorStateMigration>> = CURSOR_STATE_MIGRATIONS,
 ): SavedPosition {
 	if (value === undefined) return { kind: 'none' };
-	const migrated = migrateCursorState(value, migrations, CURSOR_STATE_VERSION);
+	const migrated = migrateCursorState(value, migrations, SAVED_POSITION_VERSION);
 	if (migrated.kind === 'newer') return migrated;
 	if (migrated.kind === 'unreadable') return { kind: 'damaged', problem: migrated.problem };
-	const problem = cursorStateProblem(migrated.state);
-	if (problem === undefined) return { kind: 'readable', state: migrated.state as unknown as CursorState };
-	const upgraded = migrated.from === CURSOR_STATE_VERSION ? '' : ` (after its upgrade from format v${migrated.from})`;
+	const problem = positionProblem(migrated.state);
+	if (problem === undefined) return { kind: 'readable', state: migrated.state as unknown as TriggerPosition };
+	const upgraded = migrated.from === SAVED_POSITION_VERSION ? '' : ` (after its upgrade from format v${migrated.from})`;
 	return { kind: 'damaged', problem: `${problem}${upgraded}` };
 }
 

@@ -1,8 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CURSOR_STATE_VERSION, type CursorState } from './cursor';
 import { readSavedPosition } from './cursorStateVersions';
+import { SAVED_POSITION_VERSION, type TriggerPosition } from './triggerPosition';
 
 /**
  * Where the trigger keeps its position (the cursor), and how the position
@@ -82,14 +82,14 @@ export function isStagedCopy(nodeData: IDataObject): boolean {
  * anything is fetched or emitted and with the position left as it is:
  * treating it as a first poll would take every inquiry present as handled.
  */
-export function readCursorState(node: INode, stores: TriggerStores): CursorState | undefined {
+export function readTriggerPosition(node: INode, stores: TriggerStores): TriggerPosition | undefined {
 	const saved = readSavedPosition(storedPosition(node, stores));
 	if (saved.kind === 'none') return undefined;
 	if (saved.kind === 'readable') return saved.state;
 	if (saved.kind === 'newer') {
 		throw new NodeOperationError(
 			node,
-			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${saved.version}; this release reads up to v${CURSOR_STATE_VERSION})`,
+			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${saved.version}; this release reads up to v${SAVED_POSITION_VERSION})`,
 			{
 				description: `${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${START_OVER}`,
 			},
@@ -101,8 +101,8 @@ export function readCursorState(node: INode, stores: TriggerStores): CursorState
 }
 
 /** Saves the position in the node's static data and its copy under the node's ID; drops abandoned copies. */
-export function writeCursorState(node: INode, stores: TriggerStores, state: CursorState, nowMs: number): void {
-	const value = state as unknown as IDataObject;
+export function writeTriggerPosition(node: INode, stores: TriggerStores, position: TriggerPosition, nowMs: number): void {
+	const value = { v: SAVED_POSITION_VERSION, ...position } as unknown as IDataObject;
 	// Replace whole top-level values: n8n notices a changed top-level key and saves it.
 	stores.node[STATE_KEY] = value;
 	if (node.id === undefined) return;

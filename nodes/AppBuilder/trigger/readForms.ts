@@ -1,0 +1,35 @@
+/**
+ * Reads several forms a few at a time, each apart: one form's failure ends
+ * only that form's read, and once `startBefore` has passed no further form
+ * is started (a form already under way runs to its own deadline). The forms
+ * not started are reported as such, to be read first in the next poll.
+ */
+export type FormRead<Form, List> =
+	| { form: Form; kind: 'read'; list: List }
+	| { form: Form; kind: 'failed'; error: unknown }
+	| { form: Form; kind: 'not-reached' };
+
+export async function readForms<Form, List>(
+	forms: readonly Form[],
+	read: (form: Form) => Promise<List>,
+	limits: { concurrency: number; startBefore?: number },
+): Promise<Array<FormRead<Form, List>>> {
+	const results: Array<FormRead<Form, List>> = forms.map((form) => ({ form, kind: 'not-reached' }));
+	let next = 0;
+	const worker = async (): Promise<void> => {
+		for (;;) {
+			// The first form is always read, so that a poll with a tiny budget still makes progress.
+			if (next > 0 && limits.startBefore !== undefined && Date.now() > limits.startBefore) return;
+			const index = next++;
+			if (index >= forms.length) return;
+			const form = forms[index];
+			try {
+				results[index] = { form, kind: 'read', list: await read(form) };
+			} catch (error) {
+				results[index] = { form, kind: 'failed', error };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(limits.concurrency, forms.length)) }, worker));
+	return results;
+}

@@ -1,0 +1,47 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { fetchInquiries } from '../inquiries/fetchInquiries';
+import { inquiryItem } from '../inquiries/inquiryItem';
+import { fetchAppForms, type AppForm } from '../transport/appForms';
+import type { WebServiceCallOptions } from '../transport/request';
+import { toCursorEvent } from './cursor';
+import { withItsForm } from './itemForm';
+import { readForms } from './readForms';
+import type { TriggerSettings } from './triggerSettings';
+
+/** Forms of an app read at once for a test event. */
+const FORM_CONCURRENCY = 4;
+
+/**
+ * "Fetch Test Event": the latest inquiry of the form, or of every form of
+ * the app (with the form it came from), without touching the trigger's
+ * saved position.
+ */
+export async function testEvent(this: IPollFunctions, settings: TriggerSettings, fetchOptions: WebServiceCallOptions): Promise<IDataObject> {
+	const forms: AppForm[] =
+		settings.pageId === undefined
+			? await fetchAppForms(this, settings.appId, fetchOptions)
+			: [{ pageId: settings.pageId, pageName: settings.pageId }];
+	const reads = await readForms(forms, async (form) => await fetchInquiries.call(this, { appId: settings.appId, pageId: form.pageId }, fetchOptions), {
+		concurrency: FORM_CONCURRENCY,
+	});
+	let latest: { record: unknown; time: number; form: AppForm } | undefined;
+	for (const read of reads) {
+		// With one form its error is the answer; with many, a form that fails is passed over unless all do.
+		if (read.kind === 'failed' && (settings.pageId !== undefined || reads.every((other) => other.kind === 'failed'))) throw read.error;
+		if (read.kind !== 'read') continue;
+		for (const record of read.list) {
+			const time = toCursorEvent(record, settings.mode).time ?? -Infinity;
+			if (latest === undefined || time >= latest.time) latest = { record, time, form: read.form };
+		}
+	}
+	if (latest === undefined) {
+		const message = settings.pageId === undefined ? 'No form of this app has inquiries yet' : 'This form has no inquiries yet';
+		throw new NodeOperationError(this.getNode(), message, {
+			description: 'Submit the form once in your app (or pick another form), then fetch a test event again.',
+		});
+	}
+	const item = inquiryItem(latest.record, settings.simplify);
+	return settings.pageId === undefined ? withItsForm(item, latest.form) : item;
+}
