@@ -26,7 +26,9 @@ export const FETCH_ATTEMPTS = 2;
 
 export interface PollTiming {
 	startedAt: number;
-	/** When emitting (and starting further forms) stops, leaving the rest to the next poll. */
+	/** When no further form is started: one started later could not finish within the poll budget. */
+	startFormsBefore: number | undefined;
+	/** When emitting stops, leaving the rest to the next poll. */
 	softDeadline: number | undefined;
 	fetchOptions: WebServiceCallOptions;
 }
@@ -101,7 +103,7 @@ export async function pollForms(
 				retry: { maxAttempts: FETCH_ATTEMPTS },
 			});
 		},
-		{ concurrency: FORM_CONCURRENCY, startBefore: timing.softDeadline },
+		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
 	);
 
 	const runs: FormRun[] = [];

@@ -9,6 +9,8 @@ import { readTriggerSettings } from './triggerSettings';
 
 /** Share of n8n's poll budget after which emitting stops early; the answers themselves may take all of it. */
 const BUDGET_SHARE = 0.8;
+/** Share of the budget after which no further form of an app is started, so each started one has time to end. */
+const START_FORMS_SHARE = 0.5;
 /** How long past its own deadlines a poll's claim on its trigger holds (pollClaims.ts). */
 const CLAIM_MARGIN_MS = 60_000;
 
@@ -37,7 +39,13 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		return null;
 	}
 	try {
-		return await pollForms.call(this, settings, { startedAt, softDeadline: pollDeadline(this, startedAt, BUDGET_SHARE), fetchOptions }, triggerKey);
+		const timing = {
+			startedAt,
+			startFormsBefore: pollDeadline(this, startedAt, START_FORMS_SHARE),
+			softDeadline: pollDeadline(this, startedAt, BUDGET_SHARE),
+			fetchOptions,
+		};
+		return await pollForms.call(this, settings, timing, triggerKey);
 	} finally {
 		release();
 	}

@@ -1,0 +1,251 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { FIXTURE } from '../emulator';
+import { appBuilderCredentials, pollAppBuilderTrigger } from '../support/appBuilderRuns';
+import { useEmulator } from '../support/useEmulator';
+
+/**
+ * The trigger watching every form of an app, through n8n-core's PollContext
+ * over real HTTP against the emulator: forms with leads arriving in each, a
+ * form added and one removed while it runs, and forms that fail, answer
+ * malformed or too slowly while the others go on. Every lead of a healthy
+ * form comes out once, in the poll after it arrived; a troubled form's
+ * leads come out once, after it recovers.
+ */
+describe('App Builder Trigger watching every form of an app, in the n8n engine', () => {
+	const emu = useEmulator();
+	const T0 = Date.parse('2026-07-01T08:00:00Z');
+	let workflowCount = 0;
+
+	const FORMS = {
+		contact: { pageId: 'formbuilder_1001_1', pageName: 'Contact Us' },
+		quote: { pageId: 'formbuilder_1001_2', pageName: 'Quote Request' },
+		booking: { pageId: 'formbuilder_1001_3', pageName: 'Booking' },
+		newsletter: { pageId: 'formbuilder_1001_4', pageName: 'Newsletter' },
+		feedback: { pageId: 'formbuilder_1001_5', pageName: 'Feedback' },
+	};
+	type FormName = keyof typeof FORMS;
+	const HOME = { pageId: 'home_1001', pageName: 'Home' };
+
+	const listForms = (...names: FormName[]) =>
+		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [HOME, ...names.map((name) => FORMS[name])] });
+	const submit = (form: FormName, name: string, addedon: number) =>
+		emu().control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId: FORMS[form].pageId,
+			addedon,
+			updatedon: addedon,
+			fields: [{ name: 'name', label: 'Your Name', value: name }],
+		});
+	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.name)) : []);
+	const formsOf = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => `${String(item.json.formName)} ${String(item.json.pageId)}`) : []);
+
+	const makeTrigger = (options: IDataObject = {}, extra: { pollBudgetMs?: number } = {}) => {
+		const workflowId = `all-forms-${++workflowCount}`;
+		const credentials = appBuilderCredentials(emu());
+		let saved: IDataObject = {};
+		const parameters = { event: 'new', appId: FIXTURE.appId, watch: 'allForms', simplify: true, options };
+		return {
+			get saved() {
+				return saved;
+			},
+			async poll(mode: 'trigger' | 'manual' = 'trigger') {
+				const outcome = await pollAppBuilderTrigger(credentials, parameters, {
+					workflowId,
+					workflowStaticData: JSON.parse(JSON.stringify(saved)),
+					mode,
+					...extra,
+				});
+				if (mode === 'trigger') saved = outcome.workflowStaticData;
+				return outcome;
+			},
+		};
+	};
+	const position = (saved: IDataObject) => (saved['node:Trigger'] as IDataObject).inquiryCursor as { forms: Record<string, unknown>; app: { gone: Record<string, unknown>; leftOver: string[] } };
+
+	it('emits every lead of every form once, picks up a form added later and drops one removed', async () => {
+		listForms('contact', 'quote', 'booking');
+		submit('contact', 'Old Contact', T0 - 60_000);
+		submit('quote', 'Old Quote', T0 - 60_000);
+		const trigger = makeTrigger();
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		expect(first.result).toBeNull();
+		expect(Object.keys(position(trigger.saved).forms).sort()).toEqual([FORMS.contact.pageId, FORMS.quote.pageId, FORMS.booking.pageId]);
+
+		const now = Date.now();
+		submit('contact', 'Ann', now + 1000);
+		submit('quote', 'Bob', now + 2000);
+		submit('booking', 'Cid', now + 3000);
+		const second = await trigger.poll();
+		expect(names(second.result)).toEqual(['Ann', 'Bob', 'Cid']);
+		expect(formsOf(second.result)).toEqual([
+			`Contact Us ${FORMS.contact.pageId}`,
+			`Quote Request ${FORMS.quote.pageId}`,
+			`Booking ${FORMS.booking.pageId}`,
+		]);
+		expect((await trigger.poll()).result).toBeNull();
+
+		// A form added while the trigger runs: its leads since the trigger began to watch the app come out, none before.
+		listForms('contact', 'quote', 'booking', 'newsletter');
+		submit('newsletter', 'Before Watching', now - 3_600_000);
+		submit('newsletter', 'Dee', now + 4000);
+		submit('contact', 'Eve', now + 5000);
+		expect(names((await trigger.poll()).result)).toEqual(['Dee', 'Eve']);
+
+		// A form removed: dropped from the saved state, only where it stopped is kept.
+		listForms('contact', 'quote', 'newsletter');
+		submit('quote', 'Fay', now + 6000);
+		expect(names((await trigger.poll()).result)).toEqual(['Fay']);
+		expect(Object.keys(position(trigger.saved).forms)).not.toContain(FORMS.booking.pageId);
+		expect(Object.keys(position(trigger.saved).app.gone)).toEqual([FORMS.booking.pageId]);
+
+		// It comes back: its old leads stay handled, its new one comes out.
+		listForms('contact', 'quote', 'booking', 'newsletter');
+		submit('booking', 'Gus', now + 7000);
+		expect(names((await trigger.poll()).result)).toEqual(['Gus']);
+		expect((await trigger.poll()).result).toBeNull();
+	});
+
+	it("lets the other forms' leads through while one fails, one answers malformed and one too slowly, then emits theirs once", async () => {
+		listForms('contact', 'quote', 'booking', 'newsletter');
+		const trigger = makeTrigger({ timeout: 1 });
+		expect((await trigger.poll()).error).toBeUndefined();
+		const before = position(trigger.saved).forms;
+
+		const now = Date.now();
+		submit('contact', 'Slow Form Lead', now + 1000);
+		submit('quote', 'Failing Form Lead', now + 2000);
+		submit('booking', 'Malformed Form Lead', now + 3000);
+		submit('newsletter', 'Healthy Form Lead', now + 4000);
+		const many = 1000;
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 2500, pageId: FORMS.contact.pageId, times: many });
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 500, pageId: FORMS.quote.pageId, times: many });
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate', pageId: FORMS.booking.pageId, times: many });
+
+		const troubled = await trigger.poll();
+		expect(troubled.error).toBeUndefined();
+		expect(names(troubled.result)).toEqual(['Healthy Form Lead']);
+		const during = position(trigger.saved).forms;
+		for (const form of ['contact', 'quote', 'booking'] as const) expect(during[FORMS[form].pageId]).toEqual(before[FORMS[form].pageId]);
+		expect((await trigger.poll()).result).toBeNull();
+
+		emu().control.clearFaults();
+		expect(names((await trigger.poll()).result)).toEqual(['Slow Form Lead', 'Failing Form Lead', 'Malformed Form Lead']);
+		expect((await trigger.poll()).result).toBeNull();
+	});
+
+	it("reports a form's lasting failure once, naming the form, and loses none of its leads", async () => {
+		listForms('contact', 'quote');
+		const trigger = makeTrigger({ errorAfterPolls: 2, errorAfterMinutes: 0 });
+		await trigger.poll();
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, pageId: FORMS.quote.pageId, times: 1000 });
+		submit('quote', 'Waiting', Date.now() + 1000);
+		submit('contact', 'Flowing', Date.now() + 2000);
+		const firstFailure = await trigger.poll();
+		expect(names(firstFailure.result)).toEqual(['Flowing']);
+		const reported = await trigger.poll();
+		expect(reported.error?.description).toMatch(/the inquiries of form "Quote Request" \(formbuilder_1001_2\)/);
+		expect(reported.error?.failure).toEqual({ cause: 'credential-invalid' });
+		submit('contact', 'Next', Date.now() + 3000);
+		expect(names((await trigger.poll()).result)).toEqual(['Next']);
+		emu().control.clearFaults();
+		expect(names((await trigger.poll()).result)).toEqual(['Waiting']);
+	});
+
+	it('reads first, in the next poll, the forms a poll had no time for', async () => {
+		const six = Array.from({ length: 6 }, (_, index) => ({ pageId: `formbuilder_1001_${10 + index}`, pageName: `Form ${index}` }));
+		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: six });
+		const trigger = makeTrigger({}, { pollBudgetMs: 4000 });
+		await trigger.poll();
+		const now = Date.now();
+		six.forEach((form, index) =>
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: form.pageId, addedon: now + 1000 * (index + 1), fields: [{ name: 'name', label: 'Name', value: `Lead ${index}` }] }),
+		);
+		// Each answer takes 2.5 s: four forms are read at once, and when they end the poll is past
+		// half of its 4 s budget, so it starts no other form (one started then might not end in time).
+		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 2500, times: 8 });
+		const hurried = await trigger.poll();
+		expect(hurried.error).toBeUndefined();
+		expect(names(hurried.result)).toEqual(['Lead 0', 'Lead 1', 'Lead 2', 'Lead 3']);
+		expect(position(trigger.saved).app.leftOver).toEqual([six[4].pageId, six[5].pageId]);
+		const next = await trigger.poll();
+		expect(names(next.result)).toEqual(['Lead 4', 'Lead 5']);
+		const askedFirst = emu()
+			.control.requests()
+			.filter((request) => request.body?.method === 'formBuilderInquiries')
+			.slice(-4)
+			.map((request) => String(request.body.pageId));
+		expect(askedFirst.slice(0, 2).sort()).toEqual([six[4].pageId, six[5].pageId]);
+	}, 60_000);
+
+	it('Fetch Test Event gives the newest lead of the app, with its form, and saves nothing', async () => {
+		listForms('contact', 'quote', 'booking');
+		submit('contact', 'Older', T0);
+		submit('booking', 'Newest', T0 + 5000);
+		submit('quote', 'Middle', T0 + 2000);
+		const trigger = makeTrigger();
+		const sample = await trigger.poll('manual');
+		expect(sample.error).toBeUndefined();
+		expect(sample.result?.[0][0].json).toMatchObject({ name: 'Newest', formName: 'Booking', pageId: FORMS.booking.pageId });
+		expect(trigger.saved).toEqual({});
+	});
+
+	describe('On First Poll: Emit Since a Date', () => {
+		const since = T0 - 24 * 3600_000;
+
+		it('emits every lead at or after the date, oldest first, within Max Inquiries per Poll, then carries on', async () => {
+			submit('contact', 'Too Old', since - 1);
+			submit('contact', 'At The Date', since);
+			submit('contact', 'After', since + 1000);
+			submit('contact', 'Latest', T0);
+			const credentials = appBuilderCredentials(emu());
+			let saved: IDataObject = {};
+			const poll = async () => {
+				const outcome = await pollAppBuilderTrigger(
+					credentials,
+					{ event: 'new', appId: FIXTURE.appId, watch: 'form', pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId }, simplify: true, options: { firstPoll: 'since', firstPollSince: new Date(since).toISOString(), maxItemsPerPoll: 2 } },
+					{ workflowId: 'since-one-form', workflowStaticData: JSON.parse(JSON.stringify(saved)) },
+				);
+				expect(outcome.error).toBeUndefined();
+				saved = outcome.workflowStaticData;
+				return names(outcome.result);
+			};
+			expect(await poll()).toEqual(['At The Date', 'After']);
+			expect(await poll()).toEqual(['Latest']);
+			submit('contact', 'New One', Date.now());
+			expect(await poll()).toEqual(['New One']);
+			expect(await poll()).toEqual([]);
+		});
+
+		it('does so in every form of the app', async () => {
+			listForms('contact', 'quote');
+			submit('contact', 'Old Contact', since - 1000);
+			submit('contact', 'Contact Since', since + 1000);
+			submit('quote', 'Quote Since', since + 2000);
+			const trigger = makeTrigger({ firstPoll: 'since', firstPollSince: new Date(since).toISOString() });
+			expect(names((await trigger.poll()).result)).toEqual(['Contact Since', 'Quote Since']);
+			expect((await trigger.poll()).result).toBeNull();
+		});
+
+		it('names the field when the date is missing or not a date', async () => {
+			const trigger = makeTrigger({ firstPoll: 'since', firstPollSince: 'soon' });
+			expect((await trigger.poll()).error?.message).toMatch(/Since/);
+		});
+	});
+
+	it('keeps the saved state within its bound with many forms', async () => {
+		const many = Array.from({ length: 50 }, (_, index) => ({ pageId: `formbuilder_1001_${100 + index}`, pageName: `Form ${index}` }));
+		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: many });
+		const trigger = makeTrigger({ maxItemsPerPoll: 100_000 });
+		await trigger.poll();
+		const now = Date.now();
+		for (const form of many) {
+			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: form.pageId, count: 200, startTime: now + 1000, spacingMs: 1000 });
+		}
+		const result = await trigger.poll();
+		expect(result.result?.[0]).toHaveLength(50 * 200);
+		// 50 forms: at most 50 tracked keys each, so the position stays near what one form may need (ARCHITECTURE.md).
+		expect(JSON.stringify(position(trigger.saved)).length).toBeLessThan(150_000);
+	});
+});
