@@ -4,23 +4,18 @@ import { inquiryItem } from '../inquiries/inquiryItem';
 import { asNodeError } from '../parameters/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
-import { DEFAULT_MAX_TRACKED, type CursorEvent, type CursorOptions, type PollPlan } from './cursor';
 import { recordFailedPoll, recordSucceededPoll, type FailureStreak } from './failureStreaks';
 import { fetchInquiryList } from './fetchInquiryList';
-import { leftOverAfter, readingOrder } from './formOrder';
-import { commitForm, planForm, recordsToKeepFor } from './formPlan';
+import { formsToRead, planAppPoll, type AppPollSetup, type FormOutcome } from './appPoll';
 import type { InquiryList } from './inquiryList';
-import { mergedEmissions } from './mergedEmissions';
 import { withItsForm } from './itemForm';
 import { readForms } from './readForms';
-import { formStart, nextPosition, positionScope, type FormCursor, type FormStart, type TriggerPosition } from './triggerPosition';
+import { positionScope } from './triggerPosition';
 import type { TriggerSettings } from './triggerSettings';
 import { readTriggerPosition, storedPosition, writeTriggerPosition, type TriggerStores } from './triggerState';
 
 /** Forms of an app read at once. */
 const FORM_CONCURRENCY = 4;
-/** Fewest emitted keys each form's cursor tracks, however many forms an app has (see ARCHITECTURE.md). */
-const MIN_TRACKED_PER_FORM = 50;
 /** One quick retry inside a poll; a poll that still fails is tried again at the next tick. */
 export const FETCH_ATTEMPTS = 2;
 
@@ -31,14 +26,6 @@ export interface PollTiming {
 	/** When emitting stops, leaving the rest to the next poll. */
 	softDeadline: number | undefined;
 	fetchOptions: WebServiceCallOptions;
-}
-
-interface FormRun {
-	form: AppForm;
-	cursor: FormCursor | undefined;
-	start: FormStart;
-	list: InquiryList;
-	plan: PollPlan;
 }
 
 /**
@@ -77,78 +64,66 @@ export async function pollForms(
 		forms = [{ pageId: settings.pageId as string, pageName: settings.pageId as string }];
 	}
 
-	const cursorOptions: CursorOptions = {
-		mode: settings.mode,
-		firstPoll: settings.firstPoll.kind === 'since' ? { kind: 'none' } : settings.firstPoll,
-		maxItems: settings.maxItems,
-		nowMs: Date.now(),
-		// Many forms share the state's size bound (ARCHITECTURE.md, "Watching every form").
-		maxTracked: Math.max(MIN_TRACKED_PER_FORM, Math.floor(DEFAULT_MAX_TRACKED / Math.max(1, forms.length))),
+	const setup: AppPollSetup = {
+		kept,
+		scope,
+		listed: forms.map((form) => form.pageId),
+		allForms,
+		firstPollSince: settings.firstPoll.kind === 'since' ? settings.firstPoll.sinceMs : undefined,
+		cursorOptions: {
+			mode: settings.mode,
+			firstPoll: settings.firstPoll.kind === 'since' ? { kind: 'none' } : settings.firstPoll,
+			maxItems: settings.maxItems,
+			nowMs: Date.now(),
+		},
+		nowMs: timing.startedAt,
 	};
-	const startOf = (form: AppForm): { cursor: FormCursor | undefined; start: FormStart } => {
-		const cursor = kept !== undefined && Object.prototype.hasOwnProperty.call(kept.forms, form.pageId) ? kept.forms[form.pageId] : undefined;
-		if (cursor !== undefined) return { cursor, start: { kind: 'first-poll' } };
-		if (kept?.app !== undefined) return { cursor, start: formStart(kept, form.pageId) };
-		return { cursor, start: settings.firstPoll.kind === 'since' ? { kind: 'since', time: settings.firstPoll.sinceMs, keysAtTime: [] } : { kind: 'first-poll' } };
-	};
-
-	const ordered = readingOrder(forms, kept?.app?.leftOver ?? []);
+	const formsById = new Map(forms.map((form) => [form.pageId, form]));
+	const toRead = formsToRead(setup);
 	const reads = await readForms(
-		ordered,
-		async (form) => {
-			const { cursor, start } = startOf(form);
-			const reading = { mode: settings.mode, keep: recordsToKeepFor(cursor, start, cursorOptions) };
-			return await fetchInquiryList.call(this, { appId: settings.appId, pageId: form.pageId }, reading, {
+		toRead,
+		async ({ pageId, keep }) =>
+			await fetchInquiryList.call(this, { appId: settings.appId, pageId }, { mode: settings.mode, keep }, {
 				...timing.fetchOptions,
 				retry: { maxAttempts: FETCH_ATTEMPTS },
-			});
-		},
+			}),
 		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
 	);
 
-	const runs: FormRun[] = [];
+	const lists = new Map<string, InquiryList>();
+	const outcomes: FormOutcome[] = [];
 	for (const read of reads) {
-		const formKey = `${triggerKey}/${read.form.pageId}`;
+		const form = formsById.get(read.form.pageId) as AppForm;
+		const formKey = `${triggerKey}/${form.pageId}`;
 		if (read.kind === 'failed') {
-			const { cursor } = startOf(read.form);
 			// One form watched: before its first successful poll the user is still setting up, so show the error.
-			const settingUp = !allForms && cursor === undefined;
-			const what = allForms ? `the inquiries of form ${formLabel(read.form)}` : 'inquiries';
-			failedRead(this, { error: read.error, triggerKey: formKey, settingUp, settings, what, form: allForms ? read.form : undefined });
-			continue;
+			const settingUp = !allForms && read.form.cursor === undefined;
+			const what = allForms ? `the inquiries of form ${formLabel(form)}` : 'inquiries';
+			failedRead(this, { error: read.error, triggerKey: formKey, settingUp, settings, what, form: allForms ? form : undefined });
+			outcomes.push({ pageId: form.pageId, events: 'failed' });
+		} else if (read.kind === 'not-reached') {
+			outcomes.push({ pageId: form.pageId, events: 'not-reached' });
+		} else {
+			noteRecovery(this, formKey, allForms ? form : undefined);
+			lists.set(form.pageId, read.list);
+			outcomes.push({ pageId: form.pageId, events: read.list.events });
 		}
-		if (read.kind === 'not-reached') continue;
-		noteRecovery(this, formKey, allForms ? read.form : undefined);
-		const { cursor, start } = startOf(read.form);
-		runs.push({ form: read.form, cursor, start, list: read.list, plan: planForm(cursor, start, read.list.events, cursorOptions) });
 	}
+	const plan = planAppPoll(setup, outcomes);
 
-	const toItem = (record: unknown, form: AppForm): INodeExecutionData => {
-		const item = inquiryItem(record, settings.simplify);
-		return { json: allForms ? withItsForm(item, form) : item };
-	};
-	const emitted = new Map<FormRun, CursorEvent[]>(runs.map((run) => [run, []]));
 	const items: INodeExecutionData[] = [];
-	for (const { form: run, event } of mergedEmissions(runs.map((run) => ({ form: run, toEmit: run.plan.toEmit })), settings.maxItems)) {
+	for (const { pageId, event } of plan.emissions) {
 		if (timing.softDeadline !== undefined && items.length > 0 && Date.now() > timing.softDeadline) break;
-		items.push(toItem(run.list.recordOf(event.key), run.form));
-		emitted.get(run)?.push(event);
+		const item = inquiryItem((lists.get(pageId) as InquiryList).recordOf(event.key), settings.simplify);
+		items.push({ json: allForms ? withItsForm(item, formsById.get(pageId) as AppForm) : item });
 	}
 
 	// Not one form could be read: like any failed poll, this one saves nothing.
-	if (runs.length === 0 && reads.some((entry) => entry.kind === 'failed')) return null;
+	if (lists.size === 0 && reads.some((entry) => entry.kind === 'failed')) return null;
 	// Another poll of this trigger saved a position meanwhile (one that outlived its claim, see
 	// pollClaims.ts): what this one found was planned on an older position, so it emits nothing.
 	if (storedPosition(node, stores) !== positionAtStart) return null;
-	const read = new Map<string, FormCursor>(runs.map((run) => [run.form.pageId, commitForm(run.plan, emitted.get(run) ?? [], cursorOptions)]));
-	const reached = new Set(reads.filter((entry) => entry.kind !== 'not-reached').map((entry) => entry.form.pageId));
-	const next: TriggerPosition = nextPosition(
-		kept,
-		scope,
-		{ listed: forms.map((form) => form.pageId), read, leftOver: leftOverAfter(ordered, reached) },
-		{ allForms, nowMs: settings.firstPoll.kind === 'since' ? Math.min(settings.firstPoll.sinceMs, timing.startedAt) : timing.startedAt },
-	);
-	writeTriggerPosition(node, stores, next, Date.now());
+	writeTriggerPosition(node, stores, plan.commit(items.length), Date.now());
 	return items.length > 0 ? [items] : null;
 }
 
