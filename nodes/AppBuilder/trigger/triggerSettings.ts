@@ -70,7 +70,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since'): TriggerSettings['firstPoll'] {
 	if (choice === 'latest') return { kind: 'latest', count: wholeOption(context, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT) };
 	if (choice === 'none') return { kind: 'none' };
-	const sinceMs = checkedParameter(context.getNode(), FIRST_POLL_SINCE, dateFrom(context.getNodeParameter(FIRST_POLL_SINCE.path, '')));
+	const sinceMs = checkedParameter(context.getNode(), FIRST_POLL_SINCE, dateFrom(context.getNodeParameter(FIRST_POLL_SINCE.path, ''), context.getTimezone()));
 	if (sinceMs === undefined) {
 		throw new NodeOperationError(context.getNode(), 'On First Poll is "Since a Date", but Since is empty', {
 			description: 'Set Options > Since to the date and time from which inquiries are emitted on the first poll, such as 2026-01-31T09:00:00Z.',

@@ -1,7 +1,9 @@
+import { sleep } from 'n8n-workflow';
+
 import { readForms } from '../../../../nodes/AppBuilder/trigger/readForms';
 
 describe('reading several forms', () => {
-	const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+	const wait = async (ms: number) => await sleep(ms);
 
 	it('reads a few at a time, keeps each failure to its form, and reports each in the given order', async () => {
 		let running = 0;
