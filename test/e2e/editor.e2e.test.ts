@@ -33,6 +33,7 @@ describe('the n8n editor with the package installed', () => {
 	let triggerWorkflowId: string;
 	let actionWorkflowId: string;
 	let toolWorkflowId: string;
+	let allFormsWorkflowId: string;
 	const packageErrors: string[] = [];
 
 	beforeAll(async () => {
@@ -46,6 +47,22 @@ describe('the n8n editor with the package installed', () => {
 		triggerWorkflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'New lead from Contact Us' });
 		actionWorkflowId = await n8n.createWorkflow({ ...userLifecycleWorkflow(credential, form), name: 'Give new customers an app account' });
 		toolWorkflowId = await n8n.createWorkflow(mcpToolWorkflow(credential, form, 'appbuilder-tools'));
+		const trigger = newInquiryWorkflow(credential, form);
+		allFormsWorkflowId = await n8n.createWorkflow({
+			...trigger,
+			name: 'Every lead of the app',
+			nodes: trigger.nodes.map((node) => {
+				if (node.name !== 'New Inquiry') return node;
+				const parameters: Record<string, unknown> = {
+					...node.parameters,
+					watch: 'allForms',
+					options: { firstPoll: 'since', firstPollSince: '2026-11-01T00:00:00', maxItemsPerPoll: 500, errorAfterPolls: 3, errorAfterMinutes: 15 },
+				};
+				delete parameters.pageId;
+				return { ...node, name: 'New Lead', parameters };
+			}),
+			connections: { 'New Lead': trigger.connections['New Inquiry'] },
+		});
 
 		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 		page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
@@ -93,6 +110,22 @@ describe('the n8n editor with the package installed', () => {
 		expect(text).toContain('Contact Us');
 		await page.screenshot({ path: join(SCREENSHOTS, 'trigger-output.png') });
 		await page.keyboard.press('Escape');
+	});
+
+	it("shows the trigger's parameters watching every form of the app", async () => {
+		await page.goto(`${n8n.url}/workflow/${allFormsWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		for (const field of ['Watch', 'All Forms of the App', 'Event', 'On First Poll', 'Since', 'Error After Failed Polls']) {
+			await ndv.getByText(field, { exact: true }).first().waitFor();
+		}
+		// One form only: the Form picker is hidden while every form is watched.
+		expect(await ndv.getByText('Form', { exact: true }).count()).toBe(0);
+		await page.mouse.move(5, 5);
+		await page.waitForTimeout(500);
+		await page.screenshot({ path: join(SCREENSHOTS, 'trigger-parameters.png') });
+		await page.locator('[data-test-id="ndv-close-button"]').click();
 	});
 
 	it('finds App Builder by search, with its three actions and two triggers', async () => {

@@ -7,7 +7,7 @@ import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { N8N_VERSIONS } from './n8nVersions';
 import { callWebhook, checkUserLifecycle, emittedIds, waitForPolls } from './scenarios';
-import { lastingFailure, overlappingPolls, renamedTrigger } from './triggerScheduling';
+import { allFormsOfAnApp, lastingFailure, overlappingPolls, renamedTrigger } from './triggerScheduling';
 import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -69,9 +69,9 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
 	}, 300_000);
 
-	it('D, E, F side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none', async () => {
-		const outcomes = await Promise.allSettled([overlappingPolls(n8n), renamedTrigger(n8n), lastingFailure(n8n)]);
-		const failures = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`${'DEF'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`] : []));
+	it('D, E, F, G side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app', async () => {
+		const outcomes = await Promise.allSettled([overlappingPolls(n8n), renamedTrigger(n8n), lastingFailure(n8n), allFormsOfAnApp(n8n)]);
+		const failures = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`${'DEFG'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`] : []));
 		expect(failures).toEqual([]);
 	}, 900_000);
 

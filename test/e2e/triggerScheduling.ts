@@ -229,3 +229,54 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 		await emu.close();
 	}
 }
+
+/**
+ * Item: one trigger watching every form of an app with three forms; a
+ * fourth form is added to the app while the workflow runs, and leads go into
+ * all four. Every lead is in exactly one execution, with its form.
+ */
+export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
+	const { emu, credential } = await ownEmulator(n8n, 'forms');
+	const pages = [
+		{ pageId: 'formbuilder_1001_1', pageName: 'Contact Us' },
+		{ pageId: 'formbuilder_1001_2', pageName: 'Quote Request' },
+		{ pageId: 'formbuilder_1001_3', pageName: 'Booking' },
+	];
+	const fourth = { pageId: 'formbuilder_1001_4', pageName: 'Newsletter' };
+	const list = (forms: typeof pages) => emu.control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [{ pageId: 'home_1001', pageName: 'Home' }, ...forms] });
+	const lead = (page: { pageId: string }) => emu.control.addInquiry({ appId: FIXTURE.appId, pageId: page.pageId })._id;
+	try {
+		list(pages);
+		for (const page of pages) emu.control.addInquiry({ appId: FIXTURE.appId, pageId: page.pageId, addedon: Date.now() - 3_600_000 });
+		const base = newInquiryWorkflow(credential, form);
+		const workflowId = await n8n.createWorkflow({
+			...base,
+			name: 'E2E G: every form of an app',
+			nodes: base.nodes.map((node) => {
+				if (node.name !== 'New Inquiry') return node;
+				const parameters: Record<string, unknown> = { ...node.parameters, watch: 'allForms' };
+				delete parameters.pageId;
+				return { ...node, parameters };
+			}),
+		});
+		await n8n.activate(workflowId);
+		await waitForFirstAnswer(emu);
+
+		const expected = new Map<string, string>();
+		for (const page of pages) expected.set(lead(page), page.pageId);
+		await waitForAnswers(emu, 3, 150_000);
+		list([...pages, fourth]);
+		expected.set(lead(fourth), fourth.pageId);
+		for (const page of pages) expected.set(lead(page), page.pageId);
+
+		const executions = await waitForLeads(n8n, workflowId, [...expected.keys()], 200_000);
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(triggeredIds(executions)).toEqual([...expected.keys()].sort());
+		const items = executions.flatMap((execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? []);
+		for (const item of items) expect(item.json.pageId).toBe(expected.get(String(item.json.inquiryId)));
+		expect(new Set(items.map((item) => item.json.formName))).toEqual(new Set(['Contact Us', 'Quote Request', 'Booking', 'Newsletter']));
+	} finally {
+		await emu.close();
+	}
+}
