@@ -6,13 +6,14 @@ import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { recordFailedPoll, recordSucceededPoll, type FailureStreak } from './failureStreaks';
 import { fetchInquiryList } from './fetchInquiryList';
+import { awaitsHandOff, positionFingerprint, recordHandOff } from './handOffs';
 import { formsToRead, planAppPoll, type AppPollSetup, type FormOutcome } from './appPoll';
 import type { InquiryList } from './inquiryList';
 import { withItsForm } from './itemForm';
 import { readForms } from './readForms';
 import { positionScope } from './triggerPosition';
 import type { TriggerSettings } from './triggerSettings';
-import { readTriggerPosition, storedPosition, writeTriggerPosition, type TriggerStores } from './triggerState';
+import { isStagedCopy, readTriggerPosition, storedPosition, writeTriggerPosition, type TriggerStores } from './triggerState';
 
 /** Forms of an app read at once. */
 const FORM_CONCURRENCY = 4;
@@ -47,6 +48,16 @@ export async function pollForms(
 	const stores: TriggerStores = { node: this.getWorkflowStaticData('node'), workflow: this.getWorkflowStaticData('global') };
 	const scope = positionScope(settings.appId, settings.mode);
 	const positionAtStart = storedPosition(node, stores);
+	// Under durable poll cursors, a copy of the position from before n8n stored the previous poll's hand-over (handOffs.ts).
+	const staged = isStagedCopy(stores.node);
+	const startedFrom = positionFingerprint(positionAtStart);
+	if (staged && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
+		this.logger.info('App Builder Trigger skipped a poll: n8n has not yet stored the position the previous poll of this trigger handed over; the next poll emits the new inquiries', {
+			workflowId: this.getWorkflow().id,
+			node: node.name,
+		});
+		return null;
+	}
 	const saved = readTriggerPosition(node, stores);
 	const kept = saved?.scope === scope ? saved : undefined;
 	const allForms = settings.pageId === undefined;
@@ -124,6 +135,7 @@ export async function pollForms(
 	// pollClaims.ts): what this one found was planned on an older position, so it emits nothing.
 	if (storedPosition(node, stores) !== positionAtStart) return null;
 	writeTriggerPosition(node, stores, plan.commit(items.length), Date.now());
+	if (staged) recordHandOff(triggerKey, startedFrom, positionFingerprint(storedPosition(node, stores)), Date.now());
 	return items.length > 0 ? [items] : null;
 }
 
