@@ -319,7 +319,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			const first = await pollFrom(JSON.parse(RELEASED_V1) as IDataObject);
 			expect(first.error).toBeUndefined();
 			expect(names(first.result)).toEqual(['lead-b']);
-			expect(first.staticData.inquiryCursor).toMatchObject({ v: 2, scope: 'app_1001/formbuilder_1001_1/new' });
+			expect(first.staticData.inquiryCursor).toMatchObject({ v: 3, scope: 'app_1001/new', forms: { formbuilder_1001_1: expect.any(Object) } });
 
 			lead('lead-c', T0 + 2000);
 			const second = await pollFrom(first.staticData);
@@ -346,7 +346,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect(first.error).toBeUndefined();
 			expect(namesOf(first.result)).toEqual(['lead-b', 'lead-u3']);
 			// The floor is 24 hours before lead-b, the newest lead emitted.
-			expect(first.staticData.inquiryCursor).toMatchObject({ v: 2, floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } });
+			expect(first.staticData.inquiryCursor).toMatchObject({ v: 3, forms: { formbuilder_1001_1: { floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } } } });
 
 			emu().control.deleteInquiry('lead-u1');
 			const second = await pollFrom(first.staticData);
@@ -360,13 +360,13 @@ describe('App Builder Trigger in the n8n engine', () => {
 		});
 
 		it('stops with an error naming the newer release and the update, before fetching or emitting, and keeps the position', async () => {
-			const saved = { inquiryCursor: { ...releasedCursor(), v: 3, position: { after: 'lead-a' } } };
+			const saved = { inquiryCursor: { ...releasedCursor(), v: 4, position: { after: 'lead-a' } } };
 			const outcome = await pollFrom(saved);
 
 			expect(outcome.result).toBeNull();
 			expect(outcome.error?.name).toBe('NodeOperationError');
 			expect(outcome.error?.message).toBe(
-				"The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v3; this release reads up to v2)",
+				"The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v4; this release reads up to v3)",
 			);
 			expect(outcome.error?.description).toMatch(/Update n8n-nodes-appbuilder \(Settings > Community Nodes\)/);
 			expect(outcome.error?.description).toMatch(/duplicate this trigger node/);
@@ -377,15 +377,17 @@ describe('App Builder Trigger in the n8n engine', () => {
 		});
 
 		it('stops with an error naming what is damaged, even after successful polls, and keeps the position', async () => {
+			const inForm = 'the cursor of form formbuilder_1001_1 is not readable: ';
 			const damaged: Array<[unknown, string]> = [
 				['garbage', 'it is not an object'],
 				[null, 'it is not an object'],
 				[{ v: 1, scope: 5 }, 'it is not a valid v1 state ("scope" is not text)'],
 				[{ ...releasedCursor(), floor: 'x' }, 'it is not a valid v1 state ("floor" is not a number)'],
-				[{ ...releasedCursor(), seen: { 'lead-a': 'soon' } }, '"seen" holds a time that is not a number (after its upgrade from format v1)'],
+				[{ ...releasedCursor(), seen: { 'lead-a': 'soon' } }, `${inForm}"seen" holds a time that is not a number (after its upgrade from format v1)`],
 				[{ ...releasedCursor(), undated: 'lead-a' }, 'it is not a valid v1 state ("undated" is not a list)'],
-				[{ ...releasedCursor(), v: 2, floor: { time: 'x', key: '' }, undated: '' }, '"floor.time" is not a number'],
-				[{ ...releasedCursor(), v: 2, floor: { time: T0, key: '' }, undated: 'lead-a' }, '"undated" is not a table of undated inquiries (it is not base64)'],
+				[{ ...releasedCursor(), v: 2, floor: { time: 'x', key: '' }, undated: '' }, `${inForm}"floor.time" is not a number (after its upgrade from format v2)`],
+				[{ ...releasedCursor(), v: 2, floor: { time: T0, key: '' }, undated: 'lead-a' }, `${inForm}"undated" is not a table of undated inquiries (it is not base64) (after its upgrade from format v2)`],
+				[{ v: 3, scope: 'app_1001/new', forms: { formbuilder_1001_1: { floor: { time: T0, key: '' }, seen: {}, undated: '' } }, app: { since: 'soon' } }, '"app.since" is not a time'],
 				[{ ...releasedCursor(), v: undefined }, 'it has no format version'],
 				[{ ...releasedCursor(), v: '1' }, 'its format version is not a whole number'],
 				[{ ...releasedCursor(), v: 0 }, 'there is no upgrade from its format v0'],

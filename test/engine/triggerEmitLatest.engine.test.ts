@@ -70,19 +70,23 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 		expect(names(outcome.result)).toEqual(['C', 'D second', 'Z']);
 		// Everything present is taken as handled: the dated ones by time, the undated one in the table of undated keys.
 		expect(outcome.staticData.inquiryCursor).toEqual({
-			v: 2,
-			scope: `${FIXTURE.appId}/${FIXTURE.formPageId}/new`,
-			floor: { time: T0 + 9000 - DAY, key: '' },
-			seen: {
-				'lead-old-1': T0,
-				'lead-old-2': T0 + 1000,
-				'lead-a': T0 + 5000,
-				'lead-b': T0 + 5000,
-				'lead-c': T0 + 5000,
-				'lead-d': T0 + 5000,
-				'lead-z': T0 + 9000,
+			v: 3,
+			scope: `${FIXTURE.appId}/new`,
+			forms: {
+				[FIXTURE.formPageId]: {
+					floor: { time: T0 + 9000 - DAY, key: '' },
+					seen: {
+						'lead-old-1': T0,
+						'lead-old-2': T0 + 1000,
+						'lead-a': T0 + 5000,
+						'lead-b': T0 + 5000,
+						'lead-c': T0 + 5000,
+						'lead-d': T0 + 5000,
+						'lead-z': T0 + 9000,
+					},
+					undated: tableOf([keyHash('lead-undated')], DEFAULT_CELLS_PER_SUBTABLE).encode(),
+				},
 			},
-			undated: tableOf([keyHash('lead-undated')], DEFAULT_CELLS_PER_SUBTABLE).encode(),
 		});
 	});
 

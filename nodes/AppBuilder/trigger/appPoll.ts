@@ -39,6 +39,8 @@ export interface FormOutcome {
 export interface AppPollPlan {
 	/** What to emit, oldest first across forms, within Max per Poll. */
 	emissions: Array<{ pageId: string; event: CursorEvent }>;
+	/** Per form read, about how many undated inquiries changed beyond what its cursor tells apart (see cursorUndated.ts). */
+	unresolvedUndated: Array<{ pageId: string; count: number }>;
 	/** The position to save once the first `emittedCount` emissions went out. */
 	commit(emittedCount: number): TriggerPosition;
 }
@@ -68,6 +70,7 @@ export function planAppPoll(setup: AppPollSetup, outcomes: readonly FormOutcome[
 	);
 	return {
 		emissions: merged.map(({ form, event }) => ({ pageId: form.pageId, event })),
+		unresolvedUndated: runs.map((run) => ({ pageId: run.pageId, count: run.plan.unresolvedUndated })),
 		commit: (emittedCount) => {
 			const emitted = new Map(runs.map((run) => [run, [] as CursorEvent[]]));
 			for (const { form, event } of merged.slice(0, emittedCount)) emitted.get(form)?.push(event);

@@ -1,4 +1,5 @@
-import type { INodeExecutionData, IPollFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { asNodeError } from '../parameters/asNodeError';
@@ -12,6 +13,7 @@ import type { InquiryList } from './inquiryList';
 import { withItsForm } from './itemForm';
 import { readForms } from './readForms';
 import { positionScope } from './triggerPosition';
+import { UNDATED_CHANGES_TOLD_APART } from './undatedTable';
 import type { TriggerSettings } from './triggerSettings';
 import { isStagedCopy, readTriggerPosition, storedPosition, writeTriggerPosition, type TriggerStores } from './triggerState';
 
@@ -121,6 +123,10 @@ export async function pollForms(
 		}
 	}
 	const plan = planAppPoll(setup, outcomes);
+	for (const { pageId, count } of plan.unresolvedUndated) {
+		const form = formsById.get(pageId) as AppForm;
+		reportUnresolvedUndated(this, { count, nothingToEmit: plan.emissions.length === 0, streakKey: `${triggerKey}/${pageId}:undated`, settings, form: allForms ? form : undefined });
+	}
 
 	const items: INodeExecutionData[] = [];
 	for (const { pageId, event } of plan.emissions) {
@@ -156,6 +162,31 @@ function failedRead(
 		`App Builder Trigger could not read ${failure.what} (${streak.polls} failed ${streak.polls === 1 ? 'poll' : 'polls in a row'}): ${withoutFinalDots(nodeError.message)}. Nothing was lost; the next poll tries again.`,
 		{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 	);
+}
+
+/**
+ * Undated inquiries whose changes a form's cursor cannot tell apart
+ * (cursorUndated.ts) wait: logged on every poll, and once it lasts (as a
+ * failed poll would), thrown once by a poll that has nothing to emit, so
+ * nothing is lost by throwing.
+ */
+function reportUnresolvedUndated(
+	context: IPollFunctions,
+	trouble: { count: number; nothingToEmit: boolean; streakKey: string; settings: TriggerSettings; form: AppForm | undefined },
+): void {
+	if (trouble.count === 0) {
+		recordSucceededPoll(trouble.streakKey);
+		return;
+	}
+	const where = trouble.form === undefined ? '' : ` of form ${formLabel(trouble.form)}`;
+	const problem = `App Builder Trigger cannot tell which inquiries${where} without a submission time are new: about ${trouble.count} of them appeared or disappeared beyond what it tells apart between two polls`;
+	const streak = trouble.nothingToEmit ? recordFailedPoll(trouble.streakKey, Date.now(), trouble.settings.reporting) : undefined;
+	if (streak?.report === true) {
+		throw new NodeOperationError(context.getNode(), problem, {
+			description: `It tells apart up to about ${UNDATED_CHANGES_TOLD_APART} such changes (new, deleted, or given a submission time) between two polls. Inquiries with a submission time are emitted as usual and nothing is emitted twice; new inquiries without one wait. If many were deleted or imported at once, the trigger cannot catch up by itself: to start over, duplicate this trigger node, connect the copy in its place and delete the original (the copy begins with a first poll; App Builder > Get Many Inquiries lists the inquiries that waited). This error is reported once.`,
+		});
+	}
+	context.logger.warn(`${problem}; new ones without a submission time wait`, { workflowId: context.getWorkflow().id, node: context.getNode().name });
 }
 
 function noteRecovery(context: IPollFunctions, streakKey: string, form: AppForm | undefined): void {

@@ -154,7 +154,7 @@ export function nextPosition(
 
 /** Where a form's cursor stopped: its newest time and the keys at it. */
 export function stoppedAt(cursor: FormCursor): StoppedAt {
-	let time = cursor.floor;
+	let time = cursor.floor.time;
 	for (const seenTime of Object.values(cursor.seen)) if (seenTime > time) time = seenTime;
 	const keys = Object.entries(cursor.seen)
 		.filter(([, seenTime]) => seenTime === time)

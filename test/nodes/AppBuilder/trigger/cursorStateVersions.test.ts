@@ -1,4 +1,5 @@
 import { commitPoll, CURSOR_STATE_VERSION, planPoll, type CursorOptions, type CursorState } from '../../../../nodes/AppBuilder/trigger/cursor';
+import { SAVED_POSITION_VERSION, type TriggerPosition } from '../../../../nodes/AppBuilder/trigger/triggerPosition';
 import {
 	CURSOR_STATE_MIGRATIONS,
 	migrateCursorState,
@@ -127,20 +128,21 @@ describe('readSavedPosition', () => {
 		expect(readSavedPosition(undefined)).toEqual({ kind: 'none' });
 	});
 
-	it('reads a state exactly as the current release stores it', () => {
+	it('reads a position exactly as the current release stores it', () => {
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
-		const written = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
-		expect(written.v).toBe(CURSOR_STATE_VERSION);
+		const { floor, seen, undated } = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
+		const written = { v: SAVED_POSITION_VERSION, scope: 'app/new', forms: { form: { floor, seen, undated } }, app: { since: T0, leftOver: [], gone: {} } };
 		expect(readSavedPosition(fromJson(written))).toEqual({ kind: 'readable', state: written });
 	});
 
-	it('brings a v1 state up to v2: the floor time F becomes the position before every event at F, the undated list a table of the same keys', () => {
+	it('brings a v1 state up to v3 through v2: the floor time F becomes the position before every event at F, the undated list a table of the same keys, the cursor the one form of the position', () => {
 		const outcome = readSavedPosition(fromJson(V1));
 		expect(outcome).toEqual({
 			kind: 'readable',
-			state: { v: 2, scope: SCOPE, floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) },
+			state: { v: 3, scope: 'app/new', forms: { form: { floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) } } },
 		});
-		const state = (outcome as { state: CursorState }).state;
+		const cursor = (outcome as { state: TriggerPosition }).state.forms.form;
+		const state: CursorState = { v: CURSOR_STATE_VERSION, scope: SCOPE, ...cursor };
 		// The table holds u1 alone: a poll with u1 present emits only the undated inquiry that is new.
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
 		const present = [
@@ -167,7 +169,7 @@ describe('readSavedPosition', () => {
 		const v0 = { v: 0, scope: SCOPE, lastTime: T0, ids: ['a', 'b'] };
 		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'readable',
-			state: { v: 2, scope: SCOPE, floor: { time: T0, key: '' }, seen: { a: T0, b: T0 }, undated: '' },
+			state: { v: 3, scope: 'app/new', forms: { form: { floor: { time: T0, key: '' }, seen: { a: T0, b: T0 }, undated: '' } } },
 		});
 		expect(readSavedPosition({ v: 0, scope: SCOPE }, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'damaged',
@@ -180,16 +182,16 @@ describe('readSavedPosition', () => {
 			problem: 'it is not a valid v1 state ("floor" is not a number)',
 		});
 		const sloppyV1: CursorStateMigration = (state) => ({ ...state, floor: { time: 'later', key: '' } });
-		expect(readSavedPosition(fromJson(V1), { 1: sloppyV1 })).toEqual({
+		expect(readSavedPosition(fromJson(V1), { ...CURSOR_STATE_MIGRATIONS, 1: sloppyV1 })).toEqual({
 			kind: 'damaged',
-			problem: '"floor.time" is not a number (after its upgrade from format v1)',
+			problem: 'the cursor of form form is not readable: "floor.time" is not a number (after its upgrade from format v1)',
 		});
 	});
 
 	it('tells a newer format apart from a damaged one', () => {
-		expect(readSavedPosition({ ...V1, v: CURSOR_STATE_VERSION + 1 })).toEqual({
+		expect(readSavedPosition({ ...V1, v: SAVED_POSITION_VERSION + 1 })).toEqual({
 			kind: 'newer',
-			version: CURSOR_STATE_VERSION + 1,
+			version: SAVED_POSITION_VERSION + 1,
 		});
 		expect(readSavedPosition({ v: 0, scope: SCOPE })).toEqual({
 			kind: 'damaged',
@@ -197,28 +199,34 @@ describe('readSavedPosition', () => {
 		});
 	});
 
-	it('names the field that is damaged, in a v2 state and in a v1 state', () => {
+	it('names the field that is damaged, in a v3 position, a v2 state and a v1 state', () => {
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
 		const V2 = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
+		const inForm = (problem: string, from?: number) => `the cursor of form form is not readable: ${problem}${from === undefined ? '' : ` (after its upgrade from format v${from})`}`;
+		const V3 = { v: 3, scope: 'app/new', forms: { form: { floor: V2.floor, seen: V2.seen, undated: V2.undated } } };
 		const cases: Array<[unknown, string]> = [
 			['garbage', 'it is not an object'],
-			[{ ...V2, scope: 5 }, '"scope" is not text'],
-			[{ ...V2, floor: T0 }, '"floor" is not a position'],
-			[{ ...V2, floor: null }, '"floor" is not a position'],
-			[{ ...V2, floor: { time: 'x', key: '' } }, '"floor.time" is not a number'],
-			[{ ...V2, floor: { time: T0 } }, '"floor.key" is not text'],
-			[{ ...V2, seen: [] }, '"seen" is not an object'],
-			[{ ...V2, seen: { a: 'soon' } }, '"seen" holds a time that is not a number'],
-			[{ ...V2, undated: ['u'] }, '"undated" is not text'],
-			[{ ...V2, undated: 'u1!' }, '"undated" is not a table of undated inquiries (it is not base64)'],
-			[{ ...V2, undated: 'AAAA' }, '"undated" is not a table of undated inquiries (its 0 cells per part are not 1 to 1024)'],
-			[{ ...V2, undated: V2.undated.slice(0, -8) }, '"undated" is not a table of undated inquiries (its cells are cut short)'],
-			[{ ...V2, undated: 'A'.repeat(200_000) }, '"undated" is not a table of undated inquiries (it is longer than any release writes)'],
+			[{ ...V3, scope: 5 }, '"scope" is not text'],
+			[{ ...V3, forms: [] }, '"forms" is not an object'],
+			[{ ...V3, forms: { form: { ...V3.forms.form, floor: T0 } } }, inForm('"floor" is not a position')],
+			[{ ...V3, app: { since: 'x', leftOver: [], gone: {} } }, '"app.since" is not a time'],
+			[{ ...V2, scope: 5 }, 'it is not a valid v2 state (its scope names no app, form and event)'],
+			[{ ...V2, floor: T0 }, inForm('"floor" is not a position', 2)],
+			[{ ...V2, floor: null }, inForm('"floor" is not a position', 2)],
+			[{ ...V2, floor: { time: 'x', key: '' } }, inForm('"floor.time" is not a number', 2)],
+			[{ ...V2, floor: { time: T0 } }, inForm('"floor.key" is not text', 2)],
+			[{ ...V2, seen: [] }, inForm('"seen" is not an object', 2)],
+			[{ ...V2, seen: { a: 'soon' } }, inForm('"seen" holds a time that is not a number', 2)],
+			[{ ...V2, undated: ['u'] }, inForm('"undated" is not text', 2)],
+			[{ ...V2, undated: 'u1!' }, inForm('"undated" is not a table of undated inquiries (it is not base64)', 2)],
+			[{ ...V2, undated: 'AAAA' }, inForm('"undated" is not a table of undated inquiries (its 0 cells per part are not 1 to 1024)', 2)],
+			[{ ...V2, undated: V2.undated.slice(0, -8) }, inForm('"undated" is not a table of undated inquiries (its cells are cut short)', 2)],
+			[{ ...V2, undated: 'A'.repeat(200_000) }, inForm('"undated" is not a table of undated inquiries (it is longer than any release writes)', 2)],
 			[{ v: 1, scope: 5 }, 'it is not a valid v1 state ("scope" is not text)'],
 			[{ ...V1, floor: 'x' }, 'it is not a valid v1 state ("floor" is not a number)'],
 			[{ ...V1, floor: null }, 'it is not a valid v1 state ("floor" is not a number)'],
 			[{ ...V1, seen: [] }, 'it is not a valid v1 state ("seen" is not an object)'],
-			[{ ...V1, seen: { a: 'soon' } }, '"seen" holds a time that is not a number (after its upgrade from format v1)'],
+			[{ ...V1, seen: { a: 'soon' } }, inForm('"seen" holds a time that is not a number', 1)],
 			[{ ...V1, undated: 'u1' }, 'it is not a valid v1 state ("undated" is not a list)'],
 			[{ ...V1, undated: [1] }, 'it is not a valid v1 state ("undated" holds a key that is not text)'],
 		];
@@ -231,7 +239,7 @@ describe('readSavedPosition', () => {
 describe('the released migrations', () => {
 	it('have a step from every format below the current one, and none from it or above', () => {
 		const from = Object.keys(CURSOR_STATE_MIGRATIONS).map(Number);
-		const expected = Array.from({ length: CURSOR_STATE_VERSION - 1 }, (_, index) => index + 1);
+		const expected = Array.from({ length: SAVED_POSITION_VERSION - 1 }, (_, index) => index + 1);
 		expect(from.sort((a, b) => a - b)).toEqual(expected);
 	});
 });

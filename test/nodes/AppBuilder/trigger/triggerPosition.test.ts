@@ -12,9 +12,9 @@ import {
 
 describe("the trigger's saved position over its forms", () => {
 	const cursor = (newest: number, keys: string[] = ['k']): FormCursor => ({
-		floor: newest - 1000,
+		floor: { time: newest - 1000, key: '' },
 		seen: Object.fromEntries([...keys.map((key) => [key, newest]), ['older', newest - 10]]),
-		undated: [],
+		undated: '',
 	});
 	const SCOPE = 'app_1/new';
 
@@ -59,12 +59,12 @@ describe("the trigger's saved position over its forms", () => {
 
 	it('where a form stopped: its newest time and the keys at it, or its floor when it emitted nothing', () => {
 		expect(stoppedAt(cursor(50, ['p', 'q']))).toEqual({ time: 50, keys: ['p', 'q'] });
-		expect(stoppedAt({ floor: 9, seen: {}, undated: [] })).toEqual({ time: 9, keys: [] });
+		expect(stoppedAt({ floor: { time: 9, key: '' }, seen: {}, undated: '' })).toEqual({ time: 9, keys: [] });
 	});
 
-	it('carries a position saved as one form\'s cursor (v1) over as that form of the app', () => {
-		const v1 = { v: 1, scope: 'app/with/slash/formbuilder_1_2/newOrUpdated', floor: 1, seen: { a: 2 }, undated: ['u'] };
-		expect(positionFromSingleForm(v1)).toEqual({ scope: 'app/with/slash/newOrUpdated', forms: { formbuilder_1_2: { floor: 1, seen: { a: 2 }, undated: ['u'] } } });
+	it('carries a position saved as one form\'s cursor (v2) over as that form of the app', () => {
+		const v2 = { v: 2, scope: 'app/with/slash/formbuilder_1_2/newOrUpdated', floor: { time: 1, key: 'b' }, seen: { a: 2 }, undated: '' };
+		expect(positionFromSingleForm(v2)).toEqual({ scope: 'app/with/slash/newOrUpdated', forms: { formbuilder_1_2: { floor: { time: 1, key: 'b' }, seen: { a: 2 }, undated: '' } } });
 		expect(() => positionFromSingleForm({ v: 1, scope: 'nonsense' })).toThrow(/scope/);
 	});
 
@@ -72,7 +72,7 @@ describe("the trigger's saved position over its forms", () => {
 		const good = { v: SAVED_POSITION_VERSION, scope: SCOPE, forms: { a: cursor(1) }, app: { since: 1, leftOver: [], gone: { b: { time: 1, keys: [] } } } };
 		expect(positionProblem(good)).toBeUndefined();
 		expect(positionProblem({ ...good, forms: [] })).toMatch(/forms/);
-		expect(positionProblem({ ...good, forms: { a: { floor: 'x', seen: {}, undated: [] } } })).toMatch(/form a.*floor/);
+		expect(positionProblem({ ...good, forms: { a: { floor: 'x', seen: {}, undated: '' } } })).toMatch(/form a.*floor/);
 		expect(positionProblem({ ...good, app: { ...good.app, since: 'x' } })).toMatch(/app.since/);
 		expect(positionProblem({ ...good, app: { ...good.app, gone: { b: { time: 1, keys: [3] } } } })).toMatch(/app.gone/);
 		expect(positionProblem({ ...good, app: { ...good.app, leftOver: [1] } })).toMatch(/leftOver/);
