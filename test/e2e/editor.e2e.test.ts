@@ -117,10 +117,11 @@ describe('the n8n editor with the package installed', () => {
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
 		const ndv = page.locator('[data-test-id="ndv"]');
-		for (const field of ['Watch', 'All Forms of the App', 'Event', 'On First Poll', 'Since', 'Error After Failed Polls']) {
+		for (const field of ['Watch', 'Event', 'On First Poll', 'Since', 'Error After Failed Polls']) {
 			await ndv.getByText(field, { exact: true }).first().waitFor();
 		}
-		// One form only: the Form picker is hidden while every form is watched.
+		// The choice shows as the select's value; the Form picker is hidden while every form is watched.
+		expect(await ndv.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toContain('All Forms of the App');
 		expect(await ndv.getByText('Form', { exact: true }).count()).toBe(0);
 		await page.mouse.move(5, 5);
 		await page.waitForTimeout(500);
