@@ -26,13 +26,14 @@ const productTs = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 const unusedVars = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true };
 
 // Dependencies only point down: node files -> actions, trigger -> inquiries, methods -> descriptions ->
-// parameters, transport -> nodes/shared (see ARCHITECTURE.md, "Layers"). Each folder lists the folders it
+// parameters, transport -> nodes/shared (see ARCHITECTURE.md, "Layers"); inquiries/ is pure lead logic and
+// reaches no I/O: the transport's calls take its readers, not the other way round. Each folder lists the folders it
 // must not import from; an import string is matched by path segment, so '../inquiries/cursor' is caught.
 const NODE_FILE = 'AppBuilder(Trigger)?\\.node';
 const LAYERS = {
 	'nodes/AppBuilder/actions': ['trigger', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/trigger': ['actions', 'credentials', NODE_FILE],
-	'nodes/AppBuilder/inquiries': ['actions', 'trigger', 'methods', 'descriptions', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/inquiries': ['actions', 'trigger', 'methods', 'descriptions', 'transport', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/methods': ['actions', 'trigger', 'inquiries', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/descriptions': ['actions', 'trigger', 'inquiries', 'methods', 'transport', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/parameters': ['actions', 'trigger', 'inquiries', 'methods', 'descriptions', 'transport', 'credentials', NODE_FILE],

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { JsonStreamScanner, type ElementHandler, type JsonStreamShape } from '../../shared/jsonStream/jsonStreamScanner';
-import { MAX_WHOLE_ANSWER_BYTES } from '../transport/request';
-import type { StreamReading } from '../transport/streamedOutcome';
+import { MAX_WHOLE_ANSWER_BYTES, type ListAnswerReader, type StreamReading } from '../../shared/http/streamReading';
+import type { ValueRedactor } from '../../shared/text/redact';
 
 /** An inquiries answer: the records under `data`; of each, the fields that decide identity and time (identity.ts, cursor.ts). */
 const INQUIRIES_ANSWER: JsonStreamShape = { listKey: 'data', summaryKeys: ['_id', 'requestId', 'addedon', 'updatedon'] };
@@ -59,4 +59,16 @@ export async function readInquiryStream<List>(
 	}
 	if (retained) return { kind: 'whole', bytes: Buffer.concat(retained) };
 	return outcome.kind === 'cut-short' ? { kind: 'cut-short' } : { kind: 'ask-again' };
+}
+
+/**
+ * The reader of an inquiries answer for the transport's inquiries call
+ * (transport/formInquiries.ts): each answer read as it arrives into a fresh
+ * collector, which hands on each record it keeps through `redact`.
+ */
+export function inquiryAnswerReader<List>(
+	collector: (redact: ValueRedactor) => RecordCollector<List>,
+	fromRecords: (records: unknown[]) => List,
+): ListAnswerReader<List> {
+	return { read: async (chunks, redact) => await readInquiryStream(chunks, collector(redact)), fromRecords };
 }

@@ -13,8 +13,6 @@ export interface AppForm {
 
 /** Most forms one app's list may hold; an answer listing more is not the App Builder API's. */
 export const MAX_APP_FORMS = 1000;
-/** An app's feature list is small; a larger answer stops at this size. */
-const MAX_FEATURES_ANSWER_BYTES = 8 * 1024 * 1024;
 /** Longest page name kept; longer ones are cut (they go into every item of the form). */
 const MAX_PAGE_NAME_LENGTH = 200;
 
@@ -28,7 +26,7 @@ export async function fetchAppForms(
 	appId: string,
 	options: WebServiceCallOptions = {},
 ): Promise<AppForm[]> {
-	const body = await callWebService.call(context, 'getAppFeatures', { appId }, { maxAnswerBytes: MAX_FEATURES_ANSWER_BYTES, ...options });
+	const body = await callWebService.call(context, 'getAppFeatures', { appId }, options);
 	return formsIn(context, body, options.itemIndex);
 }
 

@@ -18,7 +18,8 @@ import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type
 import { valueRedactor, type ValueRedactor } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
-import { ReadingStopped, streamedOutcome, type AnswerReading, type StreamedResponse, type StreamReader } from './streamedOutcome';
+import { MAX_WHOLE_ANSWER_BYTES, ReadingStopped, type StreamReader } from '../../shared/http/streamReading';
+import { streamedOutcome, type AnswerReading, type StreamedResponse } from './streamedOutcome';
 import { readWebServiceCredentials } from './webServiceCredentials';
 import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
 
@@ -35,20 +36,15 @@ export interface WebServiceCallOptions {
 	deadlineAt?: number;
 	/**
 	 * Reads a successful answer chunk by chunk as it arrives instead of taking
-	 * it whole (see StreamReading in streamedOutcome.ts).
+	 * it whole (see StreamReading in nodes/shared/http/streamReading.ts).
 	 */
 	readStream?: StreamReader;
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
-/**
- * An answer read as it arrives keeps only what it needs; one read whole is
- * held whole and parsed, at about three times its size, so 64 MB keeps it
- * well under the 500 MB one call may add to memory.
- */
+/** An answer read as it arrives keeps only what it needs (one read whole is bounded by MAX_WHOLE_ANSWER_BYTES). */
 export const MAX_STREAMED_ANSWER_BYTES = 300 * 1024 * 1024;
-export const MAX_WHOLE_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** Settings a node run gives every call it makes (its Timeout option), unless a call says otherwise. */
 const defaultsOfRun = new WeakMap<WebServiceContext, WebServiceCallOptions>();

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { collectAnswer, collectStart, MAX_ERROR_BODY_BYTES } from '../../shared/http/answerReading';
+import type { StreamReader } from '../../shared/http/streamReading';
 import type { ValueRedactor } from '../../shared/text/redact';
 import { cutShortAnswer, interpretResponse, type WebServiceOutcome } from './interpretResponse';
 
@@ -9,36 +10,6 @@ export interface StreamedResponse {
 	statusCode: number;
 	headers?: Record<string, unknown>;
 	chunks: AsyncIterable<Buffer>;
-}
-
-/** What a stream reader made of a successful answer (see readStream in request.ts). */
-export type StreamReading<List = unknown> =
-	/** Read: the answer's fields, its list among them when it had one (also given as `list`). */
-	| { kind: 'read'; body: IDataObject; list?: List }
-	/** Not read as it came, but every byte is here: read it whole. */
-	| { kind: 'whole'; bytes: Buffer }
-	/** The answer stopped in the middle, after parts of it were already let go. */
-	| { kind: 'cut-short' }
-	/** An answer the reader does not take, after parts of it were already let go: ask for it again and read it whole. */
-	| { kind: 'ask-again' };
-
-/**
- * Reads a successful answer as it arrives. `redact` takes the credential's
- * secrets out of a value: the reader applies it to every record it hands
- * on (the transport redacts the answer's other fields).
- */
-export type StreamReader = (chunks: AsyncIterable<Buffer>, redact: ValueRedactor) => Promise<StreamReading>;
-
-/**
- * Thrown by a stream reader to end the call with an error of its own, such
- * as a bound the caller sets on what it keeps: the call fails with `reason`
- * as it is, and is not tried again.
- */
-export class ReadingStopped extends Error {
-	constructor(readonly reason: Error) {
-		super(reason.message);
-		this.name = 'ReadingStopped';
-	}
 }
 
 /** How a request's answer will be read: as it arrives (given a stream reader), or whole. */

@@ -45,14 +45,25 @@ export interface AppPollPlan {
 	commit(emittedCount: number): TriggerPosition;
 }
 
-/** The forms in the order to read them, each with how it starts and which records of its answer to keep. */
-export function formsToRead(setup: AppPollSetup): Array<{ pageId: string; cursor: FormCursor | undefined; start: FormStart; keep: RecordsToKeep }> {
+/**
+ * The forms in the order to read them, each with how it starts, which
+ * records of its answer to keep, and what its plan would emit of the events
+ * read (for an answer read again, see fetchInquiryList.ts).
+ */
+export function formsToRead(setup: AppPollSetup): Array<{
+	pageId: string;
+	cursor: FormCursor | undefined;
+	start: FormStart;
+	keep: RecordsToKeep;
+	toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
+}> {
+	const options = optionsFor(setup);
 	return readingOrder(
 		setup.listed.map((pageId) => ({ pageId })),
 		setup.kept?.app?.leftOver ?? [],
 	).map(({ pageId }) => {
 		const { cursor, start } = startOf(setup, pageId);
-		return { pageId, cursor, start, keep: recordsToKeepFor(cursor, start, optionsFor(setup)) };
+		return { pageId, cursor, start, keep: recordsToKeepFor(cursor, start, options), toEmit: (events) => planForm(cursor, start, events, options).toEmit };
 	});
 }
 

@@ -1,5 +1,6 @@
 import type { FormTarget } from '../../shared/appBuilderApi';
-import { fetchFormInquiries } from '../inquiries/fetchInquiries';
+import { inquiryAnswerReader } from '../inquiries/readInquiryStream';
+import { fetchFormInquiries } from '../transport/formInquiries';
 import type { WebServiceCallOptions, WebServiceContext } from '../transport/request';
 import type { CursorEvent, EventMode, RecordsToKeep } from './cursor';
 import { InquiryListBuilder, listFromRecords, type InquiryList, type KeepRule } from './inquiryList';
@@ -41,11 +42,9 @@ async function readList(
 	keep: KeepRule,
 	options: WebServiceCallOptions,
 ): Promise<InquiryList> {
-	return await fetchFormInquiries(
-		context,
-		target,
+	const reader = inquiryAnswerReader(
 		(redact) => new InquiryListBuilder(mode, keep, redact),
 		(records) => listFromRecords(records, mode),
-		options,
 	);
+	return await fetchFormInquiries(context, target, reader, options);
 }

@@ -1,37 +1,32 @@
 import type { IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormTarget } from '../../shared/appBuilderApi';
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import type { ValueRedactor } from '../../shared/text/redact';
-import { fetchFormInquiries } from '../inquiries/fetchInquiries';
-import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../inquiries/readInquiryStream';
+import { inquiryAnswerReader, MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../inquiries/readInquiryStream';
 import { readRecord } from '../inquiries/unreadableInquiry';
+import { fetchFormInquiries } from '../transport/formInquiries';
 import type { WebServiceCallOptions } from '../transport/request';
 import { toCursorEvent, type EventMode } from './cursor';
 
 /**
- * "Fetch Test Event": the form's latest inquiry (by the Event's time; the
- * last of equals, and an undated one only when none is dated), without
- * touching the trigger's state. The answer is read as it arrives and only
- * the latest record so far is held, so its size does not matter.
+ * The latest inquiry of a form (by the Event's time; the last of equals,
+ * and an undated one only when none is dated), for "Fetch Test Event",
+ * with its time; undefined for a form without inquiries. The answer is read
+ * as it arrives and only the latest record so far is held, so its size does
+ * not matter.
  */
 export async function latestInquiry(
 	this: IPollFunctions,
 	target: FormTarget,
 	mode: EventMode,
 	fetchOptions: WebServiceCallOptions,
-): Promise<unknown> {
-	const latest = await fetchFormInquiries(this, target, (redact) => new LatestRecord(mode, redact), (records) => latestOf(records, mode), fetchOptions);
-	if (latest === undefined) {
-		throw new NodeOperationError(this.getNode(), 'This form has no inquiries yet', {
-			description: 'Submit the form once in your app (or pick another form), then fetch a test event again.',
-		});
-	}
-	return latest.record;
+): Promise<Latest> {
+	const reader = inquiryAnswerReader((redact) => new LatestRecord(mode, redact), (records) => latestOf(records, mode));
+	return await fetchFormInquiries(this, target, reader, fetchOptions);
 }
 
-type Latest = { record: unknown } | undefined;
+export type Latest = { record: unknown; time: number } | undefined;
 
 /** The latest record so far, as its bytes copied out of the answer; parsed at the end. */
 class LatestRecord implements RecordCollector<Latest> {
@@ -56,7 +51,7 @@ class LatestRecord implements RecordCollector<Latest> {
 	}
 
 	build(): Latest {
-		return this.latest && { record: readRecord(this.latest.bytes, this.latest.summary, this.redact) };
+		return this.latest && { record: readRecord(this.latest.bytes, this.latest.summary, this.redact), time: this.latest.time };
 	}
 }
 
@@ -67,5 +62,5 @@ function latestOf(records: unknown[], mode: EventMode): Latest {
 		const time = toCursorEvent(record, mode).time ?? -Infinity;
 		if (latest === undefined || time >= latest.time) latest = { record, time };
 	}
-	return latest && { record: latest.record };
+	return latest;
 }

@@ -95,8 +95,8 @@ export async function pollForms(
 	const toRead = formsToRead(setup);
 	const reads = await readForms(
 		toRead,
-		async ({ pageId, keep }) =>
-			await fetchInquiryList.call(this, { appId: settings.appId, pageId }, { mode: settings.mode, keep }, {
+		async ({ pageId, keep, toEmit }) =>
+			await fetchInquiryList.call(this, { appId: settings.appId, pageId }, { mode: settings.mode, keep, toEmit }, {
 				...timing.fetchOptions,
 				retry: { maxAttempts: FETCH_ATTEMPTS },
 			}),
@@ -131,7 +131,10 @@ export async function pollForms(
 	const items: INodeExecutionData[] = [];
 	for (const { pageId, event } of plan.emissions) {
 		if (timing.softDeadline !== undefined && items.length > 0 && Date.now() > timing.softDeadline) break;
-		const item = inquiryItem((lists.get(pageId) as InquiryList).recordOf(event.key), settings.simplify);
+		const record = (lists.get(pageId) as InquiryList).recordOf(event.key);
+		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
+		if (record === undefined) break;
+		const item = inquiryItem(record, settings.simplify);
 		items.push({ json: allForms ? withItsForm(item, formsById.get(pageId) as AppForm) : item });
 	}
 

@@ -1,12 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fetchInquiries } from '../inquiries/fetchInquiries';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
-import { toCursorEvent } from './cursor';
 import { withItsForm } from './itemForm';
+import { latestInquiry } from './latestInquiry';
 import { readForms } from './readForms';
 import type { TriggerSettings } from './triggerSettings';
 
@@ -23,18 +22,15 @@ export async function testEvent(this: IPollFunctions, settings: TriggerSettings,
 		settings.pageId === undefined
 			? await fetchAppForms(this, settings.appId, fetchOptions)
 			: [{ pageId: settings.pageId, pageName: settings.pageId }];
-	const reads = await readForms(forms, async (form) => await fetchInquiries.call(this, { appId: settings.appId, pageId: form.pageId }, fetchOptions), {
+	const reads = await readForms(forms, async (form) => await latestInquiry.call(this, { appId: settings.appId, pageId: form.pageId }, settings.mode, fetchOptions), {
 		concurrency: FORM_CONCURRENCY,
 	});
 	let latest: { record: unknown; time: number; form: AppForm } | undefined;
 	for (const read of reads) {
 		// With one form its error is the answer; with many, a form that fails is passed over unless all do.
 		if (read.kind === 'failed' && (settings.pageId !== undefined || reads.every((other) => other.kind === 'failed'))) throw read.error;
-		if (read.kind !== 'read') continue;
-		for (const record of read.list) {
-			const time = toCursorEvent(record, settings.mode).time ?? -Infinity;
-			if (latest === undefined || time >= latest.time) latest = { record, time, form: read.form };
-		}
+		if (read.kind !== 'read' || read.list === undefined) continue;
+		if (latest === undefined || read.list.time >= latest.time) latest = { ...read.list, form: read.form };
 	}
 	if (latest === undefined) {
 		const message = settings.pageId === undefined ? 'No form of this app has inquiries yet' : 'This form has no inquiries yet';

@@ -5,10 +5,11 @@ import type { FormTarget } from '../../../shared/appBuilderApi';
 import type { ValueRedactor } from '../../../shared/text/redact';
 import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
 import { simplifyField } from '../../descriptions/simplify';
-import { fetchFormInquiries } from '../../inquiries/fetchInquiries';
 import { inquiryItem } from '../../inquiries/inquiryItem';
+import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readChoice, readParameter } from '../../parameters/readParameter';
+import { fetchFormInquiries } from '../../transport/formInquiries';
 import { selectFromRecords, SelectedInquiries } from './selectedInquiries';
 import type { InquirySelection } from './selectInquiries';
 
@@ -122,7 +123,8 @@ export async function send(this: IExecuteFunctions, query: InquiryQuery, itemInd
 	const { target, selection, simplify } = query;
 	const selected = (redact: ValueRedactor) => new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
 	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.
-	const records = await fetchFormInquiries(this, target, selected, (all) => selectFromRecords(all, selected((value) => value)), { itemIndex });
+	const reader = inquiryAnswerReader(selected, (all) => selectFromRecords(all, selected((value) => value)));
+	const records = await fetchFormInquiries(this, target, reader, { itemIndex });
 	return records.map((record) => ({
 		json: inquiryItem(record, simplify),
 		pairedItem: { item: itemIndex },

@@ -5,7 +5,7 @@ import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
 import type { ValueRedactor } from '../../../shared/text/redact';
 import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
 import { isUnreadableInquiry, readRecord } from '../../inquiries/unreadableInquiry';
-import { ReadingStopped } from '../../transport/streamedOutcome';
+import { ReadingStopped } from '../../../shared/http/streamReading';
 import { InquirySelector, type InquirySelection } from './selectInquiries';
 
 /**

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { CursorEvent } from '../../../../nodes/AppBuilder/trigger/cursor';
 import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
-import type { StreamReading } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
+import type { StreamReading } from '../../../../nodes/shared/http/streamReading';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
 
 /** These records hold no secret: nothing to take out. */

@@ -3,7 +3,7 @@ import type { INode } from 'n8n-workflow';
 import { MAX_RETURNED_BYTES, MAX_RETURNED_INQUIRIES, SelectedInquiries, selectFromRecords } from '../../../../../nodes/AppBuilder/actions/inquiry/selectedInquiries';
 import { readInquiryStream } from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry } from '../../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
-import { ReadingStopped } from '../../../../../nodes/AppBuilder/transport/streamedOutcome';
+import { ReadingStopped } from '../../../../../nodes/shared/http/streamReading';
 import { valueRedactor } from '../../../../../nodes/shared/text/redact';
 
 const NODE: INode = { id: 'n', name: 'App Builder', type: 'n8n-nodes-appbuilder.appBuilder', typeVersion: 1, position: [0, 0], parameters: {} };

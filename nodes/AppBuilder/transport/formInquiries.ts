@@ -2,35 +2,33 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { FormTarget } from '../../shared/appBuilderApi';
-import type { ValueRedactor } from '../../shared/text/redact';
-import { callWebService, type WebServiceCallOptions, type WebServiceContext } from '../transport/request';
-import { readInquiryStream, type RecordCollector } from './readInquiryStream';
+import type { ListAnswerReader } from '../../shared/http/streamReading';
+import { callWebService, type WebServiceCallOptions, type WebServiceContext } from './request';
 
 /**
- * One FormBuilderApi call whose answer is read as it arrives into the list
- * `collector` makes; an answer the stream reader could not take is parsed
- * whole and its records handed to `fromRecords` instead.
+ * One FormBuilderApi call (the inquiries of one form) whose answer the
+ * caller's reader reads as it arrives into its list (see
+ * inquiries/readInquiryStream.ts); an answer it could not take is parsed
+ * whole and its records handed to the reader's `fromRecords` instead.
  */
 export async function fetchFormInquiries<List>(
 	context: WebServiceContext,
 	target: FormTarget,
-	/** Makes the collector of one answer; it hands on each record it keeps through `redact`. */
-	collector: (redact: ValueRedactor) => RecordCollector<List>,
-	fromRecords: (records: unknown[]) => List,
+	reader: ListAnswerReader<List>,
 	options: WebServiceCallOptions = {},
 ): Promise<List> {
 	let streamed: List | undefined;
 	const body = await callWebService.call(context, 'formBuilderInquiries', { ...target }, {
 		...options,
 		readStream: async (chunks, redact) => {
-			const read = await readInquiryStream(chunks, collector(redact));
+			const read = await reader.read(chunks, redact);
 			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
 			streamed = read.kind === 'read' ? read.list : undefined;
 			return read;
 		},
 	});
 	if (streamed !== undefined && body.data === streamed) return streamed;
-	return fromRecords(inquiriesIn(context.getNode(), body, options.itemIndex));
+	return reader.fromRecords(inquiriesIn(context.getNode(), body, options.itemIndex));
 }
 
 function inquiriesIn(node: INode, body: IDataObject, itemIndex?: number): unknown[] {
