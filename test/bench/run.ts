@@ -22,6 +22,7 @@ import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { measurePollCycles, OURS, PEER_RAISED, peerLabel, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
 import { measureSlowLink, slowLinkSection, slowLinkTargetRows, type SlowLinkRow, type SlowLinkSettings } from './slowLink';
 import { TriggerPoller } from './triggerPoller';
+import { allFormsSection, allFormsTargetRows, measureAllForms, type AllFormsRow, type AllFormsSettings } from './allForms';
 import { crashSection } from './crashFigures';
 import { lineChart } from './svgChart';
 import { manyPollsSection, manyPollsTargetRow, measureManyPolls, profilePolls, type ManyPolls, type PollProfile } from './pollProfile';
@@ -99,6 +100,10 @@ const SCALE: ScaleSettings = SMOKE
 		};
 /** Add User's target: its node time within this much of the ideal. */
 const ADD_USER_TARGET = 1.25;
+/** One all-forms trigger against one trigger per form, on 1, 10 and 50 forms. */
+const ALL_FORMS: AllFormsSettings = SMOKE
+	? { formCounts: [1, 3], inquiriesPerForm: 50, newPerFormPerCycle: 2, cycles: 1 }
+	: { formCounts: [1, 10, 50], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 5 };
 const ADD_USER: AddUserSettings = { items: SMOKE ? 30 : 1_000, latencyMs: 50, rateLimitPerSecond: 20 };
 
 interface PollRow {
@@ -212,6 +217,7 @@ async function main(): Promise<void> {
 		);
 		const flatten = flattenThroughput(records.slice(0, 10_000));
 		const million = stateSizeAtMillion();
+		const allForms = await measureAllForms(emulator, ALL_FORMS);
 		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(emulator, polls[0].stateBytes);
 		// What the package promises whatever the load: no lead twice. (A lead late because n8n could not keep up fails its window, not the run.)
 		for (const row of scale.rows.filter((r) => r.config.who === 'ours')) {
@@ -220,7 +226,7 @@ async function main(): Promise<void> {
 		}
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
 		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : resolve(__dirname, '../../docs');
-		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink, { many, profile, scale });
+		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink, { many, profile, scale }, allForms);
 		if (SMOKE) rmSync(docs, { recursive: true });
 		console.log(`ratio of one poll to the floor at ${largest}: ${polls[polls.length - 1].ratio.toFixed(2)}`);
 	} finally {
@@ -293,6 +299,7 @@ function writeReport(
 	floor: N8nFloor,
 	slowLink: SlowLinkRow[],
 	scaling: { many: ManyPolls; profile: PollProfile; scale: ScaleResult },
+	allForms: AllFormsRow[],
 ): void {
 	writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scaling.scale));
 	// The sizes where both charted workflows finished; the peer with the default history is not charted.
@@ -335,7 +342,7 @@ on the same data and hold.
 
 Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.
 
-${targetsSection(polls, memory, millionStateBytes, floor.rows, addUser, slowLink, scaling)}
+${targetsSection(polls, memory, millionStateBytes, floor.rows, addUser, slowLink, scaling, allForms)}
 ## One poll against the physical floor
 
 Each form holds inquiries of about 2 KB (10 fields, formData and
@@ -378,6 +385,7 @@ ${Math.round(flatten.perSecond).toLocaleString('en')} records per second, **${fl
 ${cycleSection(cycles, polls)}
 ${floorSection(floor.rows, floor.trivial, floor.withState)}
 ${scaleSection(scaling.scale, SCALE)}
+${allFormsSection(allForms, ALL_FORMS)}
 ${slowLinkSection(slowLink, SLOW_LINK)}
 ${addUserSection(addUser)}
 ${crashSection(resolve(__dirname, '../../docs/crash-suite.json'))}`;
@@ -411,6 +419,7 @@ function targetsSection(
 	addUser: AddUserRow[],
 	slowLink: SlowLinkRow[],
 	scaling: { many: ManyPolls; scale: ScaleResult },
+	allForms: AllFormsRow[],
 ): string {
 	const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 	const largest = polls[polls.length - 1];
@@ -440,6 +449,7 @@ function targetsSection(
 		floorTargetRow(floorRows, CYCLES.sizes),
 		...scaleTargetRows(scaling.scale),
 		...slowLinkTargetRows(slowLink, SLOW_LINK),
+		...allFormsTargetRows(allForms),
 		`| Static data at ${largest.size.toLocaleString('en')} and ${STATE_FORM_SIZE.toLocaleString('en')} | within the documented bound (about 50 KB) | ${largest.stateBytes.toLocaleString('en')} B and ${millionStateBytes.toLocaleString('en')} B | ${verdict(maxState <= stateBound)} |`,
 		`| Peak memory of one poll at ${memory.largest.toLocaleString('en')} | at most 3x the body | ${memoryRatio.toFixed(2)}x (${(memory.oursPeak / 1e6).toFixed(0)} MB) | ${verdict(memoryRatio <= 3)} |`,
 		`| Peak memory of an Emit the Latest first poll at ${memory.largest.toLocaleString('en')} | at most 1x the body | ${latestRatio.toFixed(2)}x (${(memory.latestPeak / 1e6).toFixed(0)} MB) | ${verdict(latestRatio <= 1)} |`,
