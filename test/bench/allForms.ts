@@ -7,17 +7,9 @@
  * one-form triggers together. The one-form triggers poll at once, as n8n
  * runs triggers whose ticks fall on the same second.
  */
-import type { IDataObject } from 'n8n-workflow';
-
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { credentialDataFor, FIXTURE } from '../emulator';
-import { MemoryCredentialsHelper, runPoll } from '../harness';
+import { FIXTURE } from '../emulator';
 import type { EmulatorProcess } from './emulatorProcess';
-
-// With the explicit extension: Node's resolver would otherwise find the codex
-// file AppBuilderTrigger.node.json before the TypeScript source.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
-const { AppBuilderTrigger } = require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
+import { TriggerPoller } from './triggerPoller';
 
 export interface AllFormsSettings {
 	formCounts: number[];
@@ -43,41 +35,7 @@ export const stateBoundBytes = (forms: number): number => Math.max(50_000, forms
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const pageIdOf = (index: number) => `formbuilder_1001_${1000 + index}`;
 
-/** A trigger as n8n keeps it: its parameters, and its workflow's static data between polls. */
-class Poller {
-	private saved: IDataObject = {};
-	constructor(
-		private readonly helper: MemoryCredentialsHelper,
-		private readonly parameters: IDataObject,
-		private readonly workflowId: string,
-	) {}
-
-	async poll(): Promise<number> {
-		const outcome = await runPoll({
-			nodeType: new AppBuilderTrigger(),
-			typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
-			parameters: this.parameters,
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			credentialsHelper: this.helper,
-			workflowStaticData: this.saved,
-			workflowId: this.workflowId,
-		});
-		if (outcome.error) throw outcome.error;
-		this.saved = outcome.workflowStaticData;
-		return outcome.result?.[0].length ?? 0;
-	}
-
-	/** The saved position as n8n stores it in the node's static data. */
-	get stateBytes(): number {
-		return JSON.stringify((this.saved['node:Trigger'] as IDataObject | undefined)?.inquiryCursor ?? {}).length;
-	}
-}
-
 export async function measureAllForms(emulator: EmulatorProcess, settings: AllFormsSettings): Promise<AllFormsRow[]> {
-	const helper = new MemoryCredentialsHelper({
-		types: { appBuilderApi: new AppBuilderApi() },
-		credentials: { appBuilderApi: { ...credentialDataFor({ webUrl: emulator.webUrl, connectUrl: emulator.webUrl }), connectAccessToken: '' } },
-	});
 	const rows: AllFormsRow[] = [];
 	for (const forms of settings.formCounts) {
 		const pages = Array.from({ length: forms }, (_, index) => ({ pageId: pageIdOf(index), pageName: `Form ${index + 1}` }));
@@ -87,9 +45,9 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 			const count = settings.inquiriesPerForm;
 			await emulator.control('POST', '/inquiries/bulk', { appId: FIXTURE.appId, pageId, count, fieldsPerRecord: 10, startTime: Date.now() - count * 1000 - 60_000 });
 		}
-		const base = { event: 'new', appId: FIXTURE.appId, simplify: true, options: { maxItemsPerPoll: 100_000 } };
-		const ours = new Poller(helper, { ...base, watch: 'allForms' }, `all-${forms}`);
-		const perForm = pages.map(({ pageId }, index) => new Poller(helper, { ...base, watch: 'form', pageId: { __rl: true, mode: 'id', value: pageId } }, `one-${forms}-${index}`));
+		const options = { maxItemsPerPoll: 100_000 };
+		const ours = new TriggerPoller(emulator.webUrl, FIXTURE.formPageId, options, { watch: 'allForms' });
+		const perForm = pages.map(({ pageId }) => new TriggerPoller(emulator.webUrl, pageId, options));
 		await ours.poll();
 		await Promise.all(perForm.map((poller) => poller.poll()));
 

@@ -24,6 +24,8 @@ export class TriggerPoller {
 		private readonly pageId: string = FIXTURE.formPageId,
 		/** The trigger's Options (for instance the first poll's); none by default. */
 		private readonly options: IDataObject = {},
+		/** Other parameters, for instance Watch: All Forms of the App. */
+		private readonly parameters: IDataObject = {},
 	) {
 		this.helper = new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
@@ -41,6 +43,7 @@ export class TriggerPoller {
 				pageId: { __rl: true, mode: 'id', value: this.pageId },
 				simplify: true,
 				options: this.options,
+				...this.parameters,
 			},
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
 			credentialsHelper: this.helper,
@@ -50,5 +53,10 @@ export class TriggerPoller {
 		if (outcome.error) throw outcome.error;
 		this.staticData = outcome.staticData;
 		return outcome.result?.[0].length ?? 0;
+	}
+
+	/** The saved position's size, as n8n stores it. */
+	get stateBytes(): number {
+		return JSON.stringify(this.staticData.inquiryCursor ?? {}).length;
 	}
 }
