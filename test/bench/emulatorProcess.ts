@@ -34,22 +34,30 @@ export class EmulatorProcess {
 	}
 
 	async control(method: string, path: string, body?: unknown): Promise<unknown> {
-		// A look-up may meet a kept-alive socket the emulator closed a moment before (ECONNRESET on a loaded
-		// machine); asking again is safe for a GET, and a change is never sent twice.
-		const attempts = method === 'GET' ? 3 : 1;
-		for (let attempt = 1; ; attempt++) {
-			try {
-				const response = await fetch(`${this.webUrl}/__emulator${path}`, {
-					method,
-					headers: { 'Content-Type': 'application/json' },
-					body: body === undefined ? undefined : JSON.stringify(body),
-				});
-				return await response.json();
-			} catch (error) {
-				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- not a node: the benchmark ends with the network error
-				if (attempt >= attempts) throw error;
-			}
-		}
+		// A connection of its own for every call (no keep-alive): a kept-alive socket the emulator closes
+		// the moment it is reused ("other side closed" on a loaded machine) would lose a change, which
+		// cannot be sent again safely.
+		const payload = body === undefined ? undefined : JSON.stringify(body);
+		return await new Promise((done, fail) => {
+			const req = request(
+				`${this.webUrl}/__emulator${path}`,
+				{ method, agent: false, headers: { 'Content-Type': 'application/json', Connection: 'close' } },
+				(res) => {
+					const chunks: Buffer[] = [];
+					res.on('data', (chunk: Buffer) => chunks.push(chunk));
+					res.on('end', () => {
+						try {
+							done(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+						} catch (error) {
+							fail(error);
+						}
+					});
+					res.on('error', fail);
+				},
+			);
+			req.on('error', fail);
+			req.end(payload);
+		});
 	}
 
 	/** The process's ID, to read the CPU time it used (its serving counted apart from the client's). */
