@@ -16,6 +16,8 @@ export interface CrashRun {
 		leadsAdded?: number;
 		leadsDelivered?: number;
 		lostInN8nWindow?: string[];
+		/** Leads of a queue-mode execution n8n stored as an error with no data after its worker died (reliability.md). */
+		lostWithStalledJob?: string[];
 		missing?: unknown[];
 		duplicates?: unknown[];
 		executions?: Record<string, number>;
@@ -28,6 +30,8 @@ export interface CrashRun {
 
 export interface CrashRecord {
 	recordedAt: string;
+	/** The n8n the suite ran in (records before it was kept name none). */
+	n8nVersion?: string;
 	runs: CrashRun[];
 }
 
@@ -39,6 +43,18 @@ export function landings(kills: Array<{ landed: string }>): string {
 		counts.set(kind, (counts.get(kind) ?? 0) + 1);
 	}
 	return [...counts].map(([kind, count]) => `${count} ${kind}`).join('; ');
+}
+
+/** Why leads were lost, as the suite told them apart: n8n's window, or a worker's stalled job. */
+function lossCauses(f: CrashRun['figures'], lost: number): string {
+	const stalled = f.lostWithStalledJob?.length ?? 0;
+	const window = f.lostInN8nWindow?.length ?? lost - stalled;
+	return [
+		window > 0 ? `${window} in the saved cursor, in no execution: n8n's window` : '',
+		stalled > 0 ? `${stalled} in an execution n8n stored as an error without its data after the worker died` : '',
+	]
+		.filter(Boolean)
+		.join('; ');
 }
 
 function statusText(executions: Record<string, number> | undefined): string {
@@ -54,14 +70,14 @@ export function crashSection(file: string): string {
 		const added = f.leadsAdded ?? 1;
 		const delivered = f.leadsDelivered ?? (f.leadDelivered ? 1 : 0);
 		const lost = added - delivered;
-		const lostWhy = lost === 0 ? '0' : `${lost} (in the saved cursor, in no execution: n8n's window)`;
+		const lostWhy = lost === 0 ? '0' : `${lost} (${lossCauses(f, lost)})`;
 		const retried = f.retriedCrashed ? f.retriedCrashed.map((r) => r.status).join(', ') || '-' : '-';
 		return `| ${title} | ${f.seed ?? '-'} | ${kills} | ${landed} | ${added} | ${delivered} | ${lostWhy} | ${f.duplicates?.length ?? 0} | ${statusText(f.executions)} | ${retried} | ${f.seconds === undefined ? '-' : `${f.seconds} s`} |`;
 	});
 	return `## Killed mid-poll
 
 From \`test/e2e/crashRecovery.e2e.test.ts\` (part of \`npm test\`), recorded on
-${record.recordedAt.slice(0, 10)}: a real n8n 2.40.7 killed with SIGKILL at seeded moments while
+${record.recordedAt.slice(0, 10)}: a real n8n${record.n8nVersion ? ` ${record.n8nVersion}` : ''} killed with SIGKILL at seeded moments while
 leads arrive, then every lead checked against the executions n8n stored.
 *Lost* counts leads in no execution; *duplicates* leads in more than one.
 Crashed executions keep their leads and are retried through n8n's API, as a

@@ -14,10 +14,25 @@ import {
 	seededRandom,
 	sleep,
 	slowInquiryWorkflow,
+	triggerNamesOf,
+	waitForIdle,
 	waitForPoll,
 	type StoredExecution,
 } from './killLoop';
+import {
+	committedPosition,
+	DURABLE_CURSORS,
+	durablePlan,
+	FAST_SCHEDULER,
+	FOUR_POLLS_A_MINUTE,
+	HELD_POLL_MS,
+	observeHeldCommit,
+	renameNode,
+	type DurableAim,
+	type HeldCommit,
+} from './durableCursors';
 import { N8nInstance, packPackage } from './n8nInstance';
+import { N8N_VERSIONS } from './n8nVersions';
 import { startQueueServices } from './queueServices';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -28,6 +43,8 @@ const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 const WAIT_SECONDS = 4;
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 const WORKER_KILLS = Number(process.env.CRASH_WORKER_KILLS ?? 4);
+/** Fewer than the default run's: each aim of the durable plan once, and two more (see durablePlan). */
+const DURABLE_KILLS = Number(process.env.CRASH_DURABLE_KILLS ?? 8);
 const SEED = crashSeed();
 /**
  * n8n activates a workflow (and runs its first poll) under a publication
@@ -58,7 +75,7 @@ type Aim = (typeof AIMS)[number];
 
 interface Kill {
 	cycle: number;
-	aim: Aim;
+	aim: Aim | DurableAim;
 	/** What was happening when the signal went out, as the emulator saw it. */
 	landed: string;
 	msAfterSpawn: number;
@@ -105,7 +122,16 @@ function landingOf(emu: Emulator, since: number): string {
 async function allExecutions(n8n: N8nInstance, workflowId: string): Promise<{ executions: StoredExecution[]; open: number }> {
 	const listed = (await n8n.executions(workflowId)) as StoredExecution[];
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const all = (await n8n.rest('GET', `/rest/executions?filter=${filter}&limit=250`)) as { results: Array<{ id: string; status: string }> };
+	const all = { results: [] as Array<{ id: string; status: string }> };
+	// The editor's list pages by at most 100 (n8n 2.41 refuses more), newest first: each page asks for ids below the last one seen.
+	for (let lastId: string | undefined; ; ) {
+		const page = (await n8n.rest('GET', `/rest/executions?filter=${filter}&limit=100${lastId === undefined ? '' : `&lastId=${lastId}`}`)) as {
+			results: Array<{ id: string; status: string }>;
+		};
+		all.results.push(...page.results);
+		if (page.results.length < 100) break;
+		lastId = String(Math.min(...page.results.map((e) => Number(e.id))));
+	}
 	const known = new Set(listed.map((e) => String(e.id)));
 	for (const summary of all.results) {
 		if (!known.has(String(summary.id))) listed.push((await n8n.api('GET', `/executions/${summary.id}?includeData=true`)) as StoredExecution);
@@ -263,7 +289,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 		}
 	}, 1_200_000);
 
-	describe('queue mode (main + worker, PostgreSQL, Redis)', () => {
+	describe('on PostgreSQL: queue mode (main + worker, Redis), and durable poll cursors', () => {
 		let services: Awaited<ReturnType<typeof startQueueServices>>;
 
 		beforeAll(async () => {
@@ -274,7 +300,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			await services?.stop();
 		}, 60_000);
 
-		it('a worker killed while it runs the execution loses no lead', async () => {
+		it('queue mode: a worker killed while it runs the execution loses no lead', async () => {
 			const started = Date.now();
 			const random = seededRandom(SEED + 1);
 			// Short Bull locks so a dead worker's job is found stalled within seconds, not a minute.
@@ -350,7 +376,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			}
 		}, 900_000);
 
-		it('n8n without durable poll cursors: main killed after it saved the cursor, before it stored the execution, loses that poll\'s leads', async () => {
+		it('queue mode, n8n without durable poll cursors: main killed after it saved the cursor, before it stored the execution, loses that poll\'s leads', async () => {
 			const db = postgresClient(services.env.DB_POSTGRESDB_PORT);
 			// A database and queue of its own: the one before used another encryption key.
 			db.query('CREATE DATABASE crash_window');
@@ -406,6 +432,144 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				await n8n.destroy();
 			}
 		}, 600_000);
+
+		it('durable poll cursors: main killed during the poll, after the answer, during the execution, at idle, with the commit held, and across a rename: no lead lost or repeated', async () => {
+			const started = Date.now();
+			const random = seededRandom(SEED + 2);
+			const database = 'crash_durable';
+			postgresClient(services.env.DB_POSTGRESDB_PORT).query(`CREATE DATABASE ${database}`);
+			const db = postgresClient(services.env.DB_POSTGRESDB_PORT, database);
+			// One main in regular mode: it polls and runs the executions.
+			const env = {
+				...services.env,
+				EXECUTIONS_MODE: 'regular',
+				DB_POSTGRESDB_DATABASE: database,
+				...DURABLE_CURSORS,
+				...FAST_SCHEDULER,
+				...SHORT_PUBLICATION_LEASE,
+				N8N_LOG_LEVEL: process.env.CRASH_N8N_LOG_LEVEL ?? 'info',
+			};
+			const n8n = await N8nInstance.start({ packageTarball: tarball, env });
+			const added: string[] = [];
+			const kills: Kill[] = [];
+			const logs: string[] = [];
+			let held: (HeldCommit & { leads: string[] }) | undefined;
+			let rename: { from: string; to: string; leadsAround: string[] } | undefined;
+			try {
+				const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+				addLeads(emu, added, 1);
+				const workflow = slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS);
+				(workflow.nodes[0] as { parameters: Record<string, unknown> }).parameters.pollTimes = FOUR_POLLS_A_MINUTE;
+				const workflowId = await n8n.createWorkflow(workflow);
+				await n8n.activate(workflowId);
+				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
+				// The position is in n8n's poller state, not in the workflow.
+				expect(committedPosition(db, workflowId)).toContain(added[0]);
+				await killHard(n8n.process!);
+
+				for (const [cycle, aim] of durablePlan(random, DURABLE_KILLS).entries()) {
+					const spawnedAt = Date.now();
+					const before = added.length;
+					addLeads(emu, added, random.between(aim === 'poll' || aim === 'idle' ? 0 : 1, 3));
+					const cycleLeads = added.slice(before);
+					if (aim === 'poll') emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: HELD_POLL_MS, times: 1 });
+					// Held: the answer waits long enough for the lock below to be in place before n8n has the leads.
+					if (aim === 'held') emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 3000, times: 1 });
+					let bootError: string | undefined;
+					const booting = n8n.boot().catch((error: Error) => {
+						bootError = error.message;
+					});
+					const failFast = async <T>(wait: Promise<T>): Promise<T> =>
+						await Promise.race([wait, booting.then(async () => (bootError === undefined ? await wait : Promise.reject(new Error(`cycle ${cycle}: n8n did not start: ${bootError.slice(-3000)}`))))]);
+					const poll = await failFast(waitForPoll(emu, spawnedAt, aim === 'poll' || aim === 'held' ? 'received' : 'answered', 300_000));
+					if (poll === undefined) throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
+
+					let release: (() => Promise<void>) | undefined;
+					if (aim === 'poll') await sleep(random.between(0, 1000));
+					if (aim === 'handoff') await sleep(random.between(0, 40));
+					if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
+					// Idle: the execution has ended (it lasts WAIT_SECONDS) and the next poll has not begun.
+					const idleFor = WAIT_SECONDS * 1000 + random.between(500, 2500);
+					if (aim === 'idle' && !(await waitForIdle(emu, spawnedAt, idleFor, 120_000))) throw new Error(`cycle ${cycle}: n8n was never idle`);
+					if (aim === 'held') {
+						release = await db.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
+						held = { leads: cycleLeads, ...(await observeHeldCommit(db, database, workflowId, cycleLeads, 30_000)) };
+					}
+					if (aim === 'rename') {
+						await booting;
+						const to = 'New Contact Us Lead';
+						const leadsAround = [emu.control.addInquiry({ ...form })._id];
+						await renameNode(n8n, workflowId, 'New Inquiry', to);
+						const renamedAt = Date.now();
+						leadsAround.push(emu.control.addInquiry({ ...form })._id);
+						added.push(...leadsAround);
+						rename = { from: 'New Inquiry', to, leadsAround };
+						if ((await waitForPoll(emu, renamedAt, 'answered', 120_000)) === undefined) throw new Error('n8n did not poll after the rename');
+						if (!(await waitForIdle(emu, renamedAt, idleFor, 120_000))) throw new Error(`cycle ${cycle}: n8n was never idle after the rename`);
+					}
+					const landed = aim === 'held' ? 'with the commit held (the execution insert waiting on a table lock)' : landingOf(emu, spawnedAt);
+					await killHard(n8n.process!);
+					await release?.();
+					kills.push({ cycle, aim, landed, msAfterSpawn: Date.now() - spawnedAt, leadsSoFar: added.length });
+					logs.push(n8n.logs());
+					keepLogs(`durable-cycle-${cycle}`, n8n.logs());
+					progress(`durable kill ${cycle + 1}/${DURABLE_KILLS} (${aim}): ${landed}`);
+					await booting;
+					emu.control.clearFaults();
+				}
+
+				const lastStart = Date.now();
+				await n8n.boot();
+				expect(await waitForPoll(emu, lastStart, 'answered', 300_000)).toBeDefined();
+				await sleep(1000);
+				await n8n.logIn();
+				const executions = await settled(n8n, workflowId, 60_000);
+				logs.push(n8n.logs());
+				keepLogs('durable-final', n8n.logs());
+				const retried = await retryCrashed(n8n, workflowId, executions);
+
+				const delivered = deliveries(executions);
+				const missing = added.filter((lead) => !delivered.has(lead));
+				const duplicates = duplicatesOf(executions);
+				const allLogs = logs.join('\n');
+				const renamedRuns = executions.filter((e) => triggerNamesOf(e).includes(rename?.to ?? '')).map((e) => e.id);
+				report('durable poll cursors (PostgreSQL)', {
+					perExecution: perExecution(executions, added),
+					seed: SEED,
+					kills,
+					leadsAdded: added.length,
+					leadsDelivered: added.length - missing.length,
+					missing: missing.map((lead) => ({ lead, addedAs: added.indexOf(lead), inCommittedPosition: committedPosition(db, workflowId).includes(lead) })),
+					executions: statusCounts(executions),
+					duplicates,
+					heldCommit: held && { ...held, deliveries: held.leads.map((lead) => delivered.get(lead)?.length ?? 0) },
+					rename: rename && { ...rename, deliveries: rename.leadsAround.map((lead) => delivered.get(lead)?.length ?? 0), executionsUnderNewName: renamedRuns },
+					pollsLeftToHandOver: allLogs.split('n8n has not yet stored the position').length - 1,
+					pollsLeftToRunningPoll: allLogs.split('the previous poll of this trigger is still running').length - 1,
+					retriedCrashed: retried,
+					seconds: Math.round((Date.now() - started) / 1000),
+				});
+
+				expect(kills.length).toBe(DURABLE_KILLS);
+				expect(missing).toEqual([]);
+				expect(duplicates).toEqual([]);
+				// Where the kills landed, as the emulator saw it.
+				for (const where of ['during the poll', '(cursor save / execution insert)', '(execution running)', '(idle)']) {
+					expect(kills.some((k) => k.landed.includes(where))).toBe(true);
+				}
+				// The held commit: the kill came while n8n's insert waited, with neither the position nor the execution stored; its leads came once later.
+				expect(held).toMatchObject({ insertWaiting: true, positionCommitted: false });
+				for (const lead of held!.leads) expect(delivered.get(lead)).toHaveLength(1);
+				// The rename: the leads on either side of it came once, and the trigger ran under its new name.
+				for (const lead of rename!.leadsAround) expect(delivered.get(lead)).toHaveLength(1);
+				expect(renamedRuns.length).toBeGreaterThan(0);
+				// n8n refuses a read of static data outside a poll under durable cursors; the trigger never does one.
+				expect(allLogs).not.toContain('read its static data outside of a poll');
+				expect(retried.every((r) => r.status === 'success')).toBe(true);
+			} finally {
+				await n8n.destroy();
+			}
+		}, 1_200_000);
 	});
 });
 
@@ -473,5 +637,5 @@ function report(title: string, figures: Record<string, unknown>): void {
 	console.log(`crash suite, ${title}:\n${JSON.stringify(figures, null, 2)}`);
 	recorded.push({ title, figures });
 	const file = process.env.CRASH_FIGURES;
-	if (file) writeFileSync(file, `${JSON.stringify({ recordedAt: new Date().toISOString(), runs: recorded }, null, 2)}\n`);
+	if (file) writeFileSync(file, `${JSON.stringify({ recordedAt: new Date().toISOString(), n8nVersion: N8N_VERSIONS.newest, runs: recorded }, null, 2)}\n`);
 }

@@ -111,6 +111,22 @@ export async function waitForPoll(emu: Emulator, since: number, stage: 'received
 	return undefined;
 }
 
+/**
+ * Waits until the last poll since `since` was answered `quietMs` ago and no
+ * other poll is under way (a later poll starts the wait again); false at the
+ * deadline.
+ */
+export async function waitForIdle(emu: Emulator, since: number, quietMs: number, timeoutMs: number): Promise<boolean> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const polls = pollsSeen(emu).filter((p) => p.receivedAt >= since);
+		const last = polls[polls.length - 1];
+		if (last?.finishedAt !== undefined && Date.now() - last.finishedAt >= quietMs) return true;
+		await sleep(5);
+	}
+	return false;
+}
+
 interface ExecutionItems {
 	json: { inquiryId?: string };
 }
@@ -119,24 +135,39 @@ export interface StoredExecution {
 	id: string;
 	status: string;
 	data?: {
-		resultData?: { runData?: Record<string, Array<{ data?: { main?: ExecutionItems[][] } }>> };
-		executionData?: { nodeExecutionStack?: Array<{ node: { name: string }; data: { main: ExecutionItems[][] } }> };
+		resultData?: { runData?: Record<string, Array<{ source?: unknown[] | null; data?: { main?: ExecutionItems[][] } }>> };
+		executionData?: { nodeExecutionStack?: Array<{ node: { name: string }; source?: unknown; data: { main: ExecutionItems[][] } }> };
 	};
+}
+
+/** A node's run (or start) fed by no other node: the trigger's, whatever its name is now. */
+function fedByNoNode(source: unknown): boolean {
+	return source === undefined || source === null || (Array.isArray(source) && (source.length === 0 || source[0] === null));
 }
 
 /**
  * The inquiry ids an execution carries: from the trigger's run data once the
  * engine has taken it, else from the execution's start stack (what n8n stored
- * before it began, all a crashed execution may hold).
+ * before it began, all a crashed execution may hold). The trigger is found
+ * as the node no other node feeds, so a renamed trigger is found too.
  */
-export function inquiryIdsOf(execution: StoredExecution, triggerName = 'New Inquiry'): string[] {
-	const ran = execution.data?.resultData?.runData?.[triggerName]?.[0]?.data?.main?.[0];
-	const queued = execution.data?.executionData?.nodeExecutionStack?.find((entry) => entry.node.name === triggerName)?.data.main[0];
+export function inquiryIdsOf(execution: StoredExecution): string[] {
+	const ran = Object.values(execution.data?.resultData?.runData ?? {})
+		.filter((runs) => fedByNoNode(runs[0]?.source))
+		.flatMap((runs) => runs[0]?.data?.main?.[0] ?? []);
+	const queued = (execution.data?.executionData?.nodeExecutionStack ?? []).filter((entry) => fedByNoNode(entry.source)).flatMap((entry) => entry.data.main[0] ?? []);
 	const ids = new Set<string>();
-	for (const item of [...(ran ?? []), ...(queued ?? [])]) {
+	for (const item of [...ran, ...queued]) {
 		if (typeof item.json.inquiryId === 'string') ids.add(item.json.inquiryId);
 	}
 	return [...ids];
+}
+
+/** The names the trigger ran under in an execution (its name at the time). */
+export function triggerNamesOf(execution: StoredExecution): string[] {
+	return Object.entries(execution.data?.resultData?.runData ?? {})
+		.filter(([, runs]) => fedByNoNode(runs[0]?.source))
+		.map(([name]) => name);
 }
 
 /**
