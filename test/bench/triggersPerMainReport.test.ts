@@ -1,4 +1,4 @@
-import { MEASURED_BEGIN, MEASURED_END, replaceMeasuredBlock } from './triggersPerMainReport';
+import { MEASURED_BEGIN, MEASURED_END, replaceMeasuredBlock, scaleSection, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
 
 describe("the benchmark's figures in docs/scaling.md", () => {
 	it('replaces only what lies between the markers, and keeps the markers', () => {
@@ -14,7 +14,6 @@ describe("the benchmark's figures in docs/scaling.md", () => {
 	});
 });
 
-import { scaleSection, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
 import type { ScaleConfig, ScaleResult, ScaleRow, ScaleSettings, WindowResult } from './triggersPerMain';
 
 const spread = (median: number) => ({ median, p95: median * 2, max: median * 3 });
