@@ -49,7 +49,7 @@ export class EmulatorProcess {
 						try {
 							done(JSON.parse(Buffer.concat(chunks).toString('utf8')));
 						} catch (error) {
-							fail(error);
+							fail(error instanceof Error ? error : new Error(String(error)));
 						}
 					});
 					res.on('error', fail);
