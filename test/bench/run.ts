@@ -28,8 +28,26 @@ import { lineChart } from './svgChart';
 import { manyPollsSection, manyPollsTargetRow, measureManyPolls, profilePolls, type ManyPolls, type PollProfile } from './pollProfile';
 import { cpuMsPerPoll, measureTriggersPerMain, SCALE_N8N_ENV, type ScaleResult, type ScaleSettings } from './triggersPerMain';
 import { replaceMeasuredBlock, scaleChart, scaleSection, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
+import { notePartialRun, putSection, putTargetRows } from './reportPatch';
 
 const SMOKE = process.argv.includes('--smoke');
+/**
+ * `--only=manyPolls,allForms,scale`: those sections alone, put into the report
+ * the last full run wrote (each in place of its own section and target rows),
+ * with a note of what the partial run wrote and when.
+ */
+const ONLY_SECTIONS = ['manyPolls', 'allForms', 'scale'] as const;
+type OnlySection = (typeof ONLY_SECTIONS)[number];
+const ONLY = onlySections(process.argv);
+
+function onlySections(argv: string[]): Set<OnlySection> | undefined {
+	const given = argv.find((arg) => arg.startsWith('--only='));
+	if (!given) return undefined;
+	const names = given.slice('--only='.length).split(',').filter(Boolean);
+	const unknown = names.filter((name) => !(ONLY_SECTIONS as readonly string[]).includes(name));
+	if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes some of ${ONLY_SECTIONS.join(', ')}, separated by commas; not ${JSON.stringify(unknown.join(',') || given)}`);
+	return new Set(names as OnlySection[]);
+}
 const SIZES = SMOKE ? [500] : [1_000, 10_000, 100_000];
 const ROUNDS = (size: number) => (SMOKE ? 2 : size >= 100_000 ? 3 : 5);
 const NEW_PER_POLL = 10;
@@ -196,6 +214,7 @@ function flattenThroughput(records: unknown[]): { perSecond: number; ratioToPars
 async function main(): Promise<void> {
 	const emulator = await EmulatorProcess.start(await freePort());
 	try {
+		if (ONLY) return await runSectionsOnly(emulator, ONLY);
 		const polls = await measurePolls(emulator);
 		const many = await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL);
 		const profile = await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL);
@@ -219,11 +238,7 @@ async function main(): Promise<void> {
 		const million = stateSizeAtMillion();
 		const allForms = await measureAllForms(emulator, ALL_FORMS);
 		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(emulator, polls[0].stateBytes);
-		// What the package promises whatever the load: no lead twice. (A lead late because n8n could not keep up fails its window, not the run.)
-		for (const row of scale.rows.filter((r) => r.config.who === 'ours')) {
-			const repeated = row.windows.find((window) => (window.leads?.repeated ?? 0) > 0);
-			if (repeated) throw new Error(`triggers per main at ${row.config.size}, K ${repeated.k}: ${repeated.judgement.reasons.join('; ')}`);
-		}
+		checkNoLeadTwice(scale);
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
 		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : resolve(__dirname, '../../docs');
 		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink, { many, profile, scale }, allForms);
@@ -233,6 +248,51 @@ async function main(): Promise<void> {
 		await emulator.stop();
 	}
 }
+
+/** What the package promises whatever the load: no lead twice. (A lead late because n8n could not keep up fails its window, not the run.) */
+function checkNoLeadTwice(scale: ScaleResult): void {
+	for (const row of scale.rows.filter((r) => r.config.who === 'ours')) {
+		const repeated = row.windows.find((window) => (window.leads?.repeated ?? 0) > 0);
+		if (repeated) throw new Error(`triggers per main at ${row.config.size}, K ${repeated.k}: ${repeated.judgement.reasons.join('; ')}`);
+	}
+}
+
+/** The sections `only` names, measured as the full run measures them and put into the report the last full run wrote. */
+async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>): Promise<void> {
+	const many = only.has('manyPolls') ? await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL) : undefined;
+	const profile = many ? await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL) : undefined;
+	if (many && profile) console.log(`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`);
+	const allForms = only.has('allForms') ? await measureAllForms(emulator, ALL_FORMS) : undefined;
+	const scale = only.has('scale') ? await measureTriggersPerMain(emulator, SCALE) : undefined;
+	if (scale) checkNoLeadTwice(scale);
+
+	const committedDocs = resolve(__dirname, '../../docs');
+	// The smoke run writes into a copy, so the patching is exercised and the committed report stays as it is.
+	const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : committedDocs;
+	let report = readFileSync(resolve(committedDocs, 'benchmarks.md'), 'utf8');
+	if (many && profile) {
+		report = putSection(report, manyPollsSection(many, profile, scale && pollCycleCostInN8n(scale, many.size)), '## Static data');
+		report = putTargetRows(report, [manyPollsTargetRow(many)], 'Poll cycle in n8n');
+	}
+	if (scale) {
+		report = putSection(report, scaleSection(scale, SCALE), '## Over a slow link');
+		report = putTargetRows(report, scaleTargetRows(scale), 'One poll over a slow link');
+		writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scale));
+		const scalingPage = readFileSync(resolve(committedDocs, 'scaling.md'), 'utf8');
+		writeFileSync(resolve(docs, 'scaling.md'), replaceMeasuredBlock(scalingPage, scalingDocBlock(scale, new Date().toISOString().slice(0, 10), machineName())));
+	}
+	if (allForms) {
+		report = putSection(report, allFormsSection(allForms, ALL_FORMS), '## Over a slow link');
+		report = putTargetRows(report, allFormsTargetRows(allForms), 'Static data');
+	}
+	const names = [...only].join(',');
+	report = notePartialRun(report, `${names} on ${new Date().toISOString().slice(0, 10)} (\`npm run bench -- --only=${names}\`), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`);
+	writeFileSync(resolve(docs, 'benchmarks.md'), report);
+	console.log(`wrote the ${names} sections into ${join(docs, 'benchmarks.md')}${scale ? ', poll-time-vs-k.svg and the figures in scaling.md' : ''}`);
+	if (SMOKE) rmSync(docs, { recursive: true });
+}
+
+const machineName = () => `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
 
 interface N8nFloor {
 	trivial: TrivialCycles;
@@ -392,7 +452,7 @@ ${crashSection(resolve(__dirname, '../../docs/crash-suite.json'))}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	// docs/scaling.md quotes the triggers per main between its markers (the smoke run writes a copy aside).
 	const scalingPage = readFileSync(resolve(__dirname, '../../docs/scaling.md'), 'utf8');
-	const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
+	const machine = machineName();
 	writeFileSync(resolve(docs, 'scaling.md'), replaceMeasuredBlock(scalingPage, scalingDocBlock(scaling.scale, new Date().toISOString().slice(0, 10), machine)));
 	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg, poll-time-vs-k.svg and the figures in scaling.md`);
 }

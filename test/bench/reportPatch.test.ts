@@ -1,0 +1,71 @@
+import { notePartialRun, putSection, putTargetRows } from './reportPatch';
+
+const REPORT = `# Benchmarks
+
+Written by \`npm run bench\` on 2026-11-23. Times are
+noisy.
+
+## Targets
+
+| figure | target | this run | |
+| --- | --- | --- | --- |
+| One poll at 100,000 | at most 1.5x | 0.45x | met |
+| Static data | about 50 KB | 41 KB | met |
+
+## One poll
+
+Old poll text.
+
+## Over a slow link
+
+Link text.
+`;
+
+describe('putting a partial run into the report', () => {
+	it('replaces the section of the same heading, and only it', () => {
+		const report = putSection(REPORT, '## One poll\n\nNew poll text.\n', '## Over a slow link');
+		expect(report).toContain('New poll text.');
+		expect(report).not.toContain('Old poll text.');
+		expect(report).toContain('## Over a slow link\n\nLink text.');
+		expect(report.match(/^## One poll$/gm)).toHaveLength(1);
+	});
+
+	it('puts a new section before the one it belongs in front of, and at the end when that is missing', () => {
+		const before = putSection(REPORT, '## Triggers per n8n main\n\nK table.', '## Over a slow link');
+		expect(before.indexOf('## Triggers per n8n main')).toBeLessThan(before.indexOf('## Over a slow link'));
+		expect(before.indexOf('## Triggers per n8n main')).toBeGreaterThan(before.indexOf('Old poll text.'));
+		const atEnd = putSection(REPORT, '## Triggers per n8n main\n\nK table.', '## Nowhere');
+		expect(atEnd.trimEnd().endsWith('K table.')).toBe(true);
+	});
+
+	it('refuses a section without a heading', () => {
+		expect(() => putSection(REPORT, 'no heading', '## Over a slow link')).toThrow('## ');
+	});
+
+	it('replaces a target row of the same figure and inserts a new one before the row it belongs in front of', () => {
+		const report = putTargetRows(
+			REPORT,
+			['| One poll at 100,000 | at most 1.5x | 0.50x | met |', '| Triggers per main, 1,000 | at least 200 | 240 | met |'],
+			'Static data',
+		);
+		const rows = report.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| figure') && !line.startsWith('| ---'));
+		expect(rows).toEqual([
+			'| One poll at 100,000 | at most 1.5x | 0.50x | met |',
+			'| Triggers per main, 1,000 | at least 200 | 240 | met |',
+			'| Static data | about 50 KB | 41 KB | met |',
+		]);
+		expect(report).toContain('Old poll text.');
+	});
+
+	it('appends a row at the table\'s end when no row names the figure to go before', () => {
+		const report = putTargetRows(REPORT, ['| New figure | t | r | met |'], 'Nothing like it');
+		expect(report).toContain('| Static data | about 50 KB | 41 KB | met |\n| New figure | t | r | met |\n\n## One poll');
+	});
+
+	it('notes the partial run after the opening paragraph once, replacing an earlier note', () => {
+		const once = notePartialRun(REPORT, 'A on 2026-11-24.');
+		const twice = notePartialRun(once, 'B on 2026-11-25.');
+		expect(twice).toContain('noisy.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets');
+		expect(twice).not.toContain('A on 2026-11-24.');
+	});
+});

@@ -1,0 +1,81 @@
+/**
+ * Putting the sections of a partial benchmark run (`npm run bench -- --only=…`)
+ * into the report a full run wrote: a section replaces the one with its
+ * heading, or goes before the section it belongs in front of; a row of the
+ * targets table replaces the row with the same figure, or joins the table
+ * before the row it belongs in front of. Pure text in, text out.
+ */
+
+/** The heading line of a section: its first line, `## …`. */
+function headingOf(section: string): string {
+	const heading = section.split('\n', 1)[0];
+	if (!heading.startsWith('## ')) throw new Error(`a report section starts with "## ", not ${JSON.stringify(heading.slice(0, 60))}`);
+	return heading;
+}
+
+/** Where the line `line` starts in `text` (as a whole line), or -1. */
+function lineStart(text: string, line: string): number {
+	if (text.startsWith(`${line}\n`)) return 0;
+	const at = text.indexOf(`\n${line}\n`);
+	return at < 0 ? -1 : at + 1;
+}
+
+/** Where the next `## ` heading after `from` starts, or the text's end. */
+function nextHeading(text: string, from: number): number {
+	const at = text.indexOf('\n## ', from);
+	return at < 0 ? text.length : at + 1;
+}
+
+/**
+ * `report` with `section` in place of the section of the same heading; when
+ * the report has none, before the section headed `beforeHeading`, or at the
+ * end when that is missing too.
+ */
+export function putSection(report: string, section: string, beforeHeading: string): string {
+	const body = `${section.trimEnd()}\n\n`;
+	const existing = lineStart(report, headingOf(section));
+	if (existing >= 0) return report.slice(0, existing) + body + report.slice(nextHeading(report, existing));
+	const before = lineStart(report, beforeHeading);
+	if (before < 0) return `${report.trimEnd()}\n\n${body}`;
+	return report.slice(0, before) + body + report.slice(before);
+}
+
+/** The first cell of a table row, the figure it measures. */
+const figureOf = (row: string) => row.split('|')[1]?.trim() ?? '';
+
+/**
+ * `report` with each of `rows` in the table under `## Targets`: in place of the
+ * row of the same figure, else before the first row whose figure starts with
+ * `beforeFigure`, else at the table's end.
+ */
+export function putTargetRows(report: string, rows: string[], beforeFigure: string): string {
+	const start = lineStart(report, '## Targets');
+	if (start < 0) throw new Error('the report has no "## Targets" section');
+	const end = nextHeading(report, start + 1);
+	const lines = report.slice(start, end).split('\n');
+	for (const row of rows) {
+		const same = lines.findIndex((line) => line.startsWith('|') && figureOf(line) === figureOf(row));
+		if (same >= 0) {
+			lines[same] = row;
+			continue;
+		}
+		const before = lines.findIndex((line) => line.startsWith('|') && figureOf(line).startsWith(beforeFigure));
+		const lastRow = lines.reduce((last, line, index) => (line.startsWith('|') ? index : last), -1);
+		lines.splice(before >= 0 ? before : lastRow + 1, 0, row);
+	}
+	return report.slice(0, start) + lines.join('\n') + report.slice(end);
+}
+
+/** The report's note, after its opening paragraph, of which sections a later partial run wrote (an earlier such note is replaced). */
+export function notePartialRun(report: string, note: string): string {
+	const prefix = 'Sections written by a later partial run: ';
+	const lines = report.split('\n');
+	const old = lines.findIndex((line) => line.startsWith(prefix));
+	if (old >= 0) lines.splice(old > 0 && lines[old - 1] === '' ? old - 1 : old, old > 0 && lines[old - 1] === '' ? 2 : 1);
+	const written = lines.findIndex((line) => line.startsWith('Written by `npm run bench`'));
+	if (written < 0) throw new Error('the report has no "Written by `npm run bench`" line');
+	// The opening paragraph ends at the first empty line after it.
+	const paragraphEnd = lines.findIndex((line, index) => index > written && line.trim() === '');
+	lines.splice(paragraphEnd < 0 ? lines.length : paragraphEnd, 0, '', `${prefix}${note}`);
+	return lines.join('\n');
+}
