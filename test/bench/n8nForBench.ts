@@ -59,7 +59,29 @@ export class N8nForBench {
 	}
 
 	async deactivate(workflowId: string): Promise<void> {
-		await this.n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+		await this.setActive(workflowId, false);
+	}
+
+	/**
+	 * Turns a made workflow on or off. n8n carrying hundreds of polling
+	 * workflows at once may answer 500 while it catches up (seen at 780
+	 * triggers); the call is tried again a few times, and a failed answer
+	 * counts as done when the workflow is in fact in the wanted state.
+	 */
+	async setActive(workflowId: string, active: boolean): Promise<void> {
+		const attempts = 6;
+		let lastFailure = '';
+		for (let attempt = 1; attempt <= attempts; attempt++) {
+			lastFailure = await this.n8n.api('POST', `/workflows/${workflowId}/${active ? 'activate' : 'deactivate'}`).then(
+				() => '',
+				(error: Error) => error.message,
+			);
+			if (!lastFailure) return;
+			await sleep(5_000);
+			const now = (await this.n8n.api('GET', `/workflows/${workflowId}`).catch(() => undefined)) as { active?: boolean } | undefined;
+			if (now?.active === active) return;
+		}
+		throw new Error(`workflow ${workflowId} not ${active ? 'activated' : 'deactivated'} after ${attempts} tries: ${lastFailure}`);
 	}
 
 	/** Finished executions of a workflow, oldest first, without their data. */

@@ -183,7 +183,7 @@ class TriggerPool {
 						this.created[index] = trigger;
 						made.push(trigger);
 					}
-					await this.bench.n8n.activate(trigger.workflowId);
+					await this.bench.setActive(trigger.workflowId, true);
 					return trigger;
 				}),
 			);
