@@ -1,4 +1,4 @@
-import { allFormsTargetRows, stateBoundBytes, type AllFormsRow } from './allForms';
+import { allFormsSection, allFormsTargetRows, stateBoundBytes, type AllFormsRow } from './allForms';
 
 describe("the all-forms section's targets", () => {
 	const row = (forms: number, oursMs: number, perFormMs: number, oursStateBytes: number): AllFormsRow => ({
@@ -7,6 +7,8 @@ describe("the all-forms section's targets", () => {
 		perFormMs,
 		oursCpuMs: 1,
 		perFormCpuMs: 1,
+		oursHeapPeakBytes: 1,
+		perFormHeapPeakBytes: 1,
 		oursStateBytes,
 		perFormStateBytes: 1,
 		emittedPerCycle: 1,
@@ -26,5 +28,18 @@ describe("the all-forms section's targets", () => {
 		expect(stateBoundBytes(1)).toBe(50_000);
 		expect(stateBoundBytes(20)).toBe(50_000);
 		expect(stateBoundBytes(50)).toBe(125_000);
+	});
+
+	it('reports the heap at its peak of each side in the table, column by column', () => {
+		const measured = { ...row(10, 90, 100, 40_960), oursHeapPeakBytes: 3 * 1024 * 1024, perFormHeapPeakBytes: 12.5 * 1024 * 1024 };
+		const section = allFormsSection([measured], { formCounts: [10], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 5 });
+		const header = section.split('\n').find((line) => line.startsWith('| Forms')) ?? '';
+		const line = section.split('\n').find((text) => text.startsWith('| 10 |')) ?? '';
+		const cells = (text: string) => text.split('|').map((cell) => cell.trim());
+		const column = cells(header).indexOf('Heap at peak, one trigger');
+		expect(column).toBeGreaterThan(0);
+		expect(cells(line)[column]).toBe('3.0 MB');
+		expect(cells(line)[cells(header).indexOf('Heap at peak, per form')]).toBe('12.5 MB');
+		expect(cells(line)).toHaveLength(cells(header).length);
 	});
 });

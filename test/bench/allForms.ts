@@ -3,7 +3,7 @@
  * One trigger watching every form of an app against one trigger per form,
  * on the same forms of the emulator (in a process of its own): per poll
  * cycle with new leads in every form, the wall time, the CPU this process
- * used, the heap it grew by and the saved state, as ratios of ours to the
+ * used, the heap it grew by at its peak and the saved state, as ratios of ours to the
  * one-form triggers together. The one-form triggers poll at once, as n8n
  * runs triggers whose ticks fall on the same second.
  */
@@ -24,6 +24,9 @@ export interface AllFormsRow {
 	perFormMs: number;
 	oursCpuMs: number;
 	perFormCpuMs: number;
+	/** How far the JavaScript heap rose above where the cycle started, at its highest. */
+	oursHeapPeakBytes: number;
+	perFormHeapPeakBytes: number;
 	oursStateBytes: number;
 	perFormStateBytes: number;
 	emittedPerCycle: number;
@@ -51,7 +54,7 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 		await ours.poll();
 		await Promise.all(perForm.map((poller) => poller.poll()));
 
-		const samples = { ours: [] as number[], perForm: [] as number[], oursCpu: [] as number[], perFormCpu: [] as number[] };
+		const samples = { ours: [] as number[], perForm: [] as number[], oursCpu: [] as number[], perFormCpu: [] as number[], oursHeap: [] as number[], perFormHeap: [] as number[] };
 		let emitted = 0;
 		for (let cycle = 0; cycle < settings.cycles; cycle++) {
 			for (const { pageId } of pages) {
@@ -62,12 +65,14 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 				const measured = await timed(async () => await ours.poll());
 				samples.ours.push(measured.ms);
 				samples.oursCpu.push(measured.cpuMs);
+				samples.oursHeap.push(measured.heapPeakBytes);
 				emitted = measured.value;
 			};
 			const runPerForm = async () => {
 				const measured = await timed(async () => await Promise.all(perForm.map(async (poller) => await poller.poll())));
 				samples.perForm.push(measured.ms);
 				samples.perFormCpu.push(measured.cpuMs);
+				samples.perFormHeap.push(measured.heapPeakBytes);
 				const total = measured.value.reduce((sum, count) => sum + count, 0);
 				if (total !== forms * settings.newPerFormPerCycle) throw new Error(`the one-form triggers emitted ${total}, expected ${forms * settings.newPerFormPerCycle}`);
 			};
@@ -86,6 +91,8 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 			perFormMs: median(samples.perForm),
 			oursCpuMs: median(samples.oursCpu),
 			perFormCpuMs: median(samples.perFormCpu),
+			oursHeapPeakBytes: median(samples.oursHeap),
+			perFormHeapPeakBytes: median(samples.perFormHeap),
 			oursStateBytes: ours.stateBytes,
 			perFormStateBytes: perForm.reduce((sum, poller) => sum + poller.stateBytes, 0),
 			emittedPerCycle: emitted,
@@ -94,23 +101,32 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 	return rows;
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; heapPeakBytes: number; value: T }> {
+	const heapBefore = process.memoryUsage().heapUsed;
+	let heapPeak = heapBefore;
+	// The polls wait on the emulator between chunks, so the sampler sees each step.
+	const sampler = setInterval(() => {
+		heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+	}, 1);
 	const cpu = process.cpuUsage();
 	const started = process.hrtime.bigint();
 	const value = await work();
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const used = process.cpuUsage(cpu);
-	return { ms, cpuMs: (used.user + used.system) / 1000, value };
+	clearInterval(sampler);
+	heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+	return { ms, cpuMs: (used.user + used.system) / 1000, heapPeakBytes: heapPeak - heapBefore, value };
 }
 
 /** The section of docs/benchmarks.md. */
 export function allFormsSection(rows: AllFormsRow[], settings: AllFormsSettings): string {
 	const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
 	const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+	const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 	const table = rows
 		.map(
 			(row) =>
-				`| ${row.forms} | ${row.oursMs.toFixed(0)} ms | ${row.perFormMs.toFixed(0)} ms | ${ratio(row.oursMs, row.perFormMs)} | ${row.oursCpuMs.toFixed(0)} ms | ${row.perFormCpuMs.toFixed(0)} ms | ${kb(row.oursStateBytes)} | ${kb(row.perFormStateBytes)} | ${kb(stateBoundBytes(row.forms))} |`,
+				`| ${row.forms} | ${row.oursMs.toFixed(0)} ms | ${row.perFormMs.toFixed(0)} ms | ${ratio(row.oursMs, row.perFormMs)} | ${row.oursCpuMs.toFixed(0)} ms | ${row.perFormCpuMs.toFixed(0)} ms | ${mb(row.oursHeapPeakBytes)} | ${mb(row.perFormHeapPeakBytes)} | ${kb(row.oursStateBytes)} | ${kb(row.perFormStateBytes)} | ${kb(stateBoundBytes(row.forms))} |`,
 		)
 		.join('\n');
 	return `## Every form of an app in one trigger
@@ -120,12 +136,14 @@ form on the same forms (${settings.inquiriesPerForm.toLocaleString('en')} inquir
 each cycle), through n8n-core's PollContext in this process, the emulator in
 a process of its own; medians of ${settings.cycles} cycles. The one-form triggers poll at
 once, as n8n runs triggers whose minute falls on the same second. CPU is
-this process's (user and system) during the cycle. The state is the saved
+this process's (user and system) during the cycle; memory is how far its
+JavaScript heap rose above where the cycle started, at its highest (sampled
+every millisecond). The state is the saved
 position in the node's static data (the trigger keeps a copy of the same
 size under the node's ID, see docs/trigger.md), against its stated bound.
 
-| Forms | All forms, one trigger | One trigger per form | Ratio | CPU, one trigger | CPU, per form | State, one trigger | State, per form (sum) | State bound |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| Forms | All forms, one trigger | One trigger per form | Ratio | CPU, one trigger | CPU, per form | Heap at peak, one trigger | Heap at peak, per form | State, one trigger | State, per form (sum) | State bound |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table}
 `;
 }
