@@ -62,10 +62,11 @@ describe('putting a partial run into the report', () => {
 		expect(report).toContain('| Static data | about 50 KB | 41 KB | met |\n| New figure | t | r | met |\n\n## One poll');
 	});
 
-	it('notes the partial run after the opening paragraph once, replacing an earlier note', () => {
-		const once = notePartialRun(REPORT, 'A on 2026-11-24.');
+	it('notes each partial run after the opening paragraph, the newest last, so a section the newest did not rewrite still says when it was measured', () => {
+		const once = notePartialRun(REPORT, 'A,B on 2026-11-24.');
 		const twice = notePartialRun(once, 'B on 2026-11-25.');
-		expect(twice).toContain('noisy.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets');
-		expect(twice).not.toContain('A on 2026-11-24.');
+		expect(twice).toContain(
+			'noisy.\n\nSections written by a later partial run: A,B on 2026-11-24.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets',
+		);
 	});
 });

@@ -66,12 +66,19 @@ export function putTargetRows(report: string, rows: string[], beforeFigure: stri
 	return report.slice(0, start) + lines.join('\n') + report.slice(end);
 }
 
-/** The report's note, after its opening paragraph, of which sections a later partial run wrote (an earlier such note is replaced). */
+/** The report's note, after its opening paragraph, of which sections a later partial run wrote (each partial run keeps its line, the newest last). */
 export function notePartialRun(report: string, note: string): string {
 	const prefix = 'Sections written by a later partial run: ';
 	const lines = report.split('\n');
-	const old = lines.findIndex((line) => line.startsWith(prefix));
-	if (old >= 0) lines.splice(old > 0 && lines[old - 1] === '' ? old - 1 : old, old > 0 && lines[old - 1] === '' ? 2 : 1);
+	// Each partial run keeps its line, the newest last: a section named in more than one is the newest's.
+	let last = -1;
+	lines.forEach((line, index) => {
+		if (line.startsWith(prefix)) last = index;
+	});
+	if (last >= 0) {
+		lines.splice(last + 1, 0, '', `${prefix}${note}`);
+		return lines.join('\n');
+	}
 	const written = lines.findIndex((line) => line.startsWith('Written by `npm run bench`'));
 	if (written < 0) throw new Error('the report has no "Written by `npm run bench`" line');
 	// The opening paragraph ends at the first empty line after it.
