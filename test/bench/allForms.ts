@@ -10,6 +10,7 @@
 import { FIXTURE } from '../emulator';
 import type { EmulatorProcess } from './emulatorProcess';
 import { TriggerPoller } from './triggerPoller';
+import { highestDuring } from '../support/peakDuring';
 
 export interface AllFormsSettings {
 	formCounts: number[];
@@ -102,20 +103,13 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; heapPeakBytes: number; value: T }> {
-	const heapBefore = process.memoryUsage().heapUsed;
-	let heapPeak = heapBefore;
-	// The polls wait on the emulator between chunks, so the sampler sees each step.
-	const sampler = setInterval(() => {
-		heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-	}, 1);
 	const cpu = process.cpuUsage();
 	const started = process.hrtime.bigint();
-	const value = await work();
+	// The polls wait on the emulator between chunks, so the sampler sees each step.
+	const { value, before, highest } = await highestDuring(() => process.memoryUsage().heapUsed, work);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const used = process.cpuUsage(cpu);
-	clearInterval(sampler);
-	heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-	return { ms, cpuMs: (used.user + used.system) / 1000, heapPeakBytes: heapPeak - heapBefore, value };
+	return { ms, cpuMs: (used.user + used.system) / 1000, heapPeakBytes: highest - before, value };
 }
 
 /** The section of docs/benchmarks.md. */

@@ -15,6 +15,7 @@ import { MAX_FIRST_POLL_COUNT } from '../../nodes/AppBuilder/trigger/cursor';
 import { FIXTURE } from '../emulator';
 import { EmulatorProcess } from './emulatorProcess';
 import { TriggerPoller } from './triggerPoller';
+import { peakRssAddedDuring } from '../support/peakDuring';
 
 /** What one mode measures, made ready before the measurement starts. */
 function measuredStep(mode: string, webUrl: string, staticDataFile: string | undefined): () => Promise<unknown> {
@@ -45,20 +46,9 @@ async function main(): Promise<void> {
 	// Load every module and warm the HTTP stack on a small form first.
 	await new TriggerPoller(webUrl, FIXTURE.secondFormPageId).poll();
 	await emulator.fetchSecondForm();
-	const before = process.memoryUsage.rss();
-	const maxBefore = process.resourceUsage().maxRSS * 1024;
-	let peak = before;
 	// The scan yields between chunks of the answer, so the sampler sees each step.
-	const sampler = setInterval(() => {
-		peak = Math.max(peak, process.memoryUsage.rss());
-	}, 1);
-	await step();
-	clearInterval(sampler);
-	peak = Math.max(peak, process.memoryUsage.rss());
-	const maxAfter = process.resourceUsage().maxRSS * 1024;
-	// A peak between two samples still shows in the process's maximum if it set a new one.
-	if (maxAfter > maxBefore) peak = Math.max(peak, maxAfter);
-	process.stdout.write(JSON.stringify({ peakAddedBytes: Math.max(0, peak - before) }));
+	const { peakAddedBytes } = await peakRssAddedDuring(step);
+	process.stdout.write(JSON.stringify({ peakAddedBytes }));
 }
 
 main().catch((error) => {

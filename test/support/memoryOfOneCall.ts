@@ -22,6 +22,7 @@ import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
 import { MEASURED_FORM, MEASURED_LINE, WARMUP_FORM } from './inquiryAnswers';
+import { peakRssAddedDuring } from './peakDuring';
 
 // With the explicit extension: Node's resolver would otherwise find the codex
 // files (*.node.json) before the TypeScript sources.
@@ -102,20 +103,9 @@ async function main(): Promise<void> {
 	const call = callFor(path, helperFor(baseUrl));
 	await call(WARMUP_FORM);
 	logged.length = 0;
-	const before = process.memoryUsage.rss();
-	const maxBefore = process.resourceUsage().maxRSS * 1024;
-	let peak = before;
-	const sampler = setInterval(() => {
-		peak = Math.max(peak, process.memoryUsage.rss());
-	}, 1);
-	const outcome = await call(MEASURED_FORM);
-	clearInterval(sampler);
-	peak = Math.max(peak, process.memoryUsage.rss());
-	// A peak between two samples still shows in the process's maximum if it set a new one.
-	const maxAfter = process.resourceUsage().maxRSS * 1024;
-	if (maxAfter > maxBefore) peak = Math.max(peak, maxAfter);
+	const { value: outcome, peakAddedBytes } = await peakRssAddedDuring(async () => await call(MEASURED_FORM));
 	// On a line of its own, after anything n8n's engine wrote to stdout.
-	process.stdout.write(`\n${MEASURED_LINE}${JSON.stringify({ peakAddedBytes: Math.max(0, peak - before), ...outcome, logged })}\n`);
+	process.stdout.write(`\n${MEASURED_LINE}${JSON.stringify({ peakAddedBytes, ...outcome, logged })}\n`);
 }
 
 main().catch((error: unknown) => {
