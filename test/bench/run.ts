@@ -240,7 +240,7 @@ async function main(): Promise<void> {
 		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(emulator, polls[0].stateBytes);
 		checkNoLeadTwice(scale);
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
-		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : resolve(__dirname, '../../docs');
+		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : COMMITTED_DOCS;
 		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink, { many, profile, scale }, allForms);
 		if (SMOKE) rmSync(docs, { recursive: true });
 		console.log(`ratio of one poll to the floor at ${largest}: ${polls[polls.length - 1].ratio.toFixed(2)}`);
@@ -266,10 +266,9 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 	const scale = only.has('scale') ? await measureTriggersPerMain(emulator, SCALE) : undefined;
 	if (scale) checkNoLeadTwice(scale);
 
-	const committedDocs = resolve(__dirname, '../../docs');
 	// The smoke run writes into a copy, so the patching is exercised and the committed report stays as it is.
-	const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : committedDocs;
-	let report = readFileSync(resolve(committedDocs, 'benchmarks.md'), 'utf8');
+	const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : COMMITTED_DOCS;
+	let report = readFileSync(resolve(COMMITTED_DOCS, 'benchmarks.md'), 'utf8');
 	if (many && profile) {
 		report = putSection(report, manyPollsSection(many, profile, scale && pollCycleCostInN8n(scale, many.size)), '## Static data');
 		report = putTargetRows(report, [manyPollsTargetRow(many)], 'Poll cycle in n8n');
@@ -278,21 +277,29 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 		report = putSection(report, scaleSection(scale, SCALE), '## Over a slow link');
 		report = putTargetRows(report, scaleTargetRows(scale), 'One poll over a slow link');
 		writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scale));
-		const scalingPage = readFileSync(resolve(committedDocs, 'scaling.md'), 'utf8');
-		writeFileSync(resolve(docs, 'scaling.md'), replaceMeasuredBlock(scalingPage, scalingDocBlock(scale, new Date().toISOString().slice(0, 10), machineName())));
+		writeScalingFigures(docs, scale);
 	}
 	if (allForms) {
 		report = putSection(report, allFormsSection(allForms, ALL_FORMS), '## Over a slow link');
 		report = putTargetRows(report, allFormsTargetRows(allForms), 'Static data');
 	}
 	const names = [...only].join(',');
-	report = notePartialRun(report, `${names} on ${new Date().toISOString().slice(0, 10)} (\`npm run bench -- --only=${names}\`), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`);
+	report = notePartialRun(report, `${names} on ${today()} (\`npm run bench -- --only=${names}\`), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`);
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	console.log(`wrote the ${names} sections into ${join(docs, 'benchmarks.md')}${scale ? ', poll-time-vs-k.svg and the figures in scaling.md' : ''}`);
 	if (SMOKE) rmSync(docs, { recursive: true });
 }
 
 const machineName = () => `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
+const today = () => new Date().toISOString().slice(0, 10);
+/** Where the report and the pages quoting it live; the smoke run writes copies elsewhere. */
+const COMMITTED_DOCS = resolve(__dirname, '../../docs');
+
+/** docs/scaling.md quotes the triggers per main between its markers: the committed page with them put in, written into `docs`. */
+function writeScalingFigures(docs: string, scale: ScaleResult): void {
+	const scalingPage = readFileSync(resolve(COMMITTED_DOCS, 'scaling.md'), 'utf8');
+	writeFileSync(resolve(docs, 'scaling.md'), replaceMeasuredBlock(scalingPage, scalingDocBlock(scale, today(), machineName())));
+}
 
 interface N8nFloor {
 	trivial: TrivialCycles;
@@ -396,7 +403,7 @@ function writeReport(
 		.join('\n');
 	const report = `# Benchmarks
 
-Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Times are
+Written by \`npm run bench\` on ${today()}. Times are
 noisy on a shared machine; the ratios are measured side by side in one run
 on the same data and hold.
 
@@ -448,12 +455,10 @@ ${scaleSection(scaling.scale, SCALE)}
 ${allFormsSection(allForms, ALL_FORMS)}
 ${slowLinkSection(slowLink, SLOW_LINK)}
 ${addUserSection(addUser)}
-${crashSection(resolve(__dirname, '../../docs/crash-suite.json'))}`;
+${crashSection(resolve(COMMITTED_DOCS, 'crash-suite.json'))}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
-	// docs/scaling.md quotes the triggers per main between its markers (the smoke run writes a copy aside).
-	const scalingPage = readFileSync(resolve(__dirname, '../../docs/scaling.md'), 'utf8');
-	const machine = machineName();
-	writeFileSync(resolve(docs, 'scaling.md'), replaceMeasuredBlock(scalingPage, scalingDocBlock(scaling.scale, new Date().toISOString().slice(0, 10), machine)));
+	// docs/scaling.md quotes the triggers per main (the smoke run writes a copy aside).
+	writeScalingFigures(docs, scaling.scale);
 	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg, poll-time-vs-k.svg and the figures in scaling.md`);
 }
 
