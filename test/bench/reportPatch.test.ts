@@ -69,4 +69,11 @@ describe('putting a partial run into the report', () => {
 			'noisy.\n\nSections written by a later partial run: A,B on 2026-11-24.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets',
 		);
 	});
+
+	it('keeps one line for the same sections measured again on the same day, moved to the newest place', () => {
+		const first = notePartialRun(REPORT, 'B on 2026-11-25.');
+		const again = notePartialRun(notePartialRun(first, 'A on 2026-11-25.'), 'B on 2026-11-25.');
+		expect(again.split('\n').filter((line) => line.includes('B on 2026-11-25.'))).toHaveLength(1);
+		expect(again).toContain('noisy.\n\nSections written by a later partial run: A on 2026-11-25.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets');
+	});
 });

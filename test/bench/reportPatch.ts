@@ -70,6 +70,9 @@ export function putTargetRows(report: string, rows: string[], beforeFigure: stri
 export function notePartialRun(report: string, note: string): string {
 	const prefix = 'Sections written by a later partial run: ';
 	const lines = report.split('\n');
+	// The same sections measured again on the same day: the earlier line says nothing the new one does not.
+	const same = lines.indexOf(`${prefix}${note}`);
+	if (same >= 0) lines.splice(same - 1, 2);
 	// Each partial run keeps its line, the newest last: a section named in more than one is the newest's.
 	let last = -1;
 	lines.forEach((line, index) => {
