@@ -121,7 +121,7 @@ const ADD_USER_TARGET = 1.25;
 /** One all-forms trigger against one trigger per form, on 1, 10 and 50 forms. */
 const ALL_FORMS: AllFormsSettings = SMOKE
 	? { formCounts: [1, 3], inquiriesPerForm: 50, newPerFormPerCycle: 2, cycles: 1 }
-	: { formCounts: [1, 10, 50], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 5 };
+	: { formCounts: [1, 10, 50], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 9 };
 const ADD_USER: AddUserSettings = { items: SMOKE ? 30 : 1_000, latencyMs: 50, rateLimitPerSecond: 20 };
 
 interface PollRow {
