@@ -14,6 +14,7 @@ import {
 } from '../support/appBuilderRuns';
 import { startRecordingServer, type RecordingServer } from '../support/recordingServer';
 import { useEmulator } from '../support/useEmulator';
+import { submitLead } from '../support/submitLead';
 
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 const ASKED_FOR = 'gzip, deflate, br';
@@ -31,14 +32,7 @@ describe('App Builder nodes and compressed answers', () => {
 	const helper = (overrides: IDataObject = {}) => appBuilderCredentials(emu(), overrides);
 
 	const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
-	const submit = (name: string, addedon: number) =>
-		emu().control.addInquiry({
-			appId: FIXTURE.appId,
-			pageId: FIXTURE.formPageId,
-			addedon,
-			updatedon: addedon,
-			fields: [{ name: 'name', label: 'Your Name', value: name }],
-		});
+	const submit = (name: string, addedon: number) => submitLead(emu(), { name, addedon });
 	const names = (items: INodeExecutionData[] | undefined) => (items ?? []).map((item) => item.json.name);
 	const inquiryCalls = () => emu().control.requests().filter((request) => request.path === INQUIRIES_PATH);
 

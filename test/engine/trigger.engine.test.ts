@@ -6,6 +6,7 @@ import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runPoll } from '../harness';
 import { pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
+import { submitLead } from '../support/submitLead';
 
 /**
  * Sequences of polls through the trigger's real poll() and n8n-core's
@@ -292,15 +293,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			'{"inquiryCursor":{"v":1,"scope":"app_1001/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":[]}}';
 		const releasedCursor = () => (JSON.parse(RELEASED_V1) as { inquiryCursor: IDataObject }).inquiryCursor;
 
-		const lead = (id: string, addedon: number) =>
-			emu().control.addInquiry({
-				appId: FIXTURE.appId,
-				pageId: FIXTURE.formPageId,
-				_id: id,
-				addedon,
-				updatedon: addedon,
-				fields: [{ name: 'name', label: 'Your Name', value: id }],
-			});
+		const lead = (id: string, addedon: number) => submitLead(emu(), { id, name: id, addedon });
 
 		/** One poll as n8n runs it after a restart: the static data comes back from JSON. */
 		const pollFrom = async (staticData: IDataObject) =>

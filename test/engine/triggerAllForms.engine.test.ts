@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
+import { submitLead } from '../support/submitLead';
 
 /**
  * The trigger watching every form of an app, through n8n-core's PollContext
@@ -29,14 +30,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 
 	const listForms = (...names: FormName[]) =>
 		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [HOME, ...names.map((name) => FORMS[name])] });
-	const submit = (form: FormName, name: string, addedon: number) =>
-		emu().control.addInquiry({
-			appId: FIXTURE.appId,
-			pageId: FORMS[form].pageId,
-			addedon,
-			updatedon: addedon,
-			fields: [{ name: 'name', label: 'Your Name', value: name }],
-		});
+	const submit = (form: FormName, name: string, addedon: number) => submitLead(emu(), { pageId: FORMS[form].pageId, name, addedon });
 	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.name)) : []);
 	const formsOf = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => `${String(item.json.formName)} ${String(item.json.pageId)}`) : []);
 

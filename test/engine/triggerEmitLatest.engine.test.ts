@@ -4,6 +4,7 @@ import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../nodes/AppBui
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
+import { submitLead } from '../support/submitLead';
 
 /**
  * A first poll set to Emit the Latest, through n8n-core's PollContext over
@@ -19,15 +20,7 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 	const DAY = 24 * 60 * 60 * 1000;
 
 	/** One listing; ids are plain text, so the key order is the ids' order. */
-	const submit = (id: string, name: string, addedon: number) =>
-		emu().control.addInquiry({
-			appId: FIXTURE.appId,
-			pageId: FIXTURE.formPageId,
-			_id: id,
-			addedon,
-			updatedon: addedon,
-			fields: [{ name: 'name', label: 'Your Name', value: name }],
-		});
+	const submit = (id: string, name: string, addedon: number) => submitLead(emu(), { id, name, addedon });
 
 	/** A listing with no time at all. */
 	const submitUndated = (id: string) =>

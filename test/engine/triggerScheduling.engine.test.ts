@@ -2,9 +2,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/handOffs';
-import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
+import { submitLead } from '../support/submitLead';
 
 /**
  * The trigger as n8n schedules it: polls of one node that overlap, a node
@@ -18,14 +18,7 @@ describe('App Builder Trigger under n8n scheduling', () => {
 	const T0 = Date.parse('2026-06-01T08:00:00Z');
 	let workflowCount = 0;
 
-	const submit = (name: string, addedon: number) =>
-		emu().control.addInquiry({
-			appId: FIXTURE.appId,
-			pageId: FIXTURE.formPageId,
-			addedon,
-			updatedon: addedon,
-			fields: [{ name: 'name', label: 'Your Name', value: name }],
-		});
+	const submit = (name: string, addedon: number) => submitLead(emu(), { name, addedon });
 	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.name)) : []);
 	const roundTrip = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 

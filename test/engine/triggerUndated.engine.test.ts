@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
+import { submitLead } from '../support/submitLead';
 
 /**
  * Inquiries the API sends without a submission time, in numbers: the trigger
@@ -14,15 +15,7 @@ describe('App Builder Trigger with inquiries that have no submission time', () =
 	const T0 = Date.parse('2026-06-01T08:00:00Z');
 	let workflowCount = 0;
 
-	const dated = (id: string, addedon: number) =>
-		emu().control.addInquiry({
-			appId: FIXTURE.appId,
-			pageId: FIXTURE.formPageId,
-			_id: id,
-			addedon,
-			updatedon: addedon,
-			fields: [{ name: 'name', label: 'Your Name', value: id }],
-		});
+	const dated = (id: string, addedon: number) => submitLead(emu(), { id, name: id, addedon });
 	const undated = (id: string) =>
 		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, _id: id, json: JSON.stringify({ _id: id, name: id }) });
 	const ids = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.inquiryId)) : []);
