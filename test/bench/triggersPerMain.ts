@@ -18,6 +18,7 @@ import { findLargestK, probeAround, type KBracket } from './kSearch';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
+import { tryFor } from './tryFor';
 import { checkLeads, INTERVAL_MS, judgeWindow, type LeadCheck, type PollRequest, type RecordedExecution, type ScaleTrigger, type WindowJudgement } from './scaleWindow';
 
 export type Who = 'ours' | 'peer';
@@ -120,6 +121,8 @@ export function cpuMsPerPoll(window: WindowResult, idleCores: number): number | 
 const SHARED_FORM = (size: number) => `formbuilder_${size}_0`;
 const FORM_OF = (size: number, index: number) => `formbuilder_${size}_${index + 1}`;
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
+/** How long, and how often, the executions are asked for again when n8n refuses the listing after a window. */
+const LISTING_RETRY = { forMs: 2 * 60_000, everyMs: 5_000 };
 /** How often the editor API is asked during a window. */
 const API_EVERY_MS = 2_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -425,8 +428,9 @@ async function runWindow(
 		.map((logged): PollRequest => ({ pageId: String(logged.body?.pageId), receivedAt: logged.receivedAt, finishedAt: logged.finishedAt }));
 	await emulator.control('DELETE', '/requests');
 	const workflowIds = new Set(pool.active.map((trigger) => trigger.workflowId));
-	const listed = await executionsSince(bench, start - INTERVAL_MS, kind === 'confirm' && pool.who === 'ours');
-	const executions = listed.filter((execution) => workflowIds.has(execution.workflowId));
+	// n8n that the window overloaded may refuse the listing for a while; one that never lists again fails the window.
+	const listing = await tryFor(async () => await executionsSince(bench, start - INTERVAL_MS, kind === 'confirm' && pool.who === 'ours'), LISTING_RETRY);
+	const executions = (listing.ok ? listing.value : []).filter((execution) => workflowIds.has(execution.workflowId));
 
 	const delta = (name: string, where: Record<string, string> = {}) => metricSum(metricsAfter, name, where) - metricSum(metricsBefore, name, where);
 	const judgement = judgeWindow({
@@ -439,8 +443,9 @@ async function runWindow(
 		apiMs,
 	});
 	if (apiErrors.length > 0) judgement.reasons.push(`the editor API failed ${apiErrors.length} times (${apiErrors[0]})`);
+	if (!listing.ok) judgement.reasons.push(`n8n did not list the window's executions within ${LISTING_RETRY.forMs / 60_000} minutes after it (${listing.tries} tries: ${listing.error})`);
 	let leads: LeadCheck | undefined;
-	if (kind === 'confirm' && pool.who === 'ours') {
+	if (kind === 'confirm' && pool.who === 'ours' && listing.ok) {
 		leads = checkLeads({
 			workflowIds: [...workflowIds],
 			added,
@@ -458,7 +463,7 @@ async function runWindow(
 		lengthMs: elapsedMs,
 		judgement,
 		leads,
-		passed: judgement.passed && (leads?.passed ?? true),
+		passed: judgement.passed && listing.ok && (leads?.passed ?? true),
 		cpu: { n8nMs: n8nAfter - n8nBefore, emulatorMs: emulatorAfter - emulatorBefore, benchMs: benchAfter - benchBefore, machineMs: machineAfter - machineBefore },
 		rssMaxBytes,
 		heapUsedBytes: metricSum(metricsAfter, 'n8n_nodejs_heap_size_used_bytes') || undefined,
@@ -510,7 +515,8 @@ async function waitForFirstRuns(bench: N8nForBench, made: ScaleTrigger[], size: 
 	const waiting = new Set(made.map((trigger) => trigger.workflowId));
 	while (waiting.size > 0 && Date.now() < deadline) {
 		await sleep(5000);
-		for (const execution of await executionsSince(bench, since, false)) waiting.delete(execution.workflowId);
+		const listing = await tryFor(async () => await executionsSince(bench, since, false), LISTING_RETRY);
+		if (listing.ok) for (const execution of listing.value) waiting.delete(execution.workflowId);
 	}
 	if (waiting.size > 0) console.log(`scale  ${waiting.size} of the peer's ${made.length} first runs had not finished when the window began`);
 }
