@@ -72,7 +72,8 @@ export function notePartialRun(report: string, note: string): string {
 	const lines = report.split('\n');
 	// The same sections measured again on the same day: the earlier line says nothing the new one does not.
 	const same = lines.indexOf(`${prefix}${note}`);
-	if (same >= 0) lines.splice(same - 1, 2);
+	// Each note line is written after an empty one: both go.
+	if (same > 0 && lines[same - 1] === '') lines.splice(same - 1, 2);
 	// Each partial run keeps its line, the newest last: a section named in more than one is the newest's.
 	let last = -1;
 	lines.forEach((line, index) => {
