@@ -76,4 +76,18 @@ describe('putting a partial run into the report', () => {
 		expect(again.split('\n').filter((line) => line.includes('B on 2026-11-25.'))).toHaveLength(1);
 		expect(again).toContain('noisy.\n\nSections written by a later partial run: A on 2026-11-25.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets');
 	});
+
+	it('replaces the line of the same sections on the same day even when the runs took different times', () => {
+		const first = notePartialRun(REPORT, 'B on 2026-11-25 (a run of 61 minutes).');
+		const again = notePartialRun(first, 'B on 2026-11-25 (a run of 58 minutes).');
+		expect(again).toContain('B on 2026-11-25 (a run of 58 minutes).');
+		expect(again).not.toContain('61 minutes');
+		// Other sections, or another day, keep their own line.
+		expect(notePartialRun(first, 'B,C on 2026-11-25.')).toContain('61 minutes');
+		expect(notePartialRun(first, 'B on 2026-11-26.')).toContain('61 minutes');
+	});
+
+	it('refuses a note that does not start with its sections and date', () => {
+		expect(() => notePartialRun(REPORT, 'measured later')).toThrow('starts with its sections and date');
+	});
 });

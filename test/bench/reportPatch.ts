@@ -66,12 +66,19 @@ export function putTargetRows(report: string, rows: string[], beforeFigure: stri
 	return report.slice(0, start) + lines.join('\n') + report.slice(end);
 }
 
-/** The report's note, after its opening paragraph, of which sections a later partial run wrote (each partial run keeps its line, the newest last). */
+/**
+ * The report's note, after its opening paragraph, of which sections a later
+ * partial run wrote: `note` starts with the sections and the date ("scale on
+ * 2026-11-25"). Each partial run keeps its line, the newest last; a line of
+ * the same sections on the same day is replaced, however long that run took.
+ */
 export function notePartialRun(report: string, note: string): string {
 	const prefix = 'Sections written by a later partial run: ';
 	const lines = report.split('\n');
 	// The same sections measured again on the same day: the earlier line says nothing the new one does not.
-	const same = lines.indexOf(`${prefix}${note}`);
+	const sameRun = /^\S+ on \d{4}-\d{2}-\d{2}/.exec(note)?.[0];
+	if (!sameRun) throw new Error(`a partial run's note starts with its sections and date ("scale on 2026-11-25"), not ${JSON.stringify(note.slice(0, 40))}`);
+	const same = lines.findIndex((line) => line.startsWith(`${prefix}${sameRun}`));
 	// Each note line is written after an empty one: both go.
 	if (same > 0 && lines[same - 1] === '') lines.splice(same - 1, 2);
 	// Each partial run keeps its line, the newest last: a section named in more than one is the newest's.

@@ -31,6 +31,14 @@ import { replaceMeasuredBlock, scaleChart, scaleSection, scaleTargetRows, scalin
 import { notePartialRun, putSection, putTargetRows } from './reportPatch';
 
 const SMOKE = process.argv.includes('--smoke');
+const RUN_STARTED = Date.now();
+const runMinutes = () => Math.round((Date.now() - RUN_STARTED) / 60_000);
+let sectionStarted = RUN_STARTED;
+/** Prints how long the section just ended took, so a run's log shows where its time goes. */
+function sectionDone(name: string): void {
+	console.log(`bench  ${name}: ${((Date.now() - sectionStarted) / 60_000).toFixed(1)} minutes (${runMinutes()} since the start)`);
+	sectionStarted = Date.now();
+}
 /**
  * `--only=manyPolls,allForms,scale`: those sections alone, put into the report
  * the last full run wrote (each in place of its own section and target rows),
@@ -114,7 +122,9 @@ const SCALE: ScaleSettings = SMOKE
 			idleMs: 30_000,
 			drainMs: 10_000,
 			waitForPeerFirstRuns: true,
-			confirmAttempts: 2,
+			// A 5-minute window meets the editor's rare slow answer more often than a 1-minute probe: at 1,000 inquiries
+			// one run's confirmations at 486 and then 425 each failed on a single answer over a second (2.2 s, 2.8 s).
+			confirmAttempts: 3,
 		};
 /** Add User's target: its node time within this much of the ideal. */
 const ADD_USER_TARGET = 1.25;
@@ -216,9 +226,11 @@ async function main(): Promise<void> {
 	try {
 		if (ONLY) return await runSectionsOnly(emulator, ONLY);
 		const polls = await measurePolls(emulator);
+		sectionDone('one poll against the floor');
 		const many = await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL);
 		const profile = await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL);
 		console.log(`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`);
+		sectionDone('a small form, many times');
 		const largest = SIZES[SIZES.length - 1];
 		await emulator.fillForm(largest);
 		const { bytes, records } = await emulator.fetchAndParse();
@@ -236,7 +248,9 @@ async function main(): Promise<void> {
 		);
 		const flatten = flattenThroughput(records.slice(0, 10_000));
 		const million = stateSizeAtMillion();
+		sectionDone('memory, flattening and static data');
 		const allForms = await measureAllForms(emulator, ALL_FORMS);
+		sectionDone('every form of an app');
 		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(emulator, polls[0].stateBytes);
 		checkNoLeadTwice(scale);
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
@@ -284,7 +298,7 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 		report = putTargetRows(report, allFormsTargetRows(allForms), 'Static data');
 	}
 	const names = [...only].join(',');
-	report = notePartialRun(report, `${names} on ${today()} (\`npm run bench -- --only=${names}\`), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`);
+	report = notePartialRun(report, `${names} on ${today()} (\`npm run bench -- --only=${names}\`, a run of ${runMinutes()} minutes), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`);
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	console.log(`wrote the ${names} sections into ${join(docs, 'benchmarks.md')}${scale ? ', poll-time-vs-k.svg and the figures in scaling.md' : ''}`);
 	if (SMOKE) rmSync(docs, { recursive: true });
@@ -316,17 +330,21 @@ async function measureInN8n(
 	stateBytes: number,
 ): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor; slowLink: SlowLinkRow[]; scale: ScaleResult }> {
 	const { cycles, addUser, floor } = await measureCyclesInN8n(emulator, stateBytes);
+	sectionDone("Add User, poll cycles and n8n's own floor in n8n");
 	// The peer's largest runs can leave n8n out of memory or still saving: the slow link gets an n8n of its own.
 	// The smoke run measures triggers per main in that n8n too; the full run gives it a fresh one, whose memory it reports.
 	const bench = await N8nForBench.start(emulator.webUrl, SMOKE ? SCALE_N8N_ENV : {});
 	let slowLink: SlowLinkRow[];
 	try {
 		slowLink = await measureSlowLink(emulator, bench, SLOW_LINK);
+		sectionDone('over a slow link');
 		if (SMOKE) return { cycles, addUser, floor, slowLink, scale: await measureTriggersPerMain(emulator, SCALE, bench) };
 	} finally {
 		await bench.stop();
 	}
-	return { cycles, addUser, floor, slowLink, scale: await measureTriggersPerMain(emulator, SCALE) };
+	const scale = await measureTriggersPerMain(emulator, SCALE);
+	sectionDone('triggers per main');
+	return { cycles, addUser, floor, slowLink, scale };
 }
 
 async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor }> {
@@ -403,7 +421,7 @@ function writeReport(
 		.join('\n');
 	const report = `# Benchmarks
 
-Written by \`npm run bench\` on ${today()}. Times are
+Written by \`npm run bench\` on ${today()}, a run of ${runMinutes()} minutes. Times are
 noisy on a shared machine; the ratios are measured side by side in one run
 on the same data and hold.
 
