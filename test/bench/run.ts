@@ -78,8 +78,8 @@ const SLOW_LINK: SlowLinkSettings = SMOKE
 const MANY_POLLS = SMOKE ? { size: 300, rounds: 5, profiled: 5 } : { size: 1_000, rounds: 101, profiled: 60 };
 /**
  * Triggers per n8n main. Every window lasts a minute at least (a poll a
- * minute), so what runs is chosen to keep the whole benchmark near 90
- * minutes: ours with compression off is searched from scratch and its K
+ * minute), so what runs is chosen to keep the section's length down (the
+ * report says how long it took): ours with compression off is searched from scratch and its K
  * confirmed over 5 minutes with every lead checked, at each size; ours with
  * compression on is tried at that K (and at the first K that failed, or at
  * four fifths of it); the peer at a fifth of ours' K, which decides the 5x
@@ -108,7 +108,9 @@ const SCALE: ScaleSettings = SMOKE
 			configs: [1_000, 10_000].flatMap((size) => {
 				const off = { who: 'ours' as const, size, compression: false };
 				return [
-					{ ...off, confirm: true, start: size >= 10_000 ? 10 : 50, max: size >= 10_000 ? 800 : 3_200 },
+					// At most 4 times the target: past that n8n's answers under load (creating and activating hundreds of
+					// workflows more) take longer than the windows themselves, and one run's n8n refused them at 1,168.
+					{ ...off, confirm: true, start: size >= 10_000 ? 10 : 50, max: size >= 10_000 ? 200 : 800 },
 					{ ...off, compression: true, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [1, 0.8], maxProbes: 2 } },
 					{ who: 'peer' as const, size, compression: false, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [0.2, 0.1], maxProbes: 2 } },
 				];

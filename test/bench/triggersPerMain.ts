@@ -121,8 +121,8 @@ export function cpuMsPerPoll(window: WindowResult, idleCores: number): number | 
 const SHARED_FORM = (size: number) => `formbuilder_${size}_0`;
 const FORM_OF = (size: number, index: number) => `formbuilder_${size}_${index + 1}`;
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
-/** How long, and how often, the executions are asked for again when n8n refuses the listing after a window. */
-const LISTING_RETRY = { forMs: 2 * 60_000, everyMs: 5_000 };
+/** How long, and how often, n8n is asked again when it refuses a call (503 "Database is not ready!" while many triggers overload it). */
+const N8N_REFUSING = { forMs: 2 * 60_000, everyMs: 5_000 };
 /** How often the editor API is asked during a window. */
 const API_EVERY_MS = 2_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -165,19 +165,26 @@ class TriggerPool {
 			: peerPollWorkflow(this.bench.credential, this.emulator.webUrl, 60, this.peerHistory, scale);
 	}
 
-	/** Activates or deactivates workflows until `k` are active; returns the ones newly made. */
+	/**
+	 * Activates or deactivates workflows until `k` are active; returns the ones
+	 * newly made. A call n8n refuses throws, with every workflow it did
+	 * activate counted as active, so a later call starts from what n8n runs.
+	 */
 	async setK(k: number): Promise<ScaleTrigger[]> {
 		const made: ScaleTrigger[] = [];
 		while (this.active.length > k) {
-			const trigger = this.active.pop() as ScaleTrigger;
-			await this.bench.deactivate(trigger.workflowId);
+			const trigger = this.active[this.active.length - 1];
+			// An n8n that many triggers overloaded may refuse for a while; one that never lets a trigger go ends the run.
+			const stopped = await tryFor(async () => await this.bench.deactivate(trigger.workflowId), N8N_REFUSING);
+			if (!stopped.ok) throw new Error(`n8n did not deactivate a workflow within ${N8N_REFUSING.forMs / 60_000} minutes (${stopped.tries} tries: ${stopped.error})`);
+			this.active.pop();
 		}
 		const toActivate: number[] = [];
 		for (let index = this.active.length; index < k; index++) toActivate.push(index);
 		// A few at a time: each activation runs the trigger's first poll, which is n8n's work either way.
 		for (let from = 0; from < toActivate.length; from += 3) {
 			const batch = toActivate.slice(from, from + 3);
-			const activated = await Promise.all(
+			const settled = await Promise.allSettled(
 				batch.map(async (index) => {
 					let trigger = this.created[index];
 					if (!trigger) {
@@ -190,7 +197,11 @@ class TriggerPool {
 					return trigger;
 				}),
 			);
-			this.active.push(...activated);
+			// In index order, so the active ones stay the first of `created`; one refused stops the rest.
+			for (const outcome of settled) {
+				if (outcome.status === 'rejected') throw outcome.reason;
+				this.active.push(outcome.value);
+			}
 		}
 		return made;
 	}
@@ -382,7 +393,10 @@ async function runWindow(
 	kind: 'probe' | 'confirm',
 	settings: ScaleSettings,
 ): Promise<WindowResult> {
-	const made = await pool.setK(k);
+	// An n8n that K triggers overload may refuse to make or activate more: then it does not carry K.
+	const activation = await tryFor(async () => await pool.setK(k), N8N_REFUSING);
+	if (!activation.ok) return refusedWindow(k, kind, `n8n refused to activate ${k} workflows for ${N8N_REFUSING.forMs / 60_000} minutes (${activation.tries} tries: ${activation.error})`);
+	const made = activation.value;
 	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns) await waitForFirstRuns(bench, made, pool.size);
 	await settle(bench, 120_000);
 
@@ -429,7 +443,7 @@ async function runWindow(
 	await emulator.control('DELETE', '/requests');
 	const workflowIds = new Set(pool.active.map((trigger) => trigger.workflowId));
 	// n8n that the window overloaded may refuse the listing for a while; one that never lists again fails the window.
-	const listing = await tryFor(async () => await executionsSince(bench, start - INTERVAL_MS, kind === 'confirm' && pool.who === 'ours'), LISTING_RETRY);
+	const listing = await tryFor(async () => await executionsSince(bench, start - INTERVAL_MS, kind === 'confirm' && pool.who === 'ours'), N8N_REFUSING);
 	const executions = (listing.ok ? listing.value : []).filter((execution) => workflowIds.has(execution.workflowId));
 
 	const delta = (name: string, where: Record<string, string> = {}) => metricSum(metricsAfter, name, where) - metricSum(metricsBefore, name, where);
@@ -443,7 +457,7 @@ async function runWindow(
 		apiMs,
 	});
 	if (apiErrors.length > 0) judgement.reasons.push(`the editor API failed ${apiErrors.length} times (${apiErrors[0]})`);
-	if (!listing.ok) judgement.reasons.push(`n8n did not list the window's executions within ${LISTING_RETRY.forMs / 60_000} minutes after it (${listing.tries} tries: ${listing.error})`);
+	if (!listing.ok) judgement.reasons.push(`n8n did not list the window's executions within ${N8N_REFUSING.forMs / 60_000} minutes after it (${listing.tries} tries: ${listing.error})`);
 	let leads: LeadCheck | undefined;
 	if (kind === 'confirm' && pool.who === 'ours' && listing.ok) {
 		leads = checkLeads({
@@ -469,6 +483,20 @@ async function runWindow(
 		heapUsedBytes: metricSum(metricsAfter, 'n8n_nodejs_heap_size_used_bytes') || undefined,
 		pollCallMeanMs: pollCount > 0 ? (pollSum / pollCount) * 1000 : undefined,
 		eventLoopLagP99Ms: Number.isFinite(lag) && lag > 0 ? lag * 1000 : undefined,
+	};
+}
+
+/** A window that never began because n8n refused to activate its K workflows. */
+function refusedWindow(k: number, kind: 'probe' | 'confirm', reason: string): WindowResult {
+	const none = { median: Number.NaN, p95: Number.NaN, max: Number.NaN };
+	return {
+		k,
+		kind,
+		lengthMs: 0,
+		judgement: { ticks: 0, polls: 0, missedTicks: 0, lateness: none, cycle: none, overInterval: 0, failedExecutions: 0, apiMs: none, apiOverLimit: 0, overlappingTicks: 0, pollErrors: 0, passed: false, reasons: [reason] },
+		passed: false,
+		cpu: { n8nMs: 0, emulatorMs: 0, benchMs: 0, machineMs: 0 },
+		rssMaxBytes: 0,
 	};
 }
 

@@ -149,7 +149,7 @@ Out, Remove Duplicates with a history of ${settings.peerHistory.toLocaleString('
 K is raised by doubling (from the first window that passes, straight to the K at
 which n8n's CPU would reach 0.7 of a core, since every doubling below would pass) and then
 bisected to within ${Math.round(settings.resolution * 100)}%. Each window lasts a minute at least (every trigger polls
-once a minute), so to keep the whole benchmark near 90 minutes the other
+once a minute), so to keep the section's length down the other
 configurations are measured against that K in a few windows rather than
 searched ("how measured" says which): with compression on at the same K, and
 the peer at a fraction of it. The peer at a fifth of ours decides the target:
