@@ -278,29 +278,33 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 	const many = only.has('manyPolls') ? await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL) : undefined;
 	const profile = many ? await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL) : undefined;
 	if (many && profile) console.log(`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`);
-	const allForms = only.has('allForms') ? await measureAllForms(emulator, ALL_FORMS) : undefined;
-	const scale = only.has('scale') ? await measureTriggersPerMain(emulator, SCALE) : undefined;
-	if (scale) checkNoLeadTwice(scale);
-
 	// The smoke run writes into a copy, so the patching is exercised and the committed report stays as it is.
 	const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : COMMITTED_DOCS;
-	let report = readFileSync(resolve(COMMITTED_DOCS, 'benchmarks.md'), 'utf8');
+	const names = [...only].join(',');
+	const note = () => `${names} on ${today()} (\`npm run bench -- --only=${names}\`, a run of ${runMinutes()} minutes), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`;
+	const withScale = (report: string, scale: ScaleResult) => {
+		writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scale));
+		writeScalingFigures(docs, scale);
+		return putTargetRows(putSection(report, scaleSection(scale, SCALE), '## Over a slow link'), scaleTargetRows(scale), 'One poll over a slow link');
+	};
+	const committedReport = readFileSync(resolve(COMMITTED_DOCS, 'benchmarks.md'), 'utf8');
+	// Each configuration of triggers per main takes many minutes: each one finished is written as it ends, and the last write replaces them.
+	const scaleSoFar = (soFar: ScaleResult) => writeFileSync(resolve(docs, 'benchmarks.md'), notePartialRun(withScale(committedReport, soFar), note()));
+	const allForms = only.has('allForms') ? await measureAllForms(emulator, ALL_FORMS) : undefined;
+	const scale = only.has('scale') ? await measureTriggersPerMain(emulator, SCALE, undefined, scaleSoFar) : undefined;
+	if (scale) checkNoLeadTwice(scale);
+
+	let report = committedReport;
 	if (many && profile) {
 		report = putSection(report, manyPollsSection(many, profile, scale && pollCycleCostInN8n(scale, many.size)), '## Static data');
 		report = putTargetRows(report, [manyPollsTargetRow(many)], 'Poll cycle in n8n');
 	}
-	if (scale) {
-		report = putSection(report, scaleSection(scale, SCALE), '## Over a slow link');
-		report = putTargetRows(report, scaleTargetRows(scale), 'One poll over a slow link');
-		writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scale));
-		writeScalingFigures(docs, scale);
-	}
+	if (scale) report = withScale(report, scale);
 	if (allForms) {
 		report = putSection(report, allFormsSection(allForms, ALL_FORMS), '## Over a slow link');
 		report = putTargetRows(report, allFormsTargetRows(allForms), 'Static data');
 	}
-	const names = [...only].join(',');
-	report = notePartialRun(report, `${names} on ${today()} (\`npm run bench -- --only=${names}\`, a run of ${runMinutes()} minutes), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`);
+	report = notePartialRun(report, note());
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	console.log(`wrote the ${names} sections into ${join(docs, 'benchmarks.md')}${scale ? ', poll-time-vs-k.svg and the figures in scaling.md' : ''}`);
 	if (SMOKE) rmSync(docs, { recursive: true });

@@ -110,6 +110,8 @@ export interface ScaleResult {
 	idleCores: number;
 	n8nVersion: string;
 	minutes: number;
+	/** Configurations not measured yet: a result handed out while the section runs. */
+	pending?: ScaleConfig[];
 }
 
 /** What a window's polls cost n8n each: its CPU over the window, less what it spends idle, per poll. */
@@ -210,8 +212,17 @@ class TriggerPool {
 /** What n8n needs to count its polls for the benchmark: its metrics, with the poll trigger's. */
 export const SCALE_N8N_ENV = { N8N_METRICS: 'true', N8N_METRICS_INCLUDE_POLL_TRIGGER_METRICS: 'true' };
 
-/** In an n8n of its own, or in `shared` (started with SCALE_N8N_ENV), which is left running. */
-export async function measureTriggersPerMain(emulator: EmulatorProcess, settings: ScaleSettings, shared?: N8nForBench): Promise<ScaleResult> {
+/**
+ * In an n8n of its own, or in `shared` (started with SCALE_N8N_ENV), which is
+ * left running. `measured` is given what is known after each configuration,
+ * so a run cut short still leaves the configurations it finished.
+ */
+export async function measureTriggersPerMain(
+	emulator: EmulatorProcess,
+	settings: ScaleSettings,
+	shared?: N8nForBench,
+	measured?: (soFar: ScaleResult) => void,
+): Promise<ScaleResult> {
 	const startedAt = Date.now();
 	const bench = shared ?? (await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV));
 	const rows: ScaleRow[] = [];
@@ -243,6 +254,8 @@ export async function measureTriggersPerMain(emulator: EmulatorProcess, settings
 				await pool.setK(0);
 				emulatorAlone.push(await measureEmulatorAlone(emulator, config.size, config.compression, settings.emulatorAloneRequests));
 			}
+			const pending = settings.configs.slice(rows.length);
+			if (pending.length > 0) measured?.({ rows: [...rows], emulatorAlone: [...emulatorAlone], idleCores, n8nVersion: benchN8nVersion(), minutes: (Date.now() - startedAt) / 60_000, pending });
 		}
 		for (const pool of pools.values()) await pool.setK(0);
 	} finally {

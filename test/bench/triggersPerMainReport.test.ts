@@ -76,3 +76,15 @@ describe('the triggers-per-main targets', () => {
 		expect(scalingDocBlock(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false)]), '2026-11-24', 'a machine')).toContain('| 1,000 | off | 400 | 40 | 100 ms | at 460: 3 of 500 ticks had no poll |');
 	});
 });
+
+describe('a triggers-per-main section written while the run goes on', () => {
+	it('says the run was unfinished and names what it had not measured, until the last write', () => {
+		const pendingPeer: ScaleConfig = { who: 'peer', size: 10_000, compression: false, confirm: false, start: 1, max: 100 };
+		const unfinished = scaleSection({ ...result([row('ours', 1000, 400, 460)]), pending: [pendingPeer] }, settings);
+		expect(unfinished).toContain('**An unfinished run**: what it had measured after 40 minutes; not measured: peer, 10,000, compression off.');
+		expect(unfinished).not.toContain('This section took');
+		const finished = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
+		expect(finished).toContain('This section took 40 minutes.');
+		expect(finished).not.toContain('unfinished');
+	});
+});

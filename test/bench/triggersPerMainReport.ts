@@ -163,7 +163,11 @@ ${API_LIMIT_MS.toLocaleString('en')} ms. A confirmation window also checks every
 arrived once at every trigger (read from the executions' items). n8n's CPU is
 its process with its task runners, less what it spends with no workflow active
 (${result.idleCores.toFixed(3)} cores, the editor API asked as in a window); the emulator's and the whole
-machine's are counted apart. This section took ${Math.round(result.minutes)} minutes.
+machine's are counted apart. ${
+		result.pending?.length
+			? `**An unfinished run**: what it had measured after ${Math.round(result.minutes)} minutes; not measured: ${result.pending.map(configName).join('; ')}.`
+			: `This section took ${Math.round(result.minutes)} minutes.`
+	}
 
 | workflow | inquiries | compression | K (triggers carried) | how measured | n8n CPU per poll cycle | n8n at K (cores) | main's memory at K (RSS / heap) | cycle at K (median / p95 / max) | what failed first above K |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
