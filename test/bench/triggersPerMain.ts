@@ -18,7 +18,7 @@ import { findLargestK, probeAround, type KBracket } from './kSearch';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
-import { tryFor } from './tryFor';
+import { tryFor, type Tried } from './tryFor';
 import { checkLeads, INTERVAL_MS, judgeWindow, type LeadCheck, type PollRequest, type RecordedExecution, type ScaleTrigger, type WindowJudgement } from './scaleWindow';
 
 export type Who = 'ours' | 'peer';
@@ -144,9 +144,9 @@ function cronSeconds(count: number, seed: number): number[] {
 }
 
 /** The workflows of one kind and size: made once, activated and deactivated as K moves. */
-class TriggerPool {
+export class TriggerPool {
 	readonly created: ScaleTrigger[] = [];
-	readonly active: ScaleTrigger[] = [];
+	private readonly activeIndices = new Set<number>();
 	private readonly seconds: number[];
 
 	constructor(
@@ -168,44 +168,57 @@ class TriggerPool {
 	}
 
 	/**
-	 * Activates or deactivates workflows until `k` are active; returns the ones
-	 * newly made. A call n8n refuses throws, with every workflow it did
-	 * activate counted as active, so a later call starts from what n8n runs.
+	 * Activates or deactivates workflows until `k` are active, the first `k`
+	 * of `created` once it succeeds. A call n8n refuses throws, with every
+	 * workflow it did activate or deactivate counted, so calling again
+	 * carries on from what n8n runs.
 	 */
-	async setK(k: number): Promise<ScaleTrigger[]> {
-		const made: ScaleTrigger[] = [];
-		while (this.active.length > k) {
-			const trigger = this.active[this.active.length - 1];
-			// An n8n that many triggers overloaded may refuse for a while; one that never lets a trigger go ends the run.
-			const stopped = await tryFor(async () => await this.bench.deactivate(trigger.workflowId), N8N_REFUSING);
-			if (!stopped.ok) throw new Error(`n8n did not deactivate a workflow within ${N8N_REFUSING.forMs / 60_000} minutes (${stopped.tries} tries: ${stopped.error})`);
-			this.active.pop();
+	async setK(k: number): Promise<void> {
+		const highestFirst = [...this.activeIndices].sort((a, b) => b - a);
+		for (const index of highestFirst.slice(0, Math.max(0, highestFirst.length - k))) {
+			await this.bench.deactivate(this.created[index].workflowId);
+			this.activeIndices.delete(index);
 		}
 		const toActivate: number[] = [];
-		for (let index = this.active.length; index < k; index++) toActivate.push(index);
+		for (let index = 0; this.activeIndices.size + toActivate.length < k; index++) if (!this.activeIndices.has(index)) toActivate.push(index);
 		// A few at a time: each activation runs the trigger's first poll, which is n8n's work either way.
 		for (let from = 0; from < toActivate.length; from += 3) {
 			const batch = toActivate.slice(from, from + 3);
 			const settled = await Promise.allSettled(
 				batch.map(async (index) => {
-					let trigger = this.created[index];
-					if (!trigger) {
+					if (!this.created[index]) {
 						const workflowId = await this.bench.n8n.createWorkflow(this.workflowFor(index));
-						trigger = { workflowId, pageId: FORM_OF(this.size, index), cronSecond: this.seconds[index] };
-						this.created[index] = trigger;
-						made.push(trigger);
+						this.created[index] = { workflowId, pageId: FORM_OF(this.size, index), cronSecond: this.seconds[index] };
 					}
-					await this.bench.setActive(trigger.workflowId, true);
-					return trigger;
+					await this.bench.setActive(this.created[index].workflowId, true);
+					this.activeIndices.add(index);
 				}),
 			);
-			// In index order, so the active ones stay the first of `created`; one refused stops the rest.
-			for (const outcome of settled) {
-				if (outcome.status === 'rejected') throw outcome.reason;
-				this.active.push(outcome.value);
-			}
+			const refused = settled.find((outcome) => outcome.status === 'rejected');
+			if (refused) throw refused.reason;
 		}
-		return made;
+	}
+
+	/** The active workflows, in the order they were made. */
+	get active(): ScaleTrigger[] {
+		return [...this.activeIndices].sort((a, b) => a - b).map((index) => this.created[index]);
+	}
+
+	/**
+	 * Activates or deactivates until `k` are active, asking again while n8n
+	 * refuses (an n8n that many triggers overloaded may, for a while); returns
+	 * the workflows made by it (a first run still ahead), or why n8n refused.
+	 */
+	async setKRetrying(k: number): Promise<Tried<ScaleTrigger[]>> {
+		const existed = new Set(this.created);
+		const outcome = await tryFor(async () => await this.setK(k), N8N_REFUSING);
+		return outcome.ok ? { ok: true, value: this.active.filter((trigger) => !existed.has(trigger)) } : outcome;
+	}
+
+	/** Deactivates every workflow; an n8n that refuses for longer than it may ends the run. */
+	async release(): Promise<void> {
+		const outcome = await this.setKRetrying(0);
+		if (!outcome.ok) throw new Error(`n8n did not deactivate the ${this.who}'s workflows within ${N8N_REFUSING.forMs / 60_000} minutes (${outcome.tries} tries: ${outcome.error})`);
 	}
 }
 
@@ -236,11 +249,11 @@ export async function measureTriggersPerMain(
 			const key = `${config.who}/${config.size}`;
 			// One set of forms at a time: switching size resets the emulator, so the other size's workflows are turned off first.
 			if (formsOf !== config.size) {
-				for (const pool of pools.values()) await pool.setK(0);
+				for (const pool of pools.values()) await pool.release();
 				await fillSharedForms(emulator, config.size, Math.max(...settings.configs.filter((c) => c.size === config.size).map((c) => c.max)));
 				formsOf = config.size;
 			}
-			for (const [other, pool] of pools) if (other !== key) await pool.setK(0);
+			for (const [other, pool] of pools) if (other !== key) await pool.release();
 			let pool = pools.get(key);
 			if (!pool) {
 				pool = new TriggerPool(bench, emulator, config.who, config.size, settings.peerHistory, config.max);
@@ -251,13 +264,13 @@ export async function measureTriggersPerMain(
 			rows.push(row);
 			const alone = emulatorAlone.some((r) => r.size === config.size && r.compression === config.compression);
 			if (!alone && settings.emulatorAloneRequests > 0) {
-				await pool.setK(0);
+				await pool.release();
 				emulatorAlone.push(await measureEmulatorAlone(emulator, config.size, config.compression, settings.emulatorAloneRequests));
 			}
 			const pending = settings.configs.slice(rows.length);
 			if (pending.length > 0) measured?.({ rows: [...rows], emulatorAlone: [...emulatorAlone], idleCores, n8nVersion: benchN8nVersion(), minutes: (Date.now() - startedAt) / 60_000, pending });
 		}
-		for (const pool of pools.values()) await pool.setK(0);
+		for (const pool of pools.values()) await pool.release();
 	} finally {
 		if (!shared) await bench.stop();
 	}
@@ -364,7 +377,7 @@ async function searchConfig(
 	if (relative && baseK === 0) note = 'not measured: the configuration it is measured against found no K';
 	else if (relative && base && base.k === 0) note = `measured against ${baseK}, the largest K the other configuration's probes passed (none passed its confirmation)`;
 	else if (bracket.failed === undefined && !relative) note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
-	await pool.setK(0);
+	await pool.release();
 	return { config, bracket, windows, confirmed, k: confirmed?.k ?? (config.confirm ? 0 : bracket.passed), note };
 }
 
@@ -407,7 +420,7 @@ async function runWindow(
 	settings: ScaleSettings,
 ): Promise<WindowResult> {
 	// An n8n that K triggers overload may refuse to make or activate more: then it does not carry K.
-	const activation = await tryFor(async () => await pool.setK(k), N8N_REFUSING);
+	const activation = await pool.setKRetrying(k);
 	if (!activation.ok) return refusedWindow(k, kind, `n8n refused to activate ${k} workflows for ${N8N_REFUSING.forMs / 60_000} minutes (${activation.tries} tries: ${activation.error})`);
 	const made = activation.value;
 	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns) await waitForFirstRuns(bench, made, pool.size);
