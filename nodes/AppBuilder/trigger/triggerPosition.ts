@@ -15,7 +15,8 @@ import { CURSOR_STATE_VERSION, cursorStateProblem, type CursorState } from './cu
  * - A form that leaves the app's list is dropped from the saved state; only
  *   where it stopped is kept (its newest emitted time and the keys at that
  *   time), so that if it comes back it carries on from there instead of
- *   emitting its old leads again. At most MAX_GONE_FORMS of those are kept.
+ *   emitting its old leads again, and keeps it until a poll reads the form
+ *   again. At most MAX_GONE_FORMS of those are kept.
  * - Forms a poll did not reach (n8n's poll budget ran out) are read first in
  *   the next poll.
  */
@@ -36,7 +37,7 @@ export interface AppWatch {
 	since: number;
 	/** Page IDs of the forms the last poll did not reach, to read first. */
 	leftOver: string[];
-	/** Forms that left the app's list: where each stopped. */
+	/** Forms that left the app's list, and those back in it not read since: where each stopped. */
 	gone: Record<string, StoppedAt>;
 }
 
@@ -140,8 +141,11 @@ export function nextPosition(
 	}
 	if (!watch.allForms) return { scope, forms: Object.fromEntries(forms) };
 
+	// A form back in the list keeps where it stopped until a poll reads it: one that fails or is not
+	// reached would otherwise start again from when the watch began and emit its old leads again.
+	const withCursor = new Set(forms.map(([pageId]) => pageId));
 	const gone = new Map<string, StoppedAt>();
-	for (const [pageId, stopped] of Object.entries(kept?.app?.gone ?? {})) if (!listed.has(pageId)) gone.set(pageId, stopped);
+	for (const [pageId, stopped] of Object.entries(kept?.app?.gone ?? {})) if (!withCursor.has(pageId)) gone.set(pageId, stopped);
 	for (const [pageId, cursor] of Object.entries(kept?.forms ?? {})) {
 		if (!listed.has(pageId)) gone.set(pageId, stoppedAt(cursor));
 	}

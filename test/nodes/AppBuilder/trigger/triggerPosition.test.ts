@@ -42,6 +42,18 @@ describe("the trigger's saved position over its forms", () => {
 		expect(third.app?.gone).toEqual({});
 	});
 
+	it('watching an app: a removed form back in the list keeps where it stopped until a poll reads it', () => {
+		const watching: TriggerPosition = { scope: SCOPE, forms: { a: cursor(5), b: cursor(7, ['x']) }, app: { since: 100, leftOver: [], gone: {} } };
+		const removed = nextPosition(watching, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { allForms: true, nowMs: 0 });
+		// Listed again, but the poll failed on it or did not reach it.
+		const backUnread = nextPosition(removed, SCOPE, { listed: ['a', 'b'], read: new Map(), leftOver: ['b'] }, { allForms: true, nowMs: 0 });
+		expect(backUnread.app?.gone).toEqual({ b: { time: 7, keys: ['x'] } });
+		expect(formStart(backUnread, 'b')).toEqual({ kind: 'since', time: 7, keysAtTime: ['x'] });
+		const backRead = nextPosition(backUnread, SCOPE, { listed: ['a', 'b'], read: new Map([['b', cursor(9)]]), leftOver: [] }, { allForms: true, nowMs: 0 });
+		expect(backRead.app?.gone).toEqual({});
+		expect(backRead.forms.b).toEqual(cursor(9));
+	});
+
 	it('one form watched: a form read for the first time starts as On First Poll says', () => {
 		expect(formStart(undefined, 'a')).toEqual({ kind: 'first-poll' });
 		expect(formStart({ scope: SCOPE, forms: {} }, 'a')).toEqual({ kind: 'first-poll' });
