@@ -1,4 +1,4 @@
-import { bracketIsNarrow, findLargestK, probeAround } from './kSearch';
+import { bracketIsNarrow, findLargestK, firstKToConfirm, probeAround } from './kSearch';
 
 /** A machine that carries `capacity` triggers: every K up to it passes. */
 const capacity = (limit: number) => {
@@ -27,6 +27,18 @@ describe('finding the largest K by doubling, then bisecting', () => {
 		const timid = capacity(450);
 		await findLargestK({ start: 25, max: 10_000, resolution: 0.2, nextAfterFirstPass: () => 30 }, timid.probe);
 		expect(timid.asked.slice(0, 2)).toEqual([25, 50]);
+	});
+
+	it('stops a doubling where a pass says the machine would run out, but always steps up by the resolution', async () => {
+		const machine = capacity(450);
+		// Each pass projects the most the machine carries from what it measured: 1.4 times the pass here.
+		const result = await findLargestK({ start: 100, max: 10_000, resolution: 0.2, mostAfterPass: (k) => k * 1.4 }, machine.probe);
+		expect(machine.asked.slice(0, 4)).toEqual([100, 140, 196, 274]);
+		expect(result.failed).toBeGreaterThan(450);
+		expect(bracketIsNarrow(result.passed, result.failed as number, 0.2)).toBe(true);
+		const stingy = capacity(450);
+		await findLargestK({ start: 100, max: 10_000, resolution: 0.2, mostAfterPass: () => 0 }, stingy.probe);
+		expect(stingy.asked.slice(0, 3)).toEqual([100, 121, 146]);
 	});
 
 	it('bisects below the start when the start already fails, down to 0 when nothing passes', async () => {
@@ -77,6 +89,21 @@ describe("probing around another configuration's K", () => {
 		const capped = capacity(350);
 		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], capped.probe, 1)).toMatchObject({ passed: 0, failed: 400 });
 		expect(capped.asked).toEqual([400]);
+	});
+
+	it('confirms first the largest K whose probe loaded the machine at most so much, else the largest pass', () => {
+		const probes = [
+			{ k: 50, passed: true, load: 0.3 },
+			{ k: 188, passed: true, load: 0.8 },
+			{ k: 376, passed: true, load: 1.3 },
+			{ k: 752, passed: false, load: 1.9 },
+			{ k: 564, passed: true, load: 1.7 },
+		];
+		expect(firstKToConfirm(probes, 564, 1.35)).toBe(376);
+		expect(firstKToConfirm(probes, 564, undefined)).toBe(564);
+		expect(firstKToConfirm(probes, 564, 0.1)).toBe(564);
+		// After a failed confirmation the bracket's pass is lower: nothing above it is taken.
+		expect(firstKToConfirm(probes, 188, 1.35)).toBe(188);
 	});
 
 	it('never probes below 1', async () => {

@@ -18,6 +18,13 @@ export interface KSearchSettings {
 	 * doublings that would surely pass are skipped). Default: double.
 	 */
 	nextAfterFirstPass?: (passedK: number) => number;
+	/**
+	 * The most worth trying after a pass, given what it measured (the K at
+	 * which n8n would need more than the machine has surely fails, and costs
+	 * minutes of an overloaded n8n to find out): the doubling stops there,
+	 * though always a step of `resolution` above the pass. Default: no limit.
+	 */
+	mostAfterPass?: (passedK: number) => number;
 }
 
 export interface KProbe {
@@ -58,8 +65,9 @@ export async function findLargestK(settings: KSearchSettings, probe: (k: number)
 			if (!(await tryK(k))) break;
 			if (k >= settings.max) break;
 			const next = first && settings.nextAfterFirstPass ? Math.max(k * 2, Math.round(settings.nextAfterFirstPass(k))) : k * 2;
+			const most = settings.mostAfterPass ? Math.max(Math.floor(settings.mostAfterPass(k)), k + 1 + Math.floor(settings.resolution * k)) : next;
 			first = false;
-			k = Math.min(settings.max, next);
+			k = Math.min(settings.max, next, most);
 		}
 	}
 
@@ -96,4 +104,16 @@ export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, fac
 	}
 	if (passed === base.passed && base.failed !== undefined && probes.length < maxProbes) await tryK(base.failed);
 	return { passed, failed, probes };
+}
+
+/**
+ * The K to confirm first: the largest that passed a probe with the load
+ * measured in it (n8n's cores) at most `maxLoad`, since a longer window at a
+ * K whose probe already loaded the machine more meets a slow moment and
+ * fails; with no such probe, the largest that passed.
+ */
+export function firstKToConfirm(probes: ReadonlyArray<KProbe & { load: number }>, passed: number, maxLoad: number | undefined): number {
+	if (maxLoad === undefined) return passed;
+	const light = probes.filter((probe) => probe.passed && probe.k <= passed && probe.load <= maxLoad);
+	return light.length > 0 ? Math.max(...light.map((probe) => probe.k)) : passed;
 }

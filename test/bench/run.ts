@@ -83,7 +83,7 @@ const MANY_POLLS = SMOKE ? { size: 300, rounds: 5, profiled: 5 } : { size: 1_000
  * confirmed over 5 minutes with every lead checked, at each size; ours with
  * compression on is tried at that K (and at the first K that failed, or at
  * four fifths of it); the peer at a fifth of ours' K, which decides the 5x
- * target, then at a tenth if that fails. The smoke run takes the same paths
+ * target. The smoke run takes the same paths
  * on a small form with K of 1 and 2.
  */
 const SCALE: ScaleSettings = SMOKE
@@ -103,6 +103,8 @@ const SCALE: ScaleSettings = SMOKE
 			drainMs: 5_000,
 			waitForPeerFirstRuns: false,
 			confirmAttempts: 1,
+			probeUpToN8nCores: 1.9,
+			confirmUpToN8nCores: 1.35,
 		}
 	: {
 			configs: [1_000, 10_000].flatMap((size) => {
@@ -112,7 +114,9 @@ const SCALE: ScaleSettings = SMOKE
 					// workflows more) take longer than the windows themselves, and one run's n8n refused them at 1,168.
 					{ ...off, confirm: true, start: size >= 10_000 ? 10 : 50, max: size >= 10_000 ? 200 : 800 },
 					{ ...off, compression: true, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [1, 0.8], maxProbes: 2 } },
-					{ who: 'peer' as const, size, compression: false, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [0.2, 0.1], maxProbes: 2 } },
+					// The target itself: failing at a fifth of ours says ours carries more than 5 times the peer. Once
+					// overloaded, n8n took more than 10 minutes to begin a window at a tenth, so none is tried.
+					{ who: 'peer' as const, size, compression: false, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [0.2], maxProbes: 1 } },
 				];
 			}),
 			probeWindowMs: 60_000,
@@ -127,6 +131,10 @@ const SCALE: ScaleSettings = SMOKE
 			// A 5-minute window meets the editor's rare slow answer more often than a 1-minute probe: at 1,000 inquiries
 			// one run's confirmations at 486 and then 425 each failed on a single answer over a second (2.2 s, 2.8 s).
 			confirmAttempts: 3,
+			// Past about 550 triggers on 1,000-inquiry forms n8n fell apart for minutes (polls two minutes late, 5.8 GiB), and every
+			// confirmation at a K whose probe kept n8n above about 1.3 cores failed, in both runs that reached one.
+			probeUpToN8nCores: 1.9,
+			confirmUpToN8nCores: 1.35,
 		};
 /** Add User's target: its node time within this much of the ideal. */
 const ADD_USER_TARGET = 1.25;

@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { FIXTURE } from '../emulator';
 import { peerPollWorkflow, TRIGGER_NODE_TYPE, triggerWorkflow, type BenchWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
-import { findLargestK, probeAround, type KBracket } from './kSearch';
+import { findLargestK, firstKToConfirm, probeAround, type KBracket } from './kSearch';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
@@ -61,6 +61,14 @@ export interface ScaleSettings {
 	waitForPeerFirstRuns: boolean;
 	/** Confirmations tried: one that fails narrows the bracket below it, and the next K down is confirmed. */
 	confirmAttempts: number;
+	/**
+	 * n8n's cores past which a K is not probed (projected from the last pass's
+	 * CPU per poll: it would need more than the machine has), and up to which
+	 * a probe's K is confirmed first (firstKToConfirm in kSearch.ts); unset:
+	 * no limit, and the largest pass is confirmed first.
+	 */
+	probeUpToN8nCores?: number;
+	confirmUpToN8nCores?: number;
 }
 
 export interface WindowResult {
@@ -334,7 +342,19 @@ async function searchConfig(
 
 	const relative = config.relativeTo;
 	const base = relative ? earlier.find((row) => row.config.who === relative.who && row.config.size === relative.size && row.config.compression === relative.compression) : undefined;
-	const search = { start: config.start, max: config.max, resolution: settings.resolution };
+	// The triggers a K's polls would keep n8n busy with, in cores each, from the last window that passed at it.
+	const coresPerTrigger = (k: number) => {
+		const pass = [...windows].reverse().find((window) => window.k === k && window.passed);
+		const perPoll = pass ? cpuMsPerPoll(pass, idleCores) : undefined;
+		return perPoll ? perPoll / INTERVAL_MS : 0;
+	};
+	const probeUpTo = settings.probeUpToN8nCores;
+	const search = {
+		start: config.start,
+		max: config.max,
+		resolution: settings.resolution,
+		mostAfterPass: probeUpTo === undefined ? undefined : (k: number) => (coresPerTrigger(k) > 0 ? Math.max(0, probeUpTo - idleCores) / coresPerTrigger(k) : k * 2),
+	};
 	let bracket: KBracket;
 	// Against the base's K, or when no K of it passed its confirmation, the largest its probes passed.
 	const baseK = base ? base.k || base.bracket.passed : 0;
@@ -345,12 +365,7 @@ async function searchConfig(
 			{
 				...search,
 				// From the first pass, the K at which n8n would be about 70% busy: the doublings below it would pass.
-				nextAfterFirstPass: (k) => {
-					const first = windows.find((window) => window.k === k && window.passed);
-					const perPoll = first ? cpuMsPerPoll(first, idleCores) : undefined;
-					const coresPerTrigger = perPoll ? perPoll / INTERVAL_MS : 0;
-					return coresPerTrigger > 0 ? Math.max(0, 0.7 - idleCores) / coresPerTrigger : k * 2;
-				},
+				nextAfterFirstPass: (k) => (coresPerTrigger(k) > 0 ? Math.max(0, 0.7 - idleCores) / coresPerTrigger(k) : k * 2),
 			},
 			probe,
 		);
@@ -359,8 +374,9 @@ async function searchConfig(
 	let confirmed: WindowResult | undefined;
 	let note: string | undefined;
 	if (config.confirm && bracket.passed > 0) {
+		const probed = () => windows.filter((window) => window.kind === 'probe').map((window) => ({ k: window.k, passed: window.passed, load: window.lengthMs > 0 ? window.cpu.n8nMs / window.lengthMs : Number.POSITIVE_INFINITY }));
 		for (let attempt = 0; attempt < settings.confirmAttempts && bracket.passed > 0; attempt++) {
-			const k = bracket.passed;
+			const k = firstKToConfirm(probed(), bracket.passed, settings.confirmUpToN8nCores);
 			if (await probe(k, 'confirm')) {
 				confirmed = windows[windows.length - 1];
 				break;

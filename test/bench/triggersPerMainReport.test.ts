@@ -77,6 +77,23 @@ describe('the triggers-per-main targets', () => {
 	});
 });
 
+describe('a K confirmed below the largest probe that passed', () => {
+	it('says how far the probes passed, and the method names both limits when set', () => {
+		const confirmedLower = row('ours', 1000, 376, 658);
+		confirmedLower.windows.splice(1, 0, window(564, true));
+		confirmedLower.bracket = { passed: 564, failed: 658, probes: [] };
+		const limited = { ...settings, probeUpToN8nCores: 1.9, confirmUpToN8nCores: 1.35 };
+		const text = scaleSection(result([confirmedLower]), limited);
+		expect(text).toContain('| **376** (658 failed; 1-minute probes passed up to 564) |');
+		expect(text).toContain('never past the K at which the last pass\'s CPU per poll says n8n would need 1.9 cores');
+		expect(text).toContain('the largest whose probe kept n8n at or below 1.35 cores');
+		const plain = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
+		expect(plain).toContain('**400** (460 failed) |');
+		expect(plain).not.toContain('cores, which fails surely');
+		expect(plain).not.toContain('at or below');
+	});
+});
+
 describe('a triggers-per-main section written while the run goes on', () => {
 	it('says the run was unfinished and names what it had not measured, until the last write', () => {
 		const pendingPeer: ScaleConfig = { who: 'peer', size: 10_000, compression: false, confirm: false, start: 1, max: 100 };

@@ -62,7 +62,8 @@ function kCell(row: ScaleRow): string {
 	if (row.config.relativeTo) return `**${carries(row.bracket)}**`;
 	if (row.k === 0) return row.config.confirm && row.bracket.passed > 0 ? `**not confirmed** (probes passed up to ${row.bracket.passed})` : '**0**';
 	const above = row.bracket.failed === undefined ? `none failed up to ${row.config.max}` : `${row.bracket.failed} failed`;
-	return `**${row.k}** (${above})`;
+	const probedPast = Math.max(0, ...row.windows.filter((window) => window.kind === 'probe' && window.passed).map((window) => window.k));
+	return `**${row.k}** (${above}${probedPast > row.k ? `; 1-minute probes passed up to ${probedPast}` : ''})`;
 }
 
 function failureCell(row: ScaleRow): string {
@@ -147,8 +148,16 @@ the cycle section (Schedule Trigger at a second of its own, HTTP Request, Split
 Out, Remove Duplicates with a history of ${settings.peerHistory.toLocaleString('en')}, Code), one per form.
 
 K is raised by doubling (from the first window that passes, straight to the K at
-which n8n's CPU would reach 0.7 of a core, since every doubling below would pass) and then
-bisected to within ${Math.round(settings.resolution * 100)}%. Each window lasts a minute at least (every trigger polls
+which n8n's CPU would reach 0.7 of a core, since every doubling below would pass${
+		settings.probeUpToN8nCores === undefined
+			? ''
+			: `; never past the K at which the last pass's CPU per poll says n8n would need ${settings.probeUpToN8nCores} cores, which fails surely and leaves n8n overloaded for minutes`
+	}) and then
+bisected to within ${Math.round(settings.resolution * 100)}%.${
+		settings.confirmUpToN8nCores === undefined
+			? ''
+			: ` The K confirmed first is the largest whose probe kept n8n at or below ${settings.confirmUpToN8nCores} cores (a K whose probe loaded it more passes a minute but meets a slow editor answer over five), and a confirmation that fails is followed by a narrower search below it.`
+	} Each window lasts a minute at least (every trigger polls
 once a minute), so to keep the section's length down the other
 configurations are measured against that K in a few windows rather than
 searched ("how measured" says which): with compression on at the same K, and
