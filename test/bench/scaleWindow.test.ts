@@ -64,7 +64,7 @@ describe('whether K triggers kept their minute', () => {
 			'2 ticks overlapped the poll before them',
 			'1 polls failed',
 			'1 executions did not succeed',
-			'the editor API took more than 1000 ms or failed 1 times (longest answered 1500 ms)',
+			'the editor API took more than 1000 ms or failed once (longest answered 1500 ms)',
 		]);
 	});
 

@@ -169,7 +169,7 @@ export function judgeWindow(options: {
 	else if (judgement.apiOverLimit > 0) {
 		const answered = options.apiMs.filter(Number.isFinite);
 		const longest = answered.length > 0 ? `longest answered ${Math.round(Math.max(...answered))} ms` : 'none answered';
-		reasons.push(`the editor API took more than ${API_LIMIT_MS} ms or failed ${judgement.apiOverLimit} times (${longest})`);
+		reasons.push(`the editor API took more than ${API_LIMIT_MS} ms or failed ${judgement.apiOverLimit === 1 ? 'once' : `${judgement.apiOverLimit} times`} (${longest})`);
 	}
 	judgement.passed = reasons.length === 0;
 	return judgement;

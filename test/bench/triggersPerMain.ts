@@ -261,6 +261,7 @@ export async function measureTriggersPerMain(
 				await fillSharedForms(emulator, config.size, Math.max(...settings.configs.filter((c) => c.size === config.size).map((c) => c.max)));
 				formsOf = config.size;
 			}
+			// A configuration's workflows stay active after it: the next of the same kind and size carries on from them.
 			for (const [other, pool] of pools) if (other !== key) await pool.release();
 			let pool = pools.get(key);
 			if (!pool) {
@@ -278,7 +279,9 @@ export async function measureTriggersPerMain(
 			const pending = settings.configs.slice(rows.length);
 			if (pending.length > 0) measured?.({ rows: [...rows], emulatorAlone: [...emulatorAlone], idleCores, n8nVersion: benchN8nVersion(), minutes: (Date.now() - startedAt) / 60_000, pending });
 		}
-		for (const pool of pools.values()) await pool.release();
+		// An n8n of its own stops next: deactivating K workflows one by one in an n8n that the last window overloaded took
+		// more than half an hour (29 peers on 10,000-inquiry forms), and nothing is measured after it.
+		if (shared) for (const pool of pools.values()) await pool.release();
 	} finally {
 		if (!shared) await bench.stop();
 	}
@@ -393,7 +396,6 @@ async function searchConfig(
 	if (relative && baseK === 0) note = 'not measured: the configuration it is measured against found no K';
 	else if (relative && base && base.k === 0) note = `measured against ${baseK}, the largest K the other configuration's probes passed (none passed its confirmation)`;
 	else if (bracket.failed === undefined && !relative) note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
-	await pool.release();
 	return { config, bracket, windows, confirmed, k: confirmed?.k ?? (config.confirm ? 0 : bracket.passed), note };
 }
 

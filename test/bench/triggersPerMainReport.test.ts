@@ -73,7 +73,10 @@ describe('the triggers-per-main targets', () => {
 		expect(text).toContain('| 100 ms |');
 		expect(text).toContain('at 460: 3 of 500 ticks had no poll');
 		expect(text).toContain('then 5 minutes at K with every lead checked');
-		expect(scalingDocBlock(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false)]), '2026-11-24', 'a machine')).toContain('| 1,000 | off | 400 | 40 | 100 ms | at 460: 3 of 500 ticks had no poll |');
+		expect(scalingDocBlock(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false)]), '2026-11-24', 'a machine')).toContain('| 1,000 | off | 400 | 40 to 44 | 100 ms | at 460: 3 of 500 ticks had no poll |');
+		// A peer that failed at the one K it was tried at carries fewer than that, not none.
+		const failedAtAFifth: ScaleRow = { ...row('peer', 1000, 0, 80, false), k: 0, bracket: { passed: 0, failed: 80, probes: [] } };
+		expect(scalingDocBlock(result([row('ours', 1000, 400, 460), failedAtAFifth]), '2026-11-24', 'a machine')).toContain('| 1,000 | off | 400 | fewer than 80 |');
 	});
 });
 
@@ -85,6 +88,14 @@ describe('a K confirmed below the largest probe that passed', () => {
 		const limited = { ...settings, probeUpToN8nCores: 1.9, confirmUpToN8nCores: 1.35 };
 		const text = scaleSection(result([confirmedLower]), limited);
 		expect(text).toContain('| **376** (658 failed; 1-minute probes passed up to 564) |');
+		// A configuration measured against it names the Ks it was tried at, not the factors it might have been.
+		const compressed: ScaleRow = {
+			config: { who: 'ours', size: 1000, compression: true, confirm: false, start: 1, max: 3200, relativeTo: { who: 'ours', size: 1000, compression: false, factors: [1, 0.8], maxProbes: 2 } },
+			bracket: { passed: 376, failed: 658, probes: [] },
+			windows: [window(376, true), window(658, false)],
+			k: 376,
+		};
+		expect(scaleSection(result([confirmedLower, compressed]), limited)).toContain('| 2 1-minute windows at K 376, then 658, against the K of App Builder Trigger, 1,000, compression off |');
 		expect(text).toContain('never past the K at which the last pass\'s CPU per poll says n8n would need 1.9 cores');
 		expect(text).toContain('the largest whose probe kept n8n at or below 1.35 cores');
 		const plain = scaleSection(result([row('ours', 1000, 400, 460)]), settings);

@@ -39,7 +39,9 @@ function howMeasured(row: ScaleRow, settings: ScaleSettings): string {
 	const probeMinutes = settings.probeWindowMs / 60_000;
 	const base = `${probes} ${probeMinutes}-minute ${probes === 1 ? 'window' : 'windows'}`;
 	const relative = row.config.relativeTo;
-	if (relative) return `${base} at ${relative.factors.map((factor) => `${factor}x`).join(', then ')} the K of ${configName({ ...relative, confirm: false, start: 0, max: 0 })}${row.note ? `; ${row.note}` : ''}`;
+	// The Ks it was tried at, as they came: a factor of the other's K, or that one's first failure after a pass at its K.
+	const tried = row.windows.map((window) => window.k).join(', then ');
+	if (relative) return `${base} at K ${tried || 'none'}, against the K of ${configName({ ...relative, confirm: false, start: 0, max: 0 })}${row.note ? `; ${row.note}` : ''}`;
 	if (row.confirmed) return `${base}, then ${settings.confirmWindowMs / 60_000} minutes at K with every lead checked`;
 	if (row.config.confirm) return `${base}; ${row.note ?? 'not confirmed'}`;
 	return `${base} (no longer window)`;
@@ -245,7 +247,7 @@ export function scalingDocBlock(result: ScaleResult, date: string, machine: stri
 			const at = windowAtK(ours);
 			const perPoll = at ? cpuMsPerPoll(at, result.idleCores) : undefined;
 			const failure = firstFailure(ours);
-			return [`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? peer.k : '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`];
+			return [`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`];
 		}),
 	);
 	return `Measured by \`npm run bench\` on ${date}, on ${machine}, n8n ${result.n8nVersion} with its defaults (one main, SQLite), each trigger
