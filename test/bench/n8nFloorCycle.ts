@@ -114,11 +114,11 @@ export async function measureTransfers(emulator: EmulatorProcess, settings: Cycl
 	const transfers: AnswerTransfer[] = [];
 	for (const size of settings.sizes) {
 		await emulator.fillForm(size);
-		await emulator.addNew(settings.newPerCycle * Math.ceil(settings.cyclesFor(size) / 2));
+		await emulator.addNew(settings.newPerCycle * Math.ceil(settings.cyclesFor(size, 'ours') / 2));
 		await emulator.transfer();
 		const times: number[] = [];
 		let wireBytes = 0;
-		for (let round = 0; round < settings.cyclesFor(size); round++) {
+		for (let round = 0; round < settings.cyclesFor(size, 'ours'); round++) {
 			const transfer = await emulator.transfer();
 			times.push(transfer.ms);
 			wireBytes = transfer.wireBytes;

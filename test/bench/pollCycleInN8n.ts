@@ -30,8 +30,8 @@ export interface CycleRow {
 
 export interface CycleSettings {
 	sizes: number[];
-	/** Cycles measured per form after the first run; an odd number, so the median is one of them. */
-	cyclesFor: (size: number) => number;
+	/** Cycles measured per form and contender after the first run; an odd number, so the median is one of them. */
+	cyclesFor: (size: number, who: 'ours' | 'peer') => number;
 	newPerCycle: number;
 	/** How long the peer may take for one cycle before it is reported as not finishing. */
 	peerTimeoutMs: number;
@@ -125,7 +125,7 @@ async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: 
 	const parts: CycleBreakdown[] = [];
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
-		for (let cycle = 1; cycle <= settings.cyclesFor(size); cycle++) {
+		for (let cycle = 1; cycle <= settings.cyclesFor(size, 'ours'); cycle++) {
 			await emulator.addNew(settings.newPerCycle);
 			const requests = await waitForInquiryRequests(emulator, cycle + 1, 150_000);
 			const execution = await bench.waitForExecution(workflowId, cycle, 120_000);
@@ -200,7 +200,7 @@ export async function measurePeer(
 		const UNREADABLE = 'n8n returned the execution without its node data (too large), so what it emitted is not known';
 		if (unreadable(first)) row.note = UNREADABLE;
 		row.firstRunEmitted = outputOf(first, 'Remove Duplicates').length;
-		for (let cycle = 1; cycle <= settings.cyclesFor(size); cycle++) {
+		for (let cycle = 1; cycle <= settings.cyclesFor(size, 'peer'); cycle++) {
 			await emulator.addNew(settings.newPerCycle);
 			const execution = await bench.waitForExecution(workflowId, cycle + 1, timeout);
 			if (!execution || execution.status !== 'success') {
