@@ -91,7 +91,7 @@ describe("probing around another configuration's K", () => {
 		expect(capped.asked).toEqual([400]);
 	});
 
-	it('confirms first the largest K whose probe loaded the machine at most so much, else the largest pass', () => {
+	it('confirms first where the costliest heavy pass projects the load limit, or a lighter pass above it', () => {
 		const probes = [
 			{ k: 50, passed: true, load: 0.3 },
 			{ k: 188, passed: true, load: 0.8 },
@@ -99,11 +99,27 @@ describe("probing around another configuration's K", () => {
 			{ k: 752, passed: false, load: 1.9 },
 			{ k: 564, passed: true, load: 1.7 },
 		];
-		expect(firstKToConfirm(probes, 564, 1.35)).toBe(376);
+		// 564 at 1.7 cores reaches 1.35 at 447; the failure at 752 projects nothing.
+		expect(firstKToConfirm(probes, 564, 1.35)).toBe(447);
 		expect(firstKToConfirm(probes, 564, undefined)).toBe(564);
-		expect(firstKToConfirm(probes, 564, 0.1)).toBe(564);
+		// The lightest per trigger is not the one taken: 50 at 0.3 would say 16, 564 at 1.7 says 44.
+		expect(firstKToConfirm(probes, 564, 0.1)).toBe(16);
 		// After a failed confirmation the bracket's pass is lower: nothing above it is taken.
 		expect(firstKToConfirm(probes, 188, 1.35)).toBe(188);
+		// A light pass above every projection is taken.
+		expect(firstKToConfirm([...probes.slice(0, 3), { k: 400, passed: true, load: 2.0 }], 400, 1.35)).toBe(376);
+	});
+
+	it('confirms a projection where every pass but the first loaded n8n past the limit (a search that reached its ceiling)', () => {
+		// 10,000-inquiry forms: 10 light, then 187 and 200 both heavy; confirming 10 would report a twentieth of what passed.
+		const probes = [
+			{ k: 10, passed: true, load: 0.12 },
+			{ k: 187, passed: true, load: 1.71 },
+			{ k: 200, passed: true, load: 1.51 },
+		];
+		expect(firstKToConfirm(probes, 200, 1.35)).toBe(147);
+		// A refused window (no load measured) projects nothing.
+		expect(firstKToConfirm([{ k: 10, passed: true, load: 0.12 }, { k: 50, passed: true, load: Number.POSITIVE_INFINITY }], 50, 1.35)).toBe(10);
 	});
 
 	it('never probes below 1', async () => {

@@ -107,13 +107,20 @@ export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, fac
 }
 
 /**
- * The K to confirm first: the largest that passed a probe with the load
- * measured in it (n8n's cores) at most `maxLoad`, since a longer window at a
- * K whose probe already loaded the machine more meets a slow moment and
- * fails; with no such probe, the largest that passed.
+ * The K to confirm first: where n8n's load would reach `maxLoad` (its
+ * cores), since a longer window at a K whose probe loaded the machine more
+ * passes a minute but meets a slow moment over five. Each pass that loaded
+ * it more projects that K from its own load per trigger, and the costliest
+ * projection is taken (load per trigger grows with K); a lighter pass above
+ * that projection is taken instead. Never above the bracket's pass; with no
+ * limit, or nothing that passed below it, the bracket's pass.
  */
 export function firstKToConfirm(probes: ReadonlyArray<KProbe & { load: number }>, passed: number, maxLoad: number | undefined): number {
 	if (maxLoad === undefined) return passed;
-	const light = probes.filter((probe) => probe.passed && probe.k <= passed && probe.load <= maxLoad);
-	return light.length > 0 ? Math.max(...light.map((probe) => probe.k)) : passed;
+	const below = probes.filter((probe) => probe.passed && probe.k <= passed && Number.isFinite(probe.load));
+	const light = below.filter((probe) => probe.load <= maxLoad).map((probe) => probe.k);
+	const projected = below.filter((probe) => probe.load > maxLoad).map((probe) => Math.floor((probe.k * maxLoad) / probe.load));
+	if (light.length === 0 && projected.length === 0) return passed;
+	const fromHeavy = projected.length > 0 ? Math.min(...projected) : 0;
+	return Math.min(passed, Math.max(1, fromHeavy, ...light));
 }

@@ -64,7 +64,7 @@ export interface ScaleSettings {
 	/**
 	 * n8n's cores past which a K is not probed (projected from the last pass's
 	 * CPU per poll: it would need more than the machine has), and up to which
-	 * a probe's K is confirmed first (firstKToConfirm in kSearch.ts); unset:
+	 * the K confirmed first is projected (firstKToConfirm in kSearch.ts); unset:
 	 * no limit, and the largest pass is confirmed first.
 	 */
 	probeUpToN8nCores?: number;

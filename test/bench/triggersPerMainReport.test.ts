@@ -97,7 +97,7 @@ describe('a K confirmed below the largest probe that passed', () => {
 		};
 		expect(scaleSection(result([confirmedLower, compressed]), limited)).toContain('| 2 1-minute windows at K 376, then 658, against the K of App Builder Trigger, 1,000, compression off |');
 		expect(text).toContain('never past the K at which the last pass\'s CPU per poll says n8n would need 1.9 cores');
-		expect(text).toContain('the largest whose probe kept n8n at or below 1.35 cores');
+		expect(text).toContain('where n8n would use 1.35 cores, projected from the passing probe that cost it the most CPU per trigger');
 		const plain = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
 		expect(plain).toContain('**400** (460 failed) |');
 		expect(plain).not.toContain('cores, which fails surely');
