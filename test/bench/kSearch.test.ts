@@ -1,4 +1,4 @@
-import { bracketIsNarrow, findLargestK, firstKToConfirm, probeAround } from './kSearch';
+import { bracketIsNarrow, findLargestK, firstKToConfirm, probeAround, probeUpward } from './kSearch';
 
 /** A machine that carries `capacity` triggers: every K up to it passes. */
 const capacity = (limit: number) => {
@@ -120,6 +120,22 @@ describe("probing around another configuration's K", () => {
 		expect(firstKToConfirm(probes, 200, 1.35)).toBe(147);
 		// A refused window (no load measured) projects nothing.
 		expect(firstKToConfirm([{ k: 10, passed: true, load: 0.12 }, { k: 50, passed: true, load: Number.POSITIVE_INFINITY }], 50, 1.35)).toBe(10);
+	});
+
+	it('tries the peer smallest first and stops at its first failure, which decides the target', async () => {
+		// A fifth of the target (10) and a fifth of ours (31): a peer that fails at 10 is not run at 31.
+		const weak = capacity(4);
+		expect(await probeUpward([31, 10], weak.probe, 2)).toMatchObject({ passed: 0, failed: 10 });
+		expect(weak.asked).toEqual([10]);
+		const fair = capacity(20);
+		expect(await probeUpward([10, 31], fair.probe, 2)).toMatchObject({ passed: 10, failed: 31 });
+		expect(fair.asked).toEqual([10, 31]);
+		const strong = capacity(100);
+		expect(await probeUpward([10, 31, 31.5], strong.probe, 3)).toMatchObject({ passed: 31, failed: undefined });
+		expect(strong.asked).toEqual([10, 31]);
+		const capped = capacity(100);
+		expect(await probeUpward([10, 31], capped.probe, 1)).toMatchObject({ passed: 10, failed: undefined });
+		expect(await probeUpward([0], capacity(0).probe, 1)).toMatchObject({ passed: 0, failed: 1 });
 	});
 
 	it('never probes below 1', async () => {

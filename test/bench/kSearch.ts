@@ -107,6 +107,26 @@ export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, fac
 }
 
 /**
+ * Where a workflow stands when its failing is the finding (the peer, whose
+ * failure at a fifth of a K says the other carries more than 5 times what it
+ * can): the Ks in turn, smallest first, until one fails (a failure vouches
+ * for every K above it). At most `maxProbes` windows.
+ */
+export async function probeUpward(ks: readonly number[], probe: (k: number) => Promise<boolean>, maxProbes: number): Promise<KBracket> {
+	const probes: KProbe[] = [];
+	let passed = 0;
+	let failed: number | undefined;
+	for (const k of [...new Set(ks.map((k) => Math.max(1, Math.floor(k))))].sort((a, b) => a - b)) {
+		if (probes.length >= maxProbes || failed !== undefined) break;
+		const ok = await probe(k);
+		probes.push({ k, passed: ok });
+		if (ok) passed = k;
+		else failed = k;
+	}
+	return { passed, failed, probes };
+}
+
+/**
  * The K to confirm first: where n8n's load would reach `maxLoad` (its
  * cores), since a longer window at a K whose probe loaded the machine more
  * passes a minute but meets a slow moment over five. Each pass that loaded

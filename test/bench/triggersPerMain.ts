@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { FIXTURE } from '../emulator';
 import { peerPollWorkflow, TRIGGER_NODE_TYPE, triggerWorkflow, type BenchWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
-import { findLargestK, firstKToConfirm, probeAround, type KBracket } from './kSearch';
+import { findLargestK, firstKToConfirm, probeAround, probeUpward, type KBracket } from './kSearch';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
@@ -35,11 +35,15 @@ export interface ScaleConfig {
 	/**
 	 * Instead of a search of its own, a few windows against the K another
 	 * configuration found (measured before it): K × each factor in turn until
-	 * one passes (probeAround in kSearch.ts). The peer at a fifth of ours is
-	 * the target itself; compression on at the K found with it off says
-	 * whether compression moves K. The K reported is then a bound.
+	 * one passes (probeAround in kSearch.ts); compression on at the K found
+	 * with it off says whether compression moves K. With `firstAt`, the Ks go
+	 * the other way: `firstAt` and then K × each factor, smallest first,
+	 * until one fails (probeUpward): the peer at a fifth of the target, and
+	 * only if it passes there at a fifth of ours, since its failing at either
+	 * decides the 5x target and a window of many peers on a large form costs
+	 * minutes of first runs. The K reported is then a bound.
 	 */
-	relativeTo?: { who: Who; size: number; compression: boolean; factors: number[]; maxProbes: number };
+	relativeTo?: { who: Who; size: number; compression: boolean; factors: number[]; maxProbes: number; firstAt?: number };
 }
 
 export interface ScaleSettings {
@@ -362,7 +366,12 @@ async function searchConfig(
 	// Against the base's K, or when no K of it passed its confirmation, the largest its probes passed.
 	const baseK = base ? base.k || base.bracket.passed : 0;
 	if (relative) {
-		bracket = baseK > 0 ? await probeAround({ passed: baseK, failed: base?.bracket.failed }, relative.factors, probe, relative.maxProbes) : { passed: 0, probes: [] };
+		if (baseK === 0) bracket = { passed: 0, probes: [] };
+		else if (relative.firstAt !== undefined) {
+			const fromBase = relative.factors.map((factor) => Math.floor(baseK * factor));
+			// Never above the base's own Ks: the first K is there to ask less, not more.
+			bracket = await probeUpward([Math.min(relative.firstAt, ...fromBase), ...fromBase], probe, relative.maxProbes);
+		} else bracket = await probeAround({ passed: baseK, failed: base?.bracket.failed }, relative.factors, probe, relative.maxProbes);
 	} else {
 		bracket = await findLargestK(
 			{

@@ -62,6 +62,14 @@ describe('the triggers-per-main targets', () => {
 	it('takes a peer that failed at a fifth of ours as carrying fewer, and one that only passed as not bounded', () => {
 		const failedAtAFifth: ScaleRow = { ...row('peer', 1000, 0, 80, false), k: 0, bracket: { passed: 0, failed: 80, probes: [] } };
 		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), failedAtAFifth]))[0]).toMatch(/the peer fewer than 80: ours is at least 5\.1x \| met \|$/);
+		// Failing at a fifth of the target (10 on 10,000-inquiry forms) bounds it lower still, and says how it was tried.
+		const peerConfig: ScaleConfig = { who: 'peer', size: 10_000, compression: false, confirm: false, start: 1, max: 3200, relativeTo: { who: 'ours', size: 10_000, compression: false, factors: [0.2], maxProbes: 2, firstAt: 10 } };
+		const failedAtTargetFifth: ScaleRow = { config: peerConfig, k: 0, bracket: { passed: 0, failed: 10, probes: [] }, windows: [window(10, false, ['the editor API took more than 1000 ms'])] };
+		const ours10k = row('ours', 10_000, 159, 200);
+		expect(scaleTargetRows(result([ours10k, failedAtTargetFifth]))[1]).toMatch(/the peer fewer than 10: ours is at least 17\.7x \| met \|$/);
+		expect(scaleSection(result([ours10k, failedAtTargetFifth]), settings)).toContain(
+			'| 1 1-minute window at K 10: 10 first (a fifth of the target), then a fifth of the K of App Builder Trigger, 10,000, compression off, until one fails |',
+		);
 		const onlyPassed: ScaleRow = { ...row('peer', 1000, 80, undefined, false), bracket: { passed: 80, probes: [] } };
 		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), onlyPassed]))[0]).toMatch(/the peer 80 or more \| \*\*not met\*\* \|$/);
 	});

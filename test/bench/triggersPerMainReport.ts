@@ -14,6 +14,10 @@ export const SCALE_TARGETS: ReadonlyArray<{ size: number; atLeast: number }> = [
 	{ size: 10_000, atLeast: 50 },
 ];
 export const PEER_FACTOR = 5;
+/** The target at a form size: the least K ours must carry there. */
+export function scaleTargetAt(size: number): number | undefined {
+	return SCALE_TARGETS.find((target) => target.size === size)?.atLeast;
+}
 
 const ms = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '-' : `${Math.round(value).toLocaleString('en')} ms`);
 const mib = (bytes: number | undefined) => (bytes === undefined || !Number.isFinite(bytes) ? '-' : `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MiB`);
@@ -41,7 +45,11 @@ function howMeasured(row: ScaleRow, settings: ScaleSettings): string {
 	const relative = row.config.relativeTo;
 	// The Ks it was tried at, as they came: a factor of the other's K, or that one's first failure after a pass at its K.
 	const tried = row.windows.map((window) => window.k).join(', then ');
-	if (relative) return `${base} at K ${tried || 'none'}, against the K of ${configName({ ...relative, confirm: false, start: 0, max: 0 })}${row.note ? `; ${row.note}` : ''}`;
+	if (relative) {
+		const against = `the K of ${configName({ ...relative, confirm: false, start: 0, max: 0 })}`;
+		const order = relative.firstAt !== undefined ? `: ${relative.firstAt} first (a fifth of the target), then a fifth of ${against}, until one fails` : `, against ${against}`;
+		return `${base} at K ${tried || 'none'}${order}${row.note ? `; ${row.note}` : ''}`;
+	}
 	if (row.confirmed) return `${base}, then ${settings.confirmWindowMs / 60_000} minutes at K with every lead checked`;
 	if (row.config.confirm) return `${base}; ${row.note ?? 'not confirmed'}`;
 	return `${base} (no longer window)`;
@@ -163,9 +171,10 @@ bisected to within ${Math.round(settings.resolution * 100)}%.${
 once a minute), so to keep the section's length down the other
 configurations are measured against that K in a few windows rather than
 searched ("how measured" says which): with compression on at the same K, and
-the peer at a fraction of it. The peer at a fifth of ours decides the target:
-if it fails there, it carries fewer than that, and ours carries more than 5 times
-what the peer can. A window passes when, over its length: every tick had
+the peer at a fraction of it. The peer decides the 5x target: it is tried at a
+fifth of the target first, and only if it passes there at a fifth of ours; if it
+fails at either, it carries fewer than that, and ours (at the target or above)
+carries more than 5 times what the peer can. A window passes when, over its length: every tick had
 its poll, every poll ended (its execution included) within the minute after its
 tick, n8n counted no overlapping tick (\`n8n_poll_trigger_overlapping_ticks_total\`)
 and no failed poll (\`n8n_poll_trigger_errors_total\`), every execution succeeded,
