@@ -60,10 +60,10 @@ describe('whether K triggers kept their minute', () => {
 		expect(judged).toMatchObject({ missedTicks: 1, overInterval: 1, failedExecutions: 1, apiOverLimit: 1 });
 		expect(judged.reasons).toEqual([
 			'1 of 4 ticks had no poll',
-			'1 polls ended more than a minute after their tick (longest 85 s)',
+			'1 poll ended more than a minute after its tick (longest 85 s)',
 			'2 ticks overlapped the poll before them',
-			'1 polls failed',
-			'1 executions did not succeed',
+			'1 poll failed',
+			'1 execution did not succeed',
 			'the editor API took more than 1000 ms or failed once (longest answered 1500 ms)',
 		]);
 	});

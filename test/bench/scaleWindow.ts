@@ -160,11 +160,12 @@ export function judgeWindow(options: {
 		reasons: [],
 	};
 	const reasons = judgement.reasons;
-	if (judgement.missedTicks > 0) reasons.push(`${judgement.missedTicks} of ${ticks} ticks had no poll`);
-	if (judgement.overInterval > 0) reasons.push(`${judgement.overInterval} polls ended more than a minute after their tick (longest ${Math.round(cycle.max / 1000)} s)`);
-	if (counters.overlappingTicks > 0) reasons.push(`${counters.overlappingTicks} ticks overlapped the poll before them`);
-	if (counters.pollErrors > 0) reasons.push(`${counters.pollErrors} polls failed`);
-	if (failedExecutions > 0) reasons.push(`${failedExecutions} executions did not succeed`);
+	const of = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+	if (judgement.missedTicks > 0) reasons.push(`${judgement.missedTicks} of ${ticks} ${ticks === 1 ? 'tick' : 'ticks'} had no poll`);
+	if (judgement.overInterval > 0) reasons.push(`${of(judgement.overInterval, 'poll', 'polls')} ended more than a minute after ${judgement.overInterval === 1 ? 'its' : 'their'} tick (longest ${Math.round(cycle.max / 1000)} s)`);
+	if (counters.overlappingTicks > 0) reasons.push(`${of(counters.overlappingTicks, 'tick', 'ticks')} overlapped the poll before ${counters.overlappingTicks === 1 ? 'it' : 'them'}`);
+	if (counters.pollErrors > 0) reasons.push(`${of(counters.pollErrors, 'poll', 'polls')} failed`);
+	if (failedExecutions > 0) reasons.push(`${of(failedExecutions, 'execution', 'executions')} did not succeed`);
 	if (options.apiMs.length === 0) reasons.push('the editor API was not measured');
 	else if (judgement.apiOverLimit > 0) {
 		const answered = options.apiMs.filter(Number.isFinite);
