@@ -1,4 +1,4 @@
-import { bracketIsNarrow, findLargestK, firstKToConfirm, probeAround, probeUpward } from './kSearch';
+import { bracketIsNarrow, confirmSteppingDown, findLargestK, firstKToConfirm, probeAround, probeUpward } from './kSearch';
 
 /** A machine that carries `capacity` triggers: every K up to it passes. */
 const capacity = (limit: number) => {
@@ -136,6 +136,19 @@ describe("probing around another configuration's K", () => {
 		const capped = capacity(100);
 		expect(await probeUpward([10, 31], capped.probe, 1)).toMatchObject({ passed: 10, failed: undefined });
 		expect(await probeUpward([0], capacity(0).probe, 1)).toMatchObject({ passed: 0, failed: 1 });
+	});
+
+	it('confirms a clear step down after a failed confirmation, not the next K below it', async () => {
+		// Probes passed up to 543; confirmations failed at 399 on a slow editor answer: 339 is tried next, not 388.
+		const longWindow = capacity(350);
+		expect(await confirmSteppingDown(399, 0.85, 3, longWindow.probe)).toBe(339);
+		expect(longWindow.asked).toEqual([399, 339]);
+		const never = capacity(0);
+		expect(await confirmSteppingDown(399, 0.85, 3, never.probe)).toBeUndefined();
+		expect(never.asked).toEqual([399, 339, 288]);
+		const tiny = capacity(0);
+		expect(await confirmSteppingDown(1, 0.85, 3, tiny.probe)).toBeUndefined();
+		expect(tiny.asked).toEqual([1]);
 	});
 
 	it('never probes below 1', async () => {

@@ -144,3 +144,19 @@ export function firstKToConfirm(probes: ReadonlyArray<KProbe & { load: number }>
 	const fromHeavy = projected.length > 0 ? Math.min(...projected) : 0;
 	return Math.min(passed, Math.max(1, fromHeavy, ...light));
 }
+
+/**
+ * Confirms a K over a longer window, from `first` down: after a failure, the
+ * next is at its K × `stepDown`, with no probe first. Probes passed above it
+ * already, so what fails the longer window is a rare slow moment, which a K
+ * a few percent lower meets as often (one run failed 399, then 388). The K
+ * confirmed, or undefined when none of `attempts` passed.
+ */
+export async function confirmSteppingDown(first: number, stepDown: number, attempts: number, confirm: (k: number) => Promise<boolean>): Promise<number | undefined> {
+	let k = first;
+	for (let attempt = 0; attempt < attempts && k >= 1; attempt++) {
+		if (await confirm(k)) return k;
+		k = Math.floor(k * stepDown);
+	}
+	return undefined;
+}

@@ -104,6 +104,7 @@ const SCALE: ScaleSettings = SMOKE
 			drainMs: 5_000,
 			waitForPeerFirstRuns: false,
 			confirmAttempts: 1,
+			confirmStepDown: 0.85,
 			probeUpToN8nCores: 1.9,
 			confirmUpToN8nCores: 1.35,
 		}
@@ -133,6 +134,8 @@ const SCALE: ScaleSettings = SMOKE
 			// A 5-minute window meets the editor's rare slow answer more often than a 1-minute probe: at 1,000 inquiries
 			// one run's confirmations at 486 and then 425 each failed on a single answer over a second (2.2 s, 2.8 s).
 			confirmAttempts: 3,
+			// A K a few percent lower meets the same slow moments: one run's confirmations failed at 399 and then 388.
+			confirmStepDown: 0.85,
 			// Past about 550 triggers on 1,000-inquiry forms n8n fell apart for minutes (polls two minutes late, 5.8 GiB), and every
 			// confirmation at a K whose probe kept n8n above about 1.3 cores failed, in both runs that reached one.
 			probeUpToN8nCores: 1.9,

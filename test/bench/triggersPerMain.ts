@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { FIXTURE } from '../emulator';
 import { peerPollWorkflow, TRIGGER_NODE_TYPE, triggerWorkflow, type BenchWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
-import { findLargestK, firstKToConfirm, probeAround, probeUpward, type KBracket } from './kSearch';
+import { confirmSteppingDown, findLargestK, firstKToConfirm, probeAround, probeUpward, type KBracket } from './kSearch';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
@@ -63,8 +63,9 @@ export interface ScaleSettings {
 	drainMs: number;
 	/** Whether the peer's first runs (every inquiry new) are waited out before a window, as they are on a large form. */
 	waitForPeerFirstRuns: boolean;
-	/** Confirmations tried: one that fails narrows the bracket below it, and the next K down is confirmed. */
+	/** Confirmations tried: after one fails, the next is at its K times `confirmStepDown`. */
 	confirmAttempts: number;
+	confirmStepDown: number;
 	/**
 	 * n8n's cores past which a K is not probed (projected from the last pass's
 	 * CPU per poll: it would need more than the machine has), and up to which
@@ -387,19 +388,9 @@ async function searchConfig(
 	let note: string | undefined;
 	if (config.confirm && bracket.passed > 0) {
 		const probed = () => windows.filter((window) => window.kind === 'probe').map((window) => ({ k: window.k, passed: window.passed, load: window.lengthMs > 0 ? window.cpu.n8nMs / window.lengthMs : Number.POSITIVE_INFINITY }));
-		for (let attempt = 0; attempt < settings.confirmAttempts && bracket.passed > 0; attempt++) {
-			const k = firstKToConfirm(probed(), bracket.passed, settings.confirmUpToN8nCores);
-			if (await probe(k, 'confirm')) {
-				confirmed = windows[windows.length - 1];
-				break;
-			}
-			if (attempt + 1 >= settings.confirmAttempts) break;
-			bracket = await findLargestK(search, probe, {
-				passed: bracket.probes.filter((p) => p.passed && p.k < k).reduce((most, p) => Math.max(most, p.k), 0),
-				failed: k,
-				probes: bracket.probes,
-			});
-		}
+		const first = firstKToConfirm(probed(), bracket.passed, settings.confirmUpToN8nCores);
+		const k = await confirmSteppingDown(first, settings.confirmStepDown, settings.confirmAttempts, (at) => probe(at, 'confirm'));
+		confirmed = k === undefined ? undefined : windows[windows.length - 1];
 		if (!confirmed) note = `no K passed its ${settings.confirmWindowMs / 60_000}-minute confirmation`;
 	}
 	if (relative && baseK === 0) note = 'not measured: the configuration it is measured against found no K';

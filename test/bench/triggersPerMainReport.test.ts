@@ -93,7 +93,7 @@ describe('a K confirmed below the largest probe that passed', () => {
 		const confirmedLower = row('ours', 1000, 376, 658);
 		confirmedLower.windows.splice(1, 0, window(564, true));
 		confirmedLower.bracket = { passed: 564, failed: 658, probes: [] };
-		const limited = { ...settings, probeUpToN8nCores: 1.9, confirmUpToN8nCores: 1.35 };
+		const limited = { ...settings, probeUpToN8nCores: 1.9, confirmUpToN8nCores: 1.35, confirmStepDown: 0.85 };
 		const text = scaleSection(result([confirmedLower]), limited);
 		expect(text).toContain('| **376** (658 failed; 1-minute probes passed up to 564) |');
 		// A configuration measured against it names the Ks it was tried at, not the factors it might have been.
@@ -106,6 +106,7 @@ describe('a K confirmed below the largest probe that passed', () => {
 		expect(scaleSection(result([confirmedLower, compressed]), limited)).toContain('| 2 1-minute windows at K 376, then 658, against the K of App Builder Trigger, 1,000, compression off |');
 		expect(text).toContain('never past the K at which the last pass\'s CPU per poll says n8n would need 1.9 cores');
 		expect(text).toContain('where n8n would use 1.35 cores, projected from the passing probe that cost it the most CPU per trigger');
+		expect(text).toContain('a confirmation that fails is followed by one at 85% of its K, with no probe first');
 		const plain = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
 		expect(plain).toContain('**400** (460 failed) |');
 		expect(plain).not.toContain('cores, which fails surely');

@@ -166,7 +166,7 @@ which n8n's CPU would reach 0.7 of a core, since every doubling below would pass
 bisected to within ${Math.round(settings.resolution * 100)}%.${
 		settings.confirmUpToN8nCores === undefined
 			? ''
-			: ` The K confirmed first is where n8n would use ${settings.confirmUpToN8nCores} cores, projected from the passing probe that cost it the most CPU per trigger (a K whose probe loaded it more passes a minute but meets a slow editor answer over five), or a lighter pass above that; a confirmation that fails is followed by a narrower search below it.`
+			: ` The K confirmed first is where n8n would use ${settings.confirmUpToN8nCores} cores, projected from the passing probe that cost it the most CPU per trigger (a K whose probe loaded it more passes a minute but meets a slow editor answer over five), or a lighter pass above that; a confirmation that fails is followed by one at ${Math.round(settings.confirmStepDown * 100)}% of its K, with no probe first (probes passed above it already).`
 	} Each window lasts a minute at least (every trigger polls
 once a minute), so to keep the section's length down the other
 configurations are measured against that K in a few windows rather than
