@@ -86,6 +86,14 @@ describe('whether K triggers kept their minute', () => {
 		const unmeasured = judgeWindow({ triggers: one, window: { start: at(0, 0), end: at(1, 0) }, requests, executions, order: 'around-request', counters, apiMs: [] });
 		expect(unmeasured.reasons).toEqual(['the editor API was not measured']);
 	});
+
+	it('says a poll had not ended rather than giving its length as infinite', () => {
+		const requests: PollRequest[] = [{ pageId: 'f1', receivedAt: at(0, 5, 400) }];
+		const executions: RecordedExecution[] = [{ workflowId: 'w1', status: 'success', startedAt: at(0, 5, 100) }];
+		const judged = judgeWindow({ triggers: [triggers[0]], window: { start: at(0, 0), end: at(1, 0) }, requests, executions, order: 'around-request', counters, apiMs: calm });
+		expect(judged.passed).toBe(false);
+		expect(judged.reasons).toEqual(['1 poll ended more than a minute after its tick (one had not ended)']);
+	});
 });
 
 describe('every lead once, for every trigger', () => {

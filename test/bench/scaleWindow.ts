@@ -162,7 +162,7 @@ export function judgeWindow(options: {
 	const reasons = judgement.reasons;
 	const of = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 	if (judgement.missedTicks > 0) reasons.push(`${judgement.missedTicks} of ${ticks} ${ticks === 1 ? 'tick' : 'ticks'} had no poll`);
-	if (judgement.overInterval > 0) reasons.push(`${of(judgement.overInterval, 'poll', 'polls')} ended more than a minute after ${judgement.overInterval === 1 ? 'its' : 'their'} tick (longest ${Math.round(cycle.max / 1000)} s)`);
+	if (judgement.overInterval > 0) reasons.push(`${of(judgement.overInterval, 'poll', 'polls')} ended more than a minute after ${judgement.overInterval === 1 ? 'its' : 'their'} tick (${Number.isFinite(cycle.max) ? `longest ${Math.round(cycle.max / 1000)} s` : 'one had not ended'})`);
 	if (counters.overlappingTicks > 0) reasons.push(`${of(counters.overlappingTicks, 'tick', 'ticks')} overlapped the poll before ${counters.overlappingTicks === 1 ? 'it' : 'them'}`);
 	if (counters.pollErrors > 0) reasons.push(`${of(counters.pollErrors, 'poll', 'polls')} failed`);
 	if (failedExecutions > 0) reasons.push(`${of(failedExecutions, 'execution', 'executions')} did not succeed`);
