@@ -45,23 +45,30 @@ export function bracketIsNarrow(passed: number, failed: number, resolution: numb
 	return failed - passed <= Math.max(1, Math.floor(resolution * passed));
 }
 
-export async function findLargestK(settings: KSearchSettings, probe: (k: number) => Promise<boolean>, from: Partial<KBracket> = {}): Promise<KBracket> {
-	const probes: KProbe[] = [...(from.probes ?? [])];
-	let passed = from.passed ?? 0;
-	let failed = from.failed;
+/**
+ * A probe that keeps the bracket as it goes: each K tried is recorded, a pass
+ * raises the largest pass, a failure lowers the smallest failure.
+ */
+function recording(probe: (k: number) => Promise<boolean>, from: Partial<KBracket> = {}) {
+	const bracket: KBracket = { passed: from.passed ?? 0, failed: from.failed, probes: [...(from.probes ?? [])] };
 	const tryK = async (k: number) => {
 		const ok = await probe(k);
-		probes.push({ k, passed: ok });
-		if (ok) passed = Math.max(passed, k);
-		else failed = failed === undefined ? k : Math.min(failed, k);
+		bracket.probes.push({ k, passed: ok });
+		if (ok) bracket.passed = Math.max(bracket.passed, k);
+		else bracket.failed = bracket.failed === undefined ? k : Math.min(bracket.failed, k);
 		return ok;
 	};
+	return { bracket, tryK };
+}
+
+export async function findLargestK(settings: KSearchSettings, probe: (k: number) => Promise<boolean>, from: Partial<KBracket> = {}): Promise<KBracket> {
+	const { bracket, tryK } = recording(probe, from);
 
 	// Doubling: up from the start (or from what an earlier search knew) until a failure or the ceiling.
-	if (failed === undefined) {
-		let k = passed > 0 ? Math.min(settings.max, passed * 2) : Math.min(settings.start, settings.max);
-		let first = passed === 0;
-		while (failed === undefined && k > passed) {
+	if (bracket.failed === undefined) {
+		let k = bracket.passed > 0 ? Math.min(settings.max, bracket.passed * 2) : Math.min(settings.start, settings.max);
+		let first = bracket.passed === 0;
+		while (bracket.failed === undefined && k > bracket.passed) {
 			if (!(await tryK(k))) break;
 			if (k >= settings.max) break;
 			const next = first && settings.nextAfterFirstPass ? Math.max(k * 2, Math.round(settings.nextAfterFirstPass(k))) : k * 2;
@@ -72,10 +79,10 @@ export async function findLargestK(settings: KSearchSettings, probe: (k: number)
 	}
 
 	// Bisecting between the largest pass and the smallest failure.
-	while (failed !== undefined && !bracketIsNarrow(passed, failed, settings.resolution)) {
-		await tryK(Math.floor((passed + failed) / 2));
+	while (bracket.failed !== undefined && !bracketIsNarrow(bracket.passed, bracket.failed, settings.resolution)) {
+		await tryK(Math.floor((bracket.passed + bracket.failed) / 2));
 	}
-	return { passed, failed, probes };
+	return bracket;
 }
 
 /**
@@ -87,23 +94,14 @@ export async function findLargestK(settings: KSearchSettings, probe: (k: number)
  * `maxProbes` windows.
  */
 export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, factors: readonly number[], probe: (k: number) => Promise<boolean>, maxProbes: number): Promise<KBracket> {
-	const probes: KProbe[] = [];
-	let passed = 0;
-	let failed: number | undefined;
-	const tryK = async (k: number) => {
-		const ok = await probe(k);
-		probes.push({ k, passed: ok });
-		if (ok) passed = Math.max(passed, k);
-		else failed = failed === undefined ? k : Math.min(failed, k);
-		return ok;
-	};
+	const { bracket, tryK } = recording(probe);
 	for (const factor of [...factors].sort((a, b) => b - a)) {
 		const k = Math.max(1, Math.floor(base.passed * factor));
-		if (probes.length >= maxProbes || (failed !== undefined && k >= failed) || k <= passed) continue;
+		if (bracket.probes.length >= maxProbes || (bracket.failed !== undefined && k >= bracket.failed) || k <= bracket.passed) continue;
 		if (await tryK(k)) break;
 	}
-	if (passed === base.passed && base.failed !== undefined && probes.length < maxProbes) await tryK(base.failed);
-	return { passed, failed, probes };
+	if (bracket.passed === base.passed && base.failed !== undefined && bracket.probes.length < maxProbes) await tryK(base.failed);
+	return bracket;
 }
 
 /**
@@ -113,17 +111,11 @@ export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, fac
  * for every K above it). At most `maxProbes` windows.
  */
 export async function probeUpward(ks: readonly number[], probe: (k: number) => Promise<boolean>, maxProbes: number): Promise<KBracket> {
-	const probes: KProbe[] = [];
-	let passed = 0;
-	let failed: number | undefined;
+	const { bracket, tryK } = recording(probe);
 	for (const k of [...new Set(ks.map((k) => Math.max(1, Math.floor(k))))].sort((a, b) => a - b)) {
-		if (probes.length >= maxProbes || failed !== undefined) break;
-		const ok = await probe(k);
-		probes.push({ k, passed: ok });
-		if (ok) passed = k;
-		else failed = k;
+		if (bracket.probes.length >= maxProbes || !(await tryK(k))) break;
 	}
-	return { passed, failed, probes };
+	return bracket;
 }
 
 /**
