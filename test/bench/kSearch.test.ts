@@ -55,18 +55,6 @@ describe('finding the largest K by doubling, then bisecting', () => {
 		expect(machine.asked).toEqual([25, 50, 100, 150]);
 		expect(result).toMatchObject({ passed: 150, failed: undefined });
 	});
-
-	it('carries on from what an earlier search knew: a failed confirmation narrows the bracket below it', async () => {
-		const machine = capacity(80);
-		const result = await findLargestK({ start: 25, max: 1000, resolution: 0.1 }, machine.probe, { passed: 50, failed: 100, probes: [] });
-		expect(machine.asked[0]).toBe(75);
-		expect(result.passed).toBeGreaterThanOrEqual(73);
-		expect(result.failed).toBeGreaterThan(80);
-		// A search that starts from a pass alone doubles from it.
-		const up = capacity(500);
-		await findLargestK({ start: 25, max: 1000, resolution: 0.5 }, up.probe, { passed: 200, probes: [] });
-		expect(up.asked[0]).toBe(400);
-	});
 });
 
 describe("probing around another configuration's K", () => {

@@ -49,8 +49,8 @@ export function bracketIsNarrow(passed: number, failed: number, resolution: numb
  * A probe that keeps the bracket as it goes: each K tried is recorded, a pass
  * raises the largest pass, a failure lowers the smallest failure.
  */
-function recording(probe: (k: number) => Promise<boolean>, from: Partial<KBracket> = {}) {
-	const bracket: KBracket = { passed: from.passed ?? 0, failed: from.failed, probes: [...(from.probes ?? [])] };
+function recording(probe: (k: number) => Promise<boolean>) {
+	const bracket: KBracket = { passed: 0, failed: undefined, probes: [] };
 	const tryK = async (k: number) => {
 		const ok = await probe(k);
 		bracket.probes.push({ k, passed: ok });
@@ -61,21 +61,19 @@ function recording(probe: (k: number) => Promise<boolean>, from: Partial<KBracke
 	return { bracket, tryK };
 }
 
-export async function findLargestK(settings: KSearchSettings, probe: (k: number) => Promise<boolean>, from: Partial<KBracket> = {}): Promise<KBracket> {
-	const { bracket, tryK } = recording(probe, from);
+export async function findLargestK(settings: KSearchSettings, probe: (k: number) => Promise<boolean>): Promise<KBracket> {
+	const { bracket, tryK } = recording(probe);
 
-	// Doubling: up from the start (or from what an earlier search knew) until a failure or the ceiling.
-	if (bracket.failed === undefined) {
-		let k = bracket.passed > 0 ? Math.min(settings.max, bracket.passed * 2) : Math.min(settings.start, settings.max);
-		let first = bracket.passed === 0;
-		while (bracket.failed === undefined && k > bracket.passed) {
-			if (!(await tryK(k))) break;
-			if (k >= settings.max) break;
-			const next = first && settings.nextAfterFirstPass ? Math.max(k * 2, Math.round(settings.nextAfterFirstPass(k))) : k * 2;
-			const most = settings.mostAfterPass ? Math.max(Math.floor(settings.mostAfterPass(k)), k + 1 + Math.floor(settings.resolution * k)) : next;
-			first = false;
-			k = Math.min(settings.max, next, most);
-		}
+	// Doubling: up from the start until a failure or the ceiling.
+	let k = Math.min(settings.start, settings.max);
+	let first = true;
+	while (k > bracket.passed) {
+		if (!(await tryK(k))) break;
+		if (k >= settings.max) break;
+		const next = first && settings.nextAfterFirstPass ? Math.max(k * 2, Math.round(settings.nextAfterFirstPass(k))) : k * 2;
+		const most = settings.mostAfterPass ? Math.max(Math.floor(settings.mostAfterPass(k)), k + 1 + Math.floor(settings.resolution * k)) : next;
+		first = false;
+		k = Math.min(settings.max, next, most);
 	}
 
 	// Bisecting between the largest pass and the smallest failure.
