@@ -50,7 +50,7 @@ describe('the highest reading while work runs', () => {
 			'}).then(({ peakAddedBytes }) => process.stdout.write(String(peakAddedBytes)));',
 		].join('\n');
 		const printed = await new Promise<string>((done, fail) =>
-			execFile(process.execPath, ['--import', 'tsx', '--eval', script], (error, stdout) => (error ? fail(error) : done(stdout))),
+			execFile(process.execPath, ['--import', 'tsx', '--eval', script], (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout))),
 		);
 		expect(Number(printed)).toBeGreaterThanOrEqual(48 * 1024 * 1024);
 	});
