@@ -356,13 +356,6 @@ async function searchConfig(
 		const perPoll = pass ? cpuMsPerPoll(pass, idleCores) : undefined;
 		return perPoll ? perPoll / INTERVAL_MS : 0;
 	};
-	const probeUpTo = settings.probeUpToN8nCores;
-	const search = {
-		start: config.start,
-		max: config.max,
-		resolution: settings.resolution,
-		mostAfterPass: probeUpTo === undefined ? undefined : (k: number) => (coresPerTrigger(k) > 0 ? Math.max(0, probeUpTo - idleCores) / coresPerTrigger(k) : k * 2),
-	};
 	let bracket: KBracket;
 	// Against the base's K, or when no K of it passed its confirmation, the largest its probes passed.
 	const baseK = base ? base.k || base.bracket.passed : 0;
@@ -374,9 +367,13 @@ async function searchConfig(
 			bracket = await probeUpward([Math.min(relative.firstAt, ...fromBase), ...fromBase], probe, relative.maxProbes);
 		} else bracket = await probeAround({ passed: baseK, failed: base?.bracket.failed }, relative.factors, probe, relative.maxProbes);
 	} else {
+		const probeUpTo = settings.probeUpToN8nCores;
 		bracket = await findLargestK(
 			{
-				...search,
+				start: config.start,
+				max: config.max,
+				resolution: settings.resolution,
+				mostAfterPass: probeUpTo === undefined ? undefined : (k: number) => (coresPerTrigger(k) > 0 ? Math.max(0, probeUpTo - idleCores) / coresPerTrigger(k) : k * 2),
 				// From the first pass, the K at which n8n would be about 70% busy: the doublings below it would pass.
 				nextAfterFirstPass: (k) => (coresPerTrigger(k) > 0 ? Math.max(0, 0.7 - idleCores) / coresPerTrigger(k) : k * 2),
 			},
@@ -387,8 +384,8 @@ async function searchConfig(
 	let confirmed: WindowResult | undefined;
 	let note: string | undefined;
 	if (config.confirm && bracket.passed > 0) {
-		const probed = () => windows.filter((window) => window.kind === 'probe').map((window) => ({ k: window.k, passed: window.passed, load: window.lengthMs > 0 ? window.cpu.n8nMs / window.lengthMs : Number.POSITIVE_INFINITY }));
-		const first = firstKToConfirm(probed(), bracket.passed, settings.confirmUpToN8nCores);
+		const probed = windows.filter((window) => window.kind === 'probe').map((window) => ({ k: window.k, passed: window.passed, load: window.lengthMs > 0 ? window.cpu.n8nMs / window.lengthMs : Number.POSITIVE_INFINITY }));
+		const first = firstKToConfirm(probed, bracket.passed, settings.confirmUpToN8nCores);
 		const k = await confirmSteppingDown(first, settings.confirmStepDown, settings.confirmAttempts, (at) => probe(at, 'confirm'));
 		confirmed = k === undefined ? undefined : windows[windows.length - 1];
 		if (!confirmed) note = `no K passed its ${settings.confirmWindowMs / 60_000}-minute confirmation`;
