@@ -134,6 +134,10 @@ async function handleRequest(store, kind, req, res) {
 				case 'endless':
 					sendEndlessInquiries(res);
 					return;
+				case 'noList':
+					// A success without a list, as the API answers an app or form with nothing in it.
+					sendJson(res, 200, { status: 'success', msg: 'No record found', data: null });
+					return;
 				case 'status':
 					if (kind === 'web') sendApiError(res, fault.status ?? 500, store.config);
 					else sendJson(res, fault.status ?? 500, { error: 'server_error' });

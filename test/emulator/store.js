@@ -23,7 +23,7 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   roundTripMs: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
- * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless', times: number, status?: number, ms?: number, location?: string, pageId?: string}} Fault
+ * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless' | 'noList', times: number, status?: number, ms?: number, location?: string, pageId?: string}} Fault
  * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number, acceptEncoding?: string, contentEncoding?: 'gzip' | 'br' | 'deflate', bodyBytes?: number, wireBytes?: number, codedBytesReused?: boolean}} LoggedRequest
  * @typedef {{name: string, email: string, phone: string, password: string, passwordType: string, group: string, status: string}} AppUser
  */

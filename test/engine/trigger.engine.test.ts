@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
+import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/triggerPosition';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runPoll } from '../harness';
 import { pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
@@ -312,7 +313,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			const first = await pollFrom(JSON.parse(RELEASED_V1) as IDataObject);
 			expect(first.error).toBeUndefined();
 			expect(names(first.result)).toEqual(['lead-b']);
-			expect(first.staticData.inquiryCursor).toMatchObject({ v: 3, scope: 'app_1001/new', forms: { formbuilder_1001_1: expect.any(Object) } });
+			expect(first.staticData.inquiryCursor).toMatchObject({ v: SAVED_POSITION_VERSION, scope: 'app_1001/new', forms: { formbuilder_1001_1: expect.any(Object) } });
 
 			lead('lead-c', T0 + 2000);
 			const second = await pollFrom(first.staticData);
@@ -339,7 +340,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect(first.error).toBeUndefined();
 			expect(namesOf(first.result)).toEqual(['lead-b', 'lead-u3']);
 			// The floor is 24 hours before lead-b, the newest lead emitted.
-			expect(first.staticData.inquiryCursor).toMatchObject({ v: 3, forms: { formbuilder_1001_1: { floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } } } });
+			expect(first.staticData.inquiryCursor).toMatchObject({ v: SAVED_POSITION_VERSION, forms: { formbuilder_1001_1: { floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } } } });
 
 			emu().control.deleteInquiry('lead-u1');
 			const second = await pollFrom(first.staticData);
@@ -353,13 +354,13 @@ describe('App Builder Trigger in the n8n engine', () => {
 		});
 
 		it('stops with an error naming the newer release and the update, before fetching or emitting, and keeps the position', async () => {
-			const saved = { inquiryCursor: { ...releasedCursor(), v: 4, position: { after: 'lead-a' } } };
+			const saved = { inquiryCursor: { ...releasedCursor(), v: SAVED_POSITION_VERSION + 1, position: { after: 'lead-a' } } };
 			const outcome = await pollFrom(saved);
 
 			expect(outcome.result).toBeNull();
 			expect(outcome.error?.name).toBe('NodeOperationError');
 			expect(outcome.error?.message).toBe(
-				"The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v4; this release reads up to v3)",
+				`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${SAVED_POSITION_VERSION + 1}; this release reads up to v${SAVED_POSITION_VERSION})`,
 			);
 			expect(outcome.error?.description).toMatch(/Update n8n-nodes-appbuilder \(Settings > Community Nodes\)/);
 			expect(outcome.error?.description).toMatch(/duplicate this trigger node/);
@@ -380,7 +381,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 				[{ ...releasedCursor(), undated: 'lead-a' }, 'it is not a valid v1 state ("undated" is not a list)'],
 				[{ ...releasedCursor(), v: 2, floor: { time: 'x', key: '' }, undated: '' }, `${inForm}"floor.time" is not a number (after its upgrade from format v2)`],
 				[{ ...releasedCursor(), v: 2, floor: { time: T0, key: '' }, undated: 'lead-a' }, `${inForm}"undated" is not a table of undated inquiries (it is not base64) (after its upgrade from format v2)`],
-				[{ v: 3, scope: 'app_1001/new', forms: { formbuilder_1001_1: { floor: { time: T0, key: '' }, seen: {}, undated: '' } }, app: { since: 'soon' } }, '"app.since" is not a time'],
+				[{ v: 3, scope: 'app_1001/new', forms: { formbuilder_1001_1: { floor: { time: T0, key: '' }, seen: {}, undated: '' } }, app: { since: 'soon' } }, '"allFormsSince" is not a time (after its upgrade from format v3)'],
 				[{ ...releasedCursor(), v: undefined }, 'it has no format version'],
 				[{ ...releasedCursor(), v: '1' }, 'its format version is not a whole number'],
 				[{ ...releasedCursor(), v: 0 }, 'there is no upgrade from its format v0'],

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import type { TriggerPosition } from '../../nodes/AppBuilder/trigger/triggerPosition';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
@@ -55,7 +56,8 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			},
 		};
 	};
-	const position = (saved: IDataObject) => (saved['node:Trigger'] as IDataObject).inquiryCursor as { forms: Record<string, unknown>; app: { gone: Record<string, unknown>; leftOver: string[] } };
+	// Stored once, in the workflow's global static data under the node's ID ("trigger" in these runs).
+	const position = (saved: IDataObject) => ((saved.global as IDataObject)['appBuilderTrigger:trigger'] as IDataObject).state as unknown as TriggerPosition;
 
 	it('emits every lead of every form once, picks up a form added later and drops one removed', async () => {
 		listForms('contact', 'quote', 'booking');
@@ -87,12 +89,13 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		submit('contact', 'Eve', now + 5000);
 		expect(names((await trigger.poll()).result)).toEqual(['Dee', 'Eve']);
 
-		// A form removed: dropped from the saved state, only where it stopped is kept.
+		// A form removed: it keeps its cursor, away from the list.
+		const bookingCursor = position(trigger.saved).forms[FORMS.booking.pageId];
 		listForms('contact', 'quote', 'newsletter');
 		submit('quote', 'Fay', now + 6000);
 		expect(names((await trigger.poll()).result)).toEqual(['Fay']);
-		expect(Object.keys(position(trigger.saved).forms)).not.toContain(FORMS.booking.pageId);
-		expect(Object.keys(position(trigger.saved).app.gone)).toEqual([FORMS.booking.pageId]);
+		expect(position(trigger.saved).forms[FORMS.booking.pageId]).toEqual(bookingCursor);
+		expect(Object.keys(position(trigger.saved).away)).toEqual([FORMS.booking.pageId]);
 
 		// It comes back: its old leads stay handled, its new one comes out.
 		listForms('contact', 'quote', 'booking', 'newsletter');
@@ -139,7 +142,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		const firstFailure = await trigger.poll();
 		expect(names(firstFailure.result)).toEqual(['Flowing']);
 		const reported = await trigger.poll();
-		expect(reported.error?.description).toMatch(/the inquiries of form "Quote Request" \(formbuilder_1001_2\)/);
+		expect(reported.error?.description).toMatch(/read form "Quote Request" \(formbuilder_1001_2\)/);
 		expect(reported.error?.failure).toEqual({ cause: 'credential-invalid' });
 		submit('contact', 'Next', Date.now() + 3000);
 		expect(names((await trigger.poll()).result)).toEqual(['Next']);
@@ -162,7 +165,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		const hurried = await trigger.poll();
 		expect(hurried.error).toBeUndefined();
 		expect(names(hurried.result)).toEqual(['Lead 0', 'Lead 1', 'Lead 2', 'Lead 3']);
-		expect(position(trigger.saved).app.leftOver).toEqual([six[4].pageId, six[5].pageId]);
+		expect(position(trigger.saved).leftOver).toEqual([six[4].pageId, six[5].pageId]);
 		const next = await trigger.poll();
 		expect(names(next.result)).toEqual(['Lead 4', 'Lead 5']);
 		const askedFirst = emu()
@@ -239,7 +242,73 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		}
 		const result = await trigger.poll();
 		expect(result.result?.[0]).toHaveLength(50 * 200);
-		// 50 forms: at most 50 tracked keys each, so the position stays near what one form may need (ARCHITECTURE.md).
-		expect(JSON.stringify(position(trigger.saved)).length).toBeLessThan(150_000);
+		// 50 forms: at most 50 tracked keys each, so the position stays near what one form may need (ARCHITECTURE.md);
+		// that is all n8n stores for the trigger: one position, none under the node's name.
+		expect(JSON.stringify(trigger.saved).length).toBeLessThan(150_000);
+		expect(JSON.stringify(trigger.saved).length).toBeLessThan(JSON.stringify(position(trigger.saved)).length + 200);
+		expect(trigger.saved['node:Trigger']).toEqual({});
+	});
+
+	describe("when the app's list of forms glitches", () => {
+		it('one answer without a list forgets nothing: a late arrival, a backlog left by Max Inquiries per Poll and an undated lead all come out once', async () => {
+			listForms('contact', 'quote');
+			const trigger = makeTrigger({ maxItemsPerPoll: 2 });
+			await trigger.poll();
+			const now = Date.now();
+			submit('contact', 'B1', now + 1000);
+			submit('contact', 'B2', now + 2000);
+			submit('contact', 'B3', now + 3000);
+			submit('quote', 'Q1', now + 4000);
+			expect(names((await trigger.poll()).result)).toEqual(['B1', 'B2']);
+
+			emu().control.injectFault({ endpoint: 'getAppFeatures', kind: 'noList', times: 1 });
+			const glitch = await trigger.poll();
+			expect(glitch.error).toBeUndefined();
+			expect(glitch.result).toBeNull();
+			expect(Object.keys(position(trigger.saved).away).sort()).toEqual([FORMS.contact.pageId, FORMS.quote.pageId]);
+
+			submit('contact', 'Late', now + 500);
+			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FORMS.quote.pageId, fields: [{ name: 'name', label: 'Your Name', value: 'Undated' }] });
+			const seen: string[] = [];
+			for (let poll = 0; poll < 4; poll++) seen.push(...names((await trigger.poll()).result));
+			expect(seen.sort()).toEqual(['B3', 'Late', 'Q1', 'Undated']);
+			expect(position(trigger.saved).away).toEqual({});
+		});
+
+		it('an activation where every form fails records when the watch began: each form then emits what came since, once', async () => {
+			listForms('contact', 'quote');
+			submit('contact', 'Before Activation', Date.now() - 60_000);
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 404, times: 2 });
+			const trigger = makeTrigger();
+			const activation = await trigger.poll();
+			expect(activation.error).toBeUndefined();
+			expect(position(trigger.saved).allFormsSince).toBeGreaterThan(Date.now() - 60_000);
+			expect(position(trigger.saved).forms).toEqual({});
+
+			submit('contact', 'During Outage', Date.now() + 1000);
+			submit('quote', 'Also During', Date.now() + 2000);
+			expect(names((await trigger.poll()).result)).toEqual(['During Outage', 'Also During']);
+			expect((await trigger.poll()).result).toBeNull();
+		});
+
+		it("an outage of the app's list after activation is one failure, logged, then reported once, naming the list", async () => {
+			listForms('contact');
+			const trigger = makeTrigger({ errorAfterPolls: 3, errorAfterMinutes: 0 });
+			await trigger.poll();
+			emu().control.injectFault({ endpoint: 'getAppFeatures', kind: 'status', status: 404, times: 1000 });
+			const outcomes = [];
+			for (let poll = 0; poll < 5; poll++) outcomes.push(await trigger.poll());
+			const errors = outcomes.map((outcome) => outcome.error?.description ?? '');
+			expect(errors.filter((text) => text !== '')).toHaveLength(1);
+			expect(errors[2]).toMatch(/read the app's list of forms for \d+ minutes? \(3 polls in a row\)/);
+		});
+
+		it('refuses Since in the future, naming Since and what to set', async () => {
+			const trigger = makeTrigger({ firstPoll: 'since', firstPollSince: new Date(Date.now() + 86_400_000).toISOString() });
+			const outcome = await trigger.poll();
+			expect(outcome.error?.message).toBe('Since is in the future');
+			expect(outcome.error?.description).toMatch(/Set Since to a moment in the past.*Emit Nothing/);
+			expect(JSON.stringify(trigger.saved)).not.toMatch(/appBuilderTrigger|inquiryCursor/);
+		});
 	});
 });

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/triggerPosition';
 import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../nodes/AppBuilder/trigger/undatedTable';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
@@ -63,7 +64,7 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 		expect(names(outcome.result)).toEqual(['C', 'D second', 'Z']);
 		// Everything present is taken as handled: the dated ones by time, the undated one in the table of undated keys.
 		expect(outcome.staticData.inquiryCursor).toEqual({
-			v: 3,
+			v: SAVED_POSITION_VERSION,
 			scope: `${FIXTURE.appId}/new`,
 			forms: {
 				[FIXTURE.formPageId]: {
@@ -80,6 +81,9 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 					undated: tableOf([keyHash('lead-undated')], DEFAULT_CELLS_PER_SUBTABLE).encode(),
 				},
 			},
+			away: {},
+			undatedUnknown: [],
+			leftOver: [],
 		});
 	});
 

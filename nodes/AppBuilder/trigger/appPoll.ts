@@ -3,7 +3,7 @@ import { DEFAULT_MAX_TRACKED } from './cursor';
 import { leftOverAfter, readingOrder } from './formOrder';
 import { commitForm, planForm, recordsToKeepFor } from './formPlan';
 import { mergedEmissions } from './mergedEmissions';
-import { formStart, nextPosition, type FormCursor, type FormStart, type TriggerPosition } from './triggerPosition';
+import { formStart, MAX_WHOLE_CURSORS, nextPosition, type FormStart, type TriggerPosition } from './triggerPosition';
 
 /**
  * The decisions of one poll over the forms a trigger watches, without any
@@ -23,7 +23,7 @@ export interface AppPollSetup {
 	/** The forms watched now, as listed: every form of the app, or the one form. */
 	listed: readonly string[];
 	allForms: boolean;
-	/** A first poll from a date, for forms read for the first time in the trigger's first poll. */
+	/** On First Poll set to a date: Since (epoch ms). */
 	firstPollSince: number | undefined;
 	/** The cursor's options for one form (maxTracked is set here, from the number of forms). */
 	cursorOptions: CursorOptions;
@@ -52,28 +52,28 @@ export interface AppPollPlan {
  */
 export function formsToRead(setup: AppPollSetup): Array<{
 	pageId: string;
-	cursor: FormCursor | undefined;
 	start: FormStart;
 	keep: RecordsToKeep;
 	toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
 }> {
 	const options = optionsFor(setup);
+	const startOf = starts(setup);
 	return readingOrder(
 		setup.listed.map((pageId) => ({ pageId })),
-		setup.kept?.app?.leftOver ?? [],
+		setup.kept?.leftOver ?? [],
 	).map(({ pageId }) => {
-		const { cursor, start } = startOf(setup, pageId);
-		return { pageId, cursor, start, keep: recordsToKeepFor(cursor, start, options), toEmit: (events) => planForm(cursor, start, events, options).toEmit };
+		const start = startOf(pageId);
+		return { pageId, start, keep: recordsToKeepFor(start, options), toEmit: (events) => planForm(start, events, options).toEmit };
 	});
 }
 
 export function planAppPoll(setup: AppPollSetup, outcomes: readonly FormOutcome[]): AppPollPlan {
 	const options = optionsFor(setup);
+	const startOf = starts(setup);
 	const runs: Array<{ pageId: string; plan: PollPlan }> = [];
 	for (const { pageId, events } of outcomes) {
 		if (typeof events === 'string') continue;
-		const { cursor, start } = startOf(setup, pageId);
-		runs.push({ pageId, plan: planForm(cursor, start, events, options) });
+		runs.push({ pageId, plan: planForm(startOf(pageId), events, options) });
 	}
 	const merged = mergedEmissions(
 		runs.map((run) => ({ form: run, toEmit: run.plan.toEmit })),
@@ -87,25 +87,29 @@ export function planAppPoll(setup: AppPollSetup, outcomes: readonly FormOutcome[
 			for (const { form, event } of merged.slice(0, emittedCount)) emitted.get(form)?.push(event);
 			const read = new Map(runs.map((run) => [run.pageId, commitForm(run.plan, emitted.get(run) ?? [], options)]));
 			const reached = new Set(outcomes.filter((outcome) => outcome.events !== 'not-reached').map((outcome) => outcome.pageId));
-			const ordered = readingOrder(setup.listed.map((pageId) => ({ pageId })), setup.kept?.app?.leftOver ?? []);
-			const since = setup.firstPollSince === undefined ? setup.nowMs : Math.min(setup.firstPollSince, setup.nowMs);
-			return nextPosition(setup.kept, setup.scope, { listed: setup.listed, read, leftOver: leftOverAfter(ordered, reached) }, { allForms: setup.allForms, nowMs: since });
+			const ordered = readingOrder(setup.listed.map((pageId) => ({ pageId })), setup.kept?.leftOver ?? []);
+			// Forms whose first reads fail start from when the watch began: Since, when On First Poll gives an earlier one.
+			const allFormsSince = Math.min(setup.firstPollSince ?? setup.nowMs, setup.nowMs);
+			return nextPosition(setup.kept, setup.scope, { listed: setup.listed, read, leftOver: leftOverAfter(ordered, reached) }, { allForms: setup.allForms, nowMs: setup.nowMs, allFormsSince });
 		},
 	};
 }
 
-/** A form's saved cursor, or, with none, how it starts (see triggerPosition.ts). */
-function startOf(setup: AppPollSetup, pageId: string): { cursor: FormCursor | undefined; start: FormStart } {
-	const { kept } = setup;
-	const cursor = kept !== undefined && Object.prototype.hasOwnProperty.call(kept.forms, pageId) ? kept.forms[pageId] : undefined;
-	if (cursor !== undefined) return { cursor, start: { kind: 'first-poll' } };
-	if (kept?.app !== undefined) return { cursor, start: formStart(kept, pageId) };
-	if (setup.firstPollSince !== undefined) return { cursor, start: { kind: 'since', time: setup.firstPollSince, keysAtTime: [] } };
-	return { cursor, start: { kind: 'first-poll' } };
+/** How each form starts this poll (formStart, the one rule). */
+function starts(setup: AppPollSetup): (pageId: string) => FormStart {
+	const unknown = new Set(setup.kept?.undatedUnknown ?? []);
+	const watch = { allForms: setup.allForms, firstPollSince: setup.firstPollSince };
+	return (pageId) => formStart(setup.kept, pageId, watch, unknown);
 }
 
-/** Many forms share the state's size bound: each tracks a share of the keys one form may. */
+/**
+ * Many forms share the state's size bound: each tracks a share of the keys
+ * one form may, counting the forms away, whose cursors are kept too.
+ */
 function optionsFor(setup: AppPollSetup): CursorOptions {
-	const share = Math.floor((setup.cursorOptions.maxTracked ?? DEFAULT_MAX_TRACKED) / Math.max(1, setup.listed.length));
+	const listed = new Set(setup.listed);
+	const away = Object.keys(setup.kept?.forms ?? {}).filter((pageId) => !listed.has(pageId)).length;
+	const cursors = Math.min(MAX_WHOLE_CURSORS, Math.max(1, listed.size + away));
+	const share = Math.floor((setup.cursorOptions.maxTracked ?? DEFAULT_MAX_TRACKED) / cursors);
 	return { ...setup.cursorOptions, maxTracked: Math.max(MIN_TRACKED_PER_FORM, share) };
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from './undatedTable';
-import { positionFromSingleForm, positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './triggerPosition';
+import { positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './triggerPosition';
 
 /**
  * The trigger's saved position across releases. The cursor is stored with
@@ -20,11 +20,17 @@ export type StoredState = Readonly<Record<string, unknown>>;
  */
 export type CursorStateMigration = (state: StoredState) => Record<string, unknown>;
 
+/** Undated keys release 0.1.0 kept at most; a list this long may have lost some. */
+const V1_MAX_UNDATED = 200;
+
 /**
  * v1 -> v2: the floor was a time F, meaning "an event at time F or later is
  * judged", which is the position (F, "") since every key sorts at or after
  * the empty one; the undated keys were a list of at most 200, now a table
- * of the same keys.
+ * of the same keys. 0.1.0 took every undated inquiry of its first poll as
+ * handled but listed only 200: a full list says nothing of the others, so
+ * the form's next read takes the undated inquiries present as handled
+ * (`undatedUnknown`, carried to the position) rather than emit old ones.
  */
 const v1ToV2: CursorStateMigration = (state) => {
 	const { scope, floor, seen, undated } = state;
@@ -34,14 +40,67 @@ const v1ToV2: CursorStateMigration = (state) => {
 	if (!Array.isArray(undated)) throw new Error('"undated" is not a list');
 	if (!undated.every((key) => typeof key === 'string')) throw new Error('"undated" holds a key that is not text');
 	const keys = [...new Set(undated as string[])];
-	return { scope, floor: { time: floor, key: '' }, seen, undated: tableOf(keys.map(keyHash), DEFAULT_CELLS_PER_SUBTABLE).encode() };
+	const table = tableOf(keys.map(keyHash), DEFAULT_CELLS_PER_SUBTABLE).encode();
+	return { scope, floor: { time: floor, key: '' }, seen, undated: table, ...(undated.length >= V1_MAX_UNDATED ? { undatedUnknown: true } : {}) };
+};
+
+/**
+ * v2 -> v3: one form's cursor (scope "appId/pageId/event") becomes the one
+ * form of a position scoped "appId/event".
+ */
+const v2ToV3: CursorStateMigration = (state) => {
+	const scope = typeof state.scope === 'string' ? state.scope : '';
+	const eventAt = scope.lastIndexOf('/');
+	const pageAt = scope.lastIndexOf('/', eventAt - 1);
+	if (eventAt <= 0 || pageAt <= 0) throw new Error('its scope names no app, form and event');
+	const pageId = scope.slice(pageAt + 1, eventAt);
+	const cursor = { floor: state.floor, seen: state.seen, undated: state.undated };
+	return {
+		scope: `${scope.slice(0, pageAt)}/${scope.slice(eventAt + 1)}`,
+		forms: { [pageId]: cursor },
+		...(state.undatedUnknown === true ? { undatedUnknown: [pageId] } : {}),
+	};
+};
+
+/**
+ * v3 -> v4: v3 dropped a form that left the app's list and kept where it
+ * stopped (its newest time and the keys at it); that becomes a cursor from
+ * that time with those keys, away since the watch began (the earliest it
+ * can have left), whose undated inquiries are unknown. The app's watch
+ * keeps its start and the forms left over.
+ */
+const v3ToV4: CursorStateMigration = (state) => {
+	const { scope, forms, app } = state;
+	if (typeof forms !== 'object' || forms === null || Array.isArray(forms)) throw new Error('"forms" is not an object');
+	const watch = (typeof app === 'object' && app !== null ? app : {}) as Record<string, unknown>;
+	const gone = typeof watch.gone === 'object' && watch.gone !== null ? (watch.gone as Record<string, { time?: unknown; keys?: unknown }>) : {};
+	const since = typeof watch.since === 'number' ? watch.since : 0;
+	const cursors: Array<[string, unknown]> = Object.entries(forms);
+	const away: Array<[string, unknown]> = [];
+	const unknown = Array.isArray(state.undatedUnknown) ? [...(state.undatedUnknown as unknown[])] : [];
+	for (const [pageId, stopped] of Object.entries(gone)) {
+		if (Object.prototype.hasOwnProperty.call(forms, pageId)) continue;
+		const time = stopped?.time;
+		const keys = Array.isArray(stopped?.keys) ? (stopped.keys as unknown[]) : [];
+		cursors.push([pageId, { floor: { time, key: '' }, seen: Object.fromEntries(keys.map((key) => [key, time])), undated: '' }]);
+		away.push([pageId, { since, polls: 0 }]);
+		unknown.push(pageId);
+	}
+	return {
+		scope,
+		forms: Object.fromEntries(cursors),
+		away: Object.fromEntries(away),
+		undatedUnknown: unknown,
+		...(app === undefined ? {} : { allFormsSince: watch.since }),
+		leftOver: watch.leftOver ?? [],
+	};
 };
 
 /** The step from format n to n + 1 is at key n. */
 export const CURSOR_STATE_MIGRATIONS: Readonly<Record<number, CursorStateMigration>> = {
 	1: v1ToV2,
-	// v2, one form's cursor, becomes the one form of a position.
-	2: positionFromSingleForm,
+	2: v2ToV3,
+	3: v3ToV4,
 };
 
 export type MigrationOutcome =

@@ -35,9 +35,10 @@ export interface PollTiming {
  * One poll over the forms the trigger watches: one form, or every form of
  * the app as AppFeatures.php lists them now. Each form is read apart, so
  * one form's failure holds back only that form: it is retried at the next
- * poll, keeps its cursor, and is reported like any failure that lasts. The
- * oldest leads across forms are emitted first, within Max per Poll, and
- * each form's cursor then saves what it emitted. Nothing is saved when the
+ * poll and keeps its cursor. The oldest leads across forms are emitted
+ * first, within Max per Poll, and each form's cursor then saves what it
+ * emitted. Whatever failed in a poll (the list, any number of forms) is one
+ * failure of the trigger, reported once it lasts. Nothing is saved when the
  * poll ends in an error.
  */
 export async function pollForms(
@@ -63,16 +64,18 @@ export async function pollForms(
 	const saved = readTriggerPosition(node, stores);
 	const kept = saved?.scope === scope ? saved : undefined;
 	const allForms = settings.pageId === undefined;
+	// The watch of every form has begun once a poll saved when: until then, a failure is shown as the user sets up.
+	const watchBegan = allForms ? kept?.allFormsSince !== undefined : kept !== undefined && Object.prototype.hasOwnProperty.call(kept.forms, settings.pageId as string);
 
 	let forms: AppForm[];
 	if (allForms) {
 		try {
 			forms = await fetchAppForms(this, settings.appId, { ...timing.fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } });
 		} catch (error) {
-			failedRead(this, { error, triggerKey, settingUp: kept?.app === undefined, settings, what: "the app's forms" });
+			if (!watchBegan) throw asNodeError(node, error);
+			reportFailures(this, triggerKey, settings, [{ error, what: "the app's list of forms" }]);
 			return null;
 		}
-		noteRecovery(this, triggerKey, undefined);
 	} else {
 		forms = [{ pageId: settings.pageId as string, pageName: settings.pageId as string }];
 	}
@@ -92,9 +95,8 @@ export async function pollForms(
 		nowMs: timing.startedAt,
 	};
 	const formsById = new Map(forms.map((form) => [form.pageId, form]));
-	const toRead = formsToRead(setup);
 	const reads = await readForms(
-		toRead,
+		formsToRead(setup),
 		async ({ pageId, keep, toEmit }) =>
 			await fetchInquiryList.call(this, { appId: settings.appId, pageId }, { mode: settings.mode, keep, toEmit }, {
 				...timing.fetchOptions,
@@ -105,28 +107,29 @@ export async function pollForms(
 
 	const lists = new Map<string, InquiryList>();
 	const outcomes: FormOutcome[] = [];
+	const failures: Failure[] = [];
 	for (const read of reads) {
 		const form = formsById.get(read.form.pageId) as AppForm;
-		const formKey = `${triggerKey}/${form.pageId}`;
 		if (read.kind === 'failed') {
 			// One form watched: before its first successful poll the user is still setting up, so show the error.
-			const settingUp = !allForms && read.form.cursor === undefined;
-			const what = allForms ? `the inquiries of form ${formLabel(form)}` : 'inquiries';
-			failedRead(this, { error: read.error, triggerKey: formKey, settingUp, settings, what, form: allForms ? form : undefined });
+			if (!allForms && !watchBegan) throw asNodeError(node, read.error);
+			failures.push({ error: read.error, what: allForms ? `form ${formLabel(form)}` : 'the inquiries', form: allForms ? form : undefined });
 			outcomes.push({ pageId: form.pageId, events: 'failed' });
 		} else if (read.kind === 'not-reached') {
 			outcomes.push({ pageId: form.pageId, events: 'not-reached' });
 		} else {
-			noteRecovery(this, formKey, allForms ? form : undefined);
 			lists.set(form.pageId, read.list);
 			outcomes.push({ pageId: form.pageId, events: read.list.events });
 		}
 	}
+	reportFailures(this, triggerKey, settings, failures);
 	const plan = planAppPoll(setup, outcomes);
-	for (const { pageId, count } of plan.unresolvedUndated) {
-		const form = formsById.get(pageId) as AppForm;
-		reportUnresolvedUndated(this, { count, nothingToEmit: plan.emissions.length === 0, streakKey: `${triggerKey}/${pageId}:undated`, settings, form: allForms ? form : undefined });
-	}
+	reportUnresolvedUndated(this, {
+		forms: plan.unresolvedUndated.filter(({ count }) => count > 0).map(({ pageId, count }) => ({ count, form: allForms ? formsById.get(pageId) : undefined })),
+		nothingToEmit: plan.emissions.length === 0,
+		streakKey: `${triggerKey}:undated`,
+		settings,
+	});
 
 	const items: INodeExecutionData[] = [];
 	for (const { pageId, event } of plan.emissions) {
@@ -138,8 +141,8 @@ export async function pollForms(
 		items.push({ json: allForms ? withItsForm(item, formsById.get(pageId) as AppForm) : item });
 	}
 
-	// Not one form could be read: like any failed poll, this one saves nothing.
-	if (lists.size === 0 && reads.some((entry) => entry.kind === 'failed')) return null;
+	// Not one form could be read: like any failed poll, this one saves nothing, unless it must record when the watch began.
+	if (lists.size === 0 && failures.length > 0 && watchBegan) return null;
 	// Another poll of this trigger saved a position meanwhile (one that outlived its claim, see
 	// pollClaims.ts): what this one found was planned on an older position, so it emits nothing.
 	if (storedPosition(node, stores) !== positionAtStart) return null;
@@ -148,22 +151,31 @@ export async function pollForms(
 	return items.length > 0 ? [items] : null;
 }
 
+interface Failure {
+	error: unknown;
+	/** What could not be read, for the log and the report. */
+	what: string;
+	form?: AppForm;
+}
+
 /**
- * A read that failed: thrown while the user is still setting up, and once a
- * failure has lasted (failureStreaks.ts); else logged, and the poll goes on
- * without it.
+ * A poll's failures, whatever failed, are one failure of the trigger
+ * (failureStreaks.ts): logged, and thrown once they last; a poll without
+ * failures ends the streak.
  */
-function failedRead(
-	context: IPollFunctions,
-	failure: { error: unknown; triggerKey: string; settingUp: boolean; settings: TriggerSettings; what: string; form?: AppForm },
-): void {
-	const nodeError = asNodeError(context.getNode(), failure.error);
-	if (failure.settingUp) throw nodeError;
-	const streak = recordFailedPoll(failure.triggerKey, Date.now(), failure.settings.reporting);
-	if (streak.report) throw persistentFailure(nodeError, streak, failure.form);
+function reportFailures(context: IPollFunctions, triggerKey: string, settings: TriggerSettings, failures: readonly Failure[]): void {
+	if (failures.length === 0) {
+		noteRecovery(context, triggerKey);
+		return;
+	}
+	const node = context.getNode();
+	const first = asNodeError(node, failures[0].error);
+	const streak = recordFailedPoll(triggerKey, Date.now(), settings.reporting);
+	if (streak.report) throw persistentFailure(first, streak, failures);
+	const what = failures.map((failure) => failure.what).join(', ');
 	context.logger.error(
-		`App Builder Trigger could not read ${failure.what} (${streak.polls} failed ${streak.polls === 1 ? 'poll' : 'polls in a row'}): ${withoutFinalDots(nodeError.message)}. Nothing was lost; the next poll tries again.`,
-		{ workflowId: context.getWorkflow().id, node: context.getNode().name },
+		`App Builder Trigger could not read ${what} (${streak.polls} failed ${streak.polls === 1 ? 'poll' : 'polls in a row'}): ${withoutFinalDots(first.message)}. Nothing was lost; the next poll tries again.`,
+		{ workflowId: context.getWorkflow().id, node: node.name },
 	);
 }
 
@@ -175,14 +187,16 @@ function failedRead(
  */
 function reportUnresolvedUndated(
 	context: IPollFunctions,
-	trouble: { count: number; nothingToEmit: boolean; streakKey: string; settings: TriggerSettings; form: AppForm | undefined },
+	trouble: { forms: Array<{ count: number; form: AppForm | undefined }>; nothingToEmit: boolean; streakKey: string; settings: TriggerSettings },
 ): void {
-	if (trouble.count === 0) {
+	if (trouble.forms.length === 0) {
 		recordSucceededPoll(trouble.streakKey);
 		return;
 	}
-	const where = trouble.form === undefined ? '' : ` of form ${formLabel(trouble.form)}`;
-	const problem = `App Builder Trigger cannot tell which inquiries${where} without a submission time are new: about ${trouble.count} of them appeared or disappeared beyond what it tells apart between two polls`;
+	const count = trouble.forms.reduce((sum, entry) => sum + entry.count, 0);
+	const named = trouble.forms.flatMap((entry) => (entry.form === undefined ? [] : [formLabel(entry.form)]));
+	const where = named.length === 0 ? '' : ` of ${named.length === 1 ? 'form' : 'forms'} ${named.join(', ')}`;
+	const problem = `App Builder Trigger cannot tell which inquiries${where} without a submission time are new: about ${count} of them appeared or disappeared beyond what it tells apart between two polls`;
 	const streak = trouble.nothingToEmit ? recordFailedPoll(trouble.streakKey, Date.now(), trouble.settings.reporting) : undefined;
 	if (streak?.report === true) {
 		throw new NodeOperationError(context.getNode(), problem, {
@@ -192,21 +206,20 @@ function reportUnresolvedUndated(
 	context.logger.warn(`${problem}; new ones without a submission time wait`, { workflowId: context.getWorkflow().id, node: context.getNode().name });
 }
 
-function noteRecovery(context: IPollFunctions, streakKey: string, form: AppForm | undefined): void {
+function noteRecovery(context: IPollFunctions, streakKey: string): void {
 	const recovered = recordSucceededPoll(streakKey);
 	if (recovered === undefined) return;
-	const which = form === undefined ? '' : ` of form ${formLabel(form)}`;
 	context.logger.info(
-		`App Builder Trigger reads the inquiries${which} again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
+		`App Builder Trigger reads every form it watches again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
 		{ workflowId: context.getWorkflow().id, node: context.getNode().name },
 	);
 }
 
 /** The error a poll throws once a failure has lasted: n8n records it and runs the error workflow. */
-function persistentFailure(error: NodeApiError | NodeOperationError, streak: FailureStreak, form: AppForm | undefined): NodeApiError | NodeOperationError {
+function persistentFailure(error: NodeApiError | NodeOperationError, streak: FailureStreak, failures: readonly Failure[]): NodeApiError | NodeOperationError {
 	const minutes = Math.max(1, Math.round((Date.now() - streak.since) / 60_000));
-	const which = form === undefined ? 'inquiries' : `the inquiries of form ${formLabel(form)}`;
-	const others = form === undefined ? '' : " The app's other forms are read as usual; their new inquiries come with the next poll.";
+	const which = failures.map((failure) => failure.what).join(', ');
+	const others = failures.some((failure) => failure.form !== undefined) ? " The app's other forms are read as usual; their new inquiries come with the next poll." : '';
 	const lasting = `The trigger has not been able to read ${which} for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} (${streak.polls} polls in a row). No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once; the trigger keeps polling.${others}`;
 	error.description = error.description ? `${lasting} ${error.description}` : lasting;
 	return error;

@@ -76,6 +76,12 @@ function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since
 			description: 'Set Options > Since to the date and time from which inquiries are emitted on the first poll, such as 2026-01-31T09:00:00Z.',
 		});
 	}
+	// A first poll would emit nothing until then, and forms read later would not wait for it: refused, so every form starts alike.
+	if (sinceMs > Date.now()) {
+		throw new NodeOperationError(context.getNode(), 'Since is in the future', {
+			description: `On First Poll is "Emit Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set On First Poll to Emit Nothing to start with the inquiries that arrive from now on.`,
+		});
+	}
 	return { kind: 'since', sinceMs };
 }
 

@@ -5,29 +5,15 @@ import { readSavedPosition } from './cursorStateVersions';
 import { SAVED_POSITION_VERSION, type TriggerPosition } from './triggerPosition';
 
 /**
- * Where the trigger keeps its position (the cursor), and how the position
- * follows the node rather than its name.
- *
- * By default n8n keeps a node's static data in the workflow under the
- * node's name, and renaming a node does not move it: a renamed trigger
- * would find nothing and start over, dropping the leads that arrived since
- * its last poll (or, renamed back, find the position it left there and emit
- * again what it emitted under the other name). So the position is saved
- * twice, in the same save of the workflow: in the node's static data,
- * tagged with the node's ID, and in the workflow's global static data under
- * the node's ID, which a rename leaves alone. There the copy under the ID is
- * the one read, the node's own data only when there is no copy (a position
- * saved before copies existed).
- *
- * Under n8n's durable poll cursors the node's static data is a staged copy,
- * keyed by node ID and committed with the execution in one transaction,
- * while global static data is saved apart, when an execution starts: the
- * node's own data is then the position, and the copy under the ID is read
- * only when it holds none (n8n seeds it from the data under the name when
- * durable cursors are first turned on, so that is rare).
- *
- * A duplicated node has a new ID: it finds neither, and starts with a first
- * poll.
+ * Where the trigger keeps its position: once, where it follows the node
+ * rather than its name (see ARCHITECTURE.md, "Saved state and its
+ * versions"). n8n keys a node's static data by the node's name, and a
+ * rename does not move it, so by default the position lives in the
+ * workflow's global static data under the node's ID. Under n8n's durable
+ * poll cursors the node's static data is itself keyed by the node's ID and
+ * committed with the execution in one transaction, so the position lives
+ * there. A duplicated node has a new ID: it finds neither, and starts with
+ * a first poll.
  */
 export interface TriggerStores {
 	/** getWorkflowStaticData('node'). */
@@ -36,11 +22,11 @@ export interface TriggerStores {
 	workflow: IDataObject;
 }
 
-/** The cursor in the node's static data. */
+/** The position in the node's static data (durable poll cursors, a node without ID, and releases before 0.2.0). */
 const STATE_KEY = 'inquiryCursor';
-/** The ID of the node that saved it (absent in positions saved by release 0.1.0). */
+/** The ID of the node that saved it there (absent in positions saved by release 0.1.0). */
 const OWNER_KEY = 'triggerNodeId';
-/** The copy in the workflow's global static data: this prefix and the node's ID. */
+/** The position in the workflow's global static data: this prefix and the node's ID. */
 const COPY_PREFIX = 'appBuilderTrigger:';
 /** A copy not refreshed for this long belongs to a trigger that was deleted (or idle for months): dropped. */
 export const ABANDONED_COPY_MS = 90 * 24 * 60 * 60 * 1000;
@@ -51,9 +37,11 @@ interface PositionCopy {
 }
 
 /**
- * The stored value the position is read from (see above), or undefined
- * before the first poll. The same object until a poll saves a new position,
- * so a poll can tell at its end whether another one saved meanwhile.
+ * The stored value the position is read from, or undefined before the
+ * first poll: where this mode keeps it, else where the other mode did (the
+ * mode was switched since), else a position of an earlier release in the
+ * node's static data. The same object until a poll saves a new position, so
+ * a poll can tell at its end whether another one saved meanwhile.
  */
 export function storedPosition(node: INode, stores: TriggerStores): unknown {
 	const own = stores.node[STATE_KEY];
@@ -100,15 +88,31 @@ export function readTriggerPosition(node: INode, stores: TriggerStores): Trigger
 	});
 }
 
-/** Saves the position in the node's static data and its copy under the node's ID; drops abandoned copies. */
+/**
+ * Saves the position once, where this mode keeps it, and removes what an
+ * earlier release or the other mode left elsewhere; drops abandoned copies
+ * of deleted triggers.
+ */
 export function writeTriggerPosition(node: INode, stores: TriggerStores, position: TriggerPosition, nowMs: number): void {
 	const value = { v: SAVED_POSITION_VERSION, ...position } as unknown as IDataObject;
 	// Replace whole top-level values: n8n notices a changed top-level key and saves it.
-	stores.node[STATE_KEY] = value;
-	if (node.id === undefined) return;
-	stores.node[OWNER_KEY] = node.id;
-	const copy: PositionCopy = { savedAt: nowMs, state: value };
-	stores.workflow[COPY_PREFIX + node.id] = copy as unknown as IDataObject;
+	if (node.id === undefined) {
+		stores.node[STATE_KEY] = value;
+		return;
+	}
+	const copyKey = COPY_PREFIX + node.id;
+	if (isStagedCopy(stores.node)) {
+		// The global copy goes only once the node's own data held a position: n8n commits this one after the poll, and may not.
+		const ownHeldOne = stores.node[STATE_KEY] !== undefined && stores.node[OWNER_KEY] === node.id;
+		stores.node[STATE_KEY] = value;
+		stores.node[OWNER_KEY] = node.id;
+		if (ownHeldOne && copyKey in stores.workflow) delete stores.workflow[copyKey];
+	} else {
+		const copy: PositionCopy = { savedAt: nowMs, state: value };
+		stores.workflow[copyKey] = copy as unknown as IDataObject;
+		if (STATE_KEY in stores.node) delete stores.node[STATE_KEY];
+		if (OWNER_KEY in stores.node) delete stores.node[OWNER_KEY];
+	}
 	for (const key of Object.keys(stores.workflow)) {
 		if (!key.startsWith(COPY_PREFIX) || key === COPY_PREFIX + node.id) continue;
 		const other = stores.workflow[key];

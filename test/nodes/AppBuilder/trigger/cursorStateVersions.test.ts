@@ -131,15 +131,25 @@ describe('readSavedPosition', () => {
 	it('reads a position exactly as the current release stores it', () => {
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
 		const { floor, seen, undated } = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
-		const written = { v: SAVED_POSITION_VERSION, scope: 'app/new', forms: { form: { floor, seen, undated } }, app: { since: T0, leftOver: [], gone: {} } };
+		const written = {
+			v: SAVED_POSITION_VERSION,
+			scope: 'app/new',
+			forms: { form: { floor, seen, undated }, away: { floor, seen: {}, undated: '' } },
+			away: { away: { since: T0, polls: 3 } },
+			undatedUnknown: ['away'],
+			allFormsSince: T0,
+			leftOver: ['form'],
+		};
 		expect(readSavedPosition(fromJson(written))).toEqual({ kind: 'readable', state: written });
 	});
 
-	it('brings a v1 state up to v3 through v2: the floor time F becomes the position before every event at F, the undated list a table of the same keys, the cursor the one form of the position', () => {
+	const ONE_FORM = { away: {}, undatedUnknown: [], leftOver: [] };
+
+	it('brings a v1 state up through v2 and v3: the floor time F becomes the position before every event at F, the undated list a table of the same keys, the cursor the one form of the position', () => {
 		const outcome = readSavedPosition(fromJson(V1));
 		expect(outcome).toEqual({
 			kind: 'readable',
-			state: { v: 3, scope: 'app/new', forms: { form: { floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) } } },
+			state: { v: SAVED_POSITION_VERSION, scope: 'app/new', forms: { form: { floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) } }, ...ONE_FORM },
 		});
 		const cursor = (outcome as { state: TriggerPosition }).state.forms.form;
 		const state: CursorState = { v: CURSOR_STATE_VERSION, scope: SCOPE, ...cursor };
@@ -169,7 +179,7 @@ describe('readSavedPosition', () => {
 		const v0 = { v: 0, scope: SCOPE, lastTime: T0, ids: ['a', 'b'] };
 		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'readable',
-			state: { v: 3, scope: 'app/new', forms: { form: { floor: { time: T0, key: '' }, seen: { a: T0, b: T0 }, undated: '' } } },
+			state: { v: SAVED_POSITION_VERSION, scope: 'app/new', forms: { form: { floor: { time: T0, key: '' }, seen: { a: T0, b: T0 }, undated: '' } }, ...ONE_FORM },
 		});
 		expect(readSavedPosition({ v: 0, scope: SCOPE }, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'damaged',
@@ -199,6 +209,34 @@ describe('readSavedPosition', () => {
 		});
 	});
 
+	it('upgrades a 0.1.0 state whose undated list was full (200 keys, maybe some lost) to a form whose next read takes the undated inquiries present as handled', () => {
+		const full = { ...V1, undated: Array.from({ length: 200 }, (_, index) => `u${index}`) };
+		const outcome = readSavedPosition(fromJson(full)) as { state: TriggerPosition };
+		expect(outcome.state.undatedUnknown).toEqual(['form']);
+		expect((readSavedPosition(fromJson({ ...full, undated: full.undated.slice(1) })) as { state: TriggerPosition }).state.undatedUnknown).toEqual([]);
+	});
+
+	it('upgrades a v3 position: a removed form becomes a cursor from where it stopped, away, its undated inquiries unknown; the watch keeps its start and its forms left over', () => {
+		const v3 = {
+			v: 3,
+			scope: 'app/new',
+			forms: { a: { floor: { time: T0, key: '' }, seen: { x: T0 + 1 }, undated: '' } },
+			app: { since: T0 - 5000, leftOver: ['a'], gone: { b: { time: T0 + 9, keys: ['y', 'z'] } } },
+		};
+		expect(readSavedPosition(fromJson(v3))).toEqual({
+			kind: 'readable',
+			state: {
+				v: SAVED_POSITION_VERSION,
+				scope: 'app/new',
+				forms: { a: v3.forms.a, b: { floor: { time: T0 + 9, key: '' }, seen: { y: T0 + 9, z: T0 + 9 }, undated: '' } },
+				away: { b: { since: T0 - 5000, polls: 0 } },
+				undatedUnknown: ['b'],
+				allFormsSince: T0 - 5000,
+				leftOver: ['a'],
+			},
+		});
+	});
+
 	it('names the field that is damaged, in a v3 position, a v2 state and a v1 state', () => {
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
 		const V2 = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
@@ -206,10 +244,10 @@ describe('readSavedPosition', () => {
 		const V3 = { v: 3, scope: 'app/new', forms: { form: { floor: V2.floor, seen: V2.seen, undated: V2.undated } } };
 		const cases: Array<[unknown, string]> = [
 			['garbage', 'it is not an object'],
-			[{ ...V3, scope: 5 }, '"scope" is not text'],
-			[{ ...V3, forms: [] }, '"forms" is not an object'],
-			[{ ...V3, forms: { form: { ...V3.forms.form, floor: T0 } } }, inForm('"floor" is not a position')],
-			[{ ...V3, app: { since: 'x', leftOver: [], gone: {} } }, '"app.since" is not a time'],
+			[{ ...V3, scope: 5 }, '"scope" is not text (after its upgrade from format v3)'],
+			[{ ...V3, forms: [] }, 'it is not a valid v3 state ("forms" is not an object)'],
+			[{ ...V3, forms: { form: { ...V3.forms.form, floor: T0 } } }, inForm('"floor" is not a position', 3)],
+			[{ ...V3, app: { since: 'x', leftOver: [], gone: {} } }, '"allFormsSince" is not a time (after its upgrade from format v3)'],
 			[{ ...V2, scope: 5 }, 'it is not a valid v2 state (its scope names no app, form and event)'],
 			[{ ...V2, floor: T0 }, inForm('"floor" is not a position', 2)],
 			[{ ...V2, floor: null }, inForm('"floor" is not a position', 2)],

@@ -1,11 +1,14 @@
 import {
+	compactCursor,
+	FORGET_AFTER_MS,
+	FORGET_AFTER_POLLS,
 	formStart,
-	MAX_GONE_FORMS,
+	MAX_SMALL_CURSORS,
+	MAX_WHOLE_CURSORS,
 	nextPosition,
-	positionFromSingleForm,
 	positionProblem,
 	SAVED_POSITION_VERSION,
-	stoppedAt,
+	SMALL_CURSOR_KEYS,
 	type FormCursor,
 	type TriggerPosition,
 } from '../../../../nodes/AppBuilder/trigger/triggerPosition';
@@ -17,76 +20,108 @@ describe("the trigger's saved position over its forms", () => {
 		undated: '',
 	});
 	const SCOPE = 'app_1/new';
+	const position = (forms: Record<string, FormCursor>, extra: Partial<TriggerPosition> = {}): TriggerPosition => ({
+		scope: SCOPE,
+		forms,
+		away: {},
+		undatedUnknown: [],
+		leftOver: [],
+		...extra,
+	});
+	const ALL = { allForms: true, nowMs: 0, allFormsSince: 0 };
+	const ONE = { allForms: false, nowMs: 0, allFormsSince: 0 };
+	const noneUnknown = new Set<string>();
 
 	it('keeps the cursors of forms that failed or were not reached, and takes the new ones of forms read', () => {
-		const previous: TriggerPosition = { scope: SCOPE, forms: { a: cursor(1), b: cursor(2), c: cursor(3) } };
-		const next = nextPosition(previous, SCOPE, { listed: ['a', 'b', 'c'], read: new Map([['a', cursor(10)]]), leftOver: ['c'] }, { allForms: false, nowMs: 0 });
-		expect(next).toEqual({ scope: SCOPE, forms: { a: cursor(10), b: cursor(2), c: cursor(3) } });
+		const previous = position({ a: cursor(1), b: cursor(2), c: cursor(3) });
+		const next = nextPosition(previous, SCOPE, { listed: ['a', 'b', 'c'], read: new Map([['a', cursor(10)]]), leftOver: ['c'] }, ONE);
+		expect(next).toEqual(position({ a: cursor(10), b: cursor(2), c: cursor(3) }, { leftOver: ['c'] }));
 	});
 
 	it('starts over for another app or event', () => {
-		const previous: TriggerPosition = { scope: 'other/new', forms: { a: cursor(1) } };
-		expect(nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { allForms: false, nowMs: 0 }).forms).toEqual({});
+		const previous = { ...position({ a: cursor(1) }), scope: 'other/new' };
+		expect(nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, ONE).forms).toEqual({});
 	});
 
-	it('watching an app: remembers when it began, the forms left over, and where a removed form stopped', () => {
-		const first = nextPosition(undefined, SCOPE, { listed: ['a', 'b'], read: new Map([['a', cursor(5)], ['b', cursor(7, ['x', 'y'])]]), leftOver: [] }, { allForms: true, nowMs: 100 });
-		expect(first.app).toEqual({ since: 100, leftOver: [], gone: {} });
-		const second = nextPosition(first, SCOPE, { listed: ['a', 'c'], read: new Map(), leftOver: ['c'] }, { allForms: true, nowMs: 999 });
-		expect(second.forms).toEqual({ a: cursor(5) });
-		expect(second.app).toEqual({ since: 100, leftOver: ['c'], gone: { b: { time: 7, keys: ['x', 'y'] } } });
-		// Back in the list: it starts where it stopped; a new form starts when the app's watch began.
-		expect(formStart(second, 'b')).toEqual({ kind: 'since', time: 7, keysAtTime: ['x', 'y'] });
-		expect(formStart(second, 'c')).toEqual({ kind: 'since', time: 100, keysAtTime: [] });
-		const third = nextPosition(second, SCOPE, { listed: ['a', 'b', 'c'], read: new Map([['b', cursor(8)]]), leftOver: [] }, { allForms: true, nowMs: 0 });
-		expect(third.app?.gone).toEqual({});
+	it('keeps the whole cursor of a form missing from one list answer, counts its absence, and forgets the absence when it is back', () => {
+		const watching = position({ a: cursor(5), b: cursor(7, ['x']) }, { allFormsSince: 100 });
+		const missing = nextPosition(watching, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 500 });
+		expect(missing.forms.b).toEqual(cursor(7, ['x']));
+		expect(missing.away).toEqual({ b: { since: 500, polls: 1 } });
+		const stillMissing = nextPosition(missing, SCOPE, { listed: [], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 600 });
+		expect(stillMissing.away).toEqual({ a: { since: 600, polls: 1 }, b: { since: 500, polls: 2 } });
+		expect(stillMissing.forms).toEqual(watching.forms);
+		const back = nextPosition(stillMissing, SCOPE, { listed: ['a', 'b'], read: new Map([['b', cursor(8)]]), leftOver: [] }, { ...ALL, nowMs: 700 });
+		expect(back.away).toEqual({});
+		expect(back.forms).toEqual({ a: cursor(5), b: cursor(8) });
+		expect(formStart(back, 'b', { allForms: true, firstPollSince: undefined }, noneUnknown)).toEqual({ kind: 'cursor', cursor: cursor(8), undatedUnknown: false });
 	});
 
-	it('watching an app: a removed form back in the list keeps where it stopped until a poll reads it', () => {
-		const watching: TriggerPosition = { scope: SCOPE, forms: { a: cursor(5), b: cursor(7, ['x']) }, app: { since: 100, leftOver: [], gone: {} } };
-		const removed = nextPosition(watching, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { allForms: true, nowMs: 0 });
-		// Listed again, but the poll failed on it or did not reach it.
-		const backUnread = nextPosition(removed, SCOPE, { listed: ['a', 'b'], read: new Map(), leftOver: ['b'] }, { allForms: true, nowMs: 0 });
-		expect(backUnread.app?.gone).toEqual({ b: { time: 7, keys: ['x'] } });
-		expect(formStart(backUnread, 'b')).toEqual({ kind: 'since', time: 7, keysAtTime: ['x'] });
-		const backRead = nextPosition(backUnread, SCOPE, { listed: ['a', 'b'], read: new Map([['b', cursor(9)]]), leftOver: [] }, { allForms: true, nowMs: 0 });
-		expect(backRead.app?.gone).toEqual({});
-		expect(backRead.forms.b).toEqual(cursor(9));
+	it('forgets a form only once it has been away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS', () => {
+		const away = (since: number, polls: number) => position({ a: cursor(5), b: cursor(7) }, { away: { b: { since, polls } }, allFormsSince: 0 });
+		const after = (previous: TriggerPosition, nowMs: number) => nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { ...ALL, nowMs });
+		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS).forms)).toEqual(['a']);
+		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 2), FORGET_AFTER_MS * 10).forms)).toEqual(['a', 'b']);
+		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS * 10), FORGET_AFTER_MS - 1).forms)).toEqual(['a', 'b']);
 	});
 
-	it('one form watched: a form read for the first time starts as On First Poll says', () => {
-		expect(formStart(undefined, 'a')).toEqual({ kind: 'first-poll' });
-		expect(formStart({ scope: SCOPE, forms: {} }, 'a')).toEqual({ kind: 'first-poll' });
+	it('how a form starts: its cursor; else since the watch of every form began; else Since; else as On First Poll says', () => {
+		const watching = position({ a: cursor(5) }, { allFormsSince: 100, undatedUnknown: ['a'] });
+		const all = { allForms: true, firstPollSince: 50 };
+		expect(formStart(watching, 'a', all, new Set(['a']))).toEqual({ kind: 'cursor', cursor: cursor(5), undatedUnknown: true });
+		expect(formStart(watching, 'new', all, noneUnknown)).toEqual({ kind: 'cursor', cursor: { floor: { time: 100, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
+		// The watch of every form not begun yet (the first poll, or One Form): Since, then the cursor's first poll.
+		expect(formStart(position({}), 'new', all, noneUnknown)).toEqual({ kind: 'cursor', cursor: { floor: { time: 50, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
+		expect(formStart(watching, 'new', { allForms: false, firstPollSince: undefined }, noneUnknown)).toEqual({ kind: 'first-poll' });
+		expect(formStart(undefined, 'new', { allForms: true, firstPollSince: undefined }, noneUnknown)).toEqual({ kind: 'first-poll' });
 	});
 
-	it('keeps where at most MAX_GONE_FORMS removed forms stopped, the most recent', () => {
-		const forms = Object.fromEntries(Array.from({ length: MAX_GONE_FORMS + 5 }, (_, index) => [`f${index}`, cursor(index)]));
-		const watching: TriggerPosition = { scope: SCOPE, forms, app: { since: 0, leftOver: [], gone: {} } };
-		const next = nextPosition(watching, SCOPE, { listed: [], read: new Map(), leftOver: [] }, { allForms: true, nowMs: 0 });
-		const gone = Object.keys(next.app?.gone ?? {});
-		expect(gone).toHaveLength(MAX_GONE_FORMS);
-		expect(gone).not.toContain('f0');
-		expect(gone).toContain(`f${MAX_GONE_FORMS + 4}`);
+	it('keeps when the watch of every form began, and the other forms, across a switch to One Form and back', () => {
+		const watching = position({ a: cursor(5), b: cursor(7) }, { allFormsSince: 100 });
+		const oneForm = nextPosition(watching, SCOPE, { listed: ['a'], read: new Map([['a', cursor(9)]]), leftOver: [] }, { ...ONE, nowMs: 900, allFormsSince: 900 });
+		expect(oneForm.allFormsSince).toBe(100);
+		expect(oneForm.forms.b).toEqual(cursor(7));
+		const allAgain = nextPosition(oneForm, SCOPE, { listed: ['a', 'b'], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 950, allFormsSince: 950 });
+		expect(allAgain.allFormsSince).toBe(100);
+		expect(allAgain.forms).toEqual({ a: cursor(9), b: cursor(7) });
 	});
 
-	it('where a form stopped: its newest time and the keys at it, or its floor when it emitted nothing', () => {
-		expect(stoppedAt(cursor(50, ['p', 'q']))).toEqual({ time: 50, keys: ['p', 'q'] });
-		expect(stoppedAt({ floor: { time: 9, key: '' }, seen: {}, undated: '' })).toEqual({ time: 9, keys: [] });
+	it(`past ${MAX_WHOLE_CURSORS} forms the longest away keep a small cursor, and past ${MAX_SMALL_CURSORS} more are forgotten`, () => {
+		const count = MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS + 3;
+		const forms: Record<string, FormCursor> = {};
+		const away: TriggerPosition['away'] = {};
+		for (let index = 0; index < count; index++) {
+			forms[`f${index}`] = cursor(10_000, Array.from({ length: 30 }, (_, key) => `k${key}`));
+			away[`f${index}`] = { since: index, polls: 1 };
+		}
+		const next = nextPosition(position(forms, { away, allFormsSince: 0 }), SCOPE, { listed: [], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 5 });
+		const kept = Object.keys(next.forms);
+		expect(kept).toHaveLength(MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS);
+		// The most recently gone keep their whole cursor.
+		expect(Object.keys(next.forms[`f${count - 1}`].seen)).toHaveLength(31);
+		expect(Object.keys(next.forms.f3.seen)).toHaveLength(SMALL_CURSOR_KEYS);
+		expect(next.undatedUnknown).toContain('f3');
+		expect(next.undatedUnknown).not.toContain(`f${count - 1}`);
+		expect(kept).not.toContain('f0');
 	});
 
-	it('carries a position saved as one form\'s cursor (v2) over as that form of the app', () => {
-		const v2 = { v: 2, scope: 'app/with/slash/formbuilder_1_2/newOrUpdated', floor: { time: 1, key: 'b' }, seen: { a: 2 }, undated: '' };
-		expect(positionFromSingleForm(v2)).toEqual({ scope: 'app/with/slash/newOrUpdated', forms: { formbuilder_1_2: { floor: { time: 1, key: 'b' }, seen: { a: 2 }, undated: '' } } });
-		expect(() => positionFromSingleForm({ v: 1, scope: 'nonsense' })).toThrow(/scope/);
+	it('a small cursor keeps the newest keys, a record dated in the future among them, and its floor at most when the form left', () => {
+		const future = 10_000_000;
+		const big: FormCursor = { floor: { time: 0, key: '' }, seen: Object.fromEntries([...Array.from({ length: 20 }, (_, index) => [`k${index}`, 1000 + index]), ['future', future]]), undated: 'AAAA' };
+		const small = compactCursor(big, 2000);
+		expect(Object.keys(small.seen).sort()).toEqual(['future', 'k11', 'k12', 'k13', 'k14', 'k15', 'k16', 'k17', 'k18', 'k19'].sort());
+		expect(small.floor.time).toBeLessThanOrEqual(2000);
+		expect(small.undated).toBe('');
 	});
 
 	it('names what is wrong with a damaged position', () => {
-		const good = { v: SAVED_POSITION_VERSION, scope: SCOPE, forms: { a: cursor(1) }, app: { since: 1, leftOver: [], gone: { b: { time: 1, keys: [] } } } };
+		const good = { v: SAVED_POSITION_VERSION, ...position({ a: cursor(1) }, { away: { a: { since: 1, polls: 2 } }, allFormsSince: 1 }) };
 		expect(positionProblem(good)).toBeUndefined();
 		expect(positionProblem({ ...good, forms: [] })).toMatch(/forms/);
 		expect(positionProblem({ ...good, forms: { a: { floor: 'x', seen: {}, undated: '' } } })).toMatch(/form a.*floor/);
-		expect(positionProblem({ ...good, app: { ...good.app, since: 'x' } })).toMatch(/app.since/);
-		expect(positionProblem({ ...good, app: { ...good.app, gone: { b: { time: 1, keys: [3] } } } })).toMatch(/app.gone/);
-		expect(positionProblem({ ...good, app: { ...good.app, leftOver: [1] } })).toMatch(/leftOver/);
+		expect(positionProblem({ ...good, allFormsSince: 'x' })).toMatch(/allFormsSince/);
+		expect(positionProblem({ ...good, away: { a: { since: 1, polls: -1 } } })).toMatch(/away/);
+		expect(positionProblem({ ...good, undatedUnknown: [3] })).toMatch(/undatedUnknown/);
+		expect(positionProblem({ ...good, leftOver: [1] })).toMatch(/leftOver/);
 	});
 });
