@@ -104,7 +104,7 @@ export class AppBuilderTrigger implements INodeType {
 					type: 'dateTime',
 					default: '',
 					description:
-						'When On First Poll is Emit Since a Date: the first poll emits every inquiry submitted at or after this moment, such as 2026-01-31T09:00:00 (read in the workflow\'s time zone) or 2026-01-31T09:00:00Z; n8n dates such as {{ $now.minus({ days: 7 }) }} work too',
+						'When On First Poll is Emit Since a Date: the first poll emits every inquiry submitted at or after this moment (not in the future), such as 2026-01-31T09:00:00 (read in the workflow\'s time zone) or 2026-01-31T09:00:00Z; n8n dates such as {{ $now.minus({ days: 7 }) }} work too',
 				},
 				{
 					displayName: 'Latest Count',

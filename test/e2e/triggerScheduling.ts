@@ -12,6 +12,7 @@ interface Execution {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
+const LIST_PATH = '/V4/webservices/AppFeatures.php';
 
 /**
  * The trigger in a real n8n as n8n really schedules it: polls of one node
@@ -231,9 +232,13 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 }
 
 /**
- * Item: one trigger watching every form of an app with three forms; a
- * fourth form is added to the app while the workflow runs, and leads go into
- * all four. Every lead is in exactly one execution, with its form.
+ * Item: one trigger watching every form of an app with three forms. At
+ * activation every form's read fails; the leads submitted after it come out
+ * once the forms answer. Then one answer of the app's list comes without a
+ * list: a late arrival and an undated lead submitted after it still come
+ * out. A fourth form is added while the workflow runs, and leads go into
+ * all four. Every lead is in exactly one execution, with its form, and n8n
+ * stores the trigger's position once, under the node's ID.
  */
 export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 	const { emu, credential } = await ownEmulator(n8n, 'forms');
@@ -244,10 +249,12 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 	];
 	const fourth = { pageId: 'formbuilder_1001_4', pageName: 'Newsletter' };
 	const list = (forms: typeof pages) => emu.control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [{ pageId: 'home_1001', pageName: 'Home' }, ...forms] });
-	const lead = (page: { pageId: string }) => emu.control.addInquiry({ appId: FIXTURE.appId, pageId: page.pageId })._id;
+	const lead = (page: { pageId: string }, addedon?: number) => emu.control.addInquiry({ appId: FIXTURE.appId, pageId: page.pageId, ...(addedon === undefined ? {} : { addedon, updatedon: addedon }) })._id;
 	try {
 		list(pages);
-		for (const page of pages) emu.control.addInquiry({ appId: FIXTURE.appId, pageId: page.pageId, addedon: Date.now() - 3_600_000 });
+		for (const page of pages) lead(page, Date.now() - 3_600_000);
+		// Every form's first read fails (a status the transport does not retry).
+		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 404, times: pages.length });
 		const base = newInquiryWorkflow(credential, form);
 		const workflowId = await n8n.createWorkflow({
 			...base,
@@ -261,10 +268,26 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 		});
 		await n8n.activate(workflowId);
 		await waitForFirstAnswer(emu);
+		await sleep(2000);
+		const atActivation = await storedStaticData(n8n, workflowId);
+		const watchBegan = triggerPosition(atActivation)?.allFormsSince;
+		if (typeof watchBegan !== 'number') {
+			throw new Error(`n8n stored no start of the watch after an activation where every form failed: ${JSON.stringify(atActivation)}`);
+		}
 
 		const expected = new Map<string, string>();
-		for (const page of pages) expected.set(lead(page), page.pageId);
-		await waitForAnswers(emu, 3, 150_000);
+		const afterActivation = Date.now();
+		for (const page of pages) expected.set(lead(page, afterActivation), page.pageId);
+		await waitForAnswers(emu, pages.length, 150_000);
+
+		// One answer of the list without a list; meanwhile a late arrival (older than the leads emitted) and an undated lead.
+		emu.control.injectFault({ endpoint: 'getAppFeatures', kind: 'noList', times: 1 });
+		await waitForListAnswers(emu, 1, 150_000);
+		expected.set(lead(pages[0], Math.min(watchBegan + 1000, afterActivation - 1)), pages[0].pageId);
+		const undatedId = 'undated-after-glitch';
+		emu.control.addRawInquiry({ appId: FIXTURE.appId, pageId: pages[1].pageId, _id: undatedId, json: JSON.stringify({ _id: undatedId, name: 'Undated' }) });
+		expected.set(undatedId, pages[1].pageId);
+
 		list([...pages, fourth]);
 		expected.set(lead(fourth), fourth.pageId);
 		for (const page of pages) expected.set(lead(page), page.pageId);
@@ -276,7 +299,47 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 		const items = executions.flatMap((execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? []);
 		for (const item of items) expect(item.json.pageId).toBe(expected.get(String(item.json.inquiryId)));
 		expect(new Set(items.map((item) => item.json.formName))).toEqual(new Set(['Contact Us', 'Quote Request', 'Booking', 'Newsletter']));
+
+		// What n8n stored, read back: the position once, under the node's ID; nothing under the node's name.
+		const stored = await storedStaticData(n8n, workflowId);
+		const position = triggerPosition(stored);
+		expect(Object.keys(position?.forms ?? {}).sort()).toEqual([...pages, fourth].map((page) => page.pageId).sort());
+		expect(JSON.stringify(stored['node:New Inquiry'] ?? {})).not.toContain('inquiryCursor');
+		expect(JSON.stringify(stored).length).toBeLessThan(JSON.stringify(position).length + 300);
 	} finally {
 		await emu.close();
 	}
+}
+
+interface StoredPosition {
+	allFormsSince?: number;
+	forms?: Record<string, unknown>;
+}
+type StaticData = Record<string, unknown> & { global?: Record<string, { state?: StoredPosition } | undefined> };
+
+/** The workflow's static data as n8n stored it in its database. */
+async function storedStaticData(n8n: N8nInstance, workflowId: string): Promise<StaticData> {
+	const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as { staticData?: StaticData | string | null };
+	const data = typeof stored.staticData === 'string' ? (JSON.parse(stored.staticData) as StaticData) : stored.staticData;
+	return data ?? {};
+}
+
+/** The trigger's position in the workflow's global static data, under its node ID ("trigger" in these workflows). */
+function triggerPosition(staticData: StaticData): StoredPosition | undefined {
+	return staticData.global?.['appBuilderTrigger:trigger']?.state;
+}
+
+/** Answers of the app's list of forms the emulator finished sending, so far. */
+function listAnswers(emu: Emulator): number {
+	return emu.control.requests().filter((request) => request.path === LIST_PATH && request.finishedAt !== undefined).length;
+}
+
+async function waitForListAnswers(emu: Emulator, count: number, timeoutMs: number): Promise<void> {
+	const target = listAnswers(emu) + count;
+	const deadline = Date.now() + timeoutMs;
+	while (listAnswers(emu) < target) {
+		if (Date.now() > deadline) throw new Error(`the trigger did not read the app's forms ${count} times in ${timeoutMs / 1000} s`);
+		await sleep(500);
+	}
+	await sleep(3000);
 }

@@ -1,6 +1,7 @@
 import { PollContext } from 'n8n-core';
 import type {
 	IDataObject,
+	IHttpRequestOptions,
 	INode,
 	INodeCredentials,
 	INodeExecutionData,
@@ -54,6 +55,12 @@ export async function runPoll(options: {
 	mode?: 'trigger' | 'manual';
 	/** Only n8n 2.40+ offers getPollBudgetMs(); without this option the context has none. */
 	pollBudgetMs?: number;
+	/**
+	 * Answers the node's HTTP requests in this process instead of n8n's HTTP
+	 * client (for a model of the API that thousands of polls must reach
+	 * quickly); the answer has the shape n8n's httpRequest returns.
+	 */
+	httpRequest?: (request: IHttpRequestOptions) => Promise<unknown>;
 }): Promise<PollOutcome> {
 	const node: INode = {
 		id: options.node?.id ?? 'trigger',
@@ -95,6 +102,7 @@ export async function runPoll(options: {
 	if (options.pollBudgetMs === undefined) {
 		delete (context as { getPollBudgetMs?: unknown }).getPollBudgetMs;
 	}
+	if (options.httpRequest !== undefined) context.helpers.httpRequest = options.httpRequest;
 
 	const copy = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 	try {
