@@ -236,7 +236,25 @@ function flattenThroughput(records: unknown[]): { perSecond: number; ratioToPars
 	return { perSecond, ratioToParse: flattenMs / parseMs };
 }
 
+/**
+ * `--property=N`: the all-forms trigger's model-based property test with N
+ * cases (test:quick runs 1,000), and with ALL_FORMS_PROPERTY_SEED set, from
+ * that seed; it measures nothing and writes no report.
+ */
+const PROPERTY_RUNS = process.argv.find((arg) => arg.startsWith('--property='))?.slice('--property='.length);
+
+function runPropertyTest(runs: string): void {
+	if (!/^[1-9]\d{0,6}$/.test(runs)) throw new Error(`--property takes a number of cases (1 to 9,999,999), not ${JSON.stringify(runs)}`);
+	const started = Date.now();
+	execFileSync(join('node_modules', '.bin', 'jest'), ['test/engine/triggerAllForms.property.test.ts'], {
+		stdio: 'inherit',
+		env: { ...process.env, ALL_FORMS_PROPERTY_RUNS: runs },
+	});
+	console.log(`property  ${runs} cases of the all-forms trigger against its model passed in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`);
+}
+
 async function main(): Promise<void> {
+	if (PROPERTY_RUNS !== undefined) return runPropertyTest(PROPERTY_RUNS);
 	const emulator = await EmulatorProcess.start(await freePort());
 	try {
 		if (ONLY) return await runSectionsOnly(emulator, ONLY);

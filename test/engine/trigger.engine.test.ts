@@ -353,6 +353,23 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect((await pollFrom(third.staticData)).result).toBeNull();
 		});
 
+		it('carries on from a 0.1.0 position that remembered its 200 undated leads of 450: none of those is emitted again, and each new one comes once', async () => {
+			// 0.1.0 took all 450 as handled on its first poll but kept only 200 of their keys.
+			const present = Array.from({ length: 450 }, (_, index) => `old-u${String(index).padStart(3, '0')}`);
+			present.forEach(undatedLead);
+			const kept = present.slice(250);
+			const released = { inquiryCursor: { ...releasedCursor(), undated: kept } };
+			const first = await pollFrom(released);
+			expect(first.error).toBeUndefined();
+			expect(namesOf(first.result)).toEqual(['lead-b']);
+
+			undatedLead('new-u1');
+			const second = await pollFrom(first.staticData);
+			expect(second.error).toBeUndefined();
+			expect(namesOf(second.result)).toEqual(['new-u1']);
+			expect((await pollFrom(second.staticData)).result).toBeNull();
+		});
+
 		it('stops with an error naming the newer release and the update, before fetching or emitting, and keeps the position', async () => {
 			const saved = { inquiryCursor: { ...releasedCursor(), v: SAVED_POSITION_VERSION + 1, position: { after: 'lead-a' } } };
 			const outcome = await pollFrom(saved);

@@ -303,6 +303,76 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			expect(errors[2]).toMatch(/read the app's list of forms for \d+ minutes? \(3 polls in a row\)/);
 		});
 
+		it('an app of more than 100 forms: after one empty list answer no form emits its leads again', async () => {
+			const many = Array.from({ length: 105 }, (_, index) => ({ pageId: `formbuilder_1001_${200 + index}`, pageName: `Form ${index}` }));
+			const listMany = () => emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: many });
+			listMany();
+			const trigger = makeTrigger({ maxItemsPerPoll: 1000 });
+			await trigger.poll();
+			const now = Date.now();
+			many.forEach((form, index) => emu().control.addInquiry({ appId: FIXTURE.appId, pageId: form.pageId, addedon: now + index, fields: [{ name: 'name', label: 'Name', value: `Lead ${index}` }] }));
+			expect((await trigger.poll()).result?.[0]).toHaveLength(105);
+			emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [] });
+			expect((await trigger.poll()).result).toBeNull();
+			listMany();
+			const back = await trigger.poll();
+			expect(back.error).toBeUndefined();
+			expect(back.result).toBeNull();
+		}, 60_000);
+
+		it('a form back after one poll away carries on below a record dated in the future it had emitted', async () => {
+			listForms('contact', 'quote');
+			const trigger = makeTrigger();
+			await trigger.poll();
+			submit('contact', 'Dated Tomorrow', Date.now() + 86_400_000);
+			expect(names((await trigger.poll()).result)).toEqual(['Dated Tomorrow']);
+			listForms('quote');
+			expect((await trigger.poll()).result).toBeNull();
+			listForms('contact', 'quote');
+			submit('contact', 'Today', Date.now());
+			expect(names((await trigger.poll()).result)).toEqual(['Today']);
+		});
+
+		it('an outage of several forms is one failure of the trigger, reported once, naming each form', async () => {
+			listForms('contact', 'quote', 'booking');
+			const trigger = makeTrigger({ errorAfterPolls: 2, errorAfterMinutes: 0 });
+			await trigger.poll();
+			for (const form of ['quote', 'booking'] as const) {
+				emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 404, pageId: FORMS[form].pageId, times: 1000 });
+			}
+			const outcomes = [];
+			for (let poll = 0; poll < 5; poll++) outcomes.push(await trigger.poll());
+			const reports = outcomes.flatMap((outcome) => (outcome.error === undefined ? [] : [outcome.error.description ?? '']));
+			expect(reports).toHaveLength(1);
+			expect(reports[0]).toMatch(/form "Quote Request" \(formbuilder_1001_2\), form "Booking" \(formbuilder_1001_3\)/);
+		});
+
+		it('Watch switched to One Form and back to All Forms with Emit Since a Date emits nothing twice', async () => {
+			const since = Date.now() - 3_600_000;
+			listForms('contact', 'quote');
+			submit('contact', 'Contact Since', since + 1000);
+			submit('quote', 'Quote Since', since + 2000);
+			const credentials = appBuilderCredentials(emu());
+			let saved: IDataObject = {};
+			const poll = async (watch: IDataObject) => {
+				const outcome = await pollAppBuilderTrigger(
+					credentials,
+					{ event: 'new', appId: FIXTURE.appId, ...watch, simplify: true, options: { firstPoll: 'since', firstPollSince: new Date(since).toISOString() } },
+					{ workflowId: 'watch-switch', workflowStaticData: JSON.parse(JSON.stringify(saved)) },
+				);
+				expect(outcome.error).toBeUndefined();
+				saved = outcome.workflowStaticData;
+				return names(outcome.result);
+			};
+			const all = { watch: 'allForms' };
+			const contactOnly = { watch: 'form', pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId } };
+			expect(await poll(all)).toEqual(['Contact Since', 'Quote Since']);
+			expect(await poll(contactOnly)).toEqual([]);
+			submit('quote', 'Quote Meanwhile', Date.now());
+			expect(await poll(all)).toEqual(['Quote Meanwhile']);
+			expect(await poll(all)).toEqual([]);
+		});
+
 		it('refuses Since in the future, naming Since and what to set', async () => {
 			const trigger = makeTrigger({ firstPoll: 'since', firstPollSince: new Date(Date.now() + 86_400_000).toISOString() });
 			const outcome = await trigger.poll();

@@ -183,6 +183,25 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		expect(names((await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' })).result)).toEqual(['Ann']);
 	});
 
+	it('start over: a copy given the original\'s name after the original is deleted begins with a first poll, from a position of this release or of the one before', async () => {
+		const workflow = makeWorkflow();
+		submit('Seed', T0);
+		await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' });
+		submit('Ann', T0 + 1000);
+		const copy = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' });
+		expect(copy.error).toBeUndefined();
+		expect(copy.result).toBeNull();
+		submit('Bob', T0 + 2000);
+		expect(names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result)).toEqual(['Bob']);
+
+		// The release before kept its position under the node's name too, tagged with the node's ID; a damaged one stops only its own node.
+		const previousRelease = makeWorkflow();
+		previousRelease.store({ 'node:App Builder Trigger': { inquiryCursor: { v: 3, scope: 'broken' }, triggerNodeId: 'node-1' } });
+		const copyOfPrevious = await previousRelease.poll({ id: 'node-2', name: 'App Builder Trigger' });
+		expect(copyOfPrevious.error).toBeUndefined();
+		expect(copyOfPrevious.result).toBeNull();
+	});
+
 	it('reads a position saved before positions carried their node ID', async () => {
 		const workflow = makeWorkflow();
 		submit('Seed', T0);
