@@ -149,8 +149,8 @@ neither side. CPU is
 this process's (user and system) during the cycle; memory is how far its
 JavaScript heap rose above where the cycle started, at its highest (sampled
 every millisecond). The state is the saved
-position in the node's static data (the trigger keeps a copy of the same
-size under the node's ID, see docs/trigger.md), against its stated bound.
+position in the node's static data, the one place it is stored in these
+runs (see docs/trigger.md), against its stated bound.
 
 | Forms | All forms, one trigger | One trigger per form | Ratio | CPU, one trigger | CPU, per form | Heap at peak, one trigger | Heap at peak, per form | State, one trigger | State, per form (sum) | State bound |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |

@@ -36,16 +36,16 @@ export function triggeredIds(executions: Execution[]): string[] {
 	return ids.sort();
 }
 
-/** Answers of the inquiries endpoint the emulator finished sending (any status), so far. */
-function inquiryAnswers(emu: Emulator): number {
-	return emu.control.requests().filter((request) => request.path === INQUIRIES_PATH && request.finishedAt !== undefined).length;
+/** Answers of an endpoint (the inquiries one unless said) the emulator finished sending (any status), so far. */
+function inquiryAnswers(emu: Emulator, path = INQUIRIES_PATH): number {
+	return emu.control.requests().filter((request) => request.path === path && request.finishedAt !== undefined).length;
 }
 
-async function waitForAnswers(emu: Emulator, count: number, timeoutMs: number): Promise<void> {
-	const target = inquiryAnswers(emu) + count;
+async function waitForAnswers(emu: Emulator, count: number, timeoutMs: number, path = INQUIRIES_PATH): Promise<void> {
+	const target = inquiryAnswers(emu, path) + count;
 	const deadline = Date.now() + timeoutMs;
-	while (inquiryAnswers(emu) < target) {
-		if (Date.now() > deadline) throw new Error(`the trigger did not poll ${count} times in ${timeoutMs / 1000} s`);
+	while (inquiryAnswers(emu, path) < target) {
+		if (Date.now() > deadline) throw new Error(`the trigger did not call ${path} ${count} times in ${timeoutMs / 1000} s`);
 		await sleep(500);
 	}
 	// Let the execution a poll started be stored.
@@ -282,7 +282,7 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 
 		// One answer of the list without a list; meanwhile a late arrival (older than the leads emitted) and an undated lead.
 		emu.control.injectFault({ endpoint: 'getAppFeatures', kind: 'noList', times: 1 });
-		await waitForListAnswers(emu, 1, 150_000);
+		await waitForAnswers(emu, 1, 150_000, LIST_PATH);
 		expected.set(lead(pages[0], Math.min(watchBegan + 1000, afterActivation - 1)), pages[0].pageId);
 		const undatedId = 'undated-after-glitch';
 		emu.control.addRawInquiry({ appId: FIXTURE.appId, pageId: pages[1].pageId, _id: undatedId, json: JSON.stringify({ _id: undatedId, name: 'Undated' }) });
@@ -327,19 +327,4 @@ async function storedStaticData(n8n: N8nInstance, workflowId: string): Promise<S
 /** The trigger's position in the workflow's global static data, under its node ID ("trigger" in these workflows). */
 function triggerPosition(staticData: StaticData): StoredPosition | undefined {
 	return staticData.global?.['appBuilderTrigger:trigger']?.state;
-}
-
-/** Answers of the app's list of forms the emulator finished sending, so far. */
-function listAnswers(emu: Emulator): number {
-	return emu.control.requests().filter((request) => request.path === LIST_PATH && request.finishedAt !== undefined).length;
-}
-
-async function waitForListAnswers(emu: Emulator, count: number, timeoutMs: number): Promise<void> {
-	const target = listAnswers(emu) + count;
-	const deadline = Date.now() + timeoutMs;
-	while (listAnswers(emu) < target) {
-		if (Date.now() > deadline) throw new Error(`the trigger did not read the app's forms ${count} times in ${timeoutMs / 1000} s`);
-		await sleep(500);
-	}
-	await sleep(3000);
 }

@@ -105,7 +105,7 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 		it('against an endless answer fails at the answer\'s bound and logs it', async () => {
 			const measured = await measure('poll', [endless]);
 			expect(measured.error).toBeUndefined();
-			expect(measured.logged).toEqual([expect.stringMatching(/could not read inquiries.*The App Builder API's answer is larger than 300 MB/)]);
+			expect(measured.logged).toEqual([expect.stringMatching(/could not read the inquiries.*The App Builder API's answer is larger than 300 MB/)]);
 			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 		}, 120_000);
 

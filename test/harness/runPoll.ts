@@ -7,6 +7,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
+	IPollFunctions,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
@@ -61,6 +62,8 @@ export async function runPoll(options: {
 	 * quickly); the answer has the shape n8n's httpRequest returns.
 	 */
 	httpRequest?: (request: IHttpRequestOptions) => Promise<unknown>;
+	/** Takes what the node logs instead of n8n's logger (which writes to the console). */
+	logger?: IPollFunctions['logger'];
 }): Promise<PollOutcome> {
 	const node: INode = {
 		id: options.node?.id ?? 'trigger',
@@ -103,6 +106,7 @@ export async function runPoll(options: {
 		delete (context as { getPollBudgetMs?: unknown }).getPollBudgetMs;
 	}
 	if (options.httpRequest !== undefined) context.helpers.httpRequest = options.httpRequest;
+	if (options.logger !== undefined) Object.defineProperty(context, 'logger', { value: options.logger });
 
 	const copy = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 	try {

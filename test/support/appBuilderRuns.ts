@@ -89,7 +89,7 @@ export async function runAppBuilder(
 export async function pollAppBuilderTrigger(
 	credentialsHelper: MemoryCredentialsHelper,
 	parameters: IDataObject,
-	extra: Pick<Parameters<typeof runPoll>[0], 'staticData' | 'workflowStaticData' | 'node' | 'workflowId' | 'pollBudgetMs' | 'mode' | 'httpRequest'> = {},
+	extra: Pick<Parameters<typeof runPoll>[0], 'staticData' | 'workflowStaticData' | 'node' | 'workflowId' | 'pollBudgetMs' | 'mode' | 'httpRequest' | 'logger'> = {},
 ) {
 	return await runPoll({
 		nodeType: new AppBuilderTrigger(),
