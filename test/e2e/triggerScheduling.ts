@@ -222,7 +222,7 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 		expect(triggeredIds(executions)).toEqual([...outage].sort());
 		const failed = executions.filter((execution) => execution.status === 'error');
 		expect(failed).toHaveLength(1);
-		expect(JSON.stringify(failed[0].data.resultData)).toMatch(/has not been able to read inquiries/);
+		expect(JSON.stringify(failed[0].data.resultData)).toMatch(/has not been able to read the inquiries/);
 		expect(errorRuns).toHaveLength(1);
 		expect(JSON.stringify(errorRuns[0].data.resultData.runData['Error Trigger'])).toMatch(/did not accept the access token/);
 		expect(JSON.stringify([...executions, ...errorRuns])).not.toContain(FIXTURE.accessToken);
