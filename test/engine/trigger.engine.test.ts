@@ -409,8 +409,13 @@ describe('App Builder Trigger in the n8n engine', () => {
 				expect(outcome.result).toBeNull();
 				expect(outcome.error?.message).toBe(`The trigger's saved position cannot be read: ${problem}`);
 				expect(outcome.error?.description).toMatch(/duplicate this trigger node.*first poll/);
+				// Saved without a node ID (release 0.1.0's way): a copy must not take this node's name, or it would read it.
+				expect(outcome.error?.description).toMatch(/Keep the name the copy is given/);
 				expect(outcome.staticData).toEqual(JSON.parse(JSON.stringify(saved)));
 			}
+			const owned = await pollFrom({ inquiryCursor: { v: 3, scope: 5 }, triggerNodeId: 'trigger' });
+			expect(owned.error?.description).toMatch(/duplicate this trigger node.*first poll/);
+			expect(owned.error?.description).not.toMatch(/Keep the name/);
 			expect(emu().control.requests()).toHaveLength(0);
 		});
 	});

@@ -71,7 +71,8 @@ export function isStagedCopy(nodeData: IDataObject): boolean {
  * treating it as a first poll would take every inquiry present as handled.
  */
 export function readTriggerPosition(node: INode, stores: TriggerStores): TriggerPosition | undefined {
-	const saved = readSavedPosition(storedPosition(node, stores));
+	const stored = storedPosition(node, stores);
+	const saved = readSavedPosition(stored);
 	if (saved.kind === 'none') return undefined;
 	if (saved.kind === 'readable') return saved.state;
 	if (saved.kind === 'newer') {
@@ -79,12 +80,12 @@ export function readTriggerPosition(node: INode, stores: TriggerStores): Trigger
 			node,
 			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${saved.version}; this release reads up to v${SAVED_POSITION_VERSION})`,
 			{
-				description: `${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${START_OVER}`,
+				description: `${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${startOver(stores, stored)}`,
 			},
 		);
 	}
 	throw new NodeOperationError(node, `The trigger's saved position cannot be read: ${saved.problem}`, {
-		description: `No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${START_OVER}`,
+		description: `No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${startOver(stores, stored)}`,
 	});
 }
 
@@ -129,6 +130,13 @@ function isPositionCopy(value: unknown): value is PositionCopy {
 const STOPPED =
 	'The trigger stops here rather than guess which inquiries it already sent, and keeps its saved position as it is.';
 
-// A copy of the node has a new ID, and so starts with no position.
-const START_OVER =
-	"To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Poll), and inquiries submitted since the last successful poll are not emitted (App Builder > Get Many Inquiries with Submitted After lists them).";
+/**
+ * How to start over: a copy of the node has a new ID, and so starts with no
+ * position, but one saved by release 0.1.0 carries no node ID and is read by
+ * whichever node has its name.
+ */
+function startOver(stores: TriggerStores, stored: unknown): string {
+	const unowned = stored !== undefined && stored === stores.node[STATE_KEY] && stores.node[OWNER_KEY] === undefined;
+	const name = unowned ? ' Keep the name the copy is given (not this node\'s name): a position of release 0.1.0 is kept under the node\'s name.' : '';
+	return `To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Poll), and inquiries submitted since the last successful poll are not emitted (App Builder > Get Many Inquiries with Submitted After lists them).${name}`;
+}
