@@ -9,9 +9,11 @@ import { isAfterFloor, raiseFloor, startOf } from './cursorFloor';
  * No single answer shrinks it: a form absent from the app's list (an empty
  * or absent list, a form unpublished for a while) or not watched (Watch set
  * to One Form) keeps its whole cursor, and carries on from it when it is
- * read again, exactly as a form that never left. Only a form away for both
- * FORGET_AFTER_MS and FORGET_AFTER_POLLS is forgotten, and only past
- * MAX_WHOLE_CURSORS forms is a cursor made small (compactCursor).
+ * read again, exactly as a form that never left. A form away for both
+ * SHRINK_AFTER_MS and SHRINK_AFTER_POLLS, or past MAX_WHOLE_CURSORS forms,
+ * keeps a small cursor (compactCursor), which still emits nothing twice;
+ * only one away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS, or past
+ * MAX_SMALL_CURSORS more, is forgotten.
  */
 export interface TriggerPosition {
 	/** The app and the event (`appId/event`); another app or event starts over. */
@@ -52,9 +54,13 @@ export interface Watch {
 	firstPollSince: number | undefined;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A form away this long and for this many polls keeps a small cursor (both must be reached). */
+export const SHRINK_AFTER_MS = 90 * DAY_MS;
+export const SHRINK_AFTER_POLLS = 1000;
 /** A form away this long and for this many polls is forgotten (both must be reached). */
-export const FORGET_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
-export const FORGET_AFTER_POLLS = 1000;
+export const FORGET_AFTER_MS = 365 * DAY_MS;
+export const FORGET_AFTER_POLLS = 10_000;
 /** Whole cursors kept at most: an app lists at most this many forms (appForms.ts). */
 export const MAX_WHOLE_CURSORS = 1000;
 /** Forms away past the whole cursors keep a small one (compactCursor); past this many more, the longest away are forgotten. */
@@ -138,7 +144,7 @@ export function nextPosition(
 	awayForms.forEach(({ pageId, cursor, absence }, index) => {
 		const rank = watched + index;
 		if (rank >= MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS) return;
-		const small = rank >= MAX_WHOLE_CURSORS;
+		const small = rank >= MAX_WHOLE_CURSORS || (absence.polls >= SHRINK_AFTER_POLLS && watch.nowMs - absence.since >= SHRINK_AFTER_MS);
 		forms.push([pageId, small ? compactCursor(cursor, absence.since) : cursor]);
 		if (small) unknown.add(pageId);
 		away.push([pageId, absence]);

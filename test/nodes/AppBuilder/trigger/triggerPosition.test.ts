@@ -2,6 +2,8 @@ import {
 	compactCursor,
 	FORGET_AFTER_MS,
 	FORGET_AFTER_POLLS,
+	SHRINK_AFTER_MS,
+	SHRINK_AFTER_POLLS,
 	formStart,
 	MAX_SMALL_CURSORS,
 	MAX_WHOLE_CURSORS,
@@ -63,6 +65,17 @@ describe("the trigger's saved position over its forms", () => {
 		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS).forms)).toEqual(['a']);
 		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 2), FORGET_AFTER_MS * 10).forms)).toEqual(['a', 'b']);
 		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS * 10), FORGET_AFTER_MS - 1).forms)).toEqual(['a', 'b']);
+	});
+
+	it('makes the cursor of a form small once it has been away for both SHRINK_AFTER_MS and SHRINK_AFTER_POLLS, its undated inquiries then unknown', () => {
+		const many = Array.from({ length: 30 }, (_, index) => `k${index}`);
+		const away = (since: number, polls: number) => position({ a: cursor(5), b: cursor(7, many) }, { away: { b: { since, polls } }, allFormsSince: 0 });
+		const after = (previous: TriggerPosition, nowMs: number) => nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { ...ALL, nowMs });
+		const shrunk = after(away(0, SHRINK_AFTER_POLLS - 1), SHRINK_AFTER_MS);
+		expect(Object.keys(shrunk.forms.b.seen)).toHaveLength(SMALL_CURSOR_KEYS);
+		expect(shrunk.undatedUnknown).toEqual(['b']);
+		expect(after(away(0, SHRINK_AFTER_POLLS - 2), SHRINK_AFTER_MS * 2).forms.b).toEqual(cursor(7, many));
+		expect(after(away(0, SHRINK_AFTER_POLLS * 2), SHRINK_AFTER_MS - 1).forms.b).toEqual(cursor(7, many));
 	});
 
 	it('how a form starts: its cursor; else since the watch of every form began; else Since; else as On First Poll says', () => {
