@@ -3,7 +3,7 @@ import { TIMED_CAUSES } from 'n8n-workflow';
 
 import { meaningOf } from './errorCatalog';
 import { isUnreadableBody } from './interpretResponse';
-import type { CallFailure } from './webServiceError';
+import type { CallFailure } from './callFailure';
 
 /**
  * Why a call failed, in the words n8n-workflow 2.37 and later give errors

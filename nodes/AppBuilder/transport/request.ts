@@ -21,7 +21,8 @@ import type { WebServiceFailure } from './interpretResponse';
 import { MAX_WHOLE_ANSWER_BYTES, ReadingStopped, type StreamReader } from '../../shared/http/streamReading';
 import { streamedOutcome, type AnswerReading, type StreamedResponse } from './streamedOutcome';
 import { readWebServiceCredentials } from './webServiceCredentials';
-import { webServiceError, type CallFailure, type LimitFailure, type OtherFailure } from './webServiceError';
+import type { CallFailure, LimitFailure, OtherFailure } from './callFailure';
+import { webServiceError } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

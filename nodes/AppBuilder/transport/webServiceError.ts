@@ -2,35 +2,12 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { AnswerLimit } from '../../shared/http/answerLimits';
-import { networkFailureWords, type NetworkFailure } from '../../shared/http/networkFailure';
-import type { RedirectFailure } from '../../shared/http/redirectTarget';
+import { networkFailureWords } from '../../shared/http/networkFailure';
 import { apiMessageForUser, redactOrigin } from '../../shared/text/redact';
+import type { CallFailure, LimitFailure } from './callFailure';
 import { meaningOf } from './errorCatalog';
 import { withFailureCause } from './failureCause';
 import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
-
-/** An answer that went past its deadline, its size or its number of records. */
-export interface LimitFailure {
-	ok: false;
-	limit: AnswerLimit;
-	/** Seconds for 'time', bytes for 'bytes', a count for 'records'. */
-	bound: number;
-}
-
-/** Anything else that was thrown: its own message is the best description there is. */
-export interface OtherFailure {
-	ok: false;
-	other: true;
-	message: string;
-}
-
-/** A compressed answer whose data could not be decoded. */
-export interface DecodingFailure {
-	ok: false;
-	undecodable: true;
-}
-
-export type CallFailure = WebServiceFailure | NetworkFailure | RedirectFailure | LimitFailure | DecodingFailure | OtherFailure;
 
 const CREDENTIAL = 'the App Builder API credential';
 

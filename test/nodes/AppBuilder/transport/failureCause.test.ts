@@ -1,5 +1,5 @@
 import { failureCauseOf } from '../../../../nodes/AppBuilder/transport/failureCause';
-import type { CallFailure } from '../../../../nodes/AppBuilder/transport/webServiceError';
+import type { CallFailure } from '../../../../nodes/AppBuilder/transport/callFailure';
 
 describe("a failed call's cause in n8n's terms", () => {
 	const api = (code: number, extra: Partial<CallFailure> = {}): CallFailure =>
