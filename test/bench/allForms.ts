@@ -18,6 +18,7 @@ import { FIXTURE } from '../emulator';
 import type { EmulatorProcess } from './emulatorProcess';
 import { TriggerPoller } from './triggerPoller';
 import { highestDuring } from '../support/peakDuring';
+import { median } from '../support/median';
 
 export interface AllFormsSettings {
 	formCounts: number[];
@@ -43,7 +44,6 @@ export interface AllFormsRow {
 /** The saved state's bound for `forms` forms (ARCHITECTURE.md, "Watching every form"). */
 export const stateBoundBytes = (forms: number): number => Math.max(50_000, forms * 2_500);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const pageIdOf = (index: number) => `formbuilder_1001_${1000 + index}`;
 
 export async function measureAllForms(emulator: EmulatorProcess, settings: AllFormsSettings): Promise<AllFormsRow[]> {

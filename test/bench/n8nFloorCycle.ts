@@ -14,6 +14,7 @@ import { TRIVIAL_TRIGGER_NAME, trivialTriggerWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
 import type { FinishedExecution, N8nForBench } from './n8nForBench';
 import { cronTick, OURS, type CycleBreakdown, type CycleRow, type CycleSettings } from './pollCycleInN8n';
+import { median } from '../support/median';
 
 /** The target: a cycle of ours within this much of n8n's floor, at every size. */
 export const FLOOR_TARGET = 1.2;
@@ -41,7 +42,6 @@ export interface FloorRow {
 	ratio: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 /** A difference as "N ms more" or "N ms less". */
 const moreOrLess = (difference: number) => `${ms(Math.abs(difference))} ${difference >= 0 ? 'more' : 'less'}`;

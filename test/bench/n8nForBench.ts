@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { credentialDataFor } from '../emulator';
 import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
+import { sleep } from '../support/sleep';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
 const { N8nInstance, packPackage } = require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
@@ -31,7 +32,6 @@ export interface FinishedExecution {
 	data?: { resultData: { runData: Record<string, Array<{ executionTime: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>; error?: { message: string } } };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class N8nForBench {
 	private constructor(

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
+/* eslint-disable no-console -- it prints its progress and figures */
 /**
  * Figure 2: one poll cycle in a real n8n, ours against the peer workflow a
  * user builds from n8n's own nodes, on the same emulator data: a form of
@@ -8,6 +8,8 @@
 import { peerPollWorkflow, triggerWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
 import type { FinishedExecution, N8nForBench } from './n8nForBench';
+import { sleep } from '../support/sleep';
+import { median } from '../support/median';
 
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 
@@ -56,8 +58,6 @@ interface LoggedRequest {
 	status?: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * The cron tick a poll started from. n8n schedules a poll on a whole second

@@ -29,6 +29,7 @@ import { manyPollsSection, manyPollsTargetRow, measureManyPolls, profilePolls, t
 import { cpuMsPerPoll, measureTriggersPerMain, SCALE_N8N_ENV, type ScaleResult, type ScaleSettings } from './triggersPerMain';
 import { PEER_FACTOR, replaceMeasuredBlock, scaleChart, scaleSection, scaleTargetAt, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
 import { notePartialRun, putSection, putTargetRows } from './reportPatch';
+import { median } from '../support/median';
 
 const SMOKE = process.argv.includes('--smoke');
 const RUN_STARTED = Date.now();
@@ -158,7 +159,6 @@ interface PollRow {
 	stateBytes: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 async function measurePolls(emulator: EmulatorProcess): Promise<PollRow[]> {

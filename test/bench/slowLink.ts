@@ -13,6 +13,7 @@ import { PEER_FETCH_NODE, peerFetchWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
 import type { N8nForBench } from './n8nForBench';
 import { TriggerPoller } from './triggerPoller';
+import { median } from '../support/median';
 
 export interface SlowLinkSettings {
 	sizes: number[];
@@ -63,7 +64,6 @@ interface LoggedAnswer {
 }
 
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** The last inquiries answer the emulator sent, as it logged it. */

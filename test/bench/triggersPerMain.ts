@@ -20,6 +20,7 @@ import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
 import { tryFor, type Tried } from './tryFor';
 import { checkLeads, INTERVAL_MS, judgeWindow, type LeadCheck, type PollRequest, type RecordedExecution, type ScaleTrigger, type WindowJudgement } from './scaleWindow';
+import { sleep } from '../support/sleep';
 
 export type Who = 'ours' | 'peer';
 
@@ -140,7 +141,6 @@ const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 const N8N_REFUSING = { forMs: 2 * 60_000, everyMs: 5_000 };
 /** How often the editor API is asked during a window. */
 const API_EVERY_MS = 2_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A spread of seconds for K triggers: random, as n8n picks one for every minute-poll, but seeded so runs compare. */
 function cronSeconds(count: number, seed: number): number[] {

@@ -12,13 +12,13 @@ import {
 	pollsSeen,
 	postgresClient,
 	seededRandom,
-	sleep,
 	slowInquiryWorkflow,
 	triggerNamesOf,
 	waitForIdle,
 	waitForPoll,
 	type StoredExecution,
 } from './killLoop';
+import { sleep } from '../support/sleep';
 import {
 	committedPosition,
 	DURABLE_CURSORS,

@@ -1,6 +1,6 @@
 import type { N8nInstance } from './n8nInstance';
 import type { postgresClient } from './killLoop';
-import { sleep } from './killLoop';
+import { sleep } from '../support/sleep';
 
 /**
  * n8n's durable poll cursors as the crash suite runs them (n8n 2.41.1): the

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 import type { startEmulator } from '../emulator';
 import { newInquiryWorkflow } from './workflows';
+import { sleep } from '../support/sleep';
 
 /**
  * Tools for the crash suite: a seeded random generator (a failing run is
@@ -39,7 +40,6 @@ export function crashSeed(): number {
 	return Number.isInteger(given) && given > 0 ? given : Math.floor(Math.random() * 2 ** 31) + 1;
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Process ids started by `pid`, children first-level and below (read from /proc). */
 function descendantsOf(pid: number): number[] {

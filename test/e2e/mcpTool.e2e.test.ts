@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (built-in modules); it prints its progress and figures */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { McpClient, type McpTool, type McpToolResult } from './mcpClient';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { N8N_VERSIONS } from './n8nVersions';
 import { mcpToolWorkflow } from './workflows';
+import { sleep } from '../support/sleep';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -17,7 +18,6 @@ const INQUIRIES = 25;
 const PASSWORD = 'Agent-pa55word';
 const SECRETS = [FIXTURE.apiKey, FIXTURE.accessToken, PASSWORD];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The text of a tool result: n8n answers with one text part. */
 function textOf(result: McpToolResult): string {

@@ -1,11 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { FIXTURE, type startEmulator } from '../emulator';
 import type { N8nInstance } from './n8nInstance';
 import { userLifecycleWorkflow } from './workflows';
+import { sleep } from '../support/sleep';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Calls a production webhook; n8n registers it a moment after activation, so a 404 is retried briefly. */
 export async function callWebhook(n8n: N8nInstance, path: string, body: unknown): Promise<{ status: number; body: string }> {

@@ -1,7 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { credentialDataFor, FIXTURE, startEmulator } from '../emulator';
 import type { N8nInstance } from './n8nInstance';
 import { newInquiryWorkflow } from './workflows';
+import { sleep } from '../support/sleep';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Execution {
@@ -10,7 +10,6 @@ interface Execution {
 	data: { resultData: { runData: Record<string, Array<{ source?: unknown[]; data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>> } };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 const LIST_PATH = '/V4/webservices/AppFeatures.php';
 

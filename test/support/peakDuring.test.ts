@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 
 import { highestDuring } from './peakDuring';
+import { sleep } from './sleep';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the highest reading while work runs', () => {
 	it('catches a rise that is gone again before the work ends, and gives the reading before and the work’s value', async () => {

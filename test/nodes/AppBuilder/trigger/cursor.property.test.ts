@@ -11,6 +11,7 @@ import {
 	type CursorState,
 	type EventMode,
 } from '../../../../nodes/AppBuilder/trigger/cursor';
+import { deepFreeze } from '../../../support/deepFreeze';
 
 /**
  * A model of a form and a trigger: random interleavings of submissions (in
@@ -143,14 +144,6 @@ const settingsArb = (mode: EventMode, lateArrivals: Settings['lateArrivals']): f
 		undatedCells: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.constant(60) }),
 		lateArrivals: fc.constant(lateArrivals),
 	});
-
-function deepFreeze<T>(value: T): T {
-	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const child of Object.values(value)) deepFreeze(child);
-	}
-	return value;
-}
 
 /** A plain check: jest's expect costs too much inside loops that run millions of times. */
 function check(condition: boolean, message: string, detail?: unknown): void {

@@ -11,6 +11,7 @@ import {
 	type CursorState,
 } from '../../../../nodes/AppBuilder/trigger/cursor';
 import { DEFAULT_CELLS_PER_SUBTABLE, SUBTABLES } from '../../../../nodes/AppBuilder/trigger/undatedTable';
+import { deepFreeze } from '../../../support/deepFreeze';
 
 const SCOPE = 'app/form/new';
 const HOUR = 3_600_000;
@@ -26,14 +27,6 @@ const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
 
 const ev = (key: string, time: number | undefined): CursorEvent => ({ key, time });
 const keys = (events: CursorEvent[]) => events.map((event) => event.key);
-
-function deepFreeze<T>(value: T): T {
-	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const child of Object.values(value)) deepFreeze(child);
-	}
-	return value;
-}
 
 /** Static data is JSON between polls; the trigger reads it back through parseCursorState. */
 const stored = (state: CursorState): CursorState => parseCursorState(JSON.parse(JSON.stringify(state))) as CursorState;

@@ -6,6 +6,7 @@ import {
 	readSavedPosition,
 	type CursorStateMigration,
 } from '../../../../nodes/AppBuilder/trigger/cursorStateVersions';
+import { deepFreeze } from '../../../support/deepFreeze';
 
 const SCOPE = 'app/form/new';
 const T0 = Date.parse('2026-06-01T00:00:00Z');
@@ -13,14 +14,6 @@ const T0 = Date.parse('2026-06-01T00:00:00Z');
 /** A v1 state as the trigger stores it: every field of CursorState, as JSON gives it back. */
 const V1 = Object.freeze({ v: 1, scope: SCOPE, floor: T0 - 1000, seen: { a: T0, b: T0 + 5 }, undated: ['u1'] });
 const fromJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
-
-function deepFreeze<T>(value: T): T {
-	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const child of Object.values(value)) deepFreeze(child);
-	}
-	return value;
-}
 
 describe('migrateCursorState', () => {
 	it('returns a state of the current format as it is, applying nothing', () => {
