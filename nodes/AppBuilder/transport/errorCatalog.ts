@@ -10,7 +10,8 @@ export interface ApiErrorMeaning {
 	retryable: boolean;
 }
 
-const CREDENTIAL = 'the App Builder API credential';
+/** How errors name the credential a user fixes. */
+export const CREDENTIAL = 'the App Builder API credential';
 
 export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	400: {

@@ -5,11 +5,9 @@ import type { AnswerLimit } from '../../shared/http/answerLimits';
 import { networkFailureWords } from '../../shared/http/networkFailure';
 import { apiMessageForUser, redactOrigin } from '../../shared/text/redact';
 import type { CallFailure, LimitFailure } from './callFailure';
-import { meaningOf } from './errorCatalog';
+import { CREDENTIAL, meaningOf } from './errorCatalog';
 import { withFailureCause } from './failureCause';
 import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
-
-const CREDENTIAL = 'the App Builder API credential';
 
 export interface FailureDetails {
 	/** Attempts that failed other than with a 429, the last one included when it did. */

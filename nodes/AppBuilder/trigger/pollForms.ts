@@ -11,14 +11,12 @@ import { awaitsHandOff, positionFingerprint, recordHandOff } from './handOffs';
 import { formsToRead, planAppPoll, type AppPollSetup, type FormOutcome } from './appPoll';
 import type { InquiryList } from './inquiryList';
 import { withItsForm } from './itemForm';
-import { readForms } from './readForms';
+import { FORM_CONCURRENCY, readForms } from './readForms';
 import { positionScope } from './triggerPosition';
 import { UNDATED_CHANGES_TOLD_APART } from './undatedTable';
 import type { TriggerSettings } from './triggerSettings';
 import { isStagedCopy, readTriggerPosition, storedPosition, writeTriggerPosition, type TriggerStores } from './triggerState';
 
-/** Forms of an app read at once. */
-const FORM_CONCURRENCY = 4;
 /** One quick retry inside a poll; a poll that still fails is tried again at the next tick. */
 export const FETCH_ATTEMPTS = 2;
 

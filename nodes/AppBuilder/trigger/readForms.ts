@@ -4,6 +4,9 @@
  * is started (a form already under way runs to its own deadline). The forms
  * not started are reported as such, to be read first in the next poll.
  */
+/** Forms of an app read at once, by a poll and by Fetch Test Event. */
+export const FORM_CONCURRENCY = 4;
+
 export type FormRead<Form, List> =
 	| { form: Form; kind: 'read'; list: List }
 	| { form: Form; kind: 'failed'; error: unknown }

@@ -6,11 +6,8 @@ import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { withItsForm } from './itemForm';
 import { latestInquiry } from './latestInquiry';
-import { readForms } from './readForms';
+import { FORM_CONCURRENCY, readForms } from './readForms';
 import type { TriggerSettings } from './triggerSettings';
-
-/** Forms of an app read at once for a test event. */
-const FORM_CONCURRENCY = 4;
 
 /**
  * "Fetch Test Event": the latest inquiry of the form, or of every form of
