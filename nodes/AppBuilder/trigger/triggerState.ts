@@ -22,7 +22,7 @@ export interface TriggerStores {
 	workflow: IDataObject;
 }
 
-/** The position in the node's static data (durable poll cursors, a node without ID, and releases before 0.2.0). */
+/** The position in the node's static data (durable poll cursors, a node without ID, and what earlier versions of this package left there). */
 const STATE_KEY = 'inquiryCursor';
 /** The ID of the node that saved it there (absent in positions saved by release 0.1.0). */
 const OWNER_KEY = 'triggerNodeId';
