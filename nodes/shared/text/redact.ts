@@ -148,32 +148,32 @@ function urlEncoded(text: string): string | undefined {
 
 function redactForms(text: string, forms: readonly string[], marker: string): string {
 	const { text: decoded, origins } = decodeWithOrigins(text);
-	// cover[i] - cover[i-1]: how many found places start at i minus how many end there.
+	// cover[i] - cover[i-1], in positions of `text`: how many found places start at i minus how many end there.
 	let cover: Int32Array | undefined;
+	const mark = (from: number, to: number) => {
+		cover ??= new Int32Array(text.length + 1);
+		cover[from]++;
+		cover[to]--;
+	};
+	// A place found in the decoded text covers the whole characters it came from.
+	const original = (index: number) => (origins === undefined ? index : origins[index]);
 	for (const form of forms) {
 		// Overlapping places too: each found place is looked past by one unit, not by the form's length.
-		for (let at = decoded.indexOf(form); at !== -1; at = decoded.indexOf(form, at + 1)) {
-			cover ??= new Int32Array(decoded.length + 1);
-			cover[at]++;
-			cover[at + form.length]--;
-		}
+		for (let at = decoded.indexOf(form); at !== -1; at = decoded.indexOf(form, at + 1)) mark(original(at), original(at + form.length));
+		// Decoding can swallow a secret written as is ("&#0" holds "#"): the text as written is searched too.
+		if (origins === undefined) continue;
+		for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) mark(at, at + form.length);
 	}
 	if (cover === undefined) return text;
-	// Positions in `text`: a range of the decoded text covers the whole characters it came from.
-	const original = (index: number) => (origins === undefined ? index : origins[index]);
 	const pieces: string[] = [];
 	let copiedUpTo = 0;
 	let depth = 0;
-	let start = 0;
-	for (let index = 0; index <= decoded.length; index++) {
+	for (let index = 0; index <= text.length; index++) {
 		const before = depth;
 		depth += cover[index];
 		// Places that overlap or touch make one covered range, written as one marker.
-		if (before === 0 && depth > 0) start = index;
-		if (before > 0 && depth === 0) {
-			pieces.push(text.slice(copiedUpTo, original(start)), marker);
-			copiedUpTo = original(index);
-		}
+		if (before === 0 && depth > 0) pieces.push(text.slice(copiedUpTo, index), marker);
+		if (before > 0 && depth === 0) copiedUpTo = index;
 	}
 	pieces.push(text.slice(copiedUpTo));
 	return pieces.join('');

@@ -45,6 +45,12 @@ describe('redactSecrets', () => {
 		expect(redactSecrets(`Tom &amp; Jerry &#45; key ${API_KEY}`, [API_KEY])).toBe('Tom &amp; Jerry &#45; key [redacted]');
 	});
 
+	it('removes a secret that decoding a character reference would swallow ("#" in "&#0")', () => {
+		expect(redactSecrets('key &#0 here', ['#'])).toBe('key &[redacted]0 here');
+		expect(redactSecrets('a &#35; b', ['#'])).toBe('a [redacted] b');
+		expect(redactValue({ '&#0': 0 }, ['#'])).toEqual({ '&[redacted]0': 0 });
+	});
+
 	it('reads names of Object.prototype as unknown character references, not as characters', () => {
 		expect(decodeHtmlEntities('&constructor; &toString; &hasOwnProperty; &amp;')).toBe('&constructor; &toString; &hasOwnProperty; &');
 		expect(redactSecrets(`&constructor; ${API_KEY}`, [API_KEY])).toBe('&constructor; [redacted]');
