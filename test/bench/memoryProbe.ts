@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { MAX_FIRST_POLL_COUNT } from '../../nodes/AppBuilder/trigger/cursor';
+import { MAX_FIRST_POLL_COUNT } from '../../nodes/AppBuilder/trigger/cursor/cursor';
 import { FIXTURE } from '../emulator';
 import { EmulatorProcess } from './emulatorProcess';
 import { TriggerPoller } from './triggerPoller';

@@ -12,7 +12,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { commitPoll, MAX_FIRST_POLL_COUNT, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor';
+import { commitPoll, MAX_FIRST_POLL_COUNT, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor/cursor';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
 import { idealMsOf, measureAddUser, unlimitedRun, type AddUserRow, type AddUserSettings } from './addUserInN8n';

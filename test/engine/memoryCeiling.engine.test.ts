@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 
-import { RECORD_OVERHEAD_BYTES } from '../../nodes/AppBuilder/actions/inquiry/selectedInquiries';
+import { RECORD_OVERHEAD_BYTES } from '../../nodes/AppBuilder/actions/inquiry/getManyReader';
 import { endlessInquiries, finiteInquiries, inquiryText, MEASURED_FORM, MEASURED_LINE } from '../support/inquiryAnswers';
 import { startRecordingServer, type Answer, type RecordingServer } from '../support/recordingServer';
 

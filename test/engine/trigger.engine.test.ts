@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
-import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/triggerPosition';
+import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/saved/position';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runPoll } from '../harness';
 import { pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { TriggerPosition } from '../../nodes/AppBuilder/trigger/triggerPosition';
+import type { TriggerPosition } from '../../nodes/AppBuilder/trigger/saved/position';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/triggerPosition';
-import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../nodes/AppBuilder/trigger/undatedTable';
+import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/saved/position';
+import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../nodes/AppBuilder/trigger/cursor/undatedTable';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';

@@ -6,16 +6,16 @@ import { asNodeError } from '../parameters/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { recordFailedPoll, recordSucceededPoll, type FailureStreak } from './failureStreaks';
-import { fetchInquiryList } from './fetchInquiryList';
+import { fetchInquiryList } from './reading/fetchInquiryList';
 import { awaitsHandOff, positionFingerprint, recordHandOff } from './handOffs';
-import { formsToRead, planAppPoll, type AppPollSetup, type FormOutcome } from './appPoll';
-import type { InquiryList } from './inquiryList';
-import { withItsForm } from './itemForm';
-import { FORM_CONCURRENCY, readForms } from './readForms';
-import { positionScope } from './triggerPosition';
-import { UNDATED_CHANGES_TOLD_APART } from './undatedTable';
+import { formsToRead, planAppPoll, type AppPollSetup, type FormOutcome } from './plan/pollPlan';
+import type { InquiryList } from './reading/inquiryList';
+import { withItsForm } from './reading/itemForm';
+import { FORM_CONCURRENCY, readForms } from './reading/readForms';
+import { positionScope } from './saved/position';
+import { UNDATED_CHANGES_TOLD_APART } from './cursor/undatedTable';
 import type { TriggerSettings } from './triggerSettings';
-import { isStagedCopy, readTriggerPosition, storedPosition, writeTriggerPosition, type TriggerStores } from './triggerState';
+import { isStagedCopy, readTriggerPosition, storedPosition, writeTriggerPosition, type TriggerStores } from './saved/storage';
 
 /** One quick retry inside a poll; a poll that still fails is tried again at the next tick. */
 export const FETCH_ATTEMPTS = 2;

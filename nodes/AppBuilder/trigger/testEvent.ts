@@ -4,9 +4,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
-import { withItsForm } from './itemForm';
-import { latestInquiry } from './latestInquiry';
-import { FORM_CONCURRENCY, readForms } from './readForms';
+import { withItsForm } from './reading/itemForm';
+import { latestInquiry } from './reading/latestInquiry';
+import { FORM_CONCURRENCY, readForms } from './reading/readForms';
 import type { TriggerSettings } from './triggerSettings';
 
 /**

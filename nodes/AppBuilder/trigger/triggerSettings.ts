@@ -5,7 +5,7 @@ import { validateAppId, validateFormTarget } from '../descriptions/appAndForm';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
 import { choiceFrom, dateFrom, wholeNumberFrom } from '../parameters/parameterValues';
 import { checkedParameter, type ParameterField } from '../parameters/readParameter';
-import { MAX_FIRST_POLL_COUNT, type EventMode, type FirstPoll } from './cursor';
+import { MAX_FIRST_POLL_COUNT, type EventMode, type FirstPoll } from './cursor/cursor';
 import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS, type FailureReporting } from './failureStreaks';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;

@@ -10,8 +10,8 @@ import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readChoice, readParameter } from '../../parameters/readParameter';
 import { fetchFormInquiries } from '../../transport/formInquiries';
-import { selectFromRecords, SelectedInquiries } from './selectedInquiries';
-import type { InquirySelection } from './selectInquiries';
+import { selectFromRecords, SelectedInquiries } from './getManyReader';
+import type { InquirySelection } from './inquirySelector';
 
 /** Get Many's default Limit when the node runs as an AI agent's tool (n8n's "App Builder Tool"). */
 export const TOOL_DEFAULT_LIMIT = 20;

@@ -2,8 +2,8 @@ import type { INode } from 'n8n-workflow';
 
 import { inquiryItem } from '../../../../nodes/AppBuilder/inquiries/inquiryItem';
 import { AnswerLimitExceeded } from '../../../../nodes/shared/http/answerLimits';
-import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
-import { SelectedInquiries } from '../../../../nodes/AppBuilder/actions/inquiry/selectedInquiries';
+import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+import { SelectedInquiries } from '../../../../nodes/AppBuilder/actions/inquiry/getManyReader';
 import { readInquiryStream, type RecordCollector } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry, RAW_RECORD_MAX_CHARS } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import type { CursorEvent } from '../../../../nodes/AppBuilder/trigger/cursor';
-import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
+import type { CursorEvent } from '../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import { InquiryListBuilder, listFromRecords, type InquiryList } from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { StreamReading } from '../../../../nodes/shared/http/streamReading';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';

@@ -1,4 +1,4 @@
-import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/inquiryList';
+import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { streamedOutcome, type AnswerReading, type StreamedResponse } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
 import { valueRedactor, type ValueRedactor } from '../../../../nodes/shared/text/redact';

@@ -1,0 +1,95 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../../shared/text/redact';
+import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
+import { isUnreadableInquiry, readRecord } from '../../inquiries/unreadableInquiry';
+import { ReadingStopped } from '../../../shared/http/streamReading';
+import { InquirySelector, type InquirySelection } from './inquirySelector';
+
+/**
+ * Most inquiries one Get Many call returns, and most of their text: parsed
+ * and turned into items, that many stay well under the 500 MB one call may
+ * add to n8n's memory (docs/errors-and-limits.md).
+ */
+export const MAX_RETURNED_INQUIRIES = 100_000;
+export const MAX_RETURNED_BYTES = 100 * 1024 * 1024;
+/** What a parsed record costs beyond its text, counted against MAX_RETURNED_BYTES. */
+export const RECORD_OVERHEAD_BYTES = 512;
+
+/**
+ * Get Many's reading of an answer as it arrives: each record is parsed,
+ * filtered and offered to the selection, so only what the Limit can return
+ * is held (the best `limit` so far). Past the bounds above, reading stops
+ * with an error that says how to ask for less.
+ */
+export class SelectedInquiries implements RecordCollector<unknown[]> {
+	private readonly selector: InquirySelector<unknown>;
+	private offered = 0;
+
+	constructor(
+		private readonly selection: InquirySelection,
+		private readonly redact: ValueRedactor,
+		private readonly node: INode,
+		private readonly itemIndex: number,
+		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
+	) {
+		this.selector = new InquirySelector(selection);
+	}
+
+	get keptAll(): boolean {
+		return this.selector.size === this.offered;
+	}
+
+	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.offered === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
+		const text = bytes();
+		let record = readRecord(text, summary);
+		// A broken record's text is redacted before it is cut (readRecord), so it is read again with the redactor.
+		if (isUnreadableInquiry(record)) record = readRecord(text, summary, this.redact);
+		// Thrown through the transport, which ends the call with this error as it is.
+		if (!this.offer(record, text.length + RECORD_OVERHEAD_BYTES)) throw new ReadingStopped(this.tooMany());
+	}
+
+	/** A record of an answer that was parsed whole (and redacted with it). */
+	addParsed(record: unknown): void {
+		if (!this.offer(record, RECORD_OVERHEAD_BYTES)) throw this.tooMany();
+	}
+
+	/** The records selected, in order, with secrets the server echoed taken out (only those kept are redacted here). */
+	build(): unknown[] {
+		return this.selector.result().map((record) => (isUnreadableInquiry(record) ? record : this.redact(record)));
+	}
+
+	/** Offers a record to the selection; false when what is kept has gone past the bounds. */
+	private offer(record: unknown, weight: number): boolean {
+		this.offered++;
+		this.selector.offer(record, weight);
+		return this.selector.size <= MAX_RETURNED_INQUIRIES && this.selector.keptWeight <= MAX_RETURNED_BYTES;
+	}
+
+	private tooMany(): NodeOperationError {
+		const bounds = `more than ${MAX_RETURNED_INQUIRIES.toLocaleString('en')} inquiries or ${MAX_RETURNED_BYTES / (1024 * 1024)} MB of them`;
+		const narrow = 'narrow the inquiries with the Submitted After and Submitted Before filters (or Read Status)';
+		const returnAll = this.selection.limit === undefined;
+		return new NodeOperationError(
+			this.node,
+			returnAll
+				? `The form has more inquiries than one Get Many can return (${bounds}), so reading stopped`
+				: `The Limit asks for more inquiries than one Get Many can return (${bounds}), so reading stopped`,
+			{
+				description: returnAll
+					? `This keeps n8n's memory safe. Turn Return All off and set a Limit, or ${narrow}; to read them all, run Get Many once per date range.`
+					: `This keeps n8n's memory safe. Lower the Limit, or ${narrow}.`,
+				itemIndex: this.itemIndex,
+			},
+		);
+	}
+}
+
+/** Get Many's selection of an answer that was parsed whole, within the same bounds. */
+export function selectFromRecords(records: unknown[], collector: SelectedInquiries): unknown[] {
+	for (const record of records) collector.addParsed(record);
+	return collector.build();
+}

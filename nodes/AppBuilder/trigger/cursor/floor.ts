@@ -1,0 +1,76 @@
+import { byTimeThenKey } from './latestListings';
+
+/**
+ * The floor is a position in the cursor's order of events (by time, then
+ * key): an event after it is judged, one at or before it is taken as
+ * handled. A position and not a time, so the floor can sit inside a group
+ * of events that share one time: they are emitted in key order, so when
+ * Max per Poll splits a tie, the floor goes just after the last one emitted
+ * and the rest stay after it. No key is empty, so (t, "") is the floor
+ * before every event at time t.
+ */
+export interface CursorPosition {
+	time: number;
+	key: string;
+}
+
+/** Whether an event at `position` is after `floor`, so the cursor judges it; at or before, it is handled. */
+export function isAfter(position: CursorPosition, floor: CursorPosition): boolean {
+	return isAfterFloor(position.time, position.key, floor);
+}
+
+/** isAfter without making a position: it runs once per inquiry of the answer. */
+export function isAfterFloor(time: number, key: string, floor: CursorPosition): boolean {
+	return time > floor.time || (time === floor.time && key > floor.key);
+}
+
+/** The floor before every event at `time`. */
+export function startOf(time: number): CursorPosition {
+	return { time, key: '' };
+}
+
+/**
+ * Where the floor goes after a poll (see ARCHITECTURE.md, "The cursor"):
+ * up to lookbackMs below the newest tracked time, capped at now; then, when
+ * more than maxTracked tracked events are after it, up to the newest event
+ * beyond the newest maxTracked; but never past `highest` (set while an
+ * event this poll found new is left for a later poll), and never down.
+ */
+export function raiseFloor(
+	current: CursorPosition,
+	tracked: ReadonlyMap<string, number>,
+	limits: { lookbackMs: number; maxTracked: number; nowMs?: number },
+	highest: CursorPosition | undefined,
+): CursorPosition {
+	let floor = current;
+	let newest = -Infinity;
+	// A loop, not Math.max(...times): spreading a large form's times overflows the call stack.
+	for (const time of tracked.values()) if (time > newest) newest = time;
+	if (newest > -Infinity) {
+		const anchor = limits.nowMs === undefined ? newest : Math.min(newest, limits.nowMs);
+		floor = later(floor, startOf(anchor - limits.lookbackMs));
+		floor = later(floor, newestBeyond(tracked, floor, limits.maxTracked) ?? floor);
+	}
+	if (highest !== undefined && isAfter(floor, highest)) floor = later(current, highest);
+	return floor;
+}
+
+/** When more than `count` tracked events are after `floor`: the newest of those beyond the newest `count`. */
+function newestBeyond(tracked: ReadonlyMap<string, number>, floor: CursorPosition, count: number): CursorPosition | undefined {
+	const times: number[] = [];
+	for (const [key, time] of tracked) if (isAfterFloor(time, key, floor)) times.push(time);
+	if (times.length <= count) return undefined;
+	// Times sort as numbers (fast); only the keys at the one time the cut falls in need sorting.
+	const newestFirst = Float64Array.from(times).sort().reverse();
+	const cutTime = newestFirst[count];
+	let newerThanCut = 0;
+	while (newestFirst[newerThanCut] > cutTime) newerThanCut++;
+	const atCut: string[] = [];
+	for (const [key, time] of tracked) if (time === cutTime && isAfterFloor(time, key, floor)) atCut.push(key);
+	atCut.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+	return { time: cutTime, key: atCut[count - newerThanCut] };
+}
+
+export function later(a: CursorPosition, b: CursorPosition): CursorPosition {
+	return byTimeThenKey(a, b) >= 0 ? a : b;
+}

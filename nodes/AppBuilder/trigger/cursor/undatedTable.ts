@@ -1,0 +1,223 @@
+import { fnv1a64Halves } from '../../inquiries/identity';
+
+/**
+ * A fixed-size table of a set of keys from which the difference to another
+ * set can be read back: an invertible Bloom lookup table (Goodrich and
+ * Mitzenmacher, 2011) of the keys' 64-bit hashes. The cursor keeps one of
+ * the undated inquiries it has handled; on each poll the table of the
+ * undated inquiries present, minus the stored one, decodes into those that
+ * appeared and those that disappeared, however many there are in all, as
+ * long as not too many changed (see ARCHITECTURE.md, "The cursor").
+ *
+ * The table has SUBTABLES parts of `size` cells; a key lands in one cell of
+ * each part. A cell holds how many keys landed in it, the XOR of their
+ * hashes and the XOR of a check of each hash. A cell of a difference that
+ * holds one key alone (count ±1, the check matches, and that key lands in
+ * this very cell) gives the key back; taking it out of its other cells may
+ * leave other cells with one key, and so on ("peeling").
+ */
+export const SUBTABLES = 5;
+/** Cells per part of a new table: 300 cells, 4,800 bytes, 6,404 characters stored when most are in use. */
+export const DEFAULT_CELLS_PER_SUBTABLE = 60;
+/**
+ * How many keys a difference of the default table decodes into: in
+ * simulation, 150 decode every time and the first failures come near 170
+ * (a failure leaves what it could not read for later polls).
+ */
+export const UNDATED_CHANGES_TOLD_APART = 150;
+/** A stored table larger than this is damaged, not written by any release. */
+export const MAX_CELLS_PER_SUBTABLE = 1024;
+const CELL_BYTES = 16;
+/** Stored layout byte, then the cells per part as a 16-bit number. */
+const HEADER_BYTES = 3;
+const DENSE = 1;
+const SPARSE = 2;
+const MAX_STORED_LENGTH = Math.ceil((HEADER_BYTES + MAX_CELLS_PER_SUBTABLE * SUBTABLES * CELL_BYTES) / 3) * 4;
+
+/** A key's 64-bit hash as two unsigned 32-bit halves, and its text form for maps. */
+export interface KeyHash {
+	high: number;
+	low: number;
+}
+
+export function keyHash(key: string): KeyHash {
+	const [high, low] = fnv1a64Halves(key);
+	return { high, low };
+}
+
+export function hashText(hash: KeyHash): string {
+	return hash.high.toString(16).padStart(8, '0') + hash.low.toString(16).padStart(8, '0');
+}
+
+export class UndatedTable {
+	readonly count: Int32Array;
+	readonly high: Uint32Array;
+	readonly low: Uint32Array;
+	readonly check: Uint32Array;
+
+	constructor(readonly size: number) {
+		const cells = SUBTABLES * size;
+		this.count = new Int32Array(cells);
+		this.high = new Uint32Array(cells);
+		this.low = new Uint32Array(cells);
+		this.check = new Uint32Array(cells);
+	}
+
+	/** Adds (sign 1) or takes out (sign -1) one key's hash. */
+	toggle(hash: KeyHash, sign: 1 | -1): void {
+		const check = checkOf(hash);
+		for (let part = 0; part < SUBTABLES; part++) {
+			const cell = this.cellOf(hash, part);
+			this.count[cell] += sign;
+			this.high[cell] = (this.high[cell] ^ hash.high) >>> 0;
+			this.low[cell] = (this.low[cell] ^ hash.low) >>> 0;
+			this.check[cell] = (this.check[cell] ^ check) >>> 0;
+		}
+	}
+
+	/** The cell of `part` a hash lands in. */
+	cellOf(hash: KeyHash, part: number): number {
+		return part * this.size + (mix32(hash.low ^ mix32((hash.high + Math.imul(part + 1, 0x9e3779b9)) >>> 0)) % this.size);
+	}
+
+	isEmptyCell(cell: number): boolean {
+		return this.count[cell] === 0 && this.high[cell] === 0 && this.low[cell] === 0 && this.check[cell] === 0;
+	}
+
+	isEmpty(): boolean {
+		for (let cell = 0; cell < this.count.length; cell++) if (!this.isEmptyCell(cell)) return false;
+		return true;
+	}
+
+	copy(): UndatedTable {
+		const copy = new UndatedTable(this.size);
+		copy.count.set(this.count);
+		copy.high.set(this.high);
+		copy.low.set(this.low);
+		copy.check.set(this.check);
+		return copy;
+	}
+
+	/** This table minus another of the same size, cell by cell: the table of the difference of the two sets. */
+	minus(other: UndatedTable): UndatedTable {
+		const difference = this.copy();
+		for (let cell = 0; cell < difference.count.length; cell++) {
+			difference.count[cell] -= other.count[cell];
+			difference.high[cell] = (difference.high[cell] ^ other.high[cell]) >>> 0;
+			difference.low[cell] = (difference.low[cell] ^ other.low[cell]) >>> 0;
+			difference.check[cell] = (difference.check[cell] ^ other.check[cell]) >>> 0;
+		}
+		return difference;
+	}
+
+	/** The hash a cell holds alone, with its sign, if it holds exactly one. */
+	loneHash(cell: number): { hash: KeyHash; sign: 1 | -1 } | undefined {
+		const count = this.count[cell];
+		if (count !== 1 && count !== -1) return undefined;
+		const hash = { high: this.high[cell], low: this.low[cell] };
+		if (checkOf(hash) !== this.check[cell]) return undefined;
+		if (this.cellOf(hash, Math.floor(cell / this.size)) !== cell) return undefined;
+		return { hash, sign: count };
+	}
+
+	/**
+	 * Stored form, base64: empty for an empty table; else a header (its
+	 * layout and the cells per part) and either every cell or, when that is
+	 * shorter, only the cells not empty, each with its place.
+	 */
+	encode(): string {
+		const used: number[] = [];
+		for (let cell = 0; cell < this.count.length; cell++) if (!this.isEmptyCell(cell)) used.push(cell);
+		if (used.length === 0) return '';
+		const sparse = used.length * (CELL_BYTES + 2) < this.count.length * CELL_BYTES;
+		const bytes = Buffer.alloc(HEADER_BYTES + (sparse ? used.length * (CELL_BYTES + 2) : this.count.length * CELL_BYTES));
+		bytes.writeUInt8(sparse ? SPARSE : DENSE, 0);
+		bytes.writeUInt16BE(this.size, 1);
+		let at = HEADER_BYTES;
+		for (const cell of sparse ? used : this.count.keys()) {
+			if (sparse) {
+				bytes.writeUInt16BE(cell, at);
+				at += 2;
+			}
+			bytes.writeInt32BE(this.count[cell], at);
+			bytes.writeUInt32BE(this.high[cell], at + 4);
+			bytes.writeUInt32BE(this.low[cell], at + 8);
+			bytes.writeUInt32BE(this.check[cell], at + 12);
+			at += CELL_BYTES;
+		}
+		return bytes.toString('base64');
+	}
+}
+
+/** Reads a stored table; empty text is an empty table of `emptySize` cells per part. */
+export function decodeUndatedTable(text: string, emptySize: number): UndatedTable {
+	if (text === '') return new UndatedTable(emptySize);
+	const problem = undatedTableProblem(text);
+	if (problem !== undefined) throw new Error(`The table of undated inquiries is damaged: ${problem}`);
+	const bytes = Buffer.from(text, 'base64');
+	const table = new UndatedTable(bytes.readUInt16BE(1));
+	const sparse = bytes.readUInt8(0) === SPARSE;
+	let at = HEADER_BYTES;
+	let cell = 0;
+	while (at < bytes.length) {
+		if (sparse) {
+			cell = bytes.readUInt16BE(at);
+			at += 2;
+		}
+		table.count[cell] = bytes.readInt32BE(at);
+		table.high[cell] = bytes.readUInt32BE(at + 4);
+		table.low[cell] = bytes.readUInt32BE(at + 8);
+		table.check[cell] = bytes.readUInt32BE(at + 12);
+		at += CELL_BYTES;
+		cell++;
+	}
+	return table;
+}
+
+/** What keeps a stored text from being a table, in words for an error; undefined if nothing. */
+export function undatedTableProblem(text: string): string | undefined {
+	if (text === '') return undefined;
+	if (text.length > MAX_STORED_LENGTH) return 'it is longer than any release writes';
+	const bytes = Buffer.from(text, 'base64');
+	// Buffer.from skips what is not base64; only a text that is exactly the encoding of its bytes is one.
+	if (bytes.toString('base64') !== text) return 'it is not base64';
+	if (bytes.length < HEADER_BYTES) return 'it is too short';
+	const layout = bytes.readUInt8(0);
+	const size = bytes.readUInt16BE(1);
+	if (size < 1 || size > MAX_CELLS_PER_SUBTABLE) return `its ${size} cells per part are not 1 to ${MAX_CELLS_PER_SUBTABLE}`;
+	const cells = SUBTABLES * size;
+	const body = bytes.length - HEADER_BYTES;
+	if (layout === DENSE) return body === cells * CELL_BYTES ? undefined : `it does not hold ${cells} cells`;
+	if (layout !== SPARSE) return 'its layout is unknown';
+	if (body === 0 || body % (CELL_BYTES + 2) !== 0) return 'its cells are cut short';
+	let previous = -1;
+	for (let at = HEADER_BYTES; at < bytes.length; at += CELL_BYTES + 2) {
+		const cell = bytes.readUInt16BE(at);
+		if (cell <= previous || cell >= cells) return 'its cells are out of order or out of range';
+		previous = cell;
+	}
+	return undefined;
+}
+
+/** A table of the given keys' hashes. */
+export function tableOf(hashes: Iterable<KeyHash>, size: number): UndatedTable {
+	const table = new UndatedTable(size);
+	for (const hash of hashes) table.toggle(hash, 1);
+	return table;
+}
+
+/** A check of a hash, independent of the cell it lands in. */
+function checkOf(hash: KeyHash): number {
+	return mix32((hash.high ^ mix32((hash.low ^ 0x5bd1e995) >>> 0)) >>> 0);
+}
+
+/** MurmurHash3's 32-bit finalizer: every input bit moves every output bit. */
+function mix32(value: number): number {
+	let h = value >>> 0;
+	h ^= h >>> 16;
+	h = Math.imul(h, 0x85ebca6b);
+	h ^= h >>> 13;
+	h = Math.imul(h, 0xc2b2ae35);
+	h ^= h >>> 16;
+	return h >>> 0;
+}

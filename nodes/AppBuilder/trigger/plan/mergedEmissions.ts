@@ -1,0 +1,38 @@
+import type { CursorEvent } from '../cursor/cursor';
+
+/**
+ * One poll's emissions over several forms: each form's cursor says what to
+ * emit, in its order (oldest first, undated last); the poll emits the
+ * oldest across all forms, undated ones last, at most `maxItems` in all.
+ * The lists are merged, never re-sorted, so what each form gets to emit is
+ * a prefix of its own list, as its cursor requires; the rest comes first in
+ * its next poll. Pure.
+ */
+export interface FormEvent<Form> {
+	form: Form;
+	event: CursorEvent;
+}
+
+export function mergedEmissions<Form>(perForm: ReadonlyArray<{ form: Form; toEmit: readonly CursorEvent[] }>, maxItems: number): Array<FormEvent<Form>> {
+	const next = perForm.map(() => 0);
+	const merged: Array<FormEvent<Form>> = [];
+	while (merged.length < maxItems) {
+		let pick = -1;
+		for (let index = 0; index < perForm.length; index++) {
+			const candidate = perForm[index].toEmit[next[index]];
+			if (candidate === undefined) continue;
+			if (pick === -1 || comesBefore(candidate, perForm[pick].toEmit[next[pick]])) pick = index;
+		}
+		if (pick === -1) break;
+		merged.push({ form: perForm[pick].form, event: perForm[pick].toEmit[next[pick]] });
+		next[pick]++;
+	}
+	return merged;
+}
+
+/** Dated before undated, older first, then by key; a tie stays with the form listed first. */
+function comesBefore(a: CursorEvent, b: CursorEvent): boolean {
+	if (a.time === undefined || b.time === undefined) return a.time !== undefined && b.time === undefined;
+	if (a.time !== b.time) return a.time < b.time;
+	return a.key < b.key;
+}

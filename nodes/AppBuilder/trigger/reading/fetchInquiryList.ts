@@ -1,0 +1,50 @@
+import type { FormTarget } from '../../../shared/appBuilderApi';
+import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
+import { fetchFormInquiries } from '../../transport/formInquiries';
+import type { WebServiceCallOptions, WebServiceContext } from '../../transport/request';
+import type { CursorEvent, EventMode, RecordsToKeep } from '../cursor/cursor';
+import { InquiryListBuilder, listFromRecords, type InquiryList, type KeepRule } from './inquiryList';
+
+export interface ListReading {
+	mode: EventMode;
+	/** The records whose bytes are kept as the answer streams past. */
+	keep: RecordsToKeep;
+	/** What the poll will emit from these events (the cursor's plan): read again when too many were to be kept. */
+	toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
+}
+
+/**
+ * All inquiries of one form, for the trigger: read as the answer arrives, so
+ * only the records `keep` names are kept, and parsed only when asked
+ * for (see nodes/shared/jsonStream/README.md). When they are more than a
+ * poll may hold (MAX_KEPT_RECORD_BYTES), the answer is read a second time,
+ * keeping only the records the poll emits.
+ */
+export async function fetchInquiryList(
+	this: WebServiceContext,
+	target: FormTarget,
+	reading: ListReading,
+	options: WebServiceCallOptions = {},
+): Promise<InquiryList> {
+	const list = await readList(this, target, reading.mode, reading.keep, options);
+	if (list.complete) return list;
+	const planned = reading.toEmit(list.events).map((event) => event.key);
+	if (planned.length === 0) return list;
+	// Read again, keeping only what this poll emits, in its order; one deleted meanwhile is not there (recordOf says undefined).
+	const again = await readList(this, target, reading.mode, { planned }, options);
+	return { events: list.events, complete: true, recordOf: (key) => again.recordOf(key) };
+}
+
+async function readList(
+	context: WebServiceContext,
+	target: FormTarget,
+	mode: EventMode,
+	keep: KeepRule,
+	options: WebServiceCallOptions,
+): Promise<InquiryList> {
+	const reader = inquiryAnswerReader(
+		(redact) => new InquiryListBuilder(mode, keep, redact),
+		(records) => listFromRecords(records, mode),
+	);
+	return await fetchFormInquiries(context, target, reader, options);
+}

@@ -1,0 +1,272 @@
+import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../../shared/text/redact';
+import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
+import { isUnreadableInquiry, rawRecordKey, readRecord } from '../../inquiries/unreadableInquiry';
+import { toCursorEvent, type CursorEvent, type EventMode, type RecordsToKeep } from '../cursor/cursor';
+import { NewestListings } from '../cursor/latestListings';
+
+/**
+ * Most bytes of records a poll keeps while the answer streams past (each
+ * counted with RECORD_OVERHEAD_BYTES): past it, none are kept, and the
+ * records to emit are read from the answer again (fetchInquiryList.ts), so
+ * a backlog of any size costs a second request, never the memory it takes.
+ */
+export const MAX_KEPT_RECORD_BYTES = 64 * 1024 * 1024;
+/** What holding a record's bytes costs beyond them (the buffer, its summary, the map entry). */
+const RECORD_OVERHEAD_BYTES = 256;
+
+/** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
+export interface InquiryList {
+	/** One per inquiry in the answer, in its order. */
+	readonly events: readonly CursorEvent[];
+	/**
+	 * Whether every record the cursor may emit was kept. When not (more
+	 * than MAX_KEPT_RECORD_BYTES of them), recordOf has none of them.
+	 */
+	readonly complete: boolean;
+	/**
+	 * The record to emit for a key: of its listings, the one with the latest
+	 * time (the last of equals), as the cursor reads a key listed twice. A
+	 * record whose text is not JSON comes back as an UnreadableInquiry.
+	 * Throws for a key that was not kept; undefined only in a list read
+	 * again whose answer no longer lists the key (fetchInquiryList.ts).
+	 */
+	recordOf(key: string): unknown;
+}
+
+/** An answer that was parsed whole. */
+export function listFromRecords(records: unknown[], mode: EventMode): InquiryList {
+	const chosen = new ChosenListings<unknown>();
+	const events = records.map((record) => {
+		const event = toCursorEvent(record, mode);
+		chosen.offer(event, record);
+		return event;
+	});
+	return { events, complete: true, recordOf: (key) => chosen.get(key) };
+}
+
+/**
+ * Which records a builder keeps: what the cursor names (RecordsToKeep), or,
+ * reading an answer again, the records a poll plans to emit, in its order.
+ */
+export type KeepRule = RecordsToKeep | { planned: readonly string[] };
+
+/** A record's bytes copied out of the answer, with the fields the scan read of it. */
+interface KeptRecord {
+	bytes: Buffer;
+	summary: Record<string, unknown> | undefined;
+}
+
+/**
+ * Builds the trigger's list from a scanned answer, record by record as the
+ * bytes arrive (see nodes/shared/jsonStream/README.md): every record gives its event; only
+ * the records `keep` names keep their bytes, copied out of the answer so
+ * the rest of it can be freed: those its predicate accepts, or the newest
+ * few (an Emit the Latest first poll), let go as newer ones arrive. A
+ * record is parsed only when it is emitted. Past `maxKeptBytes` of
+ * accepted records, it lets them all go and keeps only events: the list is
+ * then not complete.
+ */
+export class InquiryListBuilder implements RecordCollector<InquiryList> {
+	private readonly events: CursorEvent[] = [];
+	private readonly kept: KeptRecords;
+
+	constructor(
+		private readonly mode: EventMode,
+		keep: KeepRule,
+		/** Takes the credential's secrets out of a record before it is handed on (never out of what identity reads). */
+		private readonly redact: ValueRedactor,
+		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
+		maxKeptBytes: number = MAX_KEPT_RECORD_BYTES,
+	) {
+		if (typeof keep === 'function') this.kept = new AcceptedRecords(keep, maxKeptBytes);
+		else if ('planned' in keep) this.kept = new PlannedRecords(keep.planned, maxKeptBytes);
+		else this.kept = new NewestRecords(keep.newest);
+	}
+
+	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
+	get keptAll(): boolean {
+		return this.kept.keptAll;
+	}
+
+	/** Takes one record as the scan hands it over (see ElementHandler in jsonStreamScanner.ts). */
+	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.events.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
+		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);
+		let recordBytes: Buffer | undefined;
+		// Without an _id or requestId the identity is a hash of the submission: read it from the whole record.
+		if (event === undefined || event.key.startsWith('h:')) {
+			recordBytes = bytes();
+			event = eventOfWholeRecord(recordBytes, summary, this.mode);
+		}
+		this.events.push(event);
+		this.kept.offer(event, () => ({ bytes: Buffer.from(recordBytes ?? bytes()), summary }));
+	}
+
+	build(): InquiryList {
+		const { events, kept, redact } = this;
+		return {
+			events,
+			complete: kept.complete,
+			recordOf: (key) => {
+				const record = kept.get(key);
+				// Read again, a planned record may be gone from the answer or past the bound: the poll emits up to it.
+				if (record === undefined && kept instanceof PlannedRecords) return undefined;
+				// The cursor only emits what was kept; anything else is a broken promise, not a lead to drop silently.
+				if (record === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
+				return readRecord(record.bytes, record.summary, redact);
+			},
+		};
+	}
+}
+
+/** The records whose bytes a builder holds; `copy` is called only for a record that is kept. */
+interface KeptRecords {
+	/** Whether no record offered so far was refused or let go. */
+	readonly keptAll: boolean;
+	/** Whether every record the caller asked to keep is held. */
+	readonly complete: boolean;
+	offer(event: CursorEvent, copy: () => KeptRecord): void;
+	get(key: string): KeptRecord | undefined;
+}
+
+/** Every record a predicate accepts, one per key as ChosenListings picks it, up to `maxBytes` of them. */
+class AcceptedRecords implements KeptRecords {
+	private chosen = new ChosenListings<KeptRecord>();
+	private bytes = 0;
+	keptAll = true;
+	complete = true;
+
+	constructor(
+		private readonly accepts: (event: CursorEvent) => boolean,
+		private readonly maxBytes: number,
+	) {}
+
+	offer(event: CursorEvent, copy: () => KeptRecord): void {
+		if (!this.accepts(event)) {
+			this.keptAll = false;
+			return;
+		}
+		if (!this.complete) return;
+		const record = copy();
+		this.bytes += record.bytes.length + RECORD_OVERHEAD_BYTES;
+		if (this.bytes <= this.maxBytes) {
+			this.chosen.offer(event, record);
+			return;
+		}
+		// Too many to hold: hold none, and let the records the poll emits be read again.
+		this.chosen = new ChosenListings<KeptRecord>();
+		this.complete = false;
+		this.keptAll = false;
+	}
+
+	get(key: string): KeptRecord | undefined {
+		return this.chosen.get(key);
+	}
+}
+
+/** Only the newest `count` dated records, by the cursor's order: at most `count` held at any time. */
+class NewestRecords implements KeptRecords {
+	private readonly newest: NewestListings<KeptRecord>;
+	private offered = 0;
+	/** At most `count` held, so never too many. */
+	readonly complete = true;
+
+	constructor(count: number) {
+		this.newest = new NewestListings(count);
+	}
+
+	get keptAll(): boolean {
+		// Each record kept counts once: fewer held than offered means one was refused or let go.
+		return this.newest.size === this.offered;
+	}
+
+	offer(event: CursorEvent, copy: () => KeptRecord): void {
+		this.offered++;
+		this.newest.offer(event.key, event.time, copy);
+	}
+
+	get(key: string): KeptRecord | undefined {
+		return this.newest.get(key);
+	}
+}
+
+/**
+ * The records a poll plans to emit, in the plan's order, up to `maxBytes`:
+ * past it the last planned ones go, so what is held is always a prefix of
+ * the plan (the poll emits those, the rest on the next poll).
+ */
+class PlannedRecords implements KeptRecords {
+	private readonly rankOf: Map<string, number>;
+	private readonly held = new Map<string, { record: KeptRecord; time: number | undefined; size: number; rank: number }>();
+	private bytes = 0;
+	/** The best rank let go so far: nothing from there on is held any more. */
+	private cutoff = Number.POSITIVE_INFINITY;
+	keptAll = true;
+	complete = true;
+
+	constructor(
+		planned: readonly string[],
+		private readonly maxBytes: number,
+	) {
+		this.rankOf = new Map(planned.map((key, rank) => [key, rank]));
+	}
+
+	offer(event: CursorEvent, copy: () => KeptRecord): void {
+		const rank = this.rankOf.get(event.key);
+		if (rank === undefined || rank >= this.cutoff) {
+			this.keptAll = false;
+			return;
+		}
+		const current = this.held.get(event.key);
+		// As ChosenListings picks: the listing with the latest time, the last of equals; undated counts as older.
+		if (current !== undefined && current.time !== undefined && (event.time === undefined || event.time < current.time)) return;
+		const record = copy();
+		const size = record.bytes.length + RECORD_OVERHEAD_BYTES;
+		this.bytes += size - (current?.size ?? 0);
+		this.held.set(event.key, { record, time: event.time, size, rank });
+		while (this.bytes > this.maxBytes) this.letGoLast();
+	}
+
+	get(key: string): KeptRecord | undefined {
+		return this.held.get(key)?.record;
+	}
+
+	private letGoLast(): void {
+		let last: string | undefined;
+		for (const [key, { rank }] of this.held) if (last === undefined || rank > (this.held.get(last)?.rank ?? -1)) last = key;
+		if (last === undefined) return;
+		const gone = this.held.get(last);
+		this.held.delete(last);
+		this.bytes -= gone?.size ?? 0;
+		this.cutoff = Math.min(this.cutoff, gone?.rank ?? this.cutoff);
+		this.keptAll = false;
+		this.complete = false;
+	}
+}
+
+/**
+ * The event of a record read whole. One whose text is not JSON keeps the
+ * times the scan could read; its identity is then a hash of its bytes, the
+ * same on every poll, so it is emitted once.
+ */
+function eventOfWholeRecord(bytes: Buffer, summary: Record<string, unknown> | undefined, mode: EventMode): CursorEvent {
+	const record = readRecord(bytes, summary);
+	if (!isUnreadableInquiry(record)) return toCursorEvent(record, mode);
+	return { key: rawRecordKey(bytes), time: toCursorEvent(record, mode).time };
+}
+
+/** Per key, the listing with the latest time; undated ones count as older than any time. */
+class ChosenListings<T> {
+	private readonly byKey = new Map<string, { time: number | undefined; value: T }>();
+
+	offer(event: CursorEvent, value: T): void {
+		const current = this.byKey.get(event.key);
+		const older = current !== undefined && current.time !== undefined && (event.time === undefined || event.time < current.time);
+		if (!older) this.byKey.set(event.key, { time: event.time, value });
+	}
+
+	get(key: string): T | undefined {
+		return this.byKey.get(key)?.value;
+	}
+}

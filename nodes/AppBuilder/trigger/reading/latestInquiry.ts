@@ -1,0 +1,66 @@
+import type { IPollFunctions } from 'n8n-workflow';
+
+import type { FormTarget } from '../../../shared/appBuilderApi';
+import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../../shared/text/redact';
+import { inquiryAnswerReader, MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
+import { readRecord } from '../../inquiries/unreadableInquiry';
+import { fetchFormInquiries } from '../../transport/formInquiries';
+import type { WebServiceCallOptions } from '../../transport/request';
+import { toCursorEvent, type EventMode } from '../cursor/cursor';
+
+/**
+ * The latest inquiry of a form (by the Event's time; the last of equals,
+ * and an undated one only when none is dated), for "Fetch Test Event",
+ * with its time; undefined for a form without inquiries. The answer is read
+ * as it arrives and only the latest record so far is held, so its size does
+ * not matter.
+ */
+export async function latestInquiry(
+	this: IPollFunctions,
+	target: FormTarget,
+	mode: EventMode,
+	fetchOptions: WebServiceCallOptions,
+): Promise<Latest> {
+	const reader = inquiryAnswerReader((redact) => new LatestRecord(mode, redact), (records) => latestOf(records, mode));
+	return await fetchFormInquiries(this, target, reader, fetchOptions);
+}
+
+export type Latest = { record: unknown; time: number } | undefined;
+
+/** The latest record so far, as its bytes copied out of the answer; parsed at the end. */
+class LatestRecord implements RecordCollector<Latest> {
+	private latest: { bytes: Buffer; summary: Record<string, unknown> | undefined; time: number } | undefined;
+	private offered = 0;
+
+	constructor(
+		private readonly mode: EventMode,
+		private readonly redact: ValueRedactor,
+	) {}
+
+	get keptAll(): boolean {
+		return this.offered <= 1;
+	}
+
+	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.offered === MAX_RECORDS_PER_ANSWER) throw new AnswerLimitExceeded('records', MAX_RECORDS_PER_ANSWER);
+		this.offered++;
+		// The scan read the record's times into its summary: the bytes are copied only for a new latest.
+		const time = (summary === undefined ? undefined : toCursorEvent(summary, this.mode).time) ?? -Infinity;
+		if (this.latest === undefined || time >= this.latest.time) this.latest = { bytes: Buffer.from(bytes()), summary, time };
+	}
+
+	build(): Latest {
+		return this.latest && { record: readRecord(this.latest.bytes, this.latest.summary, this.redact), time: this.latest.time };
+	}
+}
+
+/** The latest of an answer parsed whole. */
+function latestOf(records: unknown[], mode: EventMode): Latest {
+	let latest: { record: unknown; time: number } | undefined;
+	for (const record of records) {
+		const time = toCursorEvent(record, mode).time ?? -Infinity;
+		if (latest === undefined || time >= latest.time) latest = { record, time };
+	}
+	return latest;
+}
