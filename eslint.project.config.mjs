@@ -30,9 +30,19 @@ const unusedVars = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErr
 // reaches no I/O: the transport's calls take its readers, not the other way round. Each folder lists the folders it
 // must not import from; an import string is matched by path segment, so '../inquiries/cursor' is caught.
 const NODE_FILE = 'AppBuilder(Trigger)?\\.node';
+// Inside trigger/ too: the poll at the top, then reading/ and inProcess/, then plan/, saved/ and cursor/; the
+// last three are pure (neither n8n-workflow nor the transport), so property tests drive them without n8n.
+const TRIGGER = ['actions', 'credentials', NODE_FILE];
+const TRIGGER_TOP = '(pollInquiries|pollForms|pollReports|testEvent|triggerSettings)';
+const PURE = ['n8n-workflow', 'transport', 'methods', 'descriptions', 'parameters', 'reading', 'inProcess', TRIGGER_TOP];
 const LAYERS = {
 	'nodes/AppBuilder/actions': ['trigger', 'credentials', NODE_FILE],
-	'nodes/AppBuilder/trigger': ['actions', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/trigger': TRIGGER,
+	'nodes/AppBuilder/trigger/reading': [...TRIGGER, 'plan', 'saved', 'inProcess', TRIGGER_TOP],
+	'nodes/AppBuilder/trigger/inProcess': [...TRIGGER, 'n8n-workflow', 'transport', 'cursor', 'saved', 'plan', 'reading', TRIGGER_TOP],
+	'nodes/AppBuilder/trigger/plan': [...TRIGGER, ...PURE],
+	'nodes/AppBuilder/trigger/saved': [...TRIGGER, ...PURE, 'plan'],
+	'nodes/AppBuilder/trigger/cursor': [...TRIGGER, ...PURE, 'plan', 'saved'],
 	'nodes/AppBuilder/inquiries': ['actions', 'trigger', 'methods', 'descriptions', 'transport', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/methods': ['actions', 'trigger', 'inquiries', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/descriptions': ['actions', 'trigger', 'inquiries', 'methods', 'transport', 'credentials', NODE_FILE],
@@ -50,7 +60,7 @@ const layerRules = Object.entries(LAYERS).map(([folder, forbidden]) => ({
 					{
 						regex: `(^|/)(${forbidden.join('|')})(/|$)`,
 						caseSensitive: true,
-						message: `${folder} may not import from ${forbidden.join(', ').replace(NODE_FILE, 'a node file')}: dependencies only point down.`,
+						message: `${folder} may not import from ${forbidden.join(', ').replace(NODE_FILE, 'a node file').replace(TRIGGER_TOP, 'the poll atop trigger/')}: dependencies only point down.`,
 					},
 				],
 			},

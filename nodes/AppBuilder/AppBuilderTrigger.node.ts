@@ -8,7 +8,7 @@ import { appBuilderIcon } from './descriptions/nodeIdentity';
 import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
 import { MAX_FIRST_POLL_COUNT } from './trigger/cursor/cursor';
-import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS } from './trigger/failureStreaks';
+import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS } from './trigger/inProcess/triggerMemory';
 import { pollInquiries } from './trigger/pollInquiries';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL } from './trigger/triggerSettings';
 

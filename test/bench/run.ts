@@ -205,12 +205,11 @@ function stateSizeAtMillion(): number {
 	const start = Date.now() - count * 1000;
 	const events: CursorEvent[] = Array.from({ length: count }, (_, i) => ({ key: `65f1c0ffee${String(i).padStart(14, '0')}`, time: start + i * 1000 }));
 	const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 500, nowMs: Date.now() };
-	const scope = 'app/form/new';
-	let state = planPoll(undefined, events, options, scope).baseline;
+	let state = planPoll(undefined, events, options).baseline;
 	for (let poll = 0; poll < 5; poll++) {
 		for (let i = 0; i < NEW_PER_POLL; i++) events.push({ key: `new-${poll}-${i}`, time: Date.now() + poll * 1000 + i });
-		const plan = planPoll(state, events, options, scope);
-		state = commitPoll(plan, plan.toEmit, options, scope);
+		const plan = planPoll(state, events, options);
+		state = commitPoll(plan, plan.toEmit, options);
 	}
 	const bytes = JSON.stringify(state).length;
 	console.log(`state  ${count} inquiries (cursor alone): ${bytes} B`);

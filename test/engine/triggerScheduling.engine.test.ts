@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/handOffs';
+import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/inProcess/triggerMemory';
 import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';

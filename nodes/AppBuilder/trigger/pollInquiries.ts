@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY } from '../../shared/http/retryPolicy';
 import type { WebServiceCallOptions } from '../transport/request';
-import { claimPoll } from './pollClaims';
+import { claimPoll } from './inProcess/triggerMemory';
 import { FETCH_ATTEMPTS, pollForms } from './pollForms';
 import { testEvent } from './testEvent';
 import { readTriggerSettings } from './triggerSettings';
@@ -11,14 +11,13 @@ import { readTriggerSettings } from './triggerSettings';
 const BUDGET_SHARE = 0.8;
 /** Share of the budget after which no further form of an app is started, so each started one has time to end. */
 const START_FORMS_SHARE = 0.5;
-/** How long past its own deadlines a poll's claim on its trigger holds (pollClaims.ts). */
+/** How long past its own deadlines a poll's claim on its trigger holds. */
 const CLAIM_MARGIN_MS = 60_000;
 
 /**
- * One poll of the trigger, or "Fetch Test Event". Only one poll of a trigger
- * runs at a time in this n8n (pollClaims.ts): a poll that finds another
- * under way returns at once and leaves the leads to it. The poll itself,
- * over one form or every form of the app, is pollForms.ts.
+ * One poll of the trigger, or "Fetch Test Event". One poll of a trigger runs
+ * at a time in this n8n: a poll that finds another under way returns at once
+ * and leaves the leads to it (docs/trigger.md, "Overlapping polls").
  */
 export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
@@ -42,7 +41,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 		const timing = {
 			startedAt,
 			startFormsBefore: pollDeadline(this, startedAt, START_FORMS_SHARE),
-			softDeadline: pollDeadline(this, startedAt, BUDGET_SHARE),
+			stopEmittingAt: pollDeadline(this, startedAt, BUDGET_SHARE),
 			fetchOptions,
 		};
 		return await pollForms.call(this, settings, timing, triggerKey);

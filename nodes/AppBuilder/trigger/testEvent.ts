@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
+import { replacesListing } from './cursor/latestListings';
 import { withItsForm } from './reading/itemForm';
 import { latestInquiry } from './reading/latestInquiry';
 import { FORM_CONCURRENCY, readForms } from './reading/readForms';
@@ -22,12 +23,12 @@ export async function testEvent(this: IPollFunctions, settings: TriggerSettings,
 	const reads = await readForms(forms, async (form) => await latestInquiry.call(this, { appId: settings.appId, pageId: form.pageId }, settings.mode, fetchOptions), {
 		concurrency: FORM_CONCURRENCY,
 	});
-	let latest: { record: unknown; time: number; form: AppForm } | undefined;
+	let latest: { record: unknown; time: number | undefined; form: AppForm } | undefined;
 	for (const read of reads) {
 		// With one form its error is the answer; with many, a form that fails is passed over unless all do.
 		if (read.kind === 'failed' && (settings.pageId !== undefined || reads.every((other) => other.kind === 'failed'))) throw read.error;
 		if (read.kind !== 'read' || read.list === undefined) continue;
-		if (latest === undefined || read.list.time >= latest.time) latest = { ...read.list, form: read.form };
+		if (latest === undefined || replacesListing(latest.time, read.list.time)) latest = { ...read.list, form: read.form };
 	}
 	if (latest === undefined) {
 		const message = settings.pageId === undefined ? 'No form of this app has inquiries yet' : 'This form has no inquiries yet';

@@ -6,7 +6,7 @@ import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutO
 import { choiceFrom, dateFrom, wholeNumberFrom } from '../parameters/parameterValues';
 import { checkedParameter, type ParameterField } from '../parameters/readParameter';
 import { MAX_FIRST_POLL_COUNT, type EventMode, type FirstPoll } from './cursor/cursor';
-import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS, type FailureReporting } from './failureStreaks';
+import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS, type FailureReporting } from './inProcess/triggerMemory';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
@@ -20,8 +20,7 @@ export interface TriggerSettings {
 	pageId: string | undefined;
 	mode: EventMode;
 	simplify: boolean;
-	/** On First Poll: nothing, the latest few, or everything since a date (epoch ms). */
-	firstPoll: FirstPoll | { kind: 'since'; sinceMs: number };
+	firstPoll: FirstPoll;
 	maxItems: number;
 	answerTimeoutMs: number;
 	reporting: FailureReporting;
@@ -67,7 +66,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	};
 }
 
-function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since'): TriggerSettings['firstPoll'] {
+function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since'): FirstPoll {
 	if (choice === 'latest') return { kind: 'latest', count: wholeOption(context, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT) };
 	if (choice === 'none') return { kind: 'none' };
 	const sinceMs = checkedParameter(context.getNode(), FIRST_POLL_SINCE, dateFrom(context.getNodeParameter(FIRST_POLL_SINCE.path, ''), context.getTimezone()));

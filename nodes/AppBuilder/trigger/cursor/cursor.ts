@@ -1,9 +1,9 @@
 import { inquiryKey } from '../../inquiries/identity';
 import type { RawInquiry } from '../../inquiries/inquiry.types';
 import { toEpochMillis } from '../../inquiries/timestamps';
-import { isAfterFloor, later, raiseFloor, startOf, type CursorPosition } from './floor';
+import { floorBefore, isAfterFloor, later, raiseFloor, type CursorPosition } from './floor';
 import { planUndated } from './undated';
-import { byTimeThenKey, NewestListings } from './latestListings';
+import { byTimeThenKey, NewestListings, replacesListing } from './latestListings';
 import {
 	decodeUndatedTable,
 	DEFAULT_CELLS_PER_SUBTABLE,
@@ -16,43 +16,33 @@ import {
 export type { CursorPosition } from './floor';
 
 /**
- * What is new since the last poll. FormBuilderApi returns every inquiry of a
- * form, unsorted, with no "since" filter, so the trigger keeps a small state:
- * a floor position and the keys emitted at or after it. planPoll says what to
- * emit; the caller emits a prefix of it and, only after a successful poll,
- * stores commitPoll's result. Both are pure and never change their inputs.
- * The rules, the invariants the tests hold them to, late arrivals and the
- * size bound: see ARCHITECTURE.md, "The cursor".
+ * What is new since the last poll of one form (ARCHITECTURE.md, "The
+ * cursor"). FormBuilderApi returns every inquiry of a form, unsorted, with no
+ * "since" filter, so the cursor keeps a floor and the keys emitted at or
+ * after it. planPoll says what to emit; the caller emits a prefix of it and,
+ * only after a successful poll, saves commitPoll's result. Pure; inputs are
+ * never changed.
  */
 export type EventMode = 'new' | 'newOrUpdated';
 
 export interface CursorEvent {
 	key: string;
-	/** Whole epoch ms of the submission (mode new) or of the last change (newOrUpdated); undefined when unknown. */
+	/** Epoch ms of the submission (mode new) or of the last change (newOrUpdated); undefined when unknown. */
 	time: number | undefined;
 }
 
-/**
- * The format of CursorState, stored in it as `v`. Raise it whenever the
- * stored shape or meaning changes, and add the step from the previous format
- * to the migrations in cursorStateVersions.ts, so that a position saved by an
- * older release is carried forward, not dropped.
- */
-export const CURSOR_STATE_VERSION = 2;
-
+/** A form's cursor as saved in the position (saved/position.ts), which carries its format and scope. */
 export interface CursorState {
-	v: typeof CURSOR_STATE_VERSION;
-	/** What the state belongs to (app, form, event); another scope means a fresh start. */
-	scope: string;
-	/** Events before this position (by time, then key) are handled; see cursorFloor.ts. */
+	/** Events at or before this position (by time, then key) are handled; see floor.ts. */
 	floor: CursorPosition;
-	/** Key -> time it was last emitted (or taken as handled), for every such event at or after the floor. */
+	/** Key -> time it was last emitted (or taken as handled), for every such event after the floor. */
 	seen: Record<string, number>;
-	/** The undated inquiries emitted or handled, as a table of fixed size (undatedTable.ts), base64; empty text when none. */
+	/** The undated inquiries emitted or handled, as a table (undatedTable.ts) in base64; '' when none. */
 	undated: string;
 }
 
-export type FirstPoll = { kind: 'none' } | { kind: 'latest'; count: number };
+/** On First Poll: nothing, the latest few, or everything since a date (a cursor from then on, saved/position.ts). */
+export type FirstPoll = { kind: 'none' } | { kind: 'latest'; count: number } | { kind: 'since'; sinceMs: number };
 
 export interface CursorOptions {
 	mode: EventMode;
@@ -75,22 +65,11 @@ export interface PollPlan {
 	isFirstPoll: boolean;
 	/** Oldest first (by time, then key); undated events last. */
 	toEmit: CursorEvent[];
-	/**
-	 * The oldest dated event found new but left out of toEmit (Max per
-	 * Poll), if any: the commit keeps the floor at or below it.
-	 */
+	/** The oldest dated event found new but left out of toEmit (Max per Poll): the commit keeps the floor below it. */
 	waiting: CursorPosition | undefined;
-	/**
-	 * About how many undated inquiries appeared or disappeared beyond what
-	 * the table tells apart (0 normally): those that appeared wait, and
-	 * nothing is emitted twice, but the trigger should say so.
-	 */
+	/** About how many undated inquiries changed beyond what the table tells apart (undated.ts); 0 normally. */
 	unresolvedUndated: number;
-	/**
-	 * The state to commit the emitted events onto. On a first poll it records
-	 * everything present as handled; on later polls it is the given state with
-	 * the undated table brought up to date (see cursorUndated.ts).
-	 */
+	/** The state to commit onto: a first poll's records everything present as handled; later, the undated table brought up to date. */
 	baseline: CursorState;
 }
 
@@ -103,39 +82,24 @@ export function toCursorEvent(record: unknown, mode: EventMode): CursorEvent {
 	return { key: inquiryKey(record), time };
 }
 
-/** A stored value, if it is a cursor state of the current version. */
-export function parseCursorState(value: unknown): CursorState | undefined {
-	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
-}
-
-/** What keeps a value from being a cursor state of the current version, in words for an error; undefined if nothing. */
+/** What keeps a stored value from being a cursor, in words for an error; undefined if nothing. */
 export function cursorStateProblem(value: unknown): string | undefined {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not an object';
-	const state = value as Record<keyof CursorState, unknown>;
-	if (state.v !== CURSOR_STATE_VERSION) return `its format is not v${CURSOR_STATE_VERSION}`;
-	if (typeof state.scope !== 'string') return '"scope" is not text';
-	if (typeof state.floor !== 'object' || state.floor === null || Array.isArray(state.floor)) return '"floor" is not a position';
-	const floor = state.floor as Record<keyof CursorPosition, unknown>;
-	if (!isTime(floor.time)) return '"floor.time" is not a number';
-	if (typeof floor.key !== 'string') return '"floor.key" is not text';
-	if (typeof state.seen !== 'object' || state.seen === null || Array.isArray(state.seen)) return '"seen" is not an object';
-	if (!Object.values(state.seen).every(isTime)) return '"seen" holds a time that is not a number';
-	if (typeof state.undated !== 'string') return '"undated" is not text';
-	const tableProblem = undatedTableProblem(state.undated);
-	if (tableProblem !== undefined) return `"undated" is not a table of undated inquiries (${tableProblem})`;
-	return undefined;
+	if (!isRecord(value)) return 'it is not an object';
+	if (!isRecord(value.floor)) return '"floor" is not a position';
+	if (!isTime(value.floor.time)) return '"floor.time" is not a number';
+	if (typeof value.floor.key !== 'string') return '"floor.key" is not text';
+	if (!isRecord(value.seen)) return '"seen" is not an object';
+	if (!Object.values(value.seen).every(isTime)) return '"seen" holds a time that is not a number';
+	if (typeof value.undated !== 'string') return '"undated" is not text';
+	const tableProblem = undatedTableProblem(value.undated);
+	return tableProblem && `"undated" is not a table of undated inquiries (${tableProblem})`;
 }
 
-/** What to emit now, given the stored state (undefined before the first poll) and every inquiry present. */
-export function planPoll(
-	state: CursorState | undefined,
-	events: readonly CursorEvent[],
-	options: CursorOptions,
-	scope: string,
-): PollPlan {
+/** What to emit now, given the saved cursor (undefined: the form's first poll) and every inquiry present. */
+export function planPoll(state: CursorState | undefined, events: readonly CursorEvent[], options: CursorOptions): PollPlan {
 	const limits = limitsOf(options);
 	const { dated, undated } = latestPerKey(events);
-	if (state === undefined || !isUsable(state, scope)) return planFirstPoll(dated, undated, options, scope);
+	if (state === undefined) return planFirstPoll(dated, undated, options);
 
 	const seen = toMap(state.seen);
 	const undatedPlan = planUndated(decodeUndatedTable(state.undated, limits.undatedCells), undated, (key) => seen.has(key));
@@ -145,10 +109,10 @@ export function planPoll(
 		if (!isAfterFloor(time, key, state.floor)) continue;
 		const previous = seen.get(key);
 		if (previous !== undefined && !(options.mode === 'newOrUpdated' && time > previous)) continue;
-		const wasUndated = previous === undefined && undatedPlan.disappeared.size > 0 && undatedPlan.disappeared.has(hashText(keyHash(key)));
+		const wasUndated =
+			previous === undefined && undatedPlan.disappeared.size > 0 && undatedPlan.disappeared.has(hashText(keyHash(key)));
 		if (options.mode === 'new' && wasUndated) {
-			// Emitted while it had no time: handled, now by its time. In "newOrUpdated"
-			// gaining a time is a change, judged like any other.
+			// Emitted while it had no time: handled, now by its time. In "newOrUpdated" gaining a time is a change.
 			seen.set(key, time);
 			seenChanged = true;
 			continue;
@@ -165,10 +129,8 @@ export function planPoll(
 		waiting: candidates[limits.maxItems],
 		unresolvedUndated: undatedPlan.unresolved,
 		baseline: {
-			v: CURSOR_STATE_VERSION,
-			scope,
 			floor: state.floor,
-			// Unchanged, the stored record is the baseline as it is (commitPoll reads it, never writes it): rebuilding it costs a sort per poll.
+			// Unchanged, the saved record is the baseline as it is (commitPoll only reads it): rebuilding it costs a sort.
 			seen: seenChanged ? toRecord(seen) : state.seen,
 			undated: undatedPlan.table.encode(),
 		},
@@ -176,24 +138,20 @@ export function planPoll(
 }
 
 /**
- * Which records a caller reading a large answer keeps the bytes of, so it
- * can let the rest go before planning: those planPoll could put in toEmit
- * given the same state, options and scope. On a later poll that is every
- * dated event after the floor that planPoll would take as a candidate (a
- * key not seen, or in mode newOrUpdated seen at an earlier time), and every
- * undated one; on a first poll set to Emit the Latest, the newest `count`
- * dated ones (NewestListings), so only that many are ever held; on any
- * other first poll, none. An everyday poll thus copies out only the few new
- * records, not every one the cursor still tracks.
+ * Which records a caller reading a large answer keeps the bytes of: those
+ * planPoll could emit given the same cursor and options (after the floor
+ * and not seen, or seen earlier in newOrUpdated; every undated one), or on
+ * an Emit the Latest first poll the newest `count`; on any other first
+ * poll, none. An everyday poll so copies out only the few new records.
  */
 export type RecordsToKeep = ((event: CursorEvent) => boolean) | { newest: number };
 
-export function recordsToKeepGiven(state: CursorState | undefined, options: CursorOptions, scope: string): RecordsToKeep {
-	if (state === undefined || !isUsable(state, scope)) {
+export function recordsToKeepGiven(state: CursorState | undefined, options: CursorOptions): RecordsToKeep {
+	if (state === undefined) {
 		const count = firstPollCount(options);
 		return count > 0 ? { newest: count } : () => false;
 	}
-	const floor = state.floor;
+	const { floor } = state;
 	const seen = toMap(state.seen);
 	const changesCount = options.mode === 'newOrUpdated';
 	return (event) => {
@@ -205,17 +163,16 @@ export function recordsToKeepGiven(state: CursorState | undefined, options: Curs
 }
 
 /**
- * Records the events actually emitted (a prefix of the plan's toEmit) onto
- * the plan's baseline, then raises the floor and prunes. Returns the state
- * to store. A plan's event left unemitted keeps the floor at or below it.
+ * The cursor to save once `emitted` (a prefix of the plan's toEmit) went out:
+ * recorded onto the plan's baseline, the floor raised, seen pruned. A
+ * planned event left unemitted keeps the floor below it.
  */
 export function commitPoll(
 	plan: Pick<PollPlan, 'baseline' | 'toEmit' | 'waiting'> | undefined,
 	emitted: readonly CursorEvent[],
 	options: CursorOptions,
-	scope: string,
 ): CursorState {
-	const start = plan !== undefined && isUsable(plan.baseline, scope) ? plan.baseline : emptyState(scope);
+	const start = plan?.baseline ?? { floor: floorBefore(0), seen: {}, undated: '' };
 	return settle(start, emitted, limitsOf(options), plan === undefined ? undefined : firstLeftOut(plan, emitted));
 }
 
@@ -230,10 +187,9 @@ function firstLeftOut(plan: Pick<PollPlan, 'toEmit' | 'waiting'>, emitted: reado
 }
 
 /**
- * The state after recording `emitted` onto `start`: seen and the undated
- * table updated, the floor raised, seen pruned. With an event left out
- * (`leftOut`), the floor goes no further than just after the last event
- * emitted before it, so it and everything after it are judged again.
+ * `start` with `emitted` recorded, the floor raised and seen pruned. With an
+ * event left out, the floor goes no further than just after the last event
+ * emitted before it, so it and all after it are judged again.
  */
 function settle(start: CursorState, emitted: readonly CursorEvent[], limits: Limits, leftOut: CursorPosition | undefined): CursorState {
 	const seen = toMap(start.seen);
@@ -251,16 +207,13 @@ function settle(start: CursorState, emitted: readonly CursorEvent[], limits: Lim
 	}
 	const floor = raiseFloor(start.floor, seen, limits, leftOut === undefined ? undefined : highest);
 	for (const [key, time] of seen) if (!isAfterFloor(time, key, floor)) seen.delete(key);
-	return { v: CURSOR_STATE_VERSION, scope: start.scope, floor, seen: toRecord(seen), undated: table.encode() };
+	return { floor, seen: toRecord(seen), undated: table.encode() };
 }
 
-function planFirstPoll(
-	dated: Map<string, number>,
-	undated: string[],
-	options: CursorOptions,
-	scope: string,
-): PollPlan {
-	const latest = newest(dated, firstPollCount(options));
+function planFirstPoll(dated: Map<string, number>, undated: string[], options: CursorOptions): PollPlan {
+	const newest = new NewestListings<undefined>(firstPollCount(options));
+	for (const [key, time] of dated) newest.offer(key, time, () => undefined);
+	const latest = newest.oldestFirst().map(({ key, time }) => ({ key, time }));
 	const chosen = new Set(latest.map((event) => event.key));
 	const handled: CursorEvent[] = [];
 	for (const [key, time] of dated) if (!chosen.has(key)) handled.push({ key, time });
@@ -271,7 +224,7 @@ function planFirstPoll(
 		toEmit: latest.slice(0, limits.maxItems),
 		waiting: latest[limits.maxItems],
 		unresolvedUndated: 0,
-		baseline: settle(emptyState(scope), handled, limits, undefined),
+		baseline: settle({ floor: floorBefore(0), seen: {}, undated: '' }, handled, limits, undefined),
 	};
 }
 
@@ -281,26 +234,20 @@ function firstPollCount(options: CursorOptions): number {
 	return Number.isFinite(wanted) ? Math.min(MAX_FIRST_POLL_COUNT, Math.max(0, Math.floor(wanted))) : 0;
 }
 
-/** The newest `count` events, oldest first, without sorting the whole form. */
-function newest(dated: Map<string, number>, count: number): CursorPosition[] {
-	const kept = new NewestListings<undefined>(count);
-	for (const [key, time] of dated) kept.offer(key, time, () => undefined);
-	return kept.oldestFirst().map(({ key, time }) => ({ key, time }));
-}
-
-/** One event per key, keeping its newest time; keys with no time at all are undated. */
+/** One event per key, at its latest listing (replacesListing); keys with no time at all are undated. */
 function latestPerKey(events: readonly CursorEvent[]): { dated: Map<string, number>; undated: string[] } {
-	const dated = new Map<string, number>();
-	const undatedKeys = new Set<string>();
+	const latest = new Map<string, number | undefined>();
 	for (const { key, time } of events) {
-		if (!isTime(time)) {
-			undatedKeys.add(key);
-			continue;
-		}
-		const previous = dated.get(key);
-		if (previous === undefined || time > previous) dated.set(key, time);
+		const known = isTime(time) ? time : undefined;
+		if (!latest.has(key) || replacesListing(latest.get(key), known)) latest.set(key, known);
 	}
-	return { dated, undated: [...undatedKeys].filter((key) => !dated.has(key)) };
+	const dated = new Map<string, number>();
+	const undated: string[] = [];
+	for (const [key, time] of latest) {
+		if (time === undefined) undated.push(key);
+		else dated.set(key, time);
+	}
+	return { dated, undated };
 }
 
 type Limits = ReturnType<typeof limitsOf>;
@@ -321,12 +268,8 @@ function isTime(value: unknown): value is number {
 	return typeof value === 'number' && Number.isFinite(value);
 }
 
-function isUsable(state: CursorState, scope: string): boolean {
-	return state.scope === scope && parseCursorState(state) !== undefined;
-}
-
-function emptyState(scope: string): CursorState {
-	return { v: CURSOR_STATE_VERSION, scope, floor: startOf(0), seen: {}, undated: '' };
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function toMap(seen: Record<string, number>): Map<string, number> {
@@ -334,11 +277,9 @@ function toMap(seen: Record<string, number>): Map<string, number> {
 }
 
 /**
- * Sorted by time then key for a stable state. Built by assignment, not
- * Object.fromEntries: that gives the object a chain of a thousand hidden
- * classes, one per key, made anew on every poll as the keys move on (5 ms a
- * poll for a thousand keys, against a quarter of a millisecond). "__proto__"
- * is defined, not assigned, so it stays a key and never sets a prototype.
+ * Sorted by time then key for a stable state, built by assignment: from
+ * Object.fromEntries a thousand keys cost 5 ms a poll in hidden classes,
+ * against a quarter of a millisecond. "__proto__" is defined, so it stays a key.
  */
 function toRecord(seen: Map<string, number>): Record<string, number> {
 	const entries = [...seen].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));

@@ -1,13 +1,10 @@
 import { byTimeThenKey } from './latestListings';
 
 /**
- * The floor is a position in the cursor's order of events (by time, then
- * key): an event after it is judged, one at or before it is taken as
- * handled. A position and not a time, so the floor can sit inside a group
- * of events that share one time: they are emitted in key order, so when
- * Max per Poll splits a tie, the floor goes just after the last one emitted
- * and the rest stay after it. No key is empty, so (t, "") is the floor
- * before every event at time t.
+ * The floor: events after it (by time, then key) are judged, those at or
+ * before it handled. A position, not a time, so that when Max per Poll
+ * splits events sharing one time the floor can sit between them. No key is
+ * empty, so (t, "") is the floor before every event at time t.
  */
 export interface CursorPosition {
 	time: number;
@@ -25,7 +22,7 @@ export function isAfterFloor(time: number, key: string, floor: CursorPosition): 
 }
 
 /** The floor before every event at `time`. */
-export function startOf(time: number): CursorPosition {
+export function floorBefore(time: number): CursorPosition {
 	return { time, key: '' };
 }
 
@@ -48,7 +45,7 @@ export function raiseFloor(
 	for (const time of tracked.values()) if (time > newest) newest = time;
 	if (newest > -Infinity) {
 		const anchor = limits.nowMs === undefined ? newest : Math.min(newest, limits.nowMs);
-		floor = later(floor, startOf(anchor - limits.lookbackMs));
+		floor = later(floor, floorBefore(anchor - limits.lookbackMs));
 		floor = later(floor, newestBeyond(tracked, floor, limits.maxTracked) ?? floor);
 	}
 	if (highest !== undefined && isAfter(floor, highest)) floor = later(current, highest);

@@ -1,51 +1,63 @@
 import {
-	commitPoll,
-	CURSOR_STATE_VERSION,
 	planPoll,
 	recordsToKeepGiven,
 	type CursorEvent,
 	type CursorOptions,
 	type CursorState,
+	type FirstPoll,
 	type PollPlan,
 	type RecordsToKeep,
 } from '../cursor/cursor';
-import type { FormCursor, FormStart } from '../saved/position';
+import { floorBefore } from '../cursor/floor';
+import type { TriggerPosition } from '../saved/position';
+
+/** One form's cursor in a poll: how it starts, what it emits, what it saves. Pure. */
+
+/** With a cursor (its own, or one that takes everything from a time on), or with the cursor's first poll. */
+export type FormStart = { kind: 'first-poll' } | { kind: 'cursor'; cursor: CursorState; undatedUnknown: boolean };
 
 /**
- * One form's cursor in a poll, however the form starts (formStart in
- * triggerPosition.ts). Pure; the cursor's own rules are in cursor.ts.
+ * How each form starts, the one rule (docs/trigger.md, "Watching every
+ * form"): with its cursor; else, watching every form of an app whose watch
+ * began in an earlier poll, from when it began (a form added later, or one
+ * whose first reads failed); else from Since; else as On First Poll says.
  */
+export function formStarts(
+	position: TriggerPosition | undefined,
+	watch: { allForms: boolean; firstPoll: FirstPoll },
+): (pageId: string) => FormStart {
+	const unknown = new Set(position?.undatedUnknown ?? []);
+	const since = watch.firstPoll.kind === 'since' ? watch.firstPoll.sinceMs : undefined;
+	const from = (watch.allForms ? position?.allFormsSince : undefined) ?? since;
+	return (pageId) => {
+		const forms = position?.forms;
+		if (forms !== undefined && Object.prototype.hasOwnProperty.call(forms, pageId)) {
+			return { kind: 'cursor', cursor: forms[pageId], undatedUnknown: unknown.has(pageId) };
+		}
+		if (from === undefined) return { kind: 'first-poll' };
+		// Nothing was emitted after `from`; undated inquiries present have no time to tell them new, so are handled.
+		return { kind: 'cursor', cursor: { floor: floorBefore(from), seen: {}, undated: '' }, undatedUnknown: true };
+	};
+}
 
-/** The cursor works on a state with a scope; the trigger checks the scope itself (triggerPosition.ts). */
-const FORM_SCOPE = 'form';
-
-/** Which records of the form's answer to keep while it streams past (see recordsToKeepGiven). */
+/** Which records of the form's answer to keep while it streams past (recordsToKeepGiven). */
 export function recordsToKeepFor(start: FormStart, options: CursorOptions): RecordsToKeep {
-	return recordsToKeepGiven(startingState(start, [], options), options, FORM_SCOPE);
+	return recordsToKeepGiven(startingState(start, [], options), options);
 }
 
-/** What to emit of the form now. */
 export function planForm(start: FormStart, events: readonly CursorEvent[], options: CursorOptions): PollPlan {
-	return planPoll(startingState(start, events, options), events, options, FORM_SCOPE);
-}
-
-/** The form's cursor to save, once `emitted` (a prefix of the plan's toEmit) went out. */
-export function commitForm(plan: PollPlan, emitted: readonly CursorEvent[], options: CursorOptions): FormCursor {
-	const { floor, seen, undated } = commitPoll(plan, emitted, options, FORM_SCOPE);
-	return { floor, seen, undated };
+	return planPoll(startingState(start, events, options), events, options);
 }
 
 /**
- * The state the cursor plans on (undefined: the cursor's own first poll).
- * A cursor whose undated inquiries are unknown takes those present as
- * handled, as any first poll does (the cursor's own first poll of them
- * builds that table): with no time, nothing says they are newer.
+ * The cursor planned on (undefined: the cursor's own first poll). One whose
+ * undated inquiries are unknown takes those present as handled, as any
+ * first poll does: with no time, nothing says they are newer.
  */
 function startingState(start: FormStart, events: readonly CursorEvent[], options: CursorOptions): CursorState | undefined {
 	if (start.kind === 'first-poll') return undefined;
-	const state: CursorState = { v: CURSOR_STATE_VERSION, scope: FORM_SCOPE, ...start.cursor };
-	if (!start.undatedUnknown) return state;
+	if (!start.undatedUnknown) return start.cursor;
 	const undated = events.filter((event) => event.time === undefined);
-	const handled = planPoll(undefined, undated, { ...options, firstPoll: { kind: 'none' } }, FORM_SCOPE).baseline;
-	return { ...state, undated: handled.undated };
+	const handled = planPoll(undefined, undated, { ...options, firstPoll: { kind: 'none' } }).baseline;
+	return { ...start.cursor, undated: handled.undated };
 }

@@ -3,7 +3,7 @@ import type { ValueRedactor } from '../../../shared/text/redact';
 import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
 import { isUnreadableInquiry, rawRecordKey, readRecord } from '../../inquiries/unreadableInquiry';
 import { toCursorEvent, type CursorEvent, type EventMode, type RecordsToKeep } from '../cursor/cursor';
-import { NewestListings } from '../cursor/latestListings';
+import { LatestListings, NewestListings, replacesListing } from '../cursor/latestListings';
 
 /**
  * Most bytes of records a poll keeps while the answer streams past (each
@@ -36,7 +36,7 @@ export interface InquiryList {
 
 /** An answer that was parsed whole. */
 export function listFromRecords(records: unknown[], mode: EventMode): InquiryList {
-	const chosen = new ChosenListings<unknown>();
+	const chosen = new LatestListings<unknown>();
 	const events = records.map((record) => {
 		const event = toCursorEvent(record, mode);
 		chosen.offer(event, record);
@@ -130,9 +130,9 @@ interface KeptRecords {
 	get(key: string): KeptRecord | undefined;
 }
 
-/** Every record a predicate accepts, one per key as ChosenListings picks it, up to `maxBytes` of them. */
+/** Every record a predicate accepts, one per key as LatestListings picks it, up to `maxBytes` of them. */
 class AcceptedRecords implements KeptRecords {
-	private chosen = new ChosenListings<KeptRecord>();
+	private chosen = new LatestListings<KeptRecord>();
 	private bytes = 0;
 	keptAll = true;
 	complete = true;
@@ -155,7 +155,7 @@ class AcceptedRecords implements KeptRecords {
 			return;
 		}
 		// Too many to hold: hold none, and let the records the poll emits be read again.
-		this.chosen = new ChosenListings<KeptRecord>();
+		this.chosen = new LatestListings<KeptRecord>();
 		this.complete = false;
 		this.keptAll = false;
 	}
@@ -219,8 +219,7 @@ class PlannedRecords implements KeptRecords {
 			return;
 		}
 		const current = this.held.get(event.key);
-		// As ChosenListings picks: the listing with the latest time, the last of equals; undated counts as older.
-		if (current !== undefined && current.time !== undefined && (event.time === undefined || event.time < current.time)) return;
+		if (current !== undefined && !replacesListing(current.time, event.time)) return;
 		const record = copy();
 		const size = record.bytes.length + RECORD_OVERHEAD_BYTES;
 		this.bytes += size - (current?.size ?? 0);
@@ -254,19 +253,4 @@ function eventOfWholeRecord(bytes: Buffer, summary: Record<string, unknown> | un
 	const record = readRecord(bytes, summary);
 	if (!isUnreadableInquiry(record)) return toCursorEvent(record, mode);
 	return { key: rawRecordKey(bytes), time: toCursorEvent(record, mode).time };
-}
-
-/** Per key, the listing with the latest time; undated ones count as older than any time. */
-class ChosenListings<T> {
-	private readonly byKey = new Map<string, { time: number | undefined; value: T }>();
-
-	offer(event: CursorEvent, value: T): void {
-		const current = this.byKey.get(event.key);
-		const older = current !== undefined && current.time !== undefined && (event.time === undefined || event.time < current.time);
-		if (!older) this.byKey.set(event.key, { time: event.time, value });
-	}
-
-	get(key: string): T | undefined {
-		return this.byKey.get(key)?.value;
-	}
 }

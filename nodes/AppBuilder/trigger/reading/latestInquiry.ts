@@ -8,13 +8,12 @@ import { readRecord } from '../../inquiries/unreadableInquiry';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions } from '../../transport/request';
 import { toCursorEvent, type EventMode } from '../cursor/cursor';
+import { replacesListing } from '../cursor/latestListings';
 
 /**
- * The latest inquiry of a form (by the Event's time; the last of equals,
- * and an undated one only when none is dated), for "Fetch Test Event",
- * with its time; undefined for a form without inquiries. The answer is read
- * as it arrives and only the latest record so far is held, so its size does
- * not matter.
+ * For Fetch Test Event: the latest inquiry of a form by the Event's time
+ * (replacesListing), with its time; undefined for a form without any. Only
+ * the latest record so far is held as the answer streams past.
  */
 export async function latestInquiry(
 	this: IPollFunctions,
@@ -26,11 +25,11 @@ export async function latestInquiry(
 	return await fetchFormInquiries(this, target, reader, fetchOptions);
 }
 
-export type Latest = { record: unknown; time: number } | undefined;
+export type Latest = { record: unknown; time: number | undefined } | undefined;
 
 /** The latest record so far, as its bytes copied out of the answer; parsed at the end. */
 class LatestRecord implements RecordCollector<Latest> {
-	private latest: { bytes: Buffer; summary: Record<string, unknown> | undefined; time: number } | undefined;
+	private latest: { bytes: Buffer; summary: Record<string, unknown> | undefined; time: number | undefined } | undefined;
 	private offered = 0;
 
 	constructor(
@@ -46,8 +45,8 @@ class LatestRecord implements RecordCollector<Latest> {
 		if (this.offered === MAX_RECORDS_PER_ANSWER) throw new AnswerLimitExceeded('records', MAX_RECORDS_PER_ANSWER);
 		this.offered++;
 		// The scan read the record's times into its summary: the bytes are copied only for a new latest.
-		const time = (summary === undefined ? undefined : toCursorEvent(summary, this.mode).time) ?? -Infinity;
-		if (this.latest === undefined || time >= this.latest.time) this.latest = { bytes: Buffer.from(bytes()), summary, time };
+		const time = summary === undefined ? undefined : toCursorEvent(summary, this.mode).time;
+		if (this.latest === undefined || replacesListing(this.latest.time, time)) this.latest = { bytes: Buffer.from(bytes()), summary, time };
 	}
 
 	build(): Latest {
@@ -57,10 +56,10 @@ class LatestRecord implements RecordCollector<Latest> {
 
 /** The latest of an answer parsed whole. */
 function latestOf(records: unknown[], mode: EventMode): Latest {
-	let latest: { record: unknown; time: number } | undefined;
+	let latest: Latest;
 	for (const record of records) {
-		const time = toCursorEvent(record, mode).time ?? -Infinity;
-		if (latest === undefined || time >= latest.time) latest = { record, time };
+		const time = toCursorEvent(record, mode).time;
+		if (latest === undefined || replacesListing(latest.time, time)) latest = { record, time };
 	}
 	return latest;
 }

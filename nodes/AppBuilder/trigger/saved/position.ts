@@ -1,25 +1,17 @@
-import { CURSOR_STATE_VERSION, cursorStateProblem, DEFAULT_LOOKBACK_MS, type CursorState } from '../cursor/cursor';
-import { isAfterFloor, raiseFloor, startOf } from '../cursor/floor';
+import { cursorStateProblem, DEFAULT_LOOKBACK_MS, type CursorState } from '../cursor/cursor';
+import { isAfterFloor, raiseFloor } from '../cursor/floor';
 
 /**
- * What a trigger saves between polls, and the one rule for how each form
- * starts and for what the trigger keeps of a form it does not read. Pure.
- * The rules in a user's words: docs/trigger.md, "Watching every form".
- *
- * No single answer shrinks it: a form absent from the app's list (an empty
- * or absent list, a form unpublished for a while) or not watched (Watch set
- * to One Form) keeps its whole cursor, and carries on from it when it is
- * read again, exactly as a form that never left. A form away for both
- * SHRINK_AFTER_MS and SHRINK_AFTER_POLLS, or past MAX_WHOLE_CURSORS forms,
- * keeps a small cursor (compactCursor), which still emits nothing twice;
- * only one away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS, or past
- * MAX_SMALL_CURSORS more, is forgotten.
+ * What a trigger saves between polls, and what it keeps of a form it does
+ * not read (docs/trigger.md, "Watching every form"). Pure. No single answer
+ * shrinks it: a form absent from one list answer, or not watched, keeps its
+ * whole cursor until it has been away both long and often enough.
  */
 export interface TriggerPosition {
 	/** The app and the event (`appId/event`); another app or event starts over. */
 	scope: string;
 	/** Per form page ID, its cursor: the forms watched and those away. */
-	forms: Record<string, FormCursor>;
+	forms: Record<string, CursorState>;
 	/** Forms with a cursor that the last polls did not watch: since when, and for how many polls. */
 	away: Record<string, Absence>;
 	/** Forms whose cursor does not know which undated inquiries were handled: its next read takes those present as handled. */
@@ -30,28 +22,11 @@ export interface TriggerPosition {
 	leftOver: string[];
 }
 
-/** A form's cursor as saved: the cursor state without its format version and scope. */
-export type FormCursor = Omit<CursorState, 'v' | 'scope'>;
-
 export interface Absence {
 	/** When the form was first found away (epoch ms). */
 	since: number;
 	/** Polls that read the app's list (or watched another form) without it. */
 	polls: number;
-}
-
-/**
- * How a form's read starts: with a cursor (its own, or one that takes
- * everything from a time on), or with the cursor's first poll as On First
- * Poll says (nothing, or the latest few).
- */
-export type FormStart = { kind: 'first-poll' } | { kind: 'cursor'; cursor: FormCursor; undatedUnknown: boolean };
-
-/** What the trigger watches this poll, as far as how a form starts depends on it. */
-export interface Watch {
-	allForms: boolean;
-	/** On First Poll set to a date: Since (epoch ms). */
-	firstPollSince: number | undefined;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -81,27 +56,12 @@ export function positionScope(appId: string, event: string): string {
 	return `${appId}/${event}`;
 }
 
-/**
- * How a form starts, the one rule (see docs/trigger.md): with its cursor;
- * else, watching every form of an app whose watch began in an earlier
- * poll, with what was submitted since the watch began (a form added later,
- * or one whose first reads failed); else as On First Poll says.
- */
-export function formStart(position: TriggerPosition | undefined, pageId: string, watch: Watch, undatedUnknown: ReadonlySet<string>): FormStart {
-	const cursor = ownValue(position?.forms, pageId);
-	if (cursor !== undefined) return { kind: 'cursor', cursor, undatedUnknown: undatedUnknown.has(pageId) };
-	const from = (watch.allForms ? position?.allFormsSince : undefined) ?? watch.firstPollSince;
-	if (from === undefined) return { kind: 'first-poll' };
-	// From a time on: nothing was emitted after it; undated inquiries present have no time to tell them new, so are handled.
-	return { kind: 'cursor', cursor: { floor: startOf(from), seen: {}, undated: '' }, undatedUnknown: true };
-}
-
 /** What a poll learnt: the cursors of the forms it read, and the forms it did not reach. */
 export interface PollFindings {
 	/** Every form the poll watched: the app's forms as listed, or the one form. */
 	listed: readonly string[];
 	/** The new cursor of each form read successfully. */
-	read: ReadonlyMap<string, FormCursor>;
+	read: ReadonlyMap<string, CursorState>;
 	/** Forms not reached, in reading order. */
 	leftOver: readonly string[];
 }
@@ -121,13 +81,13 @@ export function nextPosition(
 	const kept = previous?.scope === scope ? previous : undefined;
 	const listed = new Set(findings.listed);
 	// Entries, then fromEntries: page IDs come from stored data, and an own "__proto__" key must stay a key.
-	const forms: Array<[string, FormCursor]> = [];
+	const forms: Array<[string, CursorState]> = [];
 	for (const pageId of findings.listed) {
 		const cursor = findings.read.get(pageId) ?? ownValue(kept?.forms, pageId);
 		if (cursor !== undefined) forms.push([pageId, cursor]);
 	}
 
-	const awayForms: Array<{ pageId: string; cursor: FormCursor; absence: Absence }> = [];
+	const awayForms: Array<{ pageId: string; cursor: CursorState; absence: Absence }> = [];
 	for (const [pageId, cursor] of Object.entries(kept?.forms ?? {})) {
 		if (listed.has(pageId)) continue;
 		const before = ownValue(kept?.away, pageId);
@@ -171,7 +131,7 @@ export function nextPosition(
  * back: late arrivals older than those keys, and undated inquiries
  * submitted while it was away.
  */
-export function compactCursor(cursor: FormCursor, awaySince: number): FormCursor {
+export function compactCursor(cursor: CursorState, awaySince: number): CursorState {
 	const seen = new Map(Object.entries(cursor.seen));
 	const floor = raiseFloor(cursor.floor, seen, { lookbackMs: DEFAULT_LOOKBACK_MS, maxTracked: SMALL_CURSOR_KEYS, nowMs: awaySince }, undefined);
 	const kept: Array<[string, number]> = [];
@@ -186,7 +146,7 @@ export function positionProblem(value: unknown): string | undefined {
 	if (typeof value.scope !== 'string') return '"scope" is not text';
 	if (!isRecord(value.forms)) return '"forms" is not an object';
 	for (const [pageId, cursor] of Object.entries(value.forms)) {
-		const problem = cursorStateProblem(isRecord(cursor) ? { ...cursor, v: CURSOR_STATE_VERSION, scope: 'form' } : cursor);
+		const problem = cursorStateProblem(cursor);
 		if (problem !== undefined) return `the cursor of form ${pageId} is not readable: ${problem}`;
 	}
 	if (!isRecord(value.away)) return '"away" is not an object';

@@ -1,121 +1,117 @@
-import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
 import { readSavedPosition } from './migrations';
 import { SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
 /**
- * Where the trigger keeps its position: once, where it follows the node
- * rather than its name (see ARCHITECTURE.md, "Saved state and its
- * versions"). n8n keys a node's static data by the node's name, and a
- * rename does not move it, so by default the position lives in the
- * workflow's global static data under the node's ID. Under n8n's durable
- * poll cursors the node's static data is itself keyed by the node's ID and
- * committed with the execution in one transaction, so the position lives
- * there. A duplicated node has a new ID: it finds neither, and starts with
- * a first poll.
+ * Where the position is stored: once, where it follows the node and not its
+ * name, since n8n keys a node's static data by name and a rename does not
+ * move it (docs/trigger.md, "Renaming or copying the trigger"). By default in
+ * the workflow's global static data under the node's ID; under durable poll
+ * cursors in the node's own static data, which n8n then keys by ID and
+ * commits with the execution.
  */
 export interface TriggerStores {
-	/** getWorkflowStaticData('node'). */
-	node: IDataObject;
-	/** getWorkflowStaticData('global'). */
-	workflow: IDataObject;
+	/** The node's static data. */
+	node: Record<string, unknown>;
+	/** The workflow's global static data. */
+	workflow: Record<string, unknown>;
 }
 
-/** The position in the node's static data (durable poll cursors, a node without ID, and what earlier versions of this package left there). */
+/** The position in the node's static data; OWNER_KEY is the node that saved it (absent in release 0.1.0). */
 const STATE_KEY = 'inquiryCursor';
-/** The ID of the node that saved it there (absent in positions saved by release 0.1.0). */
 const OWNER_KEY = 'triggerNodeId';
 /** The position in the workflow's global static data: this prefix and the node's ID. */
 const COPY_PREFIX = 'appBuilderTrigger:';
-/** A copy not refreshed for this long belongs to a trigger that was deleted (or idle for months): dropped. */
+/** A copy not saved for this long belongs to a deleted trigger (or one idle for months): dropped. */
 export const ABANDONED_COPY_MS = 90 * 24 * 60 * 60 * 1000;
 
 interface PositionCopy {
 	savedAt: number;
-	state: IDataObject;
+	state: Record<string, unknown>;
+}
+
+/** A saved position this release cannot use; the poll stops with it and leaves the position as it is. */
+export class UnusablePosition extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+	}
 }
 
 /**
- * The stored value the position is read from, or undefined before the
- * first poll: where this mode keeps it, else where the other mode did (the
- * mode was switched since), else a position of an earlier release in the
- * node's static data. The same object until a poll saves a new position, so
- * a poll can tell at its end whether another one saved meanwhile.
+ * The stored value, or undefined before the first poll: where this mode
+ * keeps it, else where the other mode did, else what an earlier release left
+ * under the node's name. The same object until a poll saves, so a poll can
+ * tell at its end whether another one saved meanwhile.
  */
-export function storedPosition(node: INode, stores: TriggerStores): unknown {
+export function storedPosition(nodeId: string | undefined, stores: TriggerStores): unknown {
 	const own = stores.node[STATE_KEY];
 	const owner = stores.node[OWNER_KEY];
-	// Saved by this node, or before positions carried their node's ID.
-	const ownIsThisNodes = own !== undefined && (owner === undefined || node.id === undefined || owner === node.id);
-	const copy = node.id === undefined ? undefined : stores.workflow[COPY_PREFIX + node.id];
+	const ownIsThisNodes = own !== undefined && (owner === undefined || nodeId === undefined || owner === nodeId);
+	const copy = nodeId === undefined ? undefined : stores.workflow[COPY_PREFIX + nodeId];
 	const copied = isPositionCopy(copy) ? copy.state : undefined;
 	if (isStagedCopy(stores.node)) return ownIsThisNodes ? own : copied;
 	return copied ?? (ownIsThisNodes ? own : undefined);
 }
 
 /**
- * Whether the node's static data is a staged copy (durable poll cursors)
- * rather than its part of the workflow's static data. n8n watches the
- * workflow's static data for changes through an observable object that
- * carries a `__dataChanged` flag; a staged copy is a plain object.
+ * Whether the node's static data is a staged copy (durable poll cursors):
+ * n8n's own static data is an observable object with a `__dataChanged` flag.
  */
-export function isStagedCopy(nodeData: IDataObject): boolean {
+export function isStagedCopy(nodeData: Record<string, unknown>): boolean {
 	return !('__dataChanged' in nodeData);
 }
 
 /**
- * The saved position, brought up to the current format; undefined before the
- * first poll. A position it cannot read stops the poll with an error, before
- * anything is fetched or emitted and with the position left as it is:
- * treating it as a first poll would take every inquiry present as handled.
+ * The saved position in the current format; undefined before the first poll.
+ * One it cannot read throws UnusablePosition before anything is fetched:
+ * taking it as a first poll would take every inquiry present as handled.
  */
-export function readTriggerPosition(node: INode, stores: TriggerStores): TriggerPosition | undefined {
-	const stored = storedPosition(node, stores);
+export function readTriggerPosition(nodeId: string | undefined, stores: TriggerStores): TriggerPosition | undefined {
+	const stored = storedPosition(nodeId, stores);
 	const saved = readSavedPosition(stored);
 	if (saved.kind === 'none') return undefined;
 	if (saved.kind === 'readable') return saved.state;
 	if (saved.kind === 'newer') {
-		throw new NodeOperationError(
-			node,
+		throw new UnusablePosition(
 			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${saved.version}; this release reads up to v${SAVED_POSITION_VERSION})`,
-			{
-				description: `${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${startOver(stores, stored)}`,
-			},
+			`${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${startOver(stores, stored)}`,
 		);
 	}
-	throw new NodeOperationError(node, `The trigger's saved position cannot be read: ${saved.problem}`, {
-		description: `No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${startOver(stores, stored)}`,
-	});
+	throw new UnusablePosition(
+		`The trigger's saved position cannot be read: ${saved.problem}`,
+		`No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${startOver(stores, stored)}`,
+	);
 }
 
-/**
- * Saves the position once, where this mode keeps it, and removes what an
- * earlier release or the other mode left elsewhere; drops abandoned copies
- * of deleted triggers.
- */
-export function writeTriggerPosition(node: INode, stores: TriggerStores, position: TriggerPosition, nowMs: number): void {
-	const value = { v: SAVED_POSITION_VERSION, ...position } as unknown as IDataObject;
-	// Replace whole top-level values: n8n notices a changed top-level key and saves it.
-	if (node.id === undefined) {
+/** Saves the position once, removes what the other mode or an earlier release left, and drops abandoned copies. */
+export function writeTriggerPosition(
+	nodeId: string | undefined,
+	stores: TriggerStores,
+	position: TriggerPosition,
+	nowMs: number,
+): void {
+	const value = { v: SAVED_POSITION_VERSION, ...position };
+	// Whole top-level values are replaced: n8n notices a changed top-level key and saves it.
+	if (nodeId === undefined) {
 		stores.node[STATE_KEY] = value;
 		return;
 	}
-	const copyKey = COPY_PREFIX + node.id;
+	const copyKey = COPY_PREFIX + nodeId;
 	if (isStagedCopy(stores.node)) {
 		// The global copy goes only once the node's own data held a position: n8n commits this one after the poll, and may not.
-		const ownHeldOne = stores.node[STATE_KEY] !== undefined && stores.node[OWNER_KEY] === node.id;
+		const ownHeldOne = stores.node[STATE_KEY] !== undefined && stores.node[OWNER_KEY] === nodeId;
 		stores.node[STATE_KEY] = value;
-		stores.node[OWNER_KEY] = node.id;
+		stores.node[OWNER_KEY] = nodeId;
 		if (ownHeldOne && copyKey in stores.workflow) delete stores.workflow[copyKey];
 	} else {
-		const copy: PositionCopy = { savedAt: nowMs, state: value };
-		stores.workflow[copyKey] = copy as unknown as IDataObject;
+		stores.workflow[copyKey] = { savedAt: nowMs, state: value } satisfies PositionCopy;
 		if (STATE_KEY in stores.node) delete stores.node[STATE_KEY];
 		if (OWNER_KEY in stores.node) delete stores.node[OWNER_KEY];
 	}
 	for (const key of Object.keys(stores.workflow)) {
-		if (!key.startsWith(COPY_PREFIX) || key === COPY_PREFIX + node.id) continue;
+		if (!key.startsWith(COPY_PREFIX) || key === copyKey) continue;
 		const other = stores.workflow[key];
 		if (!isPositionCopy(other) || nowMs - other.savedAt > ABANDONED_COPY_MS) delete stores.workflow[key];
 	}
@@ -130,13 +126,11 @@ function isPositionCopy(value: unknown): value is PositionCopy {
 const STOPPED =
 	'The trigger stops here rather than guess which inquiries it already sent, and keeps its saved position as it is.';
 
-/**
- * How to start over: a copy of the node has a new ID, and so starts with no
- * position, but one saved by release 0.1.0 carries no node ID and is read by
- * whichever node has its name.
- */
+/** A copy of the node has a new ID and starts afresh; but a 0.1.0 position has no owner and follows the node's name. */
 function startOver(stores: TriggerStores, stored: unknown): string {
 	const unowned = stored !== undefined && stored === stores.node[STATE_KEY] && stores.node[OWNER_KEY] === undefined;
-	const name = unowned ? ' Keep the name the copy is given (not this node\'s name): a position of release 0.1.0 is kept under the node\'s name.' : '';
+	const name = unowned
+		? " Keep the name the copy is given (not this node's name): a position of release 0.1.0 is kept under the node's name."
+		: '';
 	return `To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Poll), and inquiries submitted since the last successful poll are not emitted (App Builder > Get Many Inquiries with Submitted After lists them).${name}`;
 }

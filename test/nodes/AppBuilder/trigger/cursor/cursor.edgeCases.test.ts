@@ -1,6 +1,6 @@
 import {
 	commitPoll,
-	parseCursorState,
+	cursorStateProblem,
 	planPoll,
 	type CursorEvent,
 	type CursorOptions,
@@ -11,7 +11,6 @@ import {
  * Three sequences a review of the cursor found to lose or stall leads, each
  * as the trigger runs it: plan, emit what was planned, commit, store as JSON.
  */
-const SCOPE = 'app/form/new';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
@@ -29,9 +28,9 @@ const numbered = (prefix: string, count: number, timeOf: (index: number) => numb
 
 /** One poll: plan, emit everything planned, commit onto the plan, store through JSON as n8n does. */
 function poll(state: CursorState | undefined, present: CursorEvent[], opts: CursorOptions) {
-	const plan = planPoll(state, present, opts, SCOPE);
-	const next = commitPoll(plan, plan.toEmit, opts, SCOPE);
-	return { emitted: plan.toEmit.map((event) => event.key), plan, state: parseCursorState(JSON.parse(JSON.stringify(next))) as CursorState };
+	const plan = planPoll(state, present, opts);
+	const next = commitPoll(plan, plan.toEmit, opts);
+	return { emitted: plan.toEmit.map((event) => event.key), plan, state: storedCursor(JSON.parse(JSON.stringify(next))) as CursorState };
 }
 
 /** Polls until a poll emits nothing; every key emitted, in order, repeats included. */
@@ -108,3 +107,8 @@ describe('late arrivals that share one time, split by Max per Poll', () => {
 		expect([...emitted].sort()).toEqual(late.map((event) => event.key));
 	});
 });
+
+/** A cursor as the position gives it back: JSON, checked as a saved position checks each form's. */
+function storedCursor(value: unknown): CursorState | undefined {
+	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
+}

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import {
 	commitPoll,
-	parseCursorState,
+	cursorStateProblem,
 	planPoll,
 	recordsToKeepGiven,
 	type CursorEvent,
@@ -47,7 +47,6 @@ import { deepFreeze } from '../../../../support/deepFreeze';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
-const SCOPE = 'app/form';
 
 type Op =
 	| { kind: 'submit'; advance: number; late: number; burst: number; undated: boolean; future: number }
@@ -250,9 +249,9 @@ function runScenario(settings: Settings, ops: Op[]): void {
 	/** Returns how many events the poll planned. */
 	const doPoll = (opIndex: number, maxItems: number, commitShare: number): number => {
 		const events = presentEvents();
-		const plan = planPoll(deepFreeze(state), deepFreeze(events), options(maxItems), SCOPE);
+		const plan = planPoll(deepFreeze(state), deepFreeze(events), options(maxItems));
 		// The trigger keeps only the records recordsToKeepGiven names: each one emitted must be among them.
-		const keep = recordsToKeepGiven(state, options(maxItems), SCOPE);
+		const keep = recordsToKeepGiven(state, options(maxItems));
 		const keptNewest =
 			typeof keep === 'function'
 				? undefined
@@ -285,10 +284,10 @@ function runScenario(settings: Settings, ops: Op[]): void {
 			}
 			emissions.set(event.key, [...before, event.time]);
 		}
-		const next = commitPoll(deepFreeze(plan), deepFreeze(emitted), options(maxItems), SCOPE);
+		const next = commitPoll(deepFreeze(plan), deepFreeze(emitted), options(maxItems));
 		checkInvariants(next);
 		const json = JSON.stringify(next);
-		state = parseCursorState(JSON.parse(json));
+		state = storedCursor(JSON.parse(json));
 		check(state !== undefined && JSON.stringify(state) === json, 'the state does not survive JSON');
 		if (!settings.legacyPersistence || emitted.length > 0) persisted = json;
 		return plan.toEmit.length;
@@ -332,7 +331,7 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		} else if (!op.fail) {
 			doPoll(opIndex, op.maxItems, op.commitShare);
 			if (op.restart) {
-				state = persisted === undefined ? undefined : parseCursorState(JSON.parse(persisted));
+				state = persisted === undefined ? undefined : storedCursor(JSON.parse(persisted));
 				previousFloor = undefined;
 			}
 		}
@@ -394,3 +393,8 @@ describe('inquiry cursor, property-based', () => {
 		fc.assert(scenario(settingsArb('newOrUpdated', 'any')), { numRuns: 1000 });
 	});
 });
+
+/** A cursor as the position gives it back: JSON, checked as a saved position checks each form's. */
+function storedCursor(value: unknown): CursorState | undefined {
+	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
+}

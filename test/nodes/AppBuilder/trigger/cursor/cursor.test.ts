@@ -2,7 +2,7 @@ import {
 	commitPoll,
 	DEFAULT_LOOKBACK_MS,
 	DEFAULT_MAX_TRACKED,
-	parseCursorState,
+	cursorStateProblem,
 	planPoll,
 	recordsToKeepGiven,
 	toCursorEvent,
@@ -13,7 +13,6 @@ import {
 import { DEFAULT_CELLS_PER_SUBTABLE, SUBTABLES } from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
 import { deepFreeze } from '../../../../support/deepFreeze';
 
-const SCOPE = 'app/form/new';
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 
@@ -29,12 +28,12 @@ const ev = (key: string, time: number | undefined): CursorEvent => ({ key, time 
 const keys = (events: CursorEvent[]) => events.map((event) => event.key);
 
 /** Static data is JSON between polls; the trigger reads it back through parseCursorState. */
-const stored = (state: CursorState): CursorState => parseCursorState(JSON.parse(JSON.stringify(state))) as CursorState;
+const stored = (state: CursorState): CursorState => storedCursor(JSON.parse(JSON.stringify(state))) as CursorState;
 
 /** One full poll on frozen inputs: plan, emit everything planned, commit onto the plan's baseline, store. */
 function poll(state: CursorState | undefined, events: CursorEvent[], opts: CursorOptions = options()) {
-	const plan = planPoll(deepFreeze(state), deepFreeze([...events]), opts, SCOPE);
-	const next = commitPoll(deepFreeze(plan), plan.toEmit, opts, SCOPE);
+	const plan = planPoll(deepFreeze(state), deepFreeze([...events]), opts);
+	const next = commitPoll(deepFreeze(plan), plan.toEmit, opts);
 	return { emitted: keys(plan.toEmit), state: stored(next), plan };
 }
 
@@ -73,21 +72,12 @@ describe('first poll', () => {
 		expect(capped.emitted).toHaveLength(50);
 	});
 
-	it('starts over on another scope or version, and rejects state it does not understand', () => {
+	it('rejects a saved cursor it does not understand', () => {
 		const state = baselineOf([ev('a', T0)]);
-		const otherForm = planPoll(state, [ev('b', T0 + 1)], options(), 'app/other-form/new');
-		expect(otherForm.isFirstPoll).toBe(true);
-		expect(otherForm.toEmit).toEqual([]);
-		expect(otherForm.baseline.scope).toBe('app/other-form/new');
-		const otherVersion = { ...state, v: 3 } as unknown as CursorState;
-		expect(planPoll(otherVersion, [ev('b', T0 + 1)], options(), SCOPE).isFirstPoll).toBe(true);
-
-		expect(parseCursorState(state)).toEqual(state);
+		expect(cursorStateProblem(state)).toBeUndefined();
 		for (const junk of [
 			'junk',
 			null,
-			{ ...state, v: 3 },
-			{ ...state, v: 1 },
 			{ ...state, floor: null },
 			{ ...state, floor: T0 },
 			{ ...state, floor: { time: T0 } },
@@ -98,9 +88,8 @@ describe('first poll', () => {
 			{ ...state, undated: ['u1'] },
 			{ ...state, undated: 'not base64!' },
 			{ ...state, undated: 'AAAA' },
-			{ ...state, scope: undefined },
 		]) {
-			expect(parseCursorState(junk)).toBeUndefined();
+			expect(storedCursor(junk)).toBeUndefined();
 		}
 	});
 });
@@ -178,15 +167,15 @@ describe('late arrivals', () => {
 describe('one response', () => {
 	it('reads a key listed twice by its newest time, and as dated when only one listing has a time', () => {
 		const state = baselineOf([]);
-		const plan = planPoll(state, [ev('a', T0 + 5), ev('a', T0 + 9), ev('a', T0 + 1), ev('b', undefined), ev('b', T0 + 3), ev('b', undefined)], options(), SCOPE);
+		const plan = planPoll(state, [ev('a', T0 + 5), ev('a', T0 + 9), ev('a', T0 + 1), ev('b', undefined), ev('b', T0 + 3), ev('b', undefined)], options());
 		expect(plan.toEmit).toEqual([ev('b', T0 + 3), ev('a', T0 + 9)]);
 	});
 
 	it('puts undated inquiries after the dated ones, and maxItems counts them too', () => {
 		const state = baselineOf([]);
 		const events = [ev('u2', undefined), ev('late', T0 + 9), ev('u1', undefined), ev('early', T0 + 1)];
-		expect(keys(planPoll(state, events, options(), SCOPE).toEmit)).toEqual(['early', 'late', 'u1', 'u2']);
-		expect(keys(planPoll(state, events, options({ maxItems: 3 }), SCOPE).toEmit)).toEqual(['early', 'late', 'u1']);
+		expect(keys(planPoll(state, events, options()).toEmit)).toEqual(['early', 'late', 'u1', 'u2']);
+		expect(keys(planPoll(state, events, options({ maxItems: 3 })).toEmit)).toEqual(['early', 'late', 'u1']);
 	});
 });
 
@@ -206,10 +195,10 @@ describe('deletions, backlog and partial commits', () => {
 		let state = baselineOf([]);
 		const events = [3, 9, 0, 7, 1, 8, 2, 6, 4, 5].map((i) => ev(`k${i}`, T0 + i));
 		const opts = options({ maxItems: 4, maxTracked: 2 });
-		const plan = planPoll(state, events, opts, SCOPE);
+		const plan = planPoll(state, events, opts);
 		expect(keys(plan.toEmit)).toEqual(['k0', 'k1', 'k2', 'k3']);
 		// The caller ran out of time after two; the next poll fails and saves nothing.
-		state = stored(commitPoll(plan, plan.toEmit.slice(0, 2), opts, SCOPE));
+		state = stored(commitPoll(plan, plan.toEmit.slice(0, 2), opts));
 		const rest: string[] = [];
 		for (let i = 0; i < 3; i++) {
 			const next = poll(state, events, opts);
@@ -342,7 +331,7 @@ describe('undated inquiries', () => {
 
 describe('records to keep while an answer streams in', () => {
 	const kept = (state: CursorState | undefined, events: CursorEvent[], opts: CursorOptions = options()) => {
-		const keep = recordsToKeepGiven(state, opts, SCOPE);
+		const keep = recordsToKeepGiven(state, opts);
 		if (typeof keep !== 'function') throw new Error('expected a later poll');
 		return keys(events.filter(keep));
 	};
@@ -353,13 +342,13 @@ describe('records to keep while an answer streams in', () => {
 		const fresh = [ev('new1', T0 + 2_000_000), ev('new2', T0 + 2_000_001)];
 		const events = [...tracked, ...fresh, ev('undated', undefined)];
 		expect(kept(state, events)).toEqual(['new1', 'new2', 'undated']);
-		expect(keys(planPoll(state, events, options(), SCOPE).toEmit)).toEqual(['new1', 'new2', 'undated']);
+		expect(keys(planPoll(state, events, options()).toEmit)).toEqual(['new1', 'new2', 'undated']);
 	});
 
 	it('keeps a tracked record listed again with a later time in mode newOrUpdated only, and the later listing alone', () => {
 		const state = baselineOf([ev('a', T0), ev('b', T0 + 1)], options({ mode: 'newOrUpdated' }));
 		const events = [ev('a', T0), ev('a', T0 + 50), ev('b', T0 + 1)];
-		const keep = recordsToKeepGiven(state, options({ mode: 'newOrUpdated' }), SCOPE) as (event: CursorEvent) => boolean;
+		const keep = recordsToKeepGiven(state, options({ mode: 'newOrUpdated' })) as (event: CursorEvent) => boolean;
 		expect(events.filter(keep)).toEqual([ev('a', T0 + 50)]);
 		const stateNew = baselineOf([ev('a', T0), ev('b', T0 + 1)]);
 		expect(kept(stateNew, events)).toEqual([]);
@@ -374,14 +363,14 @@ describe('records to keep while an answer streams in', () => {
 describe('purity, storage and size', () => {
 	it('never mutates its inputs, on a first poll or later, and survives keys such as __proto__', () => {
 		const events = deepFreeze([ev('b', T0 + 1), ev('__proto__', T0 + 2), ev('constructor', T0 + 3), ev('a', T0), ev('x', undefined)]);
-		const firstPlan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 2 } }), SCOPE);
-		const state = stored(commitPoll(deepFreeze(firstPlan), deepFreeze(firstPlan.toEmit), options(), SCOPE));
+		const firstPlan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 2 } }));
+		const state = stored(commitPoll(deepFreeze(firstPlan), deepFreeze(firstPlan.toEmit), options()));
 		expect(keys(firstPlan.toEmit)).toEqual(['__proto__', 'constructor']);
 		expect(Object.keys(state.seen).sort()).toEqual(['__proto__', 'a', 'b', 'constructor']);
 		const frozen = deepFreeze(state);
-		const plan = planPoll(frozen, events, options(), SCOPE);
+		const plan = planPoll(frozen, events, options());
 		expect(plan.toEmit).toEqual([]);
-		expect(() => commitPoll(deepFreeze(plan), events, options(), SCOPE)).not.toThrow();
+		expect(() => commitPoll(deepFreeze(plan), events, options())).not.toThrow();
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 	});
 
@@ -418,8 +407,13 @@ describe('purity, storage and size', () => {
 	it('takes a first poll over 300,000 inquiries in its stride', () => {
 		const events = Array.from({ length: 300_000 }, (_, i) => ev(id(i), T0 + i));
 		// No stack overflow from spreading 300,000 values; its speed is the benchmark's job, not a timed test's.
-		const plan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 50 } }), SCOPE);
+		const plan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 50 } }));
 		expect(plan.toEmit).toHaveLength(50);
 		expect(Object.keys(plan.baseline.seen).length).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED);
 	});
 });
+
+/** A cursor as the position gives it back: JSON, checked as a saved position checks each form's. */
+function storedCursor(value: unknown): CursorState | undefined {
+	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { formsToRead, planAppPoll, type AppPollSetup, type FormOutcome } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
+import { FormsPoll, type FormOutcome } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 
 /**
@@ -77,16 +77,16 @@ describe('a trigger watching every form of an app, against a model', () => {
 
 					const poll = (reachedShare: number, emittedShare: number) => {
 						clock += 1000;
-						const setup: AppPollSetup = {
-							kept: saved,
+						const setup = {
+							saved,
 							scope: 'app/new',
 							listed: FORMS.filter((_, index) => listed.has(index)),
 							allForms: true,
-							firstPollSince: undefined,
-							cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems, nowMs: clock },
+							cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems, nowMs: clock } as const,
 							nowMs: clock,
 						};
-						const order = formsToRead(setup).map((entry) => entry.pageId);
+						const forms = new FormsPoll(setup);
+						const order = forms.formsToRead().map((entry) => entry.pageId);
 						// A poll reads at least the first form; the budget may end it before the rest.
 						const reached = Math.max(1, Math.round(order.length * reachedShare));
 						const outcomes: FormOutcome[] = order.map((pageId, position) => {
@@ -97,7 +97,7 @@ describe('a trigger watching every form of an app, against a model', () => {
 						});
 						// As pollForms does: a poll in which not one form could be read saves nothing.
 						if (outcomes.every((outcome) => typeof outcome.events === 'string') && outcomes.some((outcome) => outcome.events === 'failed')) return;
-						const plan = planAppPoll(setup, outcomes);
+						const plan = forms.plan(outcomes);
 						const count = Math.round(plan.emissions.length * emittedShare);
 						for (const { event } of plan.emissions.slice(0, count)) emitted.set(event.key, (emitted.get(event.key) ?? 0) + 1);
 						saved = JSON.parse(JSON.stringify(plan.commit(count))) as TriggerPosition;

@@ -1,16 +1,15 @@
 import { leftOverAfter, readingOrder } from '../../../../../nodes/AppBuilder/trigger/plan/readingOrder';
 
 describe('the order a poll reads the forms of an app in', () => {
-	const forms = ['a', 'b', 'c', 'd'].map((pageId) => ({ pageId }));
-	const ids = (list: Array<{ pageId: string }>) => list.map((form) => form.pageId);
+	const forms = ['a', 'b', 'c', 'd'];
 
 	it('reads the forms the last poll did not reach first, then the rest as listed', () => {
-		expect(ids(readingOrder(forms, ['c', 'd']))).toEqual(['c', 'd', 'a', 'b']);
-		expect(ids(readingOrder(forms, []))).toEqual(['a', 'b', 'c', 'd']);
+		expect(readingOrder(forms, ['c', 'd'])).toEqual(['c', 'd', 'a', 'b']);
+		expect(readingOrder(forms, [])).toEqual(['a', 'b', 'c', 'd']);
 	});
 
 	it('forgets left-over forms the app no longer lists', () => {
-		expect(ids(readingOrder(forms, ['gone', 'b']))).toEqual(['b', 'a', 'c', 'd']);
+		expect(readingOrder(forms, ['gone', 'b'])).toEqual(['b', 'a', 'c', 'd']);
 	});
 
 	it('leaves for next time the forms not reached, in reading order', () => {

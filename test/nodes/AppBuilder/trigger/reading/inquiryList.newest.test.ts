@@ -7,7 +7,6 @@ import type { ValueRedactor } from '../../../../../nodes/shared/text/redact';
 const keepAsIs: ValueRedactor = (value) => value;
 
 const T0 = Date.parse('2026-05-01T08:00:00Z');
-const SCOPE = 'app/form/new';
 const OPTIONS: CursorOptions = { mode: 'new', firstPoll: { kind: 'latest', count: 3 }, maxItems: 500, nowMs: T0 + 30 * 24 * 60 * 60 * 1000 };
 
 /** An answer of `count` records one second apart, oldest first (the worst order for a bounded set), one chunk per record. */
@@ -21,7 +20,7 @@ async function* answerOf(count: number): AsyncGenerator<Buffer> {
 
 describe('the trigger list on an Emit the Latest first poll', () => {
 	it('holds the bytes of only the newest N as the answer streams, while every event stays for the cursor', async () => {
-		const builder = new InquiryListBuilder('new', recordsToKeepGiven(undefined, OPTIONS, SCOPE), keepAsIs);
+		const builder = new InquiryListBuilder('new', recordsToKeepGiven(undefined, OPTIONS), keepAsIs);
 		// Whether the builder still held every record, after each one.
 		const keptAllAfter: boolean[] = [];
 		const watched: RecordCollector<InquiryList> = {
@@ -44,7 +43,7 @@ describe('the trigger list on an Emit the Latest first poll', () => {
 		expect(list.events).toHaveLength(100);
 		expect(list.events[0]).toEqual({ key: 'lead-000', time: T0 });
 
-		const plan = planPoll(undefined, list.events, OPTIONS, SCOPE);
+		const plan = planPoll(undefined, list.events, OPTIONS);
 		expect(plan.toEmit.map((event) => event.key)).toEqual(['lead-097', 'lead-098', 'lead-099']);
 		expect(plan.toEmit.map((event) => (list.recordOf(event.key) as { name: string }).name)).toEqual(['Lead 97', 'Lead 98', 'Lead 99']);
 		expect(() => list.recordOf('lead-096')).toThrow('was not kept');

@@ -1,4 +1,4 @@
-import { commitPoll, CURSOR_STATE_VERSION, planPoll, type CursorOptions, type CursorState } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import { commitPoll, planPoll, type CursorOptions, type CursorState } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import { SAVED_POSITION_VERSION, type TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import {
 	CURSOR_STATE_MIGRATIONS,
@@ -123,7 +123,7 @@ describe('readSavedPosition', () => {
 
 	it('reads a position exactly as the current release stores it', () => {
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
-		const { floor, seen, undated } = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
+		const { floor, seen, undated } = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options);
 		const written = {
 			v: SAVED_POSITION_VERSION,
 			scope: 'app/new',
@@ -145,7 +145,7 @@ describe('readSavedPosition', () => {
 			state: { v: SAVED_POSITION_VERSION, scope: 'app/new', forms: { form: { floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) } }, ...ONE_FORM },
 		});
 		const cursor = (outcome as { state: TriggerPosition }).state.forms.form;
-		const state: CursorState = { v: CURSOR_STATE_VERSION, scope: SCOPE, ...cursor };
+		const state: CursorState = cursor;
 		// The table holds u1 alone: a poll with u1 present emits only the undated inquiry that is new.
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
 		const present = [
@@ -156,7 +156,7 @@ describe('readSavedPosition', () => {
 			{ key: 'u1', time: undefined },
 			{ key: 'u2', time: undefined },
 		];
-		expect(planPoll(state, present, options, SCOPE).toEmit).toEqual([
+		expect(planPoll(state, present, options).toEmit).toEqual([
 			{ key: 'at-floor', time: T0 - 1000 },
 			{ key: 'u2', time: undefined },
 		]);
@@ -232,7 +232,7 @@ describe('readSavedPosition', () => {
 
 	it('names the field that is damaged, in a v3 position, a v2 state and a v1 state', () => {
 		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
-		const V2 = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options, SCOPE);
+		const V2 = { v: 2, scope: SCOPE, ...commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options) };
 		const inForm = (problem: string, from?: number) => `the cursor of form form is not readable: ${problem}${from === undefined ? '' : ` (after its upgrade from format v${from})`}`;
 		const V3 = { v: 3, scope: 'app/new', forms: { form: { floor: V2.floor, seen: V2.seen, undated: V2.undated } } };
 		const cases: Array<[unknown, string]> = [

@@ -4,25 +4,25 @@ import {
 	FORGET_AFTER_POLLS,
 	SHRINK_AFTER_MS,
 	SHRINK_AFTER_POLLS,
-	formStart,
 	MAX_SMALL_CURSORS,
 	MAX_WHOLE_CURSORS,
 	nextPosition,
 	positionProblem,
 	SAVED_POSITION_VERSION,
 	SMALL_CURSOR_KEYS,
-	type FormCursor,
 	type TriggerPosition,
 } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+import type { CursorState } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import { formStarts } from '../../../../../nodes/AppBuilder/trigger/plan/formCursor';
 
 describe("the trigger's saved position over its forms", () => {
-	const cursor = (newest: number, keys: string[] = ['k']): FormCursor => ({
+	const cursor = (newest: number, keys: string[] = ['k']): CursorState => ({
 		floor: { time: newest - 1000, key: '' },
 		seen: Object.fromEntries([...keys.map((key) => [key, newest]), ['older', newest - 10]]),
 		undated: '',
 	});
 	const SCOPE = 'app_1/new';
-	const position = (forms: Record<string, FormCursor>, extra: Partial<TriggerPosition> = {}): TriggerPosition => ({
+	const position = (forms: Record<string, CursorState>, extra: Partial<TriggerPosition> = {}): TriggerPosition => ({
 		scope: SCOPE,
 		forms,
 		away: {},
@@ -32,7 +32,7 @@ describe("the trigger's saved position over its forms", () => {
 	});
 	const ALL = { allForms: true, nowMs: 0, allFormsSince: 0 };
 	const ONE = { allForms: false, nowMs: 0, allFormsSince: 0 };
-	const noneUnknown = new Set<string>();
+	const NONE = { kind: 'none' } as const;
 
 	it('keeps the cursors of forms that failed or were not reached, and takes the new ones of forms read', () => {
 		const previous = position({ a: cursor(1), b: cursor(2), c: cursor(3) });
@@ -56,7 +56,7 @@ describe("the trigger's saved position over its forms", () => {
 		const back = nextPosition(stillMissing, SCOPE, { listed: ['a', 'b'], read: new Map([['b', cursor(8)]]), leftOver: [] }, { ...ALL, nowMs: 700 });
 		expect(back.away).toEqual({});
 		expect(back.forms).toEqual({ a: cursor(5), b: cursor(8) });
-		expect(formStart(back, 'b', { allForms: true, firstPollSince: undefined }, noneUnknown)).toEqual({ kind: 'cursor', cursor: cursor(8), undatedUnknown: false });
+		expect(formStarts(back, { allForms: true, firstPoll: NONE })('b')).toEqual({ kind: 'cursor', cursor: cursor(8), undatedUnknown: false });
 	});
 
 	it('forgets a form only once it has been away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS', () => {
@@ -80,13 +80,13 @@ describe("the trigger's saved position over its forms", () => {
 
 	it('how a form starts: its cursor; else since the watch of every form began; else Since; else as On First Poll says', () => {
 		const watching = position({ a: cursor(5) }, { allFormsSince: 100, undatedUnknown: ['a'] });
-		const all = { allForms: true, firstPollSince: 50 };
-		expect(formStart(watching, 'a', all, new Set(['a']))).toEqual({ kind: 'cursor', cursor: cursor(5), undatedUnknown: true });
-		expect(formStart(watching, 'new', all, noneUnknown)).toEqual({ kind: 'cursor', cursor: { floor: { time: 100, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
+		const all = { allForms: true, firstPoll: { kind: 'since', sinceMs: 50 } } as const;
+		expect(formStarts(watching, all)('a')).toEqual({ kind: 'cursor', cursor: cursor(5), undatedUnknown: true });
+		expect(formStarts(watching, all)('new')).toEqual({ kind: 'cursor', cursor: { floor: { time: 100, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
 		// The watch of every form not begun yet (the first poll, or One Form): Since, then the cursor's first poll.
-		expect(formStart(position({}), 'new', all, noneUnknown)).toEqual({ kind: 'cursor', cursor: { floor: { time: 50, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
-		expect(formStart(watching, 'new', { allForms: false, firstPollSince: undefined }, noneUnknown)).toEqual({ kind: 'first-poll' });
-		expect(formStart(undefined, 'new', { allForms: true, firstPollSince: undefined }, noneUnknown)).toEqual({ kind: 'first-poll' });
+		expect(formStarts(position({}), all)('new')).toEqual({ kind: 'cursor', cursor: { floor: { time: 50, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
+		expect(formStarts(watching, { allForms: false, firstPoll: NONE })('new')).toEqual({ kind: 'first-poll' });
+		expect(formStarts(undefined, { allForms: true, firstPoll: NONE })('new')).toEqual({ kind: 'first-poll' });
 	});
 
 	it('keeps when the watch of every form began, and the other forms, across a switch to One Form and back', () => {
@@ -101,7 +101,7 @@ describe("the trigger's saved position over its forms", () => {
 
 	it(`past ${MAX_WHOLE_CURSORS} forms the longest away keep a small cursor, and past ${MAX_SMALL_CURSORS} more are forgotten`, () => {
 		const count = MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS + 3;
-		const forms: Record<string, FormCursor> = {};
+		const forms: Record<string, CursorState> = {};
 		const away: TriggerPosition['away'] = {};
 		for (let index = 0; index < count; index++) {
 			forms[`f${index}`] = cursor(10_000, Array.from({ length: 30 }, (_, key) => `k${key}`));
@@ -120,7 +120,7 @@ describe("the trigger's saved position over its forms", () => {
 
 	it('a small cursor keeps the newest keys, a record dated in the future among them, and its floor at most when the form left', () => {
 		const future = 10_000_000;
-		const big: FormCursor = { floor: { time: 0, key: '' }, seen: Object.fromEntries([...Array.from({ length: 20 }, (_, index) => [`k${index}`, 1000 + index]), ['future', future]]), undated: 'AAAA' };
+		const big: CursorState = { floor: { time: 0, key: '' }, seen: Object.fromEntries([...Array.from({ length: 20 }, (_, index) => [`k${index}`, 1000 + index]), ['future', future]]), undated: 'AAAA' };
 		const small = compactCursor(big, 2000);
 		expect(Object.keys(small.seen).sort()).toEqual(['future', 'k11', 'k12', 'k13', 'k14', 'k15', 'k16', 'k17', 'k18', 'k19'].sort());
 		expect(small.floor.time).toBeLessThanOrEqual(2000);

@@ -1,0 +1,136 @@
+import { jsonText } from '../../../shared/text/jsonText';
+import { fnv1a64 } from '../../inquiries/identity';
+
+/**
+ * What this n8n process remembers of each trigger between its polls, and why
+ * (docs/trigger.md, "When n8n polls"): the poll under way, the position the
+ * last poll handed to n8n under durable poll cursors, and how long failures
+ * have lasted. One entry per trigger (workflow ID and node ID), dropped
+ * FORGET_AFTER_MS after the trigger's last poll, or the least recently
+ * polled first past MAX_TRIGGERS: a deleted workflow leaves nothing behind.
+ */
+export const FORGET_AFTER_MS = 40 * 24 * 60 * 60 * 1000;
+export const MAX_TRIGGERS = 10_000;
+/** How long a poll defers to a hand-over n8n has not stored yet; a commit slower than this can repeat its leads once. */
+export const HAND_OFF_WAIT_MS = 3 * 60_000;
+export const DEFAULT_ERROR_AFTER_POLLS = 3;
+export const DEFAULT_ERROR_AFTER_MINUTES = 15;
+
+/** What failed: reading (the list or forms), or telling undated inquiries apart. */
+export type StreakKind = 'reads' | 'undated';
+
+export interface FailureStreak {
+	/** When the first failed poll of the streak ended (epoch ms). */
+	since: number;
+	/** Failed polls in a row. */
+	polls: number;
+	reported: boolean;
+}
+
+export interface FailureReporting {
+	afterPolls: number;
+	afterMs: number;
+}
+
+interface TriggerEntry {
+	polledAt: number;
+	claim?: { lapsesAt: number };
+	/** Fingerprints of the position the last poll started from and of the one it handed over. */
+	handOff?: { from: string; to: string; at: number };
+	streaks: Partial<Record<StreakKind, FailureStreak>>;
+}
+
+/** Oldest poll first: an entry is moved to the end whenever its trigger polls. */
+const entries = new Map<string, TriggerEntry>();
+
+function entryOf(triggerKey: string, nowMs: number): TriggerEntry {
+	const entry = entries.get(triggerKey) ?? { polledAt: nowMs, streaks: {} };
+	entries.delete(triggerKey);
+	entry.polledAt = Math.max(entry.polledAt, nowMs);
+	entries.set(triggerKey, entry);
+	for (const [key, oldest] of entries) {
+		if (entries.size <= MAX_TRIGGERS && nowMs - oldest.polledAt < FORGET_AFTER_MS) break;
+		entries.delete(key);
+	}
+	return entry;
+}
+
+/** How many triggers this process remembers. */
+export function rememberedTriggers(): number {
+	return entries.size;
+}
+
+/**
+ * One poll at a time per trigger: a release function when this poll may run,
+ * undefined while another poll holds the claim. A claim lapses at `lapsesAt`,
+ * so a poll that never ends cannot stop the trigger for good.
+ */
+export function claimPoll(triggerKey: string, nowMs: number, lapsesAt: number): (() => void) | undefined {
+	const entry = entryOf(triggerKey, nowMs);
+	if (entry.claim !== undefined && nowMs < entry.claim.lapsesAt) return undefined;
+	const claim = { lapsesAt };
+	entry.claim = claim;
+	return () => {
+		// A poll that outlived its claim must not release the claim of the poll that took over.
+		if (entry.claim === claim) entry.claim = undefined;
+	};
+}
+
+/** A short fingerprint of a stored position; keys sorted, as a database may reorder them (jsonb does). */
+export function positionFingerprint(position: unknown): string {
+	return fnv1a64(jsonText(position ?? null, true));
+}
+
+/** Remembers that a poll that started from `from` handed the position `to` to n8n. */
+export function recordHandOff(triggerKey: string, from: string, to: string, nowMs: number): void {
+	// An unchanged position is not stored again: nothing to wait for.
+	entryOf(triggerKey, nowMs).handOff = from === to ? undefined : { from, to, at: nowMs };
+}
+
+/**
+ * Whether a poll given the position with this fingerprint leaves the leads
+ * to a later poll: it was given the position the last hand-over started
+ * from, so n8n has not stored that hand-over yet. Past the wait, the
+ * hand-over is taken as not stored (nothing holds those leads).
+ */
+export function awaitsHandOff(triggerKey: string, given: string, nowMs: number): boolean {
+	const entry = entryOf(triggerKey, nowMs);
+	const handOff = entry.handOff;
+	if (handOff !== undefined && given === handOff.from && nowMs - handOff.at < HAND_OFF_WAIT_MS) return true;
+	entry.handOff = undefined;
+	return false;
+}
+
+/** The streak after one more failed poll, and whether this poll reports it: once, when both bounds are reached. */
+export function afterFailedPoll(
+	previous: FailureStreak | undefined,
+	nowMs: number,
+	reporting: FailureReporting,
+): { streak: FailureStreak; report: boolean } {
+	const since = previous?.since ?? nowMs;
+	const polls = (previous?.polls ?? 0) + 1;
+	const due = polls >= reporting.afterPolls && nowMs - since >= reporting.afterMs;
+	const report = due && previous?.reported !== true;
+	return { streak: { since, polls, reported: report || previous?.reported === true }, report };
+}
+
+/** Counts a failed poll of the trigger; `report` is true for the one poll that reports the streak. */
+export function recordFailedPoll(
+	triggerKey: string,
+	kind: StreakKind,
+	nowMs: number,
+	reporting: FailureReporting,
+): FailureStreak & { report: boolean } {
+	const entry = entryOf(triggerKey, nowMs);
+	const { streak, report } = afterFailedPoll(entry.streaks[kind], nowMs, reporting);
+	entry.streaks[kind] = streak;
+	return { ...streak, report };
+}
+
+/** Ends the trigger's streak; returns it, if there was one, so the recovery can be logged. */
+export function recordSucceededPoll(triggerKey: string, kind: StreakKind, nowMs: number): FailureStreak | undefined {
+	const entry = entryOf(triggerKey, nowMs);
+	const streak = entry.streaks[kind];
+	delete entry.streaks[kind];
+	return streak;
+}

@@ -1,0 +1,96 @@
+import type { IPollFunctions, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { asNodeError } from '../parameters/asNodeError';
+import type { AppForm } from '../transport/appForms';
+import { UNDATED_CHANGES_TOLD_APART } from './cursor/undatedTable';
+import { recordFailedPoll, recordSucceededPoll, type FailureStreak } from './inProcess/triggerMemory';
+import type { TriggerSettings } from './triggerSettings';
+
+/**
+ * What a poll tells the user beyond its items: a failure, logged and thrown
+ * once it lasts (docs/trigger.md, "A poll that keeps failing"), and undated
+ * inquiries its cursor cannot tell apart.
+ */
+export interface Failure {
+	error: unknown;
+	/** What could not be read, for the log and the report. */
+	what: string;
+	form?: AppForm;
+}
+
+/** A poll's failures, whatever failed, are one failure of the trigger; a poll without failures ends the streak. */
+export function reportFailures(context: IPollFunctions, triggerKey: string, settings: TriggerSettings, failures: readonly Failure[]): void {
+	const where = { workflowId: context.getWorkflow().id, node: context.getNode().name };
+	if (failures.length === 0) {
+		const recovered = recordSucceededPoll(triggerKey, 'reads', Date.now());
+		if (recovered === undefined) return;
+		context.logger.info(
+			`App Builder Trigger reads every form it watches again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
+			where,
+		);
+		return;
+	}
+	const first = asNodeError(context.getNode(), failures[0].error);
+	const streak = recordFailedPoll(triggerKey, 'reads', Date.now(), settings.reporting);
+	if (streak.report) throw lastingFailure(first, streak, failures);
+	const what = failures.map((failure) => failure.what).join(', ');
+	const polls = `${streak.polls} failed ${streak.polls === 1 ? 'poll' : 'polls in a row'}`;
+	context.logger.error(
+		`App Builder Trigger could not read ${what} (${polls}): ${withoutFinalDots(first.message)}. Nothing was lost; the next poll tries again.`,
+		where,
+	);
+}
+
+/** The error a poll throws once a failure has lasted: n8n records it and runs the error workflow. */
+function lastingFailure(
+	error: NodeApiError | NodeOperationError,
+	streak: FailureStreak,
+	failures: readonly Failure[],
+): NodeApiError | NodeOperationError {
+	const minutes = Math.max(1, Math.round((Date.now() - streak.since) / 60_000));
+	const which = failures.map((failure) => failure.what).join(', ');
+	const others = failures.some((failure) => failure.form !== undefined)
+		? " The app's other forms are read as usual; their new inquiries come with the next poll."
+		: '';
+	const lasting = `The trigger has not been able to read ${which} for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} (${streak.polls} polls in a row). No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once; the trigger keeps polling.${others}`;
+	error.description = error.description ? `${lasting} ${error.description}` : lasting;
+	return error;
+}
+
+/**
+ * Undated inquiries a form's cursor cannot tell apart wait: logged on every
+ * poll and, once it lasts as a failure would, thrown once by a poll with
+ * nothing to emit, so nothing is lost by throwing.
+ */
+export function reportUnresolvedUndated(
+	context: IPollFunctions,
+	triggerKey: string,
+	settings: TriggerSettings,
+	trouble: { forms: Array<{ count: number; label: string | undefined }>; nothingToEmit: boolean },
+): void {
+	if (trouble.forms.length === 0) {
+		recordSucceededPoll(triggerKey, 'undated', Date.now());
+		return;
+	}
+	const count = trouble.forms.reduce((sum, entry) => sum + entry.count, 0);
+	const named = trouble.forms.flatMap((entry) => (entry.label === undefined ? [] : [entry.label]));
+	const where = named.length === 0 ? '' : ` of ${named.length === 1 ? 'form' : 'forms'} ${named.join(', ')}`;
+	const problem = `App Builder Trigger cannot tell which inquiries${where} without a submission time are new: about ${count} of them appeared or disappeared beyond what it tells apart between two polls`;
+	const streak = trouble.nothingToEmit ? recordFailedPoll(triggerKey, 'undated', Date.now(), settings.reporting) : undefined;
+	if (streak?.report === true) {
+		throw new NodeOperationError(context.getNode(), problem, {
+			description: `It tells apart up to about ${UNDATED_CHANGES_TOLD_APART} such changes (new, deleted, or given a submission time) between two polls. Inquiries with a submission time are emitted as usual and nothing is emitted twice; new inquiries without one wait. If many were deleted or imported at once, the trigger cannot catch up by itself: to start over, duplicate this trigger node, connect the copy in its place and delete the original (the copy begins with a first poll; App Builder > Get Many Inquiries lists the inquiries that waited). This error is reported once.`,
+		});
+	}
+	context.logger.warn(`${problem}; new ones without a submission time wait`, {
+		workflowId: context.getWorkflow().id,
+		node: context.getNode().name,
+	});
+}
+
+function withoutFinalDots(text: string): string {
+	let end = text.length;
+	while (end > 0 && text[end - 1] === '.') end--;
+	return text.slice(0, end);
+}
