@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- n8n Cloud's limits are for nodes; this runs eslint and Prettier on Node itself */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
