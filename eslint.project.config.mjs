@@ -23,7 +23,12 @@ import tseslint from 'typescript-eslint';
 const product = ['nodes/**', 'credentials/**'];
 const productTs = ['nodes/**/*.ts', 'credentials/**/*.ts'];
 // Unused names are errors, except `_`-prefixed ones and those a rest pattern leaves out on purpose.
-const unusedVars = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true };
+const unusedVars = {
+	argsIgnorePattern: '^_',
+	varsIgnorePattern: '^_',
+	caughtErrorsIgnorePattern: '^_',
+	ignoreRestSiblings: true,
+};
 
 // Dependencies only point down: node files -> actions, trigger -> inquiries, methods -> descriptions ->
 // parameters, transport -> nodes/shared (see ARCHITECTURE.md, "Layers"); inquiries/ is pure lead logic and
@@ -34,20 +39,72 @@ const NODE_FILE = 'AppBuilder(Trigger)?\\.node';
 // last three are pure (neither n8n-workflow nor the transport), so property tests drive them without n8n.
 const TRIGGER = ['actions', 'credentials', NODE_FILE];
 const TRIGGER_TOP = '(pollInquiries|pollForms|pollReports|testEvent|triggerSettings)';
-const PURE = ['n8n-workflow', 'transport', 'methods', 'descriptions', 'parameters', 'reading', 'inProcess', TRIGGER_TOP];
+const PURE = [
+	'n8n-workflow',
+	'transport',
+	'methods',
+	'descriptions',
+	'parameters',
+	'reading',
+	'inProcess',
+	TRIGGER_TOP,
+];
 const LAYERS = {
 	'nodes/AppBuilder/actions': ['trigger', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/trigger': TRIGGER,
 	'nodes/AppBuilder/trigger/reading': [...TRIGGER, 'plan', 'saved', 'inProcess', TRIGGER_TOP],
-	'nodes/AppBuilder/trigger/inProcess': [...TRIGGER, 'n8n-workflow', 'transport', 'cursor', 'saved', 'plan', 'reading', TRIGGER_TOP],
+	'nodes/AppBuilder/trigger/inProcess': [
+		...TRIGGER,
+		'n8n-workflow',
+		'transport',
+		'cursor',
+		'saved',
+		'plan',
+		'reading',
+		TRIGGER_TOP,
+	],
 	'nodes/AppBuilder/trigger/plan': [...TRIGGER, ...PURE],
 	'nodes/AppBuilder/trigger/saved': [...TRIGGER, ...PURE, 'plan'],
 	'nodes/AppBuilder/trigger/cursor': [...TRIGGER, ...PURE, 'plan', 'saved'],
-	'nodes/AppBuilder/inquiries': ['actions', 'trigger', 'methods', 'descriptions', 'transport', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/inquiries': [
+		'actions',
+		'trigger',
+		'methods',
+		'descriptions',
+		'transport',
+		'credentials',
+		NODE_FILE,
+	],
 	'nodes/AppBuilder/methods': ['actions', 'trigger', 'inquiries', 'credentials', NODE_FILE],
-	'nodes/AppBuilder/descriptions': ['actions', 'trigger', 'inquiries', 'methods', 'transport', 'credentials', NODE_FILE],
-	'nodes/AppBuilder/parameters': ['actions', 'trigger', 'inquiries', 'methods', 'descriptions', 'transport', 'credentials', NODE_FILE],
-	'nodes/AppBuilder/transport': ['actions', 'trigger', 'inquiries', 'methods', 'descriptions', 'parameters', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/descriptions': [
+		'actions',
+		'trigger',
+		'inquiries',
+		'methods',
+		'transport',
+		'credentials',
+		NODE_FILE,
+	],
+	'nodes/AppBuilder/parameters': [
+		'actions',
+		'trigger',
+		'inquiries',
+		'methods',
+		'descriptions',
+		'transport',
+		'credentials',
+		NODE_FILE,
+	],
+	'nodes/AppBuilder/transport': [
+		'actions',
+		'trigger',
+		'inquiries',
+		'methods',
+		'descriptions',
+		'parameters',
+		'credentials',
+		NODE_FILE,
+	],
 	'nodes/shared': ['AppBuilder', 'credentials'],
 };
 const layerRules = Object.entries(LAYERS).map(([folder, forbidden]) => ({
@@ -73,7 +130,14 @@ const credentialLayer = {
 	rules: {
 		'no-restricted-imports': [
 			'error',
-			{ patterns: [{ regex: '^\\.\\./(?!nodes/shared/)', message: 'The credential imports only from nodes/shared/.' }] },
+			{
+				patterns: [
+					{
+						regex: '^\\.\\./(?!nodes/shared/)',
+						message: 'The credential imports only from nodes/shared/.',
+					},
+				],
+			},
 		],
 	},
 };
@@ -83,7 +147,10 @@ export default defineConfig(
 	// n8n's Cloud set on every TypeScript file and on the JSON files, as n8n's config and scanner apply it.
 	{ ...n8nCommunityNodesPlugin.configs.recommended, files: ['**/*.ts', '**/*.json'] },
 	{ files: ['**/*.ts'], rules: { 'no-console': 'error' } },
-	{ files: ['**/*.json'], languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } } },
+	{
+		files: ['**/*.json'],
+		languageOptions: { parser: tseslint.parser, parserOptions: { extraFileExtensions: ['.json'] } },
+	},
 	{ plugins: { 'n8n-nodes-base': n8nNodesBase } },
 	{ files: ['package.json'], rules: { ...n8nNodesBase.configs.community.rules } },
 	{

@@ -47,7 +47,7 @@ export class AppBuilderApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Needed by Add User and Update User. Generated in your app\'s back-end, in the user registration API section.',
+				"Needed by Add User and Update User. Generated in your app's back-end, in the user registration API section.",
 		},
 		{
 			displayName: 'Web Service Base URL',
@@ -133,7 +133,11 @@ export class AppBuilderApi implements ICredentialType {
 		const refreshToken = String(credentials.refreshToken);
 		const httpRequest = this.helpers.httpRequest;
 		const result = await connectRefreshes.run(
-			{ tokenUrl: joinUrl(client.connectBaseUrl, CONNECT_GRANT_PATH), clientId: client.clientId, refreshToken },
+			{
+				tokenUrl: joinUrl(client.connectBaseUrl, CONNECT_GRANT_PATH),
+				clientId: client.clientId,
+				refreshToken,
+			},
 			String(credentials.connectAccessToken ?? ''),
 			async (signal) => await exchangeRefreshToken(httpRequest, client, refreshToken, { signal }),
 		);

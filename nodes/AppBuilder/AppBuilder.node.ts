@@ -1,9 +1,18 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperty, resourceProperty } from './actions/resource';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, RESOURCES, route } from './actions/router';
-import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom, timeoutOption } from './descriptions/timeoutOption';
+import {
+	DEFAULT_TIMEOUT_SECONDS,
+	timeoutMsFrom,
+	timeoutOption,
+} from './descriptions/timeoutOption';
 import { appBuilderIcon } from './descriptions/nodeIdentity';
 import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
@@ -22,11 +31,15 @@ export class AppBuilder implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'appBuilderApi', required: true, testedBy: 'appBuilderApiCredentialTest' }],
+		credentials: [
+			{ name: 'appBuilderApi', required: true, testedBy: 'appBuilderApiCredentialTest' },
+		],
 		properties: [
 			resourceProperty(RESOURCES, 'user'),
 			...RESOURCES.map(operationProperty),
-			...RESOURCES.flatMap((resource) => resource.operations.flatMap((operation) => operation.module.description)),
+			...RESOURCES.flatMap((resource) =>
+				resource.operations.flatMap((operation) => operation.module.description),
+			),
 			optionsCollection([
 				{
 					displayName: 'Concurrency',

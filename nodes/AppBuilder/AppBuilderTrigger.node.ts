@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { appIdField, formPageField } from './descriptions/appAndForm';
@@ -8,7 +13,10 @@ import { appBuilderIcon } from './descriptions/nodeIdentity';
 import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
 import { MAX_FIRST_POLL_COUNT } from './trigger/cursor/cursor';
-import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS } from './trigger/inProcess/triggerMemory';
+import {
+	DEFAULT_ERROR_AFTER_MINUTES,
+	DEFAULT_ERROR_AFTER_POLLS,
+} from './trigger/inProcess/triggerMemory';
 import { pollInquiries } from './trigger/pollInquiries';
 import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL } from './trigger/triggerSettings';
 
@@ -19,13 +27,16 @@ export class AppBuilderTrigger implements INodeType {
 		icon: appBuilderIcon,
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"] === "newOrUpdated" ? "New or Updated Inquiry" : "New Inquiry"}}',
+		subtitle:
+			'={{$parameter["event"] === "newOrUpdated" ? "New or Updated Inquiry" : "New Inquiry"}}',
 		description: 'Starts the workflow when a form in your App Builder app receives an inquiry',
 		defaults: { name: 'App Builder Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'appBuilderApi', required: true, testedBy: 'appBuilderApiCredentialTest' }],
+		credentials: [
+			{ name: 'appBuilderApi', required: true, testedBy: 'appBuilderApiCredentialTest' },
+		],
 		properties: [
 			{
 				displayName: 'Event',
@@ -41,7 +52,7 @@ export class AppBuilderTrigger implements INodeType {
 					{
 						name: 'New or Updated Inquiry',
 						value: 'newOrUpdated',
-						description: 'Also starts the workflow again when an inquiry\'s last-updated time moves',
+						description: "Also starts the workflow again when an inquiry's last-updated time moves",
 					},
 				],
 			},
@@ -88,7 +99,8 @@ export class AppBuilderTrigger implements INodeType {
 						{
 							name: 'Emit the Latest',
 							value: 'latest',
-							description: 'Also send the latest few inquiries already in the form (with All Forms, in each form)',
+							description:
+								'Also send the latest few inquiries already in the form (with All Forms, in each form)',
 						},
 						{
 							name: 'Emit Since a Date',
@@ -104,7 +116,7 @@ export class AppBuilderTrigger implements INodeType {
 					type: 'dateTime',
 					default: '',
 					description:
-						'When On First Poll is Emit Since a Date: the first poll emits every inquiry submitted at or after this moment (not in the future), such as 2026-01-31T09:00:00 (read in the workflow\'s time zone) or 2026-01-31T09:00:00Z; n8n dates such as {{ $now.minus({ days: 7 }) }} work too',
+						"When On First Poll is Emit Since a Date: the first poll emits every inquiry submitted at or after this moment (not in the future), such as 2026-01-31T09:00:00 (read in the workflow's time zone) or 2026-01-31T09:00:00Z; n8n dates such as {{ $now.minus({ days: 7 }) }} work too",
 				},
 				{
 					displayName: 'Latest Count',
@@ -112,7 +124,8 @@ export class AppBuilderTrigger implements INodeType {
 					type: 'number',
 					typeOptions: { minValue: 1, maxValue: MAX_FIRST_POLL_COUNT },
 					default: DEFAULT_FIRST_POLL_COUNT,
-					description: 'How many of the latest inquiries the first poll emits, when On First Poll is Emit the Latest',
+					description:
+						'How many of the latest inquiries the first poll emits, when On First Poll is Emit the Latest',
 				},
 				{
 					displayName: 'Max Inquiries per Poll',
@@ -130,7 +143,7 @@ export class AppBuilderTrigger implements INodeType {
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_ERROR_AFTER_POLLS,
 					description:
-						'Once the trigger has worked, a failed poll is logged and tried again at the next poll. When this many polls in a row fail, and for at least Error After Minutes, the trigger reports an error once: n8n records a failed execution and runs the workflow\'s error workflow. No inquiry is lost either way.',
+						"Once the trigger has worked, a failed poll is logged and tried again at the next poll. When this many polls in a row fail, and for at least Error After Minutes, the trigger reports an error once: n8n records a failed execution and runs the workflow's error workflow. No inquiry is lost either way.",
 				},
 				{
 					displayName: 'Error After Minutes',
@@ -144,7 +157,7 @@ export class AppBuilderTrigger implements INodeType {
 				{
 					...timeoutOption,
 					description:
-						'Seconds the answer of the App Builder API may take to arrive in full (n8n\'s own poll time limit, when shorter, applies instead); a poll that runs out of time saves nothing and is tried again next poll',
+						"Seconds the answer of the App Builder API may take to arrive in full (n8n's own poll time limit, when shorter, applies instead); a poll that runs out of time saves nothing and is tried again next poll",
 				},
 			]),
 		],

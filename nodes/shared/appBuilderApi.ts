@@ -13,7 +13,11 @@ export const WEB_SERVICE_ENDPOINTS = {
 		method: 'formBuilderInquiries',
 		sendsApiKey: false,
 	},
-	getAppFeatures: { path: '/V4/webservices/AppFeatures.php', method: 'getAppFeatures', sendsApiKey: false },
+	getAppFeatures: {
+		path: '/V4/webservices/AppFeatures.php',
+		method: 'getAppFeatures',
+		sendsApiKey: false,
+	},
 } as const;
 
 export type WebServiceEndpoint = keyof typeof WEB_SERVICE_ENDPOINTS;

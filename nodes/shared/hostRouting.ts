@@ -28,7 +28,9 @@ export function destinationOf(
 	];
 	const matching = bases.filter(
 		(base): base is ServiceBase =>
-			base !== undefined && base.origin === target.origin && isUnderPath(target.pathname, base.path),
+			base !== undefined &&
+			base.origin === target.origin &&
+			isUnderPath(target.pathname, base.path),
 	);
 	if (matching.length === 0) return 'other';
 	if (matching.length === 1) return matching[0].destination;
@@ -43,7 +45,10 @@ export function destinationOf(
 	return rest.startsWith(WEB_SERVICE_PATH_PREFIX) ? 'webService' : 'connect';
 }
 
-function serviceBase(destination: ServiceBase['destination'], baseUrl: string): ServiceBase | undefined {
+function serviceBase(
+	destination: ServiceBase['destination'],
+	baseUrl: string,
+): ServiceBase | undefined {
 	const parsed = parseUrl(baseUrl.trim());
 	// Only http(s) has a real origin; any other scheme's is the opaque "null", equal for all.
 	if (!parsed || parsed.origin === 'null') return undefined;

@@ -17,7 +17,13 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
@@ -56,7 +62,9 @@ class FloorNode implements INodeType {
 		const slot = async () => {
 			while (next < count) {
 				const item = next++;
-				const [email, name, password, phone] = FIELDS.map((field) => this.getNodeParameter(field, item) as string);
+				const [email, name, password, phone] = FIELDS.map(
+					(field) => this.getNodeParameter(field, item) as string,
+				);
 				const body = {
 					method: 'addUser',
 					apiKey: FIXTURE.apiKey,
@@ -68,7 +76,13 @@ class FloorNode implements INodeType {
 					group: '',
 					status: '',
 				};
-				const json = (await this.helpers.httpRequest({ method: 'POST', url, body, json: true, headers: { ACCESSTOKEN: FIXTURE.accessToken } })) as IDataObject;
+				const json = (await this.helpers.httpRequest({
+					method: 'POST',
+					url,
+					body,
+					json: true,
+					headers: { ACCESSTOKEN: FIXTURE.accessToken },
+				})) as IDataObject;
 				out[item] = { json, pairedItem: { item } };
 			}
 		};
@@ -77,7 +91,12 @@ class FloorNode implements INodeType {
 	}
 }
 
-const expressions = { email: '={{ $json.email }}', name: '={{ $json.name }}', password: '={{ $json.password }}', phone: '={{ $json.phone }}' };
+const expressions = {
+	email: '={{ $json.email }}',
+	name: '={{ $json.name }}',
+	password: '={{ $json.password }}',
+	phone: '={{ $json.phone }}',
+};
 
 function people(items: number, run: string) {
 	return Array.from({ length: items }, (_, i) => ({
@@ -94,13 +113,29 @@ async function main(): Promise<void> {
 	const emulator = await EmulatorProcess.start(18_000 + Math.floor(Math.random() * 2000));
 	const credentials = new MemoryCredentialsHelper({
 		types: { appBuilderApi: new AppBuilderApi() },
-		credentials: { appBuilderApi: { ...credentialDataFor({ webUrl: emulator.webUrl, connectUrl: '' }), connectAccessToken: '' } },
+		credentials: {
+			appBuilderApi: {
+				...credentialDataFor({ webUrl: emulator.webUrl, connectUrl: '' }),
+				connectAccessToken: '',
+			},
+		},
 	});
-	const contenders: Array<{ label: string; run: (concurrency: number, inputItems: IDataObject[]) => Promise<NodeRun> }> = [
+	const contenders: Array<{
+		label: string;
+		run: (concurrency: number, inputItems: IDataObject[]) => Promise<NodeRun>;
+	}> = [
 		{
 			label: 'App Builder',
 			run: async (concurrency, inputItems) =>
-				await runAppBuilder(credentials, addUserParameters({ ...expressions, passwordFormat: 'hashInN8n', options: { concurrency } }), { inputItems }),
+				await runAppBuilder(
+					credentials,
+					addUserParameters({
+						...expressions,
+						passwordFormat: 'hashInN8n',
+						options: { concurrency },
+					}),
+					{ inputItems },
+				),
 		},
 		{
 			label: 'floor',
@@ -108,7 +143,11 @@ async function main(): Promise<void> {
 				await runNode({
 					nodeType: new FloorNode(),
 					typeName: 'bench.floor',
-					parameters: { ...expressions, url: `${emulator.webUrl}/V4/webservices/addUser.php`, concurrency },
+					parameters: {
+						...expressions,
+						url: `${emulator.webUrl}/V4/webservices/addUser.php`,
+						concurrency,
+					},
 					inputItems,
 					credentialsHelper: credentials,
 				}),

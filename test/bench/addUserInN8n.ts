@@ -5,7 +5,12 @@
  * (items × latency ÷ concurrency) and against n8n's HTTP Request node doing
  * the same calls; then the same with the emulator rate-limiting.
  */
-import { addUserWorkflow, httpRequestAddUserWorkflow, type BenchWorkflow, type HttpRequestSettings } from './benchWorkflows';
+import {
+	addUserWorkflow,
+	httpRequestAddUserWorkflow,
+	type BenchWorkflow,
+	type HttpRequestSettings,
+} from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
 import type { N8nForBench } from './n8nForBench';
 
@@ -63,32 +68,57 @@ function people(items: number, run: string) {
 	}));
 }
 
-export async function measureAddUser(emulator: EmulatorProcess, bench: N8nForBench, settings: AddUserSettings): Promise<AddUserRow[]> {
+export async function measureAddUser(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	settings: AddUserSettings,
+): Promise<AddUserRow[]> {
 	const { credential } = bench;
 	const http = (httpSettings: HttpRequestSettings) => (path: string) =>
 		httpRequestAddUserWorkflow(credential, emulator.webUrl, path, httpSettings);
 	const unlimited: Contender[] = [
-		{ label: 'App Builder, Concurrency 5 (default)', concurrency: 5, workflow: (path) => addUserWorkflow(credential, path, 5) },
-		{ label: 'App Builder, Concurrency 20', concurrency: 20, workflow: (path) => addUserWorkflow(credential, path, 20) },
+		{
+			label: 'App Builder, Concurrency 5 (default)',
+			concurrency: 5,
+			workflow: (path) => addUserWorkflow(credential, path, 5),
+		},
+		{
+			label: 'App Builder, Concurrency 20',
+			concurrency: 20,
+			workflow: (path) => addUserWorkflow(credential, path, 20),
+		},
 		{ label: 'HTTP Request, defaults (every item at once)', workflow: http({}) },
 	];
 	const limited: Contender[] = [
-		{ label: 'App Builder, Concurrency 5 (default)', concurrency: 5, workflow: (path) => addUserWorkflow(credential, path, 5) },
+		{
+			label: 'App Builder, Concurrency 5 (default)',
+			concurrency: 5,
+			workflow: (path) => addUserWorkflow(credential, path, 5),
+		},
 		{ label: 'HTTP Request, defaults, On Error: Continue', workflow: http({}) },
 		{
 			label: `HTTP Request, Batching ${settings.rateLimitPerSecond} items per second`,
 			workflow: http({ batching: { items: settings.rateLimitPerSecond, intervalMs: 1000 } }),
 		},
-		{ label: 'HTTP Request, Retry On Fail (5 tries, 5 s apart)', workflow: http({ retryOnFail: true }) },
+		{
+			label: 'HTTP Request, Retry On Fail (5 tries, 5 s apart)',
+			workflow: http({ retryOnFail: true }),
+		},
 	];
 
 	const rows: AddUserRow[] = [];
 	let run = 0;
-	for (const [rateLimitPerSecond, contenders] of [[null, unlimited], [settings.rateLimitPerSecond, limited]] as const) {
+	for (const [rateLimitPerSecond, contenders] of [
+		[null, unlimited],
+		[settings.rateLimitPerSecond, limited],
+	] as const) {
 		for (const contender of contenders) {
 			run++;
 			await emulator.control('POST', '/reset', { seed: 'test' });
-			await emulator.control('POST', '/configure', { latencyMs: settings.latencyMs, rateLimitPerSecond });
+			await emulator.control('POST', '/configure', {
+				latencyMs: settings.latencyMs,
+				rateLimitPerSecond,
+			});
 			const path = `bench-add-${run}`;
 			const workflowId = await bench.activate(contender.workflow(path));
 			await bench.callWebhook(path, { people: people(settings.items, String(run)) });
@@ -104,9 +134,14 @@ export async function measureAddUser(emulator: EmulatorProcess, bench: N8nForBen
 				rateLimitPerSecond,
 				items: settings.items,
 				nodeMs: nodeRun?.executionTime ?? NaN,
-				idealMs: contender.concurrency ? (settings.items * settings.latencyMs) / contender.concurrency : undefined,
+				idealMs: contender.concurrency
+					? (settings.items * settings.latencyMs) / contender.concurrency
+					: undefined,
 				created: users.length,
-				failedItems: execution.status === 'success' ? output.filter((item) => 'error' in item.json).length : settings.items,
+				failedItems:
+					execution.status === 'success'
+						? output.filter((item) => 'error' in item.json).length
+						: settings.items,
 				executionStatus: execution.status,
 				calls: requests.filter((request) => request.path.endsWith('/addUser.php')).length,
 			};

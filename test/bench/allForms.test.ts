@@ -1,7 +1,12 @@
 import { allFormsSection, allFormsTargetRows, stateBoundBytes, type AllFormsRow } from './allForms';
 
 describe("the all-forms section's targets", () => {
-	const row = (forms: number, oursMs: number, perFormMs: number, oursStateBytes: number): AllFormsRow => ({
+	const row = (
+		forms: number,
+		oursMs: number,
+		perFormMs: number,
+		oursStateBytes: number,
+	): AllFormsRow => ({
 		forms,
 		oursMs,
 		perFormMs,
@@ -15,11 +20,17 @@ describe("the all-forms section's targets", () => {
 	});
 
 	it('holds several forms to the one-form triggers together, and every count to the state bound', () => {
-		const rows = allFormsTargetRows([row(1, 200, 100, 10_000), row(10, 90, 100, 60_000), row(50, 110, 100, 10_000)]);
+		const rows = allFormsTargetRows([
+			row(1, 200, 100, 10_000),
+			row(10, 90, 100, 60_000),
+			row(50, 110, 100, 10_000),
+		]);
 		// One form: no time target (the all-forms trigger also asks for the app's forms).
 		expect(rows.filter((line) => line.includes('1 forms: poll time'))).toEqual([]);
 		expect(rows.find((line) => line.includes('10 forms: poll time'))).toMatch(/0\.90x \| met \|$/);
-		expect(rows.find((line) => line.includes('50 forms: poll time'))).toMatch(/1\.10x \| \*\*not met\*\* \|$/);
+		expect(rows.find((line) => line.includes('50 forms: poll time'))).toMatch(
+			/1\.10x \| \*\*not met\*\* \|$/,
+		);
 		expect(rows.find((line) => line.includes('10 forms: saved state'))).toMatch(/\*\*not met\*\*/);
 		expect(rows.find((line) => line.includes('50 forms: saved state'))).toMatch(/\| met \|$/);
 	});
@@ -31,8 +42,17 @@ describe("the all-forms section's targets", () => {
 	});
 
 	it('reports the heap at its peak of each side in the table, column by column', () => {
-		const measured = { ...row(10, 90, 100, 40_960), oursHeapPeakBytes: 3 * 1024 * 1024, perFormHeapPeakBytes: 12.5 * 1024 * 1024 };
-		const section = allFormsSection([measured], { formCounts: [10], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 5 });
+		const measured = {
+			...row(10, 90, 100, 40_960),
+			oursHeapPeakBytes: 3 * 1024 * 1024,
+			perFormHeapPeakBytes: 12.5 * 1024 * 1024,
+		};
+		const section = allFormsSection([measured], {
+			formCounts: [10],
+			inquiriesPerForm: 1_000,
+			newPerFormPerCycle: 2,
+			cycles: 5,
+		});
 		const header = section.split('\n').find((line) => line.startsWith('| Forms')) ?? '';
 		const line = section.split('\n').find((text) => text.startsWith('| 10 |')) ?? '';
 		const cells = (text: string) => text.split('|').map((cell) => cell.trim());

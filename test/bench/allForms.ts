@@ -46,18 +46,36 @@ export const stateBoundBytes = (forms: number): number => Math.max(50_000, forms
 
 const pageIdOf = (index: number) => `formbuilder_1001_${1000 + index}`;
 
-export async function measureAllForms(emulator: EmulatorProcess, settings: AllFormsSettings): Promise<AllFormsRow[]> {
+export async function measureAllForms(
+	emulator: EmulatorProcess,
+	settings: AllFormsSettings,
+): Promise<AllFormsRow[]> {
 	const rows: AllFormsRow[] = [];
 	for (const forms of settings.formCounts) {
-		const pages = Array.from({ length: forms }, (_, index) => ({ pageId: pageIdOf(index), pageName: `Form ${index + 1}` }));
+		const pages = Array.from({ length: forms }, (_, index) => ({
+			pageId: pageIdOf(index),
+			pageName: `Form ${index + 1}`,
+		}));
 		await emulator.control('POST', '/reset', { seed: 'test' });
-		await emulator.control('POST', '/apps', { appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages });
+		await emulator.control('POST', '/apps', {
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages,
+		});
 		for (const { pageId } of pages) {
 			const count = settings.inquiriesPerForm;
-			await emulator.control('POST', '/inquiries/bulk', { appId: FIXTURE.appId, pageId, count, fieldsPerRecord: 10, startTime: Date.now() - count * 1000 - 60_000 });
+			await emulator.control('POST', '/inquiries/bulk', {
+				appId: FIXTURE.appId,
+				pageId,
+				count,
+				fieldsPerRecord: 10,
+				startTime: Date.now() - count * 1000 - 60_000,
+			});
 		}
 		const options = { maxItemsPerPoll: 100_000 };
-		const ours = new TriggerPoller(emulator.webUrl, FIXTURE.formPageId, options, { watch: 'allForms' });
+		const ours = new TriggerPoller(emulator.webUrl, FIXTURE.formPageId, options, {
+			watch: 'allForms',
+		});
 		const perForm = pages.map(({ pageId }) => new TriggerPoller(emulator.webUrl, pageId, options));
 		// Ask for every form as both sides do, so the emulator's changed answers are built before either is timed.
 		const primers = pages.map(({ pageId }) => new TriggerPoller(emulator.webUrl, pageId, options));
@@ -66,11 +84,25 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 		await Promise.all(perForm.map((poller) => poller.poll()));
 		await prime();
 
-		const samples = { ours: [] as number[], perForm: [] as number[], oursCpu: [] as number[], perFormCpu: [] as number[], oursHeap: [] as number[], perFormHeap: [] as number[] };
+		const samples = {
+			ours: [] as number[],
+			perForm: [] as number[],
+			oursCpu: [] as number[],
+			perFormCpu: [] as number[],
+			oursHeap: [] as number[],
+			perFormHeap: [] as number[],
+		};
 		let emitted = 0;
 		for (let cycle = 0; cycle < settings.cycles; cycle++) {
 			for (const { pageId } of pages) {
-				await emulator.control('POST', '/inquiries/bulk', { appId: FIXTURE.appId, pageId, count: settings.newPerFormPerCycle, fieldsPerRecord: 10, startTime: Date.now(), spacingMs: 1 });
+				await emulator.control('POST', '/inquiries/bulk', {
+					appId: FIXTURE.appId,
+					pageId,
+					count: settings.newPerFormPerCycle,
+					fieldsPerRecord: 10,
+					startTime: Date.now(),
+					spacingMs: 1,
+				});
 			}
 			await prime();
 			// Alternate which goes first, so neither always meets a warmer emulator.
@@ -82,12 +114,17 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 				emitted = measured.value;
 			};
 			const runPerForm = async () => {
-				const measured = await timed(async () => await Promise.all(perForm.map(async (poller) => await poller.poll())));
+				const measured = await timed(
+					async () => await Promise.all(perForm.map(async (poller) => await poller.poll())),
+				);
 				samples.perForm.push(measured.ms);
 				samples.perFormCpu.push(measured.cpuMs);
 				samples.perFormHeap.push(measured.heapPeakBytes);
 				const total = measured.value.reduce((sum, count) => sum + count, 0);
-				if (total !== forms * settings.newPerFormPerCycle) throw new Error(`the one-form triggers emitted ${total}, expected ${forms * settings.newPerFormPerCycle}`);
+				if (total !== forms * settings.newPerFormPerCycle)
+					throw new Error(
+						`the one-form triggers emitted ${total}, expected ${forms * settings.newPerFormPerCycle}`,
+					);
 			};
 			if (cycle % 2 === 0) {
 				await runOurs();
@@ -96,7 +133,10 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 				await runPerForm();
 				await runOurs();
 			}
-			if (emitted !== forms * settings.newPerFormPerCycle) throw new Error(`the all-forms trigger emitted ${emitted}, expected ${forms * settings.newPerFormPerCycle}`);
+			if (emitted !== forms * settings.newPerFormPerCycle)
+				throw new Error(
+					`the all-forms trigger emitted ${emitted}, expected ${forms * settings.newPerFormPerCycle}`,
+				);
 		}
 		rows.push({
 			forms,
@@ -114,11 +154,16 @@ export async function measureAllForms(emulator: EmulatorProcess, settings: AllFo
 	return rows;
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; heapPeakBytes: number; value: T }> {
+async function timed<T>(
+	work: () => Promise<T>,
+): Promise<{ ms: number; cpuMs: number; heapPeakBytes: number; value: T }> {
 	const cpu = process.cpuUsage();
 	const started = process.hrtime.bigint();
 	// The polls wait on the emulator between chunks, so the sampler sees each step.
-	const { value, before, highest } = await highestDuring(() => process.memoryUsage().heapUsed, work);
+	const { value, before, highest } = await highestDuring(
+		() => process.memoryUsage().heapUsed,
+		work,
+	);
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	const used = process.cpuUsage(cpu);
 	return { ms, cpuMs: (used.user + used.system) / 1000, heapPeakBytes: highest - before, value };
@@ -167,7 +212,9 @@ ${table}
 export function allFormsTargetRows(rows: AllFormsRow[]): string[] {
 	return rows.flatMap((row) => [
 		...(row.forms > 1
-			? [`| All forms, ${row.forms} forms: poll time against one trigger per form | at most 1x | ${(row.oursMs / row.perFormMs).toFixed(2)}x | ${row.oursMs <= row.perFormMs ? 'met' : '**not met**'} |`]
+			? [
+					`| All forms, ${row.forms} forms: poll time against one trigger per form | at most 1x | ${(row.oursMs / row.perFormMs).toFixed(2)}x | ${row.oursMs <= row.perFormMs ? 'met' : '**not met**'} |`,
+				]
 			: []),
 		`| All forms, ${row.forms} forms: saved state | within ${(stateBoundBytes(row.forms) / 1024).toFixed(0)} KB | ${(row.oursStateBytes / 1024).toFixed(1)} KB | ${row.oursStateBytes <= stateBoundBytes(row.forms) ? 'met' : '**not met**'} |`,
 	]);

@@ -6,8 +6,9 @@
  */
 import { FIXTURE } from '../emulator';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
-const { APP_BUILDER, APP_BUILDER_TRIGGER, POLL_EVERY_MINUTE } = require('../e2e/workflows') as typeof import('../e2e/workflows');
+const { APP_BUILDER, APP_BUILDER_TRIGGER, POLL_EVERY_MINUTE } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
+	require('../e2e/workflows') as typeof import('../e2e/workflows');
 
 /** The trigger's node type, as n8n names it in its poll metrics. */
 export const TRIGGER_NODE_TYPE: string = APP_BUILDER_TRIGGER;
@@ -35,8 +36,22 @@ export interface BenchWorkflow {
 
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 
-function node(name: string, type: string, typeVersion: number, parameters: Record<string, unknown>, extra: Partial<WorkflowNode> = {}): WorkflowNode {
-	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion, position: [0, 0], parameters, ...extra };
+function node(
+	name: string,
+	type: string,
+	typeVersion: number,
+	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
+	return {
+		id: name.toLowerCase().replace(/\W+/g, '-'),
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+		...extra,
+	};
 }
 
 function chained(name: string, nodes: WorkflowNode[]): BenchWorkflow {
@@ -54,25 +69,39 @@ function chained(name: string, nodes: WorkflowNode[]): BenchWorkflow {
  * second it picks), with the second chosen here so the benchmark knows each
  * poll's tick.
  */
-export const everyMinuteOn = (second: number) => ({ item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }] });
+export const everyMinuteOn = (second: number) => ({
+	item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
+});
 
 /**
  * Ours: the App Builder Trigger emits each new inquiry, already flattened.
  * By default it polls the benchmark's form every minute on a second n8n
  * picks; the scaling benchmark gives each trigger a form and a second of its own.
  */
-export function triggerWorkflow(credential: Credential, scale?: { pageId: string; cronSecond: number; index: number }): BenchWorkflow {
-	return chained(scale ? `Bench scale: App Builder Trigger ${scale.index}` : 'Bench: App Builder Trigger', [
-		node('New Inquiry', APP_BUILDER_TRIGGER, 1, {
-			pollTimes: scale ? everyMinuteOn(scale.cronSecond) : POLL_EVERY_MINUTE,
-			event: 'new',
-			appId: form.appId,
-			pageId: { __rl: true, mode: 'id', value: scale?.pageId ?? form.pageId },
-			simplify: true,
-			options: {},
-		}, { credentials: { appBuilderApi: credential } }),
-		node('Received', 'n8n-nodes-base.noOp', 1, {}),
-	]);
+export function triggerWorkflow(
+	credential: Credential,
+	scale?: { pageId: string; cronSecond: number; index: number },
+): BenchWorkflow {
+	return chained(
+		scale ? `Bench scale: App Builder Trigger ${scale.index}` : 'Bench: App Builder Trigger',
+		[
+			node(
+				'New Inquiry',
+				APP_BUILDER_TRIGGER,
+				1,
+				{
+					pollTimes: scale ? everyMinuteOn(scale.cronSecond) : POLL_EVERY_MINUTE,
+					event: 'new',
+					appId: form.appId,
+					pageId: { __rl: true, mode: 'id', value: scale?.pageId ?? form.pageId },
+					simplify: true,
+					options: {},
+				},
+				{ credentials: { appBuilderApi: credential } },
+			),
+			node('Received', 'n8n-nodes-base.noOp', 1, {}),
+		],
+	);
 }
 
 /** Where the benchmark's own trivial trigger lives; n8n loads it through N8N_CUSTOM_EXTENSIONS. */
@@ -86,13 +115,16 @@ export const TRIVIAL_TRIGGER_NAME = 'Trivial Trigger';
  * `stateBytes`, the trigger also replaces that much static data on each poll.
  */
 export function trivialTriggerWorkflow(cronSecond: number, stateBytes = 0): BenchWorkflow {
-	return chained(`Bench: trivial polling trigger${stateBytes > 0 ? `, ${stateBytes} B of state` : ''}`, [
-		node(TRIVIAL_TRIGGER_NAME, 'CUSTOM.benchTrivialTrigger', 1, {
-			pollTimes: { item: [{ mode: 'custom', cronExpression: `${cronSecond} * * * * *` }] },
-			stateBytes,
-		}),
-		node('Received', 'n8n-nodes-base.noOp', 1, {}),
-	]);
+	return chained(
+		`Bench: trivial polling trigger${stateBytes > 0 ? `, ${stateBytes} B of state` : ''}`,
+		[
+			node(TRIVIAL_TRIGGER_NAME, 'CUSTOM.benchTrivialTrigger', 1, {
+				pollTimes: { item: [{ mode: 'custom', cronExpression: `${cronSecond} * * * * *` }] },
+				stateBytes,
+			}),
+			node('Received', 'n8n-nodes-base.noOp', 1, {}),
+		],
+	);
 }
 
 /** Flattening as a user writes it in a Code node: the fields of formbuilderData by name. */
@@ -106,22 +138,39 @@ const FLATTEN_CODE = `return $input.all().map((item) => {
 export const PEER_FETCH_NODE = 'Get Inquiries';
 
 /** The peer's request: n8n's HTTP Request node reading the whole form with the same credential. */
-function getInquiriesNode(credential: Credential, webUrl: string, pageId: string = form.pageId): WorkflowNode {
-	return node(PEER_FETCH_NODE, 'n8n-nodes-base.httpRequest', 4.2, {
-		method: 'POST',
-		url: `${webUrl}/V4/webservices/FormBuilderApi.php`,
-		authentication: 'predefinedCredentialType',
-		nodeCredentialType: 'appBuilderApi',
-		sendBody: true,
-		specifyBody: 'json',
-		jsonBody: JSON.stringify({ method: 'formBuilderInquiries', appId: form.appId, pageId }),
-		options: {},
-	}, { credentials: { appBuilderApi: credential } });
+function getInquiriesNode(
+	credential: Credential,
+	webUrl: string,
+	pageId: string = form.pageId,
+): WorkflowNode {
+	return node(
+		PEER_FETCH_NODE,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url: `${webUrl}/V4/webservices/FormBuilderApi.php`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: 'appBuilderApi',
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: JSON.stringify({ method: 'formBuilderInquiries', appId: form.appId, pageId }),
+			options: {},
+		},
+		{ credentials: { appBuilderApi: credential } },
+	);
 }
 
 /** The peer's HTTP Request node alone, run on a webhook call: its own time is what n8n records for it. */
-export function peerFetchWorkflow(credential: Credential, webUrl: string, path: string): BenchWorkflow {
-	return chained('Bench: the peer\'s HTTP Request node', [webhookTrigger(path), getInquiriesNode(credential, webUrl)]);
+export function peerFetchWorkflow(
+	credential: Credential,
+	webUrl: string,
+	path: string,
+): BenchWorkflow {
+	return chained("Bench: the peer's HTTP Request node", [
+		webhookTrigger(path),
+		getInquiriesNode(credential, webUrl),
+	]);
 }
 
 /**
@@ -138,43 +187,76 @@ export function peerPollWorkflow(
 	historySize?: number,
 	scale?: { pageId: string; cronSecond: number; index: number },
 ): BenchWorkflow {
-	const interval = scale ? { field: 'cronExpression', expression: `${scale.cronSecond} * * * * *` } : { field: 'seconds', secondsInterval: everySeconds };
+	const interval = scale
+		? { field: 'cronExpression', expression: `${scale.cronSecond} * * * * *` }
+		: { field: 'seconds', secondsInterval: everySeconds };
 	return chained(scale ? `Bench scale: peer ${scale.index}` : 'Bench: peer built from n8n nodes', [
-		node('Schedule Trigger', 'n8n-nodes-base.scheduleTrigger', 1.2, { rule: { interval: [interval] } }),
+		node('Schedule Trigger', 'n8n-nodes-base.scheduleTrigger', 1.2, {
+			rule: { interval: [interval] },
+		}),
 		getInquiriesNode(credential, webUrl, scale?.pageId),
-		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} }),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, {
+			fieldToSplitOut: 'data',
+			include: 'noOtherFields',
+			options: {},
+		}),
 		node('Remove Duplicates', 'n8n-nodes-base.removeDuplicates', 2, {
 			operation: 'removeItemsSeenInPreviousExecutions',
 			logic: 'removeItemsWithAlreadySeenKeyValues',
 			dedupeValue: '={{ $json._id }}',
 			options: historySize ? { historySize } : {},
 		}),
-		node('Flatten', 'n8n-nodes-base.code', 2, { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: FLATTEN_CODE }),
+		node('Flatten', 'n8n-nodes-base.code', 2, {
+			mode: 'runOnceForAllItems',
+			language: 'javaScript',
+			jsCode: FLATTEN_CODE,
+		}),
 	]);
 }
 
 function webhookTrigger(path: string): WorkflowNode {
-	return node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: `bench-${path}` });
+	return node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		{ webhookId: `bench-${path}` },
+	);
 }
 
-const splitPeople = () => node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body.people', include: 'noOtherFields', options: {} });
+const splitPeople = () =>
+	node('Split Out', 'n8n-nodes-base.splitOut', 1, {
+		fieldToSplitOut: 'body.people',
+		include: 'noOtherFields',
+		options: {},
+	});
 
 /** Ours: a webhook receives people, App Builder adds each as an app user. */
-export function addUserWorkflow(credential: Credential, path: string, concurrency: number): BenchWorkflow {
+export function addUserWorkflow(
+	credential: Credential,
+	path: string,
+	concurrency: number,
+): BenchWorkflow {
 	return chained(`Bench: App Builder Add User x${concurrency}`, [
 		webhookTrigger(path),
 		splitPeople(),
-		node('Add User', APP_BUILDER, 1, {
-			resource: 'user',
-			operation: 'add',
-			email: '={{ $json.email }}',
-			name: '={{ $json.name }}',
-			password: '={{ $json.password }}',
-			passwordFormat: 'hashInN8n',
-			phone: '={{ $json.phone }}',
-			additionalFields: {},
-			options: { concurrency },
-		}, { credentials: { appBuilderApi: credential } }),
+		node(
+			'Add User',
+			APP_BUILDER,
+			1,
+			{
+				resource: 'user',
+				operation: 'add',
+				email: '={{ $json.email }}',
+				name: '={{ $json.name }}',
+				password: '={{ $json.password }}',
+				passwordFormat: 'hashInN8n',
+				phone: '={{ $json.phone }}',
+				additionalFields: {},
+				options: { concurrency },
+			},
+			{ credentials: { appBuilderApi: credential } },
+		),
 	]);
 }
 
@@ -194,25 +276,45 @@ export interface HttpRequestSettings {
 }
 
 /** The peer: the same calls by n8n's HTTP Request node with the same credential. */
-export function httpRequestAddUserWorkflow(credential: Credential, webUrl: string, path: string, settings: HttpRequestSettings): BenchWorkflow {
+export function httpRequestAddUserWorkflow(
+	credential: Credential,
+	webUrl: string,
+	path: string,
+	settings: HttpRequestSettings,
+): BenchWorkflow {
 	const body = `={{ JSON.stringify({ method: 'addUser', apiKey: '${FIXTURE.apiKey}', name: $json.name, email: $json.email, password: $json.password, phone: $json.phone, passwordType: '', group: '', status: '' }) }}`;
 	return chained('Bench: HTTP Request addUser', [
 		webhookTrigger(path),
 		splitPeople(),
-		node('Add User', 'n8n-nodes-base.httpRequest', 4.2, {
-			method: 'POST',
-			url: `${webUrl}/V4/webservices/addUser.php`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: 'appBuilderApi',
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody: body,
-			options: settings.batching
-				? { batching: { batch: { batchSize: settings.batching.items, batchInterval: settings.batching.intervalMs } } }
-				: {},
-		}, {
-			credentials: { appBuilderApi: credential },
-			...(settings.retryOnFail ? { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 } : { onError: 'continueRegularOutput' }),
-		}),
+		node(
+			'Add User',
+			'n8n-nodes-base.httpRequest',
+			4.2,
+			{
+				method: 'POST',
+				url: `${webUrl}/V4/webservices/addUser.php`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'appBuilderApi',
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: body,
+				options: settings.batching
+					? {
+							batching: {
+								batch: {
+									batchSize: settings.batching.items,
+									batchInterval: settings.batching.intervalMs,
+								},
+							},
+						}
+					: {},
+			},
+			{
+				credentials: { appBuilderApi: credential },
+				...(settings.retryOnFail
+					? { retryOnFail: true, maxTries: 5, waitBetweenTries: 5000 }
+					: { onError: 'continueRegularOutput' }),
+			},
+		),
 	]);
 }

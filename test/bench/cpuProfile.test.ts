@@ -1,6 +1,10 @@
 import { summarizeProfile, type CpuProfile, type ProfilePart } from './cpuProfile';
 
-const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url }, children });
+const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+	id,
+	callFrame: { functionName, url },
+	children,
+});
 
 /**
  * root ─ (idle) 1
@@ -50,12 +54,21 @@ describe('where a CPU profile spent its time', () => {
 		// The first idle sample lasts 10 ms; the last sample has no successor and counts for nothing.
 		expect(summary.idleMs).toBe(10);
 		expect(summary.busyMs).toBe(27);
-		expect(summary.parts.map((part) => part.name)).toEqual(['scan', 'http', 'trigger', 'garbage collection', 'other']);
+		expect(summary.parts.map((part) => part.name)).toEqual([
+			'scan',
+			'http',
+			'trigger',
+			'garbage collection',
+			'other',
+		]);
 		expect(summary.parts.reduce((sum, part) => sum + part.share, 0)).toBeCloseTo(1);
 	});
 
 	it('lets the first part that matches a frame have it', () => {
-		const greedy: ProfilePart[] = [{ name: 'anything in nodes', matches: (url) => url.includes('/nodes/') }, ...PARTS];
+		const greedy: ProfilePart[] = [
+			{ name: 'anything in nodes', matches: (url) => url.includes('/nodes/') },
+			...PARTS,
+		];
 		const names = summarizeProfile(PROFILE, greedy).parts.map((part) => part.name);
 		expect(names).toEqual(['anything in nodes', 'http', 'garbage collection', 'other']);
 	});

@@ -10,7 +10,11 @@
 
 /** The subset of a V8 CPU profile (Profiler.stop, or --cpu-prof) read here. */
 export interface CpuProfile {
-	nodes: Array<{ id: number; callFrame: { functionName: string; url: string }; children?: number[] }>;
+	nodes: Array<{
+		id: number;
+		callFrame: { functionName: string; url: string };
+		children?: number[];
+	}>;
 	startTime: number;
 	endTime: number;
 	samples: number[];
@@ -43,10 +47,14 @@ const IDLE = '(idle)';
  * The garbage collector is a part of its own: V8 puts its samples at the
  * root, with no stack of whoever allocated.
  */
-export function summarizeProfile(profile: CpuProfile, parts: readonly ProfilePart[]): ProfileSummary {
+export function summarizeProfile(
+	profile: CpuProfile,
+	parts: readonly ProfilePart[],
+): ProfileSummary {
 	const parentOf = new Map<number, number>();
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-	for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parentOf.set(child, node.id);
 
 	// The part each profile node's samples go to, found once per node.
 	const partOf = new Map<number, string>();
@@ -80,6 +88,10 @@ export function summarizeProfile(profile: CpuProfile, parts: readonly ProfilePar
 	const order = [...parts.map((part) => part.name), 'garbage collection', 'other'];
 	const summary = order
 		.filter((name) => msBy.has(name))
-		.map((name) => ({ name, ms: msBy.get(name) as number, share: busyMs > 0 ? (msBy.get(name) as number) / busyMs : 0 }));
+		.map((name) => ({
+			name,
+			ms: msBy.get(name) as number,
+			share: busyMs > 0 ? (msBy.get(name) as number) / busyMs : 0,
+		}));
 	return { busyMs, idleMs, parts: summary };
 }

@@ -39,7 +39,9 @@ export interface CrashRecord {
 export function landings(kills: Array<{ landed: string }>): string {
 	const counts = new Map<string, number>();
 	for (const kill of kills) {
-		const kind = kill.landed.replace(/^\d+ ms /, '').replace(/^worker, \d+ ms into its execution$/, 'worker, during its execution');
+		const kind = kill.landed
+			.replace(/^\d+ ms /, '')
+			.replace(/^worker, \d+ ms into its execution$/, 'worker, during its execution');
 		counts.set(kind, (counts.get(kind) ?? 0) + 1);
 	}
 	return [...counts].map(([kind, count]) => `${count} ${kind}`).join('; ');
@@ -51,14 +53,20 @@ function lossCauses(f: CrashRun['figures'], lost: number): string {
 	const window = f.lostInN8nWindow?.length ?? lost - stalled;
 	return [
 		window > 0 ? `${window} in the saved cursor, in no execution: n8n's window` : '',
-		stalled > 0 ? `${stalled} in an execution n8n stored as an error without its data after the worker died` : '',
+		stalled > 0
+			? `${stalled} in an execution n8n stored as an error without its data after the worker died`
+			: '',
 	]
 		.filter(Boolean)
 		.join('; ');
 }
 
 function statusText(executions: Record<string, number> | undefined): string {
-	return executions ? Object.entries(executions).map(([status, count]) => `${count} ${status}`).join(', ') : '-';
+	return executions
+		? Object.entries(executions)
+				.map(([status, count]) => `${count} ${status}`)
+				.join(', ')
+		: '-';
 }
 
 export function crashSection(file: string): string {
@@ -66,12 +74,16 @@ export function crashSection(file: string): string {
 	const record = JSON.parse(readFileSync(file, 'utf8')) as CrashRecord;
 	const rows = record.runs.map(({ title, figures: f }) => {
 		const kills = f.kills ? `${f.kills.length}` : '1';
-		const landed = f.kills ? landings(f.kills) : 'after the cursor was saved, the execution insert held by a table lock';
+		const landed = f.kills
+			? landings(f.kills)
+			: 'after the cursor was saved, the execution insert held by a table lock';
 		const added = f.leadsAdded ?? 1;
 		const delivered = f.leadsDelivered ?? (f.leadDelivered ? 1 : 0);
 		const lost = added - delivered;
 		const lostWhy = lost === 0 ? '0' : `${lost} (${lossCauses(f, lost)})`;
-		const retried = f.retriedCrashed ? f.retriedCrashed.map((r) => r.status).join(', ') || '-' : '-';
+		const retried = f.retriedCrashed
+			? f.retriedCrashed.map((r) => r.status).join(', ') || '-'
+			: '-';
 		return `| ${title} | ${f.seed ?? '-'} | ${kills} | ${landed} | ${added} | ${delivered} | ${lostWhy} | ${f.duplicates?.length ?? 0} | ${statusText(f.executions)} | ${retried} | ${f.seconds === undefined ? '-' : `${f.seconds} s`} |`;
 	});
 	return `## Killed mid-poll

@@ -28,7 +28,10 @@ describe('the emulator process the benchmark measures against', () => {
 		await emulator.configure({ compression: true });
 		const plain = await emulator.transfer();
 		const compressed = await emulator.transfer('gzip');
-		const requests = (await emulator.control('GET', '/requests')) as Array<{ wireBytes?: number; bodyBytes?: number }>;
+		const requests = (await emulator.control('GET', '/requests')) as Array<{
+			wireBytes?: number;
+			bodyBytes?: number;
+		}>;
 		const logged = requests[requests.length - 1];
 		expect(compressed.encoding).toBe('gzip');
 		expect(compressed.wireBytes).toBe(logged.wireBytes);

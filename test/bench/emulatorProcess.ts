@@ -21,9 +21,13 @@ export class EmulatorProcess {
 	}
 
 	static async start(port: number): Promise<EmulatorProcess> {
-		const child = spawn(process.execPath, [resolve(__dirname, '../emulator/cli.js'), '--port', String(port), '--seed', 'test'], {
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		const child = spawn(
+			process.execPath,
+			[resolve(__dirname, '../emulator/cli.js'), '--port', String(port), '--seed', 'test'],
+			{
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
 		await new Promise<void>((ready, fail) => {
 			child.stdout?.on('data', (chunk: Buffer) => {
 				if (chunk.toString().includes('web services at')) ready();
@@ -41,7 +45,11 @@ export class EmulatorProcess {
 		return await new Promise((done, fail) => {
 			const req = request(
 				`${this.webUrl}/__emulator${path}`,
-				{ method, agent: false, headers: { 'Content-Type': 'application/json', Connection: 'close' } },
+				{
+					method,
+					agent: false,
+					headers: { 'Content-Type': 'application/json', Connection: 'close' },
+				},
 				(res) => {
 					const chunks: Buffer[] = [];
 					res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -102,8 +110,16 @@ export class EmulatorProcess {
 	async fetchAndParse(): Promise<{ bytes: number; records: unknown[] }> {
 		const response = await fetch(`${this.webUrl}/V4/webservices/FormBuilderApi.php`, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json', Accept: 'application/json', ACCESSTOKEN: FIXTURE.accessToken },
-			body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+			headers: {
+				'Content-Type': 'application/json',
+				Accept: 'application/json',
+				ACCESSTOKEN: FIXTURE.accessToken,
+			},
+			body: JSON.stringify({
+				method: 'formBuilderInquiries',
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+			}),
 		});
 		const text = await response.text();
 		const body = JSON.parse(text) as { data: unknown[] };
@@ -124,8 +140,14 @@ export class EmulatorProcess {
 	 * bytes read as they come and counted as they arrive on the socket (still
 	 * compressed if the server compressed them), nothing parsed.
 	 */
-	async transfer(acceptEncoding?: string): Promise<{ ms: number; wireBytes: number; encoding: string }> {
-		const body = JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+	async transfer(
+		acceptEncoding?: string,
+	): Promise<{ ms: number; wireBytes: number; encoding: string }> {
+		const body = JSON.stringify({
+			method: 'formBuilderInquiries',
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+		});
 		const started = process.hrtime.bigint();
 		return await new Promise((done, fail) => {
 			const req = request(
@@ -142,7 +164,11 @@ export class EmulatorProcess {
 					let wireBytes = 0;
 					res.on('data', (chunk: Buffer) => (wireBytes += chunk.length));
 					res.on('end', () =>
-						done({ ms: Number(process.hrtime.bigint() - started) / 1e6, wireBytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }),
+						done({
+							ms: Number(process.hrtime.bigint() - started) / 1e6,
+							wireBytes,
+							encoding: String(res.headers['content-encoding'] ?? 'identity'),
+						}),
 					);
 					res.on('error', fail);
 				},
@@ -157,7 +183,11 @@ export class EmulatorProcess {
 		await fetch(`${this.webUrl}/V4/webservices/FormBuilderApi.php`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken },
-			body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.secondFormPageId }),
+			body: JSON.stringify({
+				method: 'formBuilderInquiries',
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.secondFormPageId,
+			}),
 		}).then((r) => r.text());
 	}
 

@@ -1,4 +1,11 @@
-import { bracketIsNarrow, confirmSteppingDown, findLargestK, firstKToConfirm, probeAround, probeUpward } from './kSearch';
+import {
+	bracketIsNarrow,
+	confirmSteppingDown,
+	findLargestK,
+	firstKToConfirm,
+	probeAround,
+	probeUpward,
+} from './kSearch';
 
 /** A machine that carries `capacity` triggers: every K up to it passes. */
 const capacity = (limit: number) => {
@@ -20,24 +27,36 @@ describe('finding the largest K by doubling, then bisecting', () => {
 
 	it('skips the doublings a first measure says would pass, but never jumps by less than a doubling', async () => {
 		const machine = capacity(450);
-		const result = await findLargestK({ start: 25, max: 10_000, resolution: 0.2, nextAfterFirstPass: () => 300 }, machine.probe);
+		const result = await findLargestK(
+			{ start: 25, max: 10_000, resolution: 0.2, nextAfterFirstPass: () => 300 },
+			machine.probe,
+		);
 		expect(machine.asked.slice(0, 3)).toEqual([25, 300, 600]);
 		expect(result.passed).toBeGreaterThanOrEqual(450 / 1.2);
 		expect(result.failed).toBeGreaterThan(450);
 		const timid = capacity(450);
-		await findLargestK({ start: 25, max: 10_000, resolution: 0.2, nextAfterFirstPass: () => 30 }, timid.probe);
+		await findLargestK(
+			{ start: 25, max: 10_000, resolution: 0.2, nextAfterFirstPass: () => 30 },
+			timid.probe,
+		);
 		expect(timid.asked.slice(0, 2)).toEqual([25, 50]);
 	});
 
 	it('stops a doubling where a pass says the machine would run out, but always steps up by the resolution', async () => {
 		const machine = capacity(450);
 		// Each pass projects the most the machine carries from what it measured: 1.4 times the pass here.
-		const result = await findLargestK({ start: 100, max: 10_000, resolution: 0.2, mostAfterPass: (k) => k * 1.4 }, machine.probe);
+		const result = await findLargestK(
+			{ start: 100, max: 10_000, resolution: 0.2, mostAfterPass: (k) => k * 1.4 },
+			machine.probe,
+		);
 		expect(machine.asked.slice(0, 4)).toEqual([100, 140, 196, 274]);
 		expect(result.failed).toBeGreaterThan(450);
 		expect(bracketIsNarrow(result.passed, result.failed as number, 0.2)).toBe(true);
 		const stingy = capacity(450);
-		await findLargestK({ start: 100, max: 10_000, resolution: 0.2, mostAfterPass: () => 0 }, stingy.probe);
+		await findLargestK(
+			{ start: 100, max: 10_000, resolution: 0.2, mostAfterPass: () => 0 },
+			stingy.probe,
+		);
 		expect(stingy.asked.slice(0, 3)).toEqual([100, 121, 146]);
 	});
 
@@ -60,7 +79,9 @@ describe('finding the largest K by doubling, then bisecting', () => {
 describe("probing around another configuration's K", () => {
 	it('stops at the first factor that passes: the peer at a fifth of ours, then a tenth', async () => {
 		const weak = capacity(30);
-		expect(await probeAround({ passed: 400, failed: 460 }, [0.2, 0.1], weak.probe, 4)).toMatchObject({ passed: 0, failed: 40 });
+		expect(
+			await probeAround({ passed: 400, failed: 460 }, [0.2, 0.1], weak.probe, 4),
+		).toMatchObject({ passed: 0, failed: 40 });
 		expect(weak.asked).toEqual([80, 40]);
 		const strong = capacity(100);
 		const result = await probeAround({ passed: 400, failed: 460 }, [0.1, 0.2], strong.probe, 4);
@@ -70,12 +91,18 @@ describe("probing around another configuration's K", () => {
 
 	it("tries the base's first failure after a pass at the base's own K, within the probes allowed", async () => {
 		const better = capacity(500);
-		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], better.probe, 2)).toMatchObject({ passed: 460, failed: undefined });
+		expect(
+			await probeAround({ passed: 400, failed: 460 }, [1, 0.8], better.probe, 2),
+		).toMatchObject({ passed: 460, failed: undefined });
 		expect(better.asked).toEqual([400, 460]);
 		const worse = capacity(350);
-		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], worse.probe, 2)).toMatchObject({ passed: 320, failed: 400 });
+		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], worse.probe, 2)).toMatchObject(
+			{ passed: 320, failed: 400 },
+		);
 		const capped = capacity(350);
-		expect(await probeAround({ passed: 400, failed: 460 }, [1, 0.8], capped.probe, 1)).toMatchObject({ passed: 0, failed: 400 });
+		expect(
+			await probeAround({ passed: 400, failed: 460 }, [1, 0.8], capped.probe, 1),
+		).toMatchObject({ passed: 0, failed: 400 });
 		expect(capped.asked).toEqual([400]);
 	});
 
@@ -95,7 +122,9 @@ describe("probing around another configuration's K", () => {
 		// After a failed confirmation the bracket's pass is lower: nothing above it is taken.
 		expect(firstKToConfirm(probes, 188, 1.35)).toBe(188);
 		// A light pass above every projection is taken.
-		expect(firstKToConfirm([...probes.slice(0, 3), { k: 400, passed: true, load: 2.0 }], 400, 1.35)).toBe(376);
+		expect(
+			firstKToConfirm([...probes.slice(0, 3), { k: 400, passed: true, load: 2.0 }], 400, 1.35),
+		).toBe(376);
 	});
 
 	it('confirms a projection where every pass but the first loaded n8n past the limit (a search that reached its ceiling)', () => {
@@ -107,7 +136,16 @@ describe("probing around another configuration's K", () => {
 		];
 		expect(firstKToConfirm(probes, 200, 1.35)).toBe(147);
 		// A refused window (no load measured) projects nothing.
-		expect(firstKToConfirm([{ k: 10, passed: true, load: 0.12 }, { k: 50, passed: true, load: Number.POSITIVE_INFINITY }], 50, 1.35)).toBe(10);
+		expect(
+			firstKToConfirm(
+				[
+					{ k: 10, passed: true, load: 0.12 },
+					{ k: 50, passed: true, load: Number.POSITIVE_INFINITY },
+				],
+				50,
+				1.35,
+			),
+		).toBe(10);
 	});
 
 	it('tries the peer smallest first and stops at its first failure, which decides the target', async () => {
@@ -119,10 +157,16 @@ describe("probing around another configuration's K", () => {
 		expect(await probeUpward([10, 31], fair.probe, 2)).toMatchObject({ passed: 10, failed: 31 });
 		expect(fair.asked).toEqual([10, 31]);
 		const strong = capacity(100);
-		expect(await probeUpward([10, 31, 31.5], strong.probe, 3)).toMatchObject({ passed: 31, failed: undefined });
+		expect(await probeUpward([10, 31, 31.5], strong.probe, 3)).toMatchObject({
+			passed: 31,
+			failed: undefined,
+		});
 		expect(strong.asked).toEqual([10, 31]);
 		const capped = capacity(100);
-		expect(await probeUpward([10, 31], capped.probe, 1)).toMatchObject({ passed: 10, failed: undefined });
+		expect(await probeUpward([10, 31], capped.probe, 1)).toMatchObject({
+			passed: 10,
+			failed: undefined,
+		});
 		expect(await probeUpward([0], capacity(0).probe, 1)).toMatchObject({ passed: 0, failed: 1 });
 	});
 
@@ -141,6 +185,9 @@ describe("probing around another configuration's K", () => {
 
 	it('never probes below 1', async () => {
 		const none = capacity(0);
-		expect(await probeAround({ passed: 3 }, [0.2], none.probe, 3)).toMatchObject({ passed: 0, failed: 1 });
+		expect(await probeAround({ passed: 3 }, [0.2], none.probe, 3)).toMatchObject({
+			passed: 0,
+			failed: 1,
+		});
 	});
 });

@@ -61,7 +61,10 @@ function recording(probe: (k: number) => Promise<boolean>) {
 	return { bracket, tryK };
 }
 
-export async function findLargestK(settings: KSearchSettings, probe: (k: number) => Promise<boolean>): Promise<KBracket> {
+export async function findLargestK(
+	settings: KSearchSettings,
+	probe: (k: number) => Promise<boolean>,
+): Promise<KBracket> {
 	const { bracket, tryK } = recording(probe);
 
 	// Doubling: up from the start until a failure or the ceiling.
@@ -70,14 +73,22 @@ export async function findLargestK(settings: KSearchSettings, probe: (k: number)
 	while (k > bracket.passed) {
 		if (!(await tryK(k))) break;
 		if (k >= settings.max) break;
-		const next = first && settings.nextAfterFirstPass ? Math.max(k * 2, Math.round(settings.nextAfterFirstPass(k))) : k * 2;
-		const most = settings.mostAfterPass ? Math.max(Math.floor(settings.mostAfterPass(k)), k + 1 + Math.floor(settings.resolution * k)) : next;
+		const next =
+			first && settings.nextAfterFirstPass
+				? Math.max(k * 2, Math.round(settings.nextAfterFirstPass(k)))
+				: k * 2;
+		const most = settings.mostAfterPass
+			? Math.max(Math.floor(settings.mostAfterPass(k)), k + 1 + Math.floor(settings.resolution * k))
+			: next;
 		first = false;
 		k = Math.min(settings.max, next, most);
 	}
 
 	// Bisecting between the largest pass and the smallest failure.
-	while (bracket.failed !== undefined && !bracketIsNarrow(bracket.passed, bracket.failed, settings.resolution)) {
+	while (
+		bracket.failed !== undefined &&
+		!bracketIsNarrow(bracket.passed, bracket.failed, settings.resolution)
+	) {
 		await tryK(Math.floor((bracket.passed + bracket.failed) / 2));
 	}
 	return bracket;
@@ -91,14 +102,29 @@ export async function findLargestK(settings: KSearchSettings, probe: (k: number)
  * next, so a configuration that carries more is seen to. At most
  * `maxProbes` windows.
  */
-export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, factors: readonly number[], probe: (k: number) => Promise<boolean>, maxProbes: number): Promise<KBracket> {
+export async function probeAround(
+	base: Pick<KBracket, 'passed' | 'failed'>,
+	factors: readonly number[],
+	probe: (k: number) => Promise<boolean>,
+	maxProbes: number,
+): Promise<KBracket> {
 	const { bracket, tryK } = recording(probe);
 	for (const factor of [...factors].sort((a, b) => b - a)) {
 		const k = Math.max(1, Math.floor(base.passed * factor));
-		if (bracket.probes.length >= maxProbes || (bracket.failed !== undefined && k >= bracket.failed) || k <= bracket.passed) continue;
+		if (
+			bracket.probes.length >= maxProbes ||
+			(bracket.failed !== undefined && k >= bracket.failed) ||
+			k <= bracket.passed
+		)
+			continue;
 		if (await tryK(k)) break;
 	}
-	if (bracket.passed === base.passed && base.failed !== undefined && bracket.probes.length < maxProbes) await tryK(base.failed);
+	if (
+		bracket.passed === base.passed &&
+		base.failed !== undefined &&
+		bracket.probes.length < maxProbes
+	)
+		await tryK(base.failed);
 	return bracket;
 }
 
@@ -108,7 +134,11 @@ export async function probeAround(base: Pick<KBracket, 'passed' | 'failed'>, fac
  * can): the Ks in turn, smallest first, until one fails (a failure vouches
  * for every K above it). At most `maxProbes` windows.
  */
-export async function probeUpward(ks: readonly number[], probe: (k: number) => Promise<boolean>, maxProbes: number): Promise<KBracket> {
+export async function probeUpward(
+	ks: readonly number[],
+	probe: (k: number) => Promise<boolean>,
+	maxProbes: number,
+): Promise<KBracket> {
 	const { bracket, tryK } = recording(probe);
 	for (const k of [...new Set(ks.map((k) => Math.max(1, Math.floor(k))))].sort((a, b) => a - b)) {
 		if (bracket.probes.length >= maxProbes || !(await tryK(k))) break;
@@ -125,11 +155,19 @@ export async function probeUpward(ks: readonly number[], probe: (k: number) => P
  * that projection is taken instead. Never above the bracket's pass; with no
  * limit, or nothing that passed below it, the bracket's pass.
  */
-export function firstKToConfirm(probes: ReadonlyArray<KProbe & { load: number }>, passed: number, maxLoad: number | undefined): number {
+export function firstKToConfirm(
+	probes: ReadonlyArray<KProbe & { load: number }>,
+	passed: number,
+	maxLoad: number | undefined,
+): number {
 	if (maxLoad === undefined) return passed;
-	const below = probes.filter((probe) => probe.passed && probe.k <= passed && Number.isFinite(probe.load));
+	const below = probes.filter(
+		(probe) => probe.passed && probe.k <= passed && Number.isFinite(probe.load),
+	);
 	const light = below.filter((probe) => probe.load <= maxLoad).map((probe) => probe.k);
-	const projected = below.filter((probe) => probe.load > maxLoad).map((probe) => Math.floor((probe.k * maxLoad) / probe.load));
+	const projected = below
+		.filter((probe) => probe.load > maxLoad)
+		.map((probe) => Math.floor((probe.k * maxLoad) / probe.load));
 	if (light.length === 0 && projected.length === 0) return passed;
 	const fromHeavy = projected.length > 0 ? Math.min(...projected) : 0;
 	return Math.min(passed, Math.max(1, fromHeavy, ...light));
@@ -142,7 +180,12 @@ export function firstKToConfirm(probes: ReadonlyArray<KProbe & { load: number }>
  * a few percent lower meets as often (one run failed 399, then 388). The K
  * confirmed, or undefined when none of `attempts` passed.
  */
-export async function confirmSteppingDown(first: number, stepDown: number, attempts: number, confirm: (k: number) => Promise<boolean>): Promise<number | undefined> {
+export async function confirmSteppingDown(
+	first: number,
+	stepDown: number,
+	attempts: number,
+	confirm: (k: number) => Promise<boolean>,
+): Promise<number | undefined> {
 	let k = first;
 	for (let attempt = 0; attempt < attempts && k >= 1; attempt++) {
 		if (await confirm(k)) return k;

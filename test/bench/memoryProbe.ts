@@ -18,22 +18,33 @@ import { TriggerPoller } from './triggerPoller';
 import { peakRssAddedDuring } from '../support/peakDuring';
 
 /** What one mode measures, made ready before the measurement starts. */
-function measuredStep(mode: string, webUrl: string, staticDataFile: string | undefined): () => Promise<unknown> {
+function measuredStep(
+	mode: string,
+	webUrl: string,
+	staticDataFile: string | undefined,
+): () => Promise<unknown> {
 	if (mode === 'floor') {
 		const emulator = EmulatorProcess.attach(webUrl);
 		return () => emulator.fetchAndParse();
 	}
 	if (mode === 'ours') {
 		const poller = new TriggerPoller(webUrl);
-		if (staticDataFile) poller.staticData = JSON.parse(readFileSync(staticDataFile, 'utf8')) as TriggerPoller['staticData'];
+		if (staticDataFile)
+			poller.staticData = JSON.parse(
+				readFileSync(staticDataFile, 'utf8'),
+			) as TriggerPoller['staticData'];
 		return () => poller.poll();
 	}
 	if (mode === 'latest') {
-		const poller = new TriggerPoller(webUrl, FIXTURE.formPageId, { firstPoll: 'latest', firstPollCount: MAX_FIRST_POLL_COUNT });
+		const poller = new TriggerPoller(webUrl, FIXTURE.formPageId, {
+			firstPoll: 'latest',
+			firstPollCount: MAX_FIRST_POLL_COUNT,
+		});
 		return async () => {
 			const emitted = await poller.poll();
 			// A first poll that emitted something else did not do the work being measured.
-			if (emitted !== MAX_FIRST_POLL_COUNT) throw new Error(`the first poll emitted ${emitted}, expected ${MAX_FIRST_POLL_COUNT}`);
+			if (emitted !== MAX_FIRST_POLL_COUNT)
+				throw new Error(`the first poll emitted ${emitted}, expected ${MAX_FIRST_POLL_COUNT}`);
 		};
 	}
 	throw new Error(`unknown mode ${mode}: ours, latest or floor`);

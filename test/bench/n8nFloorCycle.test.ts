@@ -2,8 +2,22 @@ import { floorTargetRow, type FloorRow } from './n8nFloorCycle';
 import { cronTick } from './pollCycleInN8n';
 
 function row(size: number, oursMs: number, trivialMs: number, transferMs: number): FloorRow {
-	const breakdown = { tickToRequestMs: 5, servedMs: transferMs, pollToStartMs: 60, executionMs: 10, fromTickMs: oursMs };
-	return { size, wireBytes: size * 2000, transferMs, trivialMs, oursMs, breakdown, ratio: oursMs / (trivialMs + transferMs) };
+	const breakdown = {
+		tickToRequestMs: 5,
+		servedMs: transferMs,
+		pollToStartMs: 60,
+		executionMs: 10,
+		fromTickMs: oursMs,
+	};
+	return {
+		size,
+		wireBytes: size * 2000,
+		transferMs,
+		trivialMs,
+		oursMs,
+		breakdown,
+		ratio: oursMs / (trivialMs + transferMs),
+	};
 }
 
 describe("n8n's own floor for a poll cycle", () => {
@@ -15,10 +29,16 @@ describe("n8n's own floor for a poll cycle", () => {
 	});
 
 	it('meets the target only when ours is within 1.2x of the floor at every size', () => {
-		const met = floorTargetRow([row(1_000, 110, 80, 20), row(10_000, 250, 80, 150)], [1_000, 10_000]);
+		const met = floorTargetRow(
+			[row(1_000, 110, 80, 20), row(10_000, 250, 80, 150)],
+			[1_000, 10_000],
+		);
 		expect(met).toContain('1.10x at 1,000, 1.09x at 10,000');
 		expect(met).toMatch(/\| met \|$/);
-		const missed = floorTargetRow([row(1_000, 110, 80, 20), row(10_000, 300, 80, 150)], [1_000, 10_000]);
+		const missed = floorTargetRow(
+			[row(1_000, 110, 80, 20), row(10_000, 300, 80, 150)],
+			[1_000, 10_000],
+		);
 		expect(missed).toMatch(/\*\*not met\*\* \|$/);
 	});
 

@@ -13,7 +13,13 @@ import { cpus } from 'node:os';
 import { TRIVIAL_TRIGGER_NAME, trivialTriggerWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
 import type { FinishedExecution, N8nForBench } from './n8nForBench';
-import { cronTick, OURS, type CycleBreakdown, type CycleRow, type CycleSettings } from './pollCycleInN8n';
+import {
+	cronTick,
+	OURS,
+	type CycleBreakdown,
+	type CycleRow,
+	type CycleSettings,
+} from './pollCycleInN8n';
 import { median } from '../support/median';
 
 /** The target: a cycle of ours within this much of n8n's floor, at every size. */
@@ -44,10 +50,12 @@ export interface FloorRow {
 
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 /** A difference as "N ms more" or "N ms less". */
-const moreOrLess = (difference: number) => `${ms(Math.abs(difference))} ${difference >= 0 ? 'more' : 'less'}`;
+const moreOrLess = (difference: number) =>
+	`${ms(Math.abs(difference))} ${difference >= 0 ? 'more' : 'less'}`;
 
 function pollStartOf(execution: FinishedExecution): number | undefined {
-	const items = execution.data?.resultData.runData[TRIVIAL_TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? [];
+	const items =
+		execution.data?.resultData.runData[TRIVIAL_TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? [];
 	const startedAt = items[0]?.json.pollStartedAt;
 	return typeof startedAt === 'number' ? startedAt : undefined;
 }
@@ -71,12 +79,18 @@ export async function measureTrivialCycles(
 		for (let count = 1; parts.length < cycles; count++) {
 			const execution = await bench.waitForExecution(workflowId, count, 150_000);
 			const pollStartedAt = execution && pollStartOf(execution);
-			if (!execution || pollStartedAt === undefined) throw new Error(`the trivial trigger: no readable execution ${count}`);
+			if (!execution || pollStartedAt === undefined)
+				throw new Error(`the trivial trigger: no readable execution ${count}`);
 			const tick = cronTick(pollStartedAt);
 			if ((tick / 1000) % 60 !== cronSecond) continue; // the activation's poll
 			const startedAt = Date.parse(execution.startedAt);
 			const stoppedAt = Date.parse(execution.stoppedAt);
-			parts.push({ cycleMs: stoppedAt - tick, tickToPollMs: pollStartedAt - tick, pollToStartMs: startedAt - pollStartedAt, executionMs: stoppedAt - startedAt });
+			parts.push({
+				cycleMs: stoppedAt - tick,
+				tickToPollMs: pollStartedAt - tick,
+				pollToStartMs: startedAt - pollStartedAt,
+				executionMs: stoppedAt - startedAt,
+			});
 		}
 	} finally {
 		await bench.deactivate(workflowId);
@@ -110,7 +124,10 @@ export interface AnswerTransfer {
  * records once. Measured while n8n is idle (before any poll cycle: the
  * peer's largest runs keep n8n busy saving well after they end).
  */
-export async function measureTransfers(emulator: EmulatorProcess, settings: CycleSettings): Promise<AnswerTransfer[]> {
+export async function measureTransfers(
+	emulator: EmulatorProcess,
+	settings: CycleSettings,
+): Promise<AnswerTransfer[]> {
 	const transfers: AnswerTransfer[] = [];
 	for (const size of settings.sizes) {
 		await emulator.fillForm(size);
@@ -124,7 +141,9 @@ export async function measureTransfers(emulator: EmulatorProcess, settings: Cycl
 			wireBytes = transfer.wireBytes;
 		}
 		transfers.push({ size, wireBytes, ms: median(times) });
-		console.log(`floor  ${String(size).padStart(7)} inquiries  transfer ${median(times).toFixed(0).padStart(5)} ms  (${(wireBytes / 1e6).toFixed(1)} MB)`);
+		console.log(
+			`floor  ${String(size).padStart(7)} inquiries  transfer ${median(times).toFixed(0).padStart(5)} ms  (${(wireBytes / 1e6).toFixed(1)} MB)`,
+		);
 	}
 	return transfers;
 }
@@ -135,10 +154,16 @@ export async function measureTransfers(emulator: EmulatorProcess, settings: Cycl
  * as it is for ours' smallest form (the peer's largest runs leave n8n's heap
  * large, which would slow the trivial cycle in ours' favour).
  */
-export function n8nFloorRows(transfers: AnswerTransfer[], cycles: CycleRow[], trivial: TrivialCycles): FloorRow[] {
+export function n8nFloorRows(
+	transfers: AnswerTransfer[],
+	cycles: CycleRow[],
+	trivial: TrivialCycles,
+): FloorRow[] {
 	const rows: FloorRow[] = [];
 	for (const transfer of transfers) {
-		const breakdown = cycles.find((row) => row.size === transfer.size && row.who === OURS)?.breakdown;
+		const breakdown = cycles.find(
+			(row) => row.size === transfer.size && row.who === OURS,
+		)?.breakdown;
 		if (!breakdown) continue;
 		const row = {
 			size: transfer.size,
@@ -161,7 +186,12 @@ export function n8nFloorRows(transfers: AnswerTransfer[], cycles: CycleRow[], tr
 export function floorTargetRow(rows: FloorRow[], sizes: number[]): string {
 	const measured = sizes.map((size) => rows.find((row) => row.size === size));
 	const met = measured.every((row) => row !== undefined && row.ratio <= FLOOR_TARGET);
-	const figures = measured.map((row, index) => `${row ? `${row.ratio.toFixed(2)}x` : 'not measured'} at ${sizes[index].toLocaleString('en')}`).join(', ');
+	const figures = measured
+		.map(
+			(row, index) =>
+				`${row ? `${row.ratio.toFixed(2)}x` : 'not measured'} at ${sizes[index].toLocaleString('en')}`,
+		)
+		.join(', ');
 	return `| Poll cycle in n8n against n8n's own floor (a trivial polling trigger's cycle + the answer's transfer) | at most ${FLOOR_TARGET}x at each size | ${figures} | ${met ? 'met' : '**not met**'} |`;
 }
 
@@ -186,7 +216,9 @@ ${lines.join('\n')}
 - Keeping a state: the trivial trigger replacing ${withState.stateBytes.toLocaleString('en')} B of static data on each
   poll, as ours replaces its cursor, takes ${ms(withState.cycleMs)} a cycle against ${ms(trivial.cycleMs)}
   without (${moreOrLess(withState.cycleMs - trivial.cycleMs)}); against that floor plus the transfer, ours is ${rows
-		.map((row) => `${withStateRatio(row, withState).toFixed(2)}x at ${row.size.toLocaleString('en')}`)
+		.map(
+			(row) => `${withStateRatio(row, withState).toFixed(2)}x at ${row.size.toLocaleString('en')}`,
+		)
 		.join(', ')}.
 
 The time between the request and the last byte is the emulator serving the
@@ -203,7 +235,11 @@ function withStateRatio(row: FloorRow, withState: TrivialCycles): number {
 	return row.oursMs / (withState.cycleMs + row.transferMs);
 }
 
-export function floorSection(rows: FloorRow[], trivial: TrivialCycles, withState: TrivialCycles): string {
+export function floorSection(
+	rows: FloorRow[],
+	trivial: TrivialCycles,
+	withState: TrivialCycles,
+): string {
 	const table = rows.map(
 		(row) =>
 			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${ms(row.transferMs)} | ${ms(row.trivialMs)} | ${ms(row.trivialMs + row.transferMs)} | ${ms(row.oursMs)} | **${row.ratio.toFixed(2)}x** | ${withStateRatio(row, withState).toFixed(2)}x |`,
@@ -212,7 +248,10 @@ export function floorSection(rows: FloorRow[], trivial: TrivialCycles, withState
 		`| ${label} | ${ms(cycles.tickToPollMs)} (to the poll) | - | ${ms(cycles.pollToStartMs)} (poll to start) | ${ms(cycles.executionMs)} | ${ms(cycles.cycleMs)} |`;
 	const parts = [
 		trivialParts('trivial trigger', trivial),
-		trivialParts(`trivial trigger, ${withState.stateBytes.toLocaleString('en')} B of state`, withState),
+		trivialParts(
+			`trivial trigger, ${withState.stateBytes.toLocaleString('en')} B of state`,
+			withState,
+		),
 		...rows.map(
 			(row) =>
 				`| ${OURS} at ${row.size.toLocaleString('en')} | ${ms(row.breakdown.tickToRequestMs)} | ${ms(row.breakdown.servedMs)} | ${ms(row.breakdown.pollToStartMs)} | ${ms(row.breakdown.executionMs)} | ${ms(row.oursMs)} |`,

@@ -12,8 +12,9 @@ import { credentialDataFor } from '../emulator';
 import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
 import { sleep } from '../support/sleep';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
-const { N8nInstance, packPackage } = require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
+const { N8nInstance, packPackage } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
+	require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 const { N8N_VERSIONS } = require('../e2e/n8nVersions') as typeof import('../e2e/n8nVersions');
 
@@ -29,9 +30,19 @@ export interface FinishedExecution {
 	status: string;
 	startedAt: string;
 	stoppedAt: string;
-	data?: { resultData: { runData: Record<string, Array<{ executionTime: number; data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>; error?: { message: string } } };
+	data?: {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{
+					executionTime: number;
+					data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
+				}>
+			>;
+			error?: { message: string };
+		};
+	};
 }
-
 
 export class N8nForBench {
 	private constructor(
@@ -48,7 +59,11 @@ export class N8nForBench {
 			env: { N8N_CUSTOM_EXTENSIONS: TRIVIAL_TRIGGER_DIR, ...env },
 		});
 		const name = 'App Builder (emulator)';
-		const id = await n8n.createCredential(name, 'appBuilderApi', credentialDataFor({ webUrl, connectUrl: webUrl }));
+		const id = await n8n.createCredential(
+			name,
+			'appBuilderApi',
+			credentialDataFor({ webUrl, connectUrl: webUrl }),
+		);
 		return new N8nForBench(n8n, { id, name });
 	}
 
@@ -72,23 +87,34 @@ export class N8nForBench {
 		const attempts = 6;
 		let lastFailure = '';
 		for (let attempt = 1; attempt <= attempts; attempt++) {
-			lastFailure = await this.n8n.api('POST', `/workflows/${workflowId}/${active ? 'activate' : 'deactivate'}`).then(
-				() => '',
-				(error: Error) => error.message,
-			);
+			lastFailure = await this.n8n
+				.api('POST', `/workflows/${workflowId}/${active ? 'activate' : 'deactivate'}`)
+				.then(
+					() => '',
+					(error: Error) => error.message,
+				);
 			if (!lastFailure) return;
 			await sleep(5_000);
-			const now = (await this.n8n.api('GET', `/workflows/${workflowId}`).catch(() => undefined)) as { active?: boolean } | undefined;
+			const now = (await this.n8n.api('GET', `/workflows/${workflowId}`).catch(() => undefined)) as
+				| { active?: boolean }
+				| undefined;
 			if (now?.active === active) return;
 		}
-		throw new Error(`workflow ${workflowId} not ${active ? 'activated' : 'deactivated'} after ${attempts} tries: ${lastFailure}`);
+		throw new Error(
+			`workflow ${workflowId} not ${active ? 'activated' : 'deactivated'} after ${attempts} tries: ${lastFailure}`,
+		);
 	}
 
 	/** Finished executions of a workflow, oldest first, without their data. */
 	async finished(workflowId: string): Promise<FinishedExecution[]> {
-		const list = (await this.n8n.api('GET', `/executions?workflowId=${workflowId}&limit=250`)) as { data: FinishedExecution[] };
+		const list = (await this.n8n.api('GET', `/executions?workflowId=${workflowId}&limit=250`)) as {
+			data: FinishedExecution[];
+		};
 		return list.data
-			.filter((execution) => execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status))
+			.filter(
+				(execution) =>
+					execution.stoppedAt && !['running', 'new', 'waiting'].includes(execution.status),
+			)
 			.sort((a, b) => Number(a.id) - Number(b.id));
 	}
 
@@ -97,7 +123,11 @@ export class N8nForBench {
 	 * newest, with its data. n8n busy with a large execution may drop API
 	 * calls; they are tried again until the deadline, unless n8n has stopped.
 	 */
-	async waitForExecution(workflowId: string, count: number, timeoutMs: number): Promise<FinishedExecution | undefined> {
+	async waitForExecution(
+		workflowId: string,
+		count: number,
+		timeoutMs: number,
+	): Promise<FinishedExecution | undefined> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const done = await this.finished(workflowId).catch(async (error: unknown) => {
@@ -105,7 +135,10 @@ export class N8nForBench {
 				return [];
 			});
 			if (done.length >= count) {
-				return (await this.n8n.api('GET', `/executions/${done[count - 1].id}?includeData=true`)) as FinishedExecution;
+				return (await this.n8n.api(
+					'GET',
+					`/executions/${done[count - 1].id}?includeData=true`,
+				)) as FinishedExecution;
 			}
 			if (Date.now() > deadline) return undefined;
 			await sleep(250);
@@ -122,7 +155,8 @@ export class N8nForBench {
 			});
 			await response.text();
 			if (response.ok) return;
-			if (response.status !== 404 || attempt >= 30) throw new Error(`webhook ${path}: ${response.status}`);
+			if (response.status !== 404 || attempt >= 30)
+				throw new Error(`webhook ${path}: ${response.status}`);
 			await sleep(1000);
 		}
 	}
@@ -141,7 +175,9 @@ export class N8nForBench {
 	/** The last lines n8n wrote that say why it stopped. */
 	lastWords(): string {
 		const lines = this.n8n.logs().trim().split('\n');
-		const reason = [...lines].reverse().find((line) => /heap out of memory|FATAL|Killed|Error|exceeds/i.test(line));
+		const reason = [...lines]
+			.reverse()
+			.find((line) => /heap out of memory|FATAL|Killed|Error|exceeds/i.test(line));
 		return (reason ?? lines[lines.length - 1] ?? '').trim().slice(0, 200);
 	}
 

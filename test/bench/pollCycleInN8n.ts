@@ -58,7 +58,6 @@ interface LoggedRequest {
 	status?: number;
 }
 
-
 /**
  * The cron tick a poll started from. n8n schedules a poll on a whole second
  * (a fixed second of each minute); the poll starts a few milliseconds after
@@ -92,20 +91,34 @@ function outputOf(execution: FinishedExecution | undefined, nodeName: string) {
 }
 
 /** Splits what a cycle emitted into the leads new in it, old ones again, and new ones missing. */
-function judge(emitted: Array<{ json: Record<string, unknown> }>, firstNew: number, newPerCycle: number) {
+function judge(
+	emitted: Array<{ json: Record<string, unknown> }>,
+	firstNew: number,
+	newPerCycle: number,
+) {
 	const sequences = emitted.map(bulkSequence);
 	const isNew = (sequence: number) => sequence >= firstNew && sequence < firstNew + newPerCycle;
 	const newOnes = new Set(sequences.filter(isNew));
 	// Everything else emitted is a lead already delivered: an old one, or a new one twice.
-	return { newEmitted: newOnes.size, repeated: sequences.length - newOnes.size, missed: newPerCycle - newOnes.size };
+	return {
+		newEmitted: newOnes.size,
+		repeated: sequences.length - newOnes.size,
+		missed: newPerCycle - newOnes.size,
+	};
 }
 
 async function inquiryRequests(emulator: EmulatorProcess): Promise<LoggedRequest[]> {
 	const requests = (await emulator.control('GET', '/requests')) as LoggedRequest[];
-	return requests.filter((request) => request.path === INQUIRIES_PATH && request.finishedAt !== undefined);
+	return requests.filter(
+		(request) => request.path === INQUIRIES_PATH && request.finishedAt !== undefined,
+	);
 }
 
-async function waitForInquiryRequests(emulator: EmulatorProcess, count: number, timeoutMs: number): Promise<LoggedRequest[]> {
+async function waitForInquiryRequests(
+	emulator: EmulatorProcess,
+	count: number,
+	timeoutMs: number,
+): Promise<LoggedRequest[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const requests = await inquiryRequests(emulator);
@@ -116,11 +129,24 @@ async function waitForInquiryRequests(emulator: EmulatorProcess, count: number, 
 }
 
 /** Ours: the trigger polls once a minute (n8n's shortest); a cycle runs from its request to the end of the execution. */
-async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: number, settings: CycleSettings): Promise<CycleRow> {
+async function measureOurs(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	size: number,
+	settings: CycleSettings,
+): Promise<CycleRow> {
 	await emulator.fillForm(size);
 	await emulator.control('DELETE', '/requests');
 	const workflowId = await bench.activate(triggerWorkflow(bench.credential));
-	const row: CycleRow = { size, who: OURS, cycles: 0, firstRunEmitted: 0, newEmitted: [], repeated: [], missed: [] };
+	const row: CycleRow = {
+		size,
+		who: OURS,
+		cycles: 0,
+		firstRunEmitted: 0,
+		newEmitted: [],
+		repeated: [],
+		missed: [],
+	};
 	const times: number[] = [];
 	const parts: CycleBreakdown[] = [];
 	try {
@@ -140,7 +166,11 @@ async function measureOurs(emulator: EmulatorProcess, bench: N8nForBench, size: 
 				executionMs: Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt),
 				fromTickMs: Date.parse(execution.stoppedAt) - tick,
 			});
-			const verdict = judge(outputOf(execution, 'New Inquiry'), size + (cycle - 1) * settings.newPerCycle, settings.newPerCycle);
+			const verdict = judge(
+				outputOf(execution, 'New Inquiry'),
+				size + (cycle - 1) * settings.newPerCycle,
+				settings.newPerCycle,
+			);
 			row.newEmitted.push(verdict.newEmitted);
 			row.repeated.push(verdict.repeated);
 			row.missed.push(verdict.missed);
@@ -176,18 +206,30 @@ export async function measurePeer(
 ): Promise<CycleRow> {
 	await emulator.fillForm(size);
 	const everySeconds = size >= 100_000 ? 120 : 20;
-	const workflowId = await bench.activate(peerPollWorkflow(bench.credential, emulator.webUrl, everySeconds, historySize));
+	const workflowId = await bench.activate(
+		peerPollWorkflow(bench.credential, emulator.webUrl, everySeconds, historySize),
+	);
 	const who = peerLabel(historySize);
-	const row: CycleRow = { size, who, cycles: 0, firstRunEmitted: 0, newEmitted: [], repeated: [], missed: [] };
+	const row: CycleRow = {
+		size,
+		who,
+		cycles: 0,
+		firstRunEmitted: 0,
+		newEmitted: [],
+		repeated: [],
+		missed: [],
+	};
 	const times: number[] = [];
 	const timeout = settings.peerTimeoutMs + everySeconds * 1000;
 	try {
-		const first = await bench.waitForExecution(workflowId, 1, timeout).catch(async (error: unknown) => {
-			if (!(await bench.stopped())) throw error;
-			row.note = `n8n itself stopped during the first run: ${bench.lastWords()}`;
-			await bench.restartWithout(workflowId);
-			return undefined;
-		});
+		const first = await bench
+			.waitForExecution(workflowId, 1, timeout)
+			.catch(async (error: unknown) => {
+				if (!(await bench.stopped())) throw error;
+				row.note = `n8n itself stopped during the first run: ${bench.lastWords()}`;
+				await bench.restartWithout(workflowId);
+				return undefined;
+			});
 		if (row.note) return row;
 		if (!first || first.status !== 'success') {
 			row.note = first
@@ -196,8 +238,10 @@ export async function measurePeer(
 			return row;
 		}
 		// n8n can hand back a very large execution without its node data; then what it emitted is not known.
-		const unreadable = (execution: FinishedExecution) => outputOf(execution, 'Get Inquiries').length === 0;
-		const UNREADABLE = 'n8n returned the execution without its node data (too large), so what it emitted is not known';
+		const unreadable = (execution: FinishedExecution) =>
+			outputOf(execution, 'Get Inquiries').length === 0;
+		const UNREADABLE =
+			'n8n returned the execution without its node data (too large), so what it emitted is not known';
 		if (unreadable(first)) row.note = UNREADABLE;
 		row.firstRunEmitted = outputOf(first, 'Remove Duplicates').length;
 		for (let cycle = 1; cycle <= settings.cyclesFor(size, 'peer'); cycle++) {
@@ -209,13 +253,18 @@ export async function measurePeer(
 					: `cycle ${cycle} did not finish in ${timeout / 60_000} min`;
 				break;
 			}
-			const tick = Math.floor(Date.parse(execution.startedAt) / (everySeconds * 1000)) * everySeconds * 1000;
+			const tick =
+				Math.floor(Date.parse(execution.startedAt) / (everySeconds * 1000)) * everySeconds * 1000;
 			times.push(Date.parse(execution.stoppedAt) - tick);
 			if (unreadable(execution)) {
 				row.note = UNREADABLE;
 				continue;
 			}
-			const verdict = judge(outputOf(execution, 'Remove Duplicates'), size + (cycle - 1) * settings.newPerCycle, settings.newPerCycle);
+			const verdict = judge(
+				outputOf(execution, 'Remove Duplicates'),
+				size + (cycle - 1) * settings.newPerCycle,
+				settings.newPerCycle,
+			);
 			row.newEmitted.push(verdict.newEmitted);
 			row.repeated.push(verdict.repeated);
 			row.missed.push(verdict.missed);
@@ -234,11 +283,17 @@ export const RAISED_HISTORY = 1_000_000;
 
 /** How the peer is named in rows and in the report: by the history Remove Duplicates keeps. */
 export function peerLabel(historySize?: number): string {
-	return historySize ? `peer, history ${historySize.toLocaleString('en')}` : 'peer, default history';
+	return historySize
+		? `peer, history ${historySize.toLocaleString('en')}`
+		: 'peer, default history';
 }
 export const PEER_RAISED = peerLabel(RAISED_HISTORY);
 
-export async function measurePollCycles(emulator: EmulatorProcess, bench: N8nForBench, settings: CycleSettings): Promise<CycleRow[]> {
+export async function measurePollCycles(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	settings: CycleSettings,
+): Promise<CycleRow[]> {
 	const rows: CycleRow[] = [];
 	const contenders = [
 		(size: number) => measureOurs(emulator, bench, size, settings),
@@ -247,11 +302,17 @@ export async function measurePollCycles(emulator: EmulatorProcess, bench: N8nFor
 	];
 	for (const size of settings.sizes) {
 		for (const [index, measure] of contenders.slice(0, settings.peerVariants + 1).entries()) {
-			const crashed = rows.find((row) => row.size === size && row.note?.startsWith('n8n itself stopped'));
+			const crashed = rows.find(
+				(row) => row.size === size && row.note?.startsWith('n8n itself stopped'),
+			);
 			// The raised history changes nothing before the first run ends, so a first run that stopped n8n is not repeated.
 			const row =
 				index === 2 && crashed
-					? { ...crashed, who: PEER_RAISED, note: 'not run: its first run is the one that stopped n8n above' }
+					? {
+							...crashed,
+							who: PEER_RAISED,
+							note: 'not run: its first run is the one that stopped n8n above',
+						}
 					: await measure(size);
 			rows.push(row);
 			console.log(

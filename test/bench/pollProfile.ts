@@ -14,7 +14,8 @@ import { summarizeProfile, type CpuProfile, type PartTime, type ProfilePart } fr
 import type { EmulatorProcess } from './emulatorProcess';
 import { TriggerPoller } from './triggerPoller';
 
-const inPackage = (url: string, ...paths: string[]) => paths.some((path) => url.includes(`/nodes/${path}`));
+const inPackage = (url: string, ...paths: string[]) =>
+	paths.some((path) => url.includes(`/nodes/${path}`));
 
 /**
  * The guards of the hardening, each a part of its own so the profile says
@@ -22,17 +23,46 @@ const inPackage = (url: string, ...paths: string[]) => paths.some((path) => url.
  * and retry policy every request passes, the checks of what came back.
  */
 export const GUARD_PARTS: ProfilePart[] = [
-	{ name: 'answer bounds: deadline and byte count on every chunk (answerReading.ts)', matches: (url) => inPackage(url, 'shared/http/answerReading', 'shared/http/answerLimits') },
-	{ name: 'request gate and retry policy (requestGate.ts, retryPolicy.ts, retryAfter.ts)', matches: (url) => inPackage(url, 'shared/http/requestGate', 'shared/http/retryPolicy', 'shared/http/retryAfter') },
+	{
+		name: 'answer bounds: deadline and byte count on every chunk (answerReading.ts)',
+		matches: (url) => inPackage(url, 'shared/http/answerReading', 'shared/http/answerLimits'),
+	},
+	{
+		name: 'request gate and retry policy (requestGate.ts, retryPolicy.ts, retryAfter.ts)',
+		matches: (url) =>
+			inPackage(
+				url,
+				'shared/http/requestGate',
+				'shared/http/retryPolicy',
+				'shared/http/retryAfter',
+			),
+	},
 	{
 		name: 'redirect, network failure and content coding checks',
-		matches: (url) => inPackage(url, 'shared/http/redirectTarget', 'shared/http/networkFailure', 'shared/http/contentCoding', 'shared/http/headerValue'),
+		matches: (url) =>
+			inPackage(
+				url,
+				'shared/http/redirectTarget',
+				'shared/http/networkFailure',
+				'shared/http/contentCoding',
+				'shared/http/headerValue',
+			),
 	},
 	{
 		name: 'reading the answer for errors (streamedOutcome.ts, interpretResponse.ts)',
-		matches: (url) => inPackage(url, 'AppBuilder/transport/streamedOutcome', 'AppBuilder/transport/interpretResponse', 'AppBuilder/transport/webServiceError', 'AppBuilder/transport/errorCatalog'),
+		matches: (url) =>
+			inPackage(
+				url,
+				'AppBuilder/transport/streamedOutcome',
+				'AppBuilder/transport/interpretResponse',
+				'AppBuilder/transport/webServiceError',
+				'AppBuilder/transport/errorCatalog',
+			),
 	},
-	{ name: 'records that are not JSON, and the record bound (readInquiryStream.ts)', matches: (url) => inPackage(url, 'AppBuilder/inquiries/readInquiryStream') },
+	{
+		name: 'records that are not JSON, and the record bound (readInquiryStream.ts)',
+		matches: (url) => inPackage(url, 'AppBuilder/inquiries/readInquiryStream'),
+	},
 ];
 
 /** Stopping the profiler hands the profile over; its samples are the measurement's, not the poll's. */
@@ -40,25 +70,61 @@ const PROFILER = 'the profiler handing its samples over';
 
 /** The parts of a poll, most specific first: a frame counts for the first part it matches. */
 export const POLL_PARTS: ProfilePart[] = [
-	{ name: PROFILER, matches: (url) => url === 'node:inspector' || url.startsWith('node:internal/inspector') },
-	{ name: 'reading the answer as it arrives (the JSON scan)', matches: (url) => inPackage(url, 'shared/jsonStream/') },
+	{
+		name: PROFILER,
+		matches: (url) => url === 'node:inspector' || url.startsWith('node:internal/inspector'),
+	},
+	{
+		name: 'reading the answer as it arrives (the JSON scan)',
+		matches: (url) => inPackage(url, 'shared/jsonStream/'),
+	},
 	...GUARD_PARTS,
-	{ name: 'identity and time of each record', matches: (url) => inPackage(url, 'AppBuilder/inquiries/identity', 'AppBuilder/inquiries/timestamps') },
-	{ name: 'keeping the records the cursor may emit', matches: (url) => inPackage(url, 'AppBuilder/trigger/inquiryList', 'AppBuilder/trigger/newestListings') },
-	{ name: 'the cursor: what is new, the state to save', matches: (url) => inPackage(url, 'AppBuilder/trigger/cursor', 'AppBuilder/trigger/undatedTable') },
+	{
+		name: 'identity and time of each record',
+		matches: (url) =>
+			inPackage(url, 'AppBuilder/inquiries/identity', 'AppBuilder/inquiries/timestamps'),
+	},
+	{
+		name: 'keeping the records the cursor may emit',
+		matches: (url) =>
+			inPackage(url, 'AppBuilder/trigger/inquiryList', 'AppBuilder/trigger/newestListings'),
+	},
+	{
+		name: 'the cursor: what is new, the state to save',
+		matches: (url) =>
+			inPackage(url, 'AppBuilder/trigger/cursor', 'AppBuilder/trigger/undatedTable'),
+	},
 	{
 		name: 'flattening what it emits',
-		matches: (url) => inPackage(url, 'AppBuilder/inquiries/flatten', 'AppBuilder/inquiries/inquiryItem', 'AppBuilder/inquiries/submittedFields', 'AppBuilder/inquiries/unreadableInquiry'),
+		matches: (url) =>
+			inPackage(
+				url,
+				'AppBuilder/inquiries/flatten',
+				'AppBuilder/inquiries/inquiryItem',
+				'AppBuilder/inquiries/submittedFields',
+				'AppBuilder/inquiries/unreadableInquiry',
+			),
 	},
-	{ name: "the trigger's other steps (the request's options, the saved position)", matches: (url) => inPackage(url, 'AppBuilder/', 'shared/') },
+	{
+		name: "the trigger's other steps (the request's options, the saved position)",
+		matches: (url) => inPackage(url, 'AppBuilder/', 'shared/'),
+	},
 	{
 		name: "HTTP: n8n's request helper (axios) and Node's sockets and streams",
 		matches: (url) =>
-			/node_modules\/(?:axios|@n8n\/backend-network|follow-redirects|form-data|proxy-from-env)\//.test(url) ||
+			/node_modules\/(?:axios|@n8n\/backend-network|follow-redirects|form-data|proxy-from-env)\//.test(
+				url,
+			) ||
 			/^node:(?:_http|net|stream|zlib|internal\/(?:streams|stream_base_commons|http))/.test(url),
 	},
-	{ name: "n8n's poll context (parameters, credentials)", matches: (url) => /node_modules\/(?:n8n-core|n8n-workflow|@n8n)\//.test(url) },
-	{ name: 'the static data copied out, as n8n saves it (the harness)', matches: (url) => url.includes('/test/harness/') },
+	{
+		name: "n8n's poll context (parameters, credentials)",
+		matches: (url) => /node_modules\/(?:n8n-core|n8n-workflow|@n8n)\//.test(url),
+	},
+	{
+		name: 'the static data copied out, as n8n saves it (the harness)',
+		matches: (url) => url.includes('/test/harness/'),
+	},
 ];
 
 export interface ManyPolls {
@@ -91,7 +157,12 @@ export function quantile(values: readonly number[], p: number): number {
  * untimed fetch before them has the emulator build the round's answer, so
  * both are served the same way.
  */
-export async function measureManyPolls(emulator: EmulatorProcess, size: number, rounds: number, newPerPoll: number): Promise<ManyPolls> {
+export async function measureManyPolls(
+	emulator: EmulatorProcess,
+	size: number,
+	rounds: number,
+	newPerPoll: number,
+): Promise<ManyPolls> {
 	await emulator.fillForm(size);
 	const poller = new TriggerPoller(emulator.webUrl);
 	await poller.poll(); // the first poll: the baseline
@@ -112,7 +183,8 @@ export async function measureManyPolls(emulator: EmulatorProcess, size: number, 
 			const start = now();
 			const emitted = await poller.poll();
 			oursMs = now() - start;
-			if (emitted !== newPerPoll) throw new Error(`poll emitted ${emitted}, expected ${newPerPoll}`);
+			if (emitted !== newPerPoll)
+				throw new Error(`poll emitted ${emitted}, expected ${newPerPoll}`);
 		};
 		if (round % 2 === 0) {
 			await floor();
@@ -129,7 +201,12 @@ export async function measureManyPolls(emulator: EmulatorProcess, size: number, 
 }
 
 /** Where the time of `polls` everyday polls goes, each profiled alone (the rounds' preparation is not sampled). */
-export async function profilePolls(emulator: EmulatorProcess, size: number, polls: number, newPerPoll: number): Promise<PollProfile> {
+export async function profilePolls(
+	emulator: EmulatorProcess,
+	size: number,
+	polls: number,
+	newPerPoll: number,
+): Promise<PollProfile> {
 	await emulator.fillForm(size);
 	const poller = new TriggerPoller(emulator.webUrl);
 	await poller.poll();
@@ -155,8 +232,16 @@ export async function profilePolls(emulator: EmulatorProcess, size: number, poll
 				busyMs += part.ms;
 			}
 		}
-		const names = [...POLL_PARTS.map((part) => part.name).filter((name) => name !== PROFILER), 'garbage collection', 'other'];
-		const parts = names.map((name) => ({ name, ms: (totals.get(name) ?? 0) / polls, share: busyMs > 0 ? (totals.get(name) ?? 0) / busyMs : 0 }));
+		const names = [
+			...POLL_PARTS.map((part) => part.name).filter((name) => name !== PROFILER),
+			'garbage collection',
+			'other',
+		];
+		const parts = names.map((name) => ({
+			name,
+			ms: (totals.get(name) ?? 0) / polls,
+			share: busyMs > 0 ? (totals.get(name) ?? 0) / busyMs : 0,
+		}));
 		return { polls, busyMsPerPoll: busyMs / polls, parts };
 	} finally {
 		await session.post('Profiler.disable').catch(() => undefined);
@@ -177,21 +262,31 @@ export function manyPollsTargetRow(many: ManyPolls): string {
 	return `| One poll against the floor at ${many.size.toLocaleString('en')}, the median of ${many.oursMs.length} polls | at most ${SMALL_FORM_TARGET}x | ${ratio.toFixed(2)}x (poll by poll: ${quantile(perRound, 0.1).toFixed(2)}x to ${quantile(perRound, 0.9).toFixed(2)}x, 10th to 90th percentile) | ${ratio <= SMALL_FORM_TARGET ? 'met' : '**not met**'} |`;
 }
 
-const spread = (values: number[]) => `${quantile(values, 0.5).toFixed(0)} ms (${quantile(values, 0.1).toFixed(0)} to ${quantile(values, 0.9).toFixed(0)})`;
+const spread = (values: number[]) =>
+	`${quantile(values, 0.5).toFixed(0)} ms (${quantile(values, 0.1).toFixed(0)} to ${quantile(values, 0.9).toFixed(0)})`;
 
 /**
  * `cycleInN8n`: what a poll cycle of ours at this size costs n8n's CPU, from
  * the scaling section's smallest window (n8n's CPU less its idle CPU, per poll).
  */
-export function manyPollsSection(many: ManyPolls, profile: PollProfile, cycleInN8n?: { cpuMs: number; k: number }): string {
+export function manyPollsSection(
+	many: ManyPolls,
+	profile: PollProfile,
+	cycleInN8n?: { cpuMs: number; k: number },
+): string {
 	const perRound = many.oursMs.map((ours, index) => ours / many.floorMs[index]);
 	const guardNames = new Set(GUARD_PARTS.map((part) => part.name));
 	const partRows = profile.parts
 		.filter((part) => !guardNames.has(part.name))
-		.map((part) => `| ${part.name} | ${part.ms.toFixed(2)} ms | ${(part.share * 100).toFixed(1)}% |`);
+		.map(
+			(part) => `| ${part.name} | ${part.ms.toFixed(2)} ms | ${(part.share * 100).toFixed(1)}% |`,
+		);
 	const guardRows = profile.parts
 		.filter((part) => guardNames.has(part.name))
-		.map((part) => `| ${part.name} | ${(part.ms * 1000).toFixed(0)} µs | ${(part.share * 100).toFixed(2)}% |`);
+		.map(
+			(part) =>
+				`| ${part.name} | ${(part.ms * 1000).toFixed(0)} µs | ${(part.share * 100).toFixed(2)}% |`,
+		);
 	const cycle = cycleInN8n
 		? `
 

@@ -1,18 +1,31 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this test reads its own process */
-import { cpuMsOfTrees, parseMachineTicks, parseProcStat, parseResidentBytes, processTree, residentBytesOf } from './processUsage';
+import {
+	cpuMsOfTrees,
+	parseMachineTicks,
+	parseProcStat,
+	parseResidentBytes,
+	processTree,
+	residentBytesOf,
+} from './processUsage';
 import { metricSum, parseMetrics } from './prometheusText';
 
 describe('what a process used, from /proc', () => {
 	it('reads CPU ticks and the parent from a stat line, even when the command name holds spaces and parentheses', () => {
-		const line = '4242 (node (n8n) main) S 4200 4242 4200 0 -1 4194560 1 0 0 0 1500 250 7 3 20 0 11 0 12345 1000 200 18446744073709551615';
+		const line =
+			'4242 (node (n8n) main) S 4200 4242 4200 0 -1 4194560 1 0 0 0 1500 250 7 3 20 0 11 0 12345 1000 200 18446744073709551615';
 		expect(parseProcStat(line)).toEqual({ pid: 4242, ppid: 4200, cpuTicks: 1750 });
 		expect(parseProcStat('garbage')).toBeUndefined();
 	});
 
 	it('reads the resident set in bytes, and the busy and total ticks of the machine', () => {
-		expect(parseResidentBytes('Name:\tnode\nVmPeak:\t  900 kB\nVmRSS:\t  123456 kB\nThreads: 11\n')).toBe(123456 * 1024);
+		expect(
+			parseResidentBytes('Name:\tnode\nVmPeak:\t  900 kB\nVmRSS:\t  123456 kB\nThreads: 11\n'),
+		).toBe(123456 * 1024);
 		expect(parseResidentBytes('Name:\tzombie\n')).toBeUndefined();
-		expect(parseMachineTicks('cpu  100 5 50 800 45 0 0 0 0 0\ncpu0 1 2 3 4\n')).toEqual({ busy: 155, total: 1000 });
+		expect(parseMachineTicks('cpu  100 5 50 800 45 0 0 0 0 0\ncpu0 1 2 3 4\n')).toEqual({
+			busy: 155,
+			total: 1000,
+		});
 	});
 
 	it('follows a process to all its descendants, and leaves other trees out', () => {
@@ -61,18 +74,28 @@ nodejs_eventloop_lag_p99_seconds NaN
 		expect(samples).toHaveLength(8);
 		expect(samples[1]).toEqual({
 			name: 'n8n_poll_trigger_duration_seconds_bucket',
-			labels: { le: '+Inf', node_type: 'n8n-nodes-appbuilder.appBuilderTrigger', status: 'success' },
+			labels: {
+				le: '+Inf',
+				node_type: 'n8n-nodes-appbuilder.appBuilderTrigger',
+				status: 'success',
+			},
 			value: 9,
 		});
 		expect(samples[5].labels.node_type).toBe('odd "quoted" {type}');
-		expect(samples[6]).toEqual({ name: 'process_resident_memory_bytes', labels: {}, value: 123456789 });
+		expect(samples[6]).toEqual({
+			name: 'process_resident_memory_bytes',
+			labels: {},
+			value: 123456789,
+		});
 		expect(Number.isNaN(samples[7].value)).toBe(true);
 	});
 
 	it('sums the samples of a metric whose labels match', () => {
 		const samples = parseMetrics(text);
 		expect(metricSum(samples, 'n8n_poll_trigger_duration_seconds_count')).toBe(11);
-		expect(metricSum(samples, 'n8n_poll_trigger_duration_seconds_count', { status: 'success' })).toBe(9);
+		expect(
+			metricSum(samples, 'n8n_poll_trigger_duration_seconds_count', { status: 'success' }),
+		).toBe(9);
 		expect(metricSum(samples, 'n8n_poll_trigger_overlapping_ticks_total')).toBe(4);
 		expect(metricSum(samples, 'no_such_metric')).toBe(0);
 	});

@@ -47,7 +47,8 @@ export function parseProcStat(line: string): ProcStat | undefined {
 /** The resident set from /proc/<pid>/status ("VmRSS:   123456 kB"), in bytes. */
 export function parseResidentBytes(status: string): number | undefined {
 	const line = status.split('\n').find((text) => text.startsWith('VmRSS:'));
-	const kilobytes = line === undefined ? Number.NaN : Number(line.slice('VmRSS:'.length).trim().split(/\s+/)[0]);
+	const kilobytes =
+		line === undefined ? Number.NaN : Number(line.slice('VmRSS:'.length).trim().split(/\s+/)[0]);
 	return Number.isFinite(kilobytes) ? kilobytes * 1024 : undefined;
 }
 
@@ -99,7 +100,9 @@ export function processTree(stats: readonly ProcStat[], root: number): ProcStat[
 export function cpuMsOfTrees(roots: readonly number[]): number[] {
 	const stats = allProcesses();
 	const msPerTick = 1000 / clockTicks();
-	return roots.map((root) => processTree(stats, root).reduce((sum, stat) => sum + stat.cpuTicks, 0) * msPerTick);
+	return roots.map(
+		(root) => processTree(stats, root).reduce((sum, stat) => sum + stat.cpuTicks, 0) * msPerTick,
+	);
 }
 
 export function residentBytesOf(pid: number): number | undefined {

@@ -74,8 +74,16 @@ function parseLabels(text: string): Record<string, string> {
 }
 
 /** The sum of every sample of `name` whose labels include `where`. */
-export function metricSum(samples: readonly MetricSample[], name: string, where: Record<string, string> = {}): number {
+export function metricSum(
+	samples: readonly MetricSample[],
+	name: string,
+	where: Record<string, string> = {},
+): number {
 	return samples
-		.filter((sample) => sample.name === name && Object.entries(where).every(([key, value]) => sample.labels[key] === value))
+		.filter(
+			(sample) =>
+				sample.name === name &&
+				Object.entries(where).every(([key, value]) => sample.labels[key] === value),
+		)
 		.reduce((sum, sample) => sum + sample.value, 0);
 }

@@ -31,9 +31,17 @@ describe('putting a partial run into the report', () => {
 	});
 
 	it('puts a new section before the one it belongs in front of, and at the end when that is missing', () => {
-		const before = putSection(REPORT, '## Triggers per n8n main\n\nK table.', '## Over a slow link');
-		expect(before.indexOf('## Triggers per n8n main')).toBeLessThan(before.indexOf('## Over a slow link'));
-		expect(before.indexOf('## Triggers per n8n main')).toBeGreaterThan(before.indexOf('Old poll text.'));
+		const before = putSection(
+			REPORT,
+			'## Triggers per n8n main\n\nK table.',
+			'## Over a slow link',
+		);
+		expect(before.indexOf('## Triggers per n8n main')).toBeLessThan(
+			before.indexOf('## Over a slow link'),
+		);
+		expect(before.indexOf('## Triggers per n8n main')).toBeGreaterThan(
+			before.indexOf('Old poll text.'),
+		);
 		const atEnd = putSection(REPORT, '## Triggers per n8n main\n\nK table.', '## Nowhere');
 		expect(atEnd.trimEnd().endsWith('K table.')).toBe(true);
 	});
@@ -45,10 +53,18 @@ describe('putting a partial run into the report', () => {
 	it('replaces a target row of the same figure and inserts a new one before the row it belongs in front of', () => {
 		const report = putTargetRows(
 			REPORT,
-			['| One poll at 100,000 | at most 1.5x | 0.50x | met |', '| Triggers per main, 1,000 | at least 200 | 240 | met |'],
+			[
+				'| One poll at 100,000 | at most 1.5x | 0.50x | met |',
+				'| Triggers per main, 1,000 | at least 200 | 240 | met |',
+			],
 			'Static data',
 		);
-		const rows = report.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| figure') && !line.startsWith('| ---'));
+		const rows = report
+			.split('\n')
+			.filter(
+				(line) =>
+					line.startsWith('| ') && !line.startsWith('| figure') && !line.startsWith('| ---'),
+			);
 		expect(rows).toEqual([
 			'| One poll at 100,000 | at most 1.5x | 0.50x | met |',
 			'| Triggers per main, 1,000 | at least 200 | 240 | met |',
@@ -57,9 +73,11 @@ describe('putting a partial run into the report', () => {
 		expect(report).toContain('Old poll text.');
 	});
 
-	it('appends a row at the table\'s end when no row names the figure to go before', () => {
+	it("appends a row at the table's end when no row names the figure to go before", () => {
 		const report = putTargetRows(REPORT, ['| New figure | t | r | met |'], 'Nothing like it');
-		expect(report).toContain('| Static data | about 50 KB | 41 KB | met |\n| New figure | t | r | met |\n\n## One poll');
+		expect(report).toContain(
+			'| Static data | about 50 KB | 41 KB | met |\n| New figure | t | r | met |\n\n## One poll',
+		);
 	});
 
 	it('notes each partial run after the opening paragraph, the newest last, so a section the newest did not rewrite still says when it was measured', () => {
@@ -74,7 +92,9 @@ describe('putting a partial run into the report', () => {
 		const first = notePartialRun(REPORT, 'B on 2026-11-25.');
 		const again = notePartialRun(notePartialRun(first, 'A on 2026-11-25.'), 'B on 2026-11-25.');
 		expect(again.split('\n').filter((line) => line.includes('B on 2026-11-25.'))).toHaveLength(1);
-		expect(again).toContain('noisy.\n\nSections written by a later partial run: A on 2026-11-25.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets');
+		expect(again).toContain(
+			'noisy.\n\nSections written by a later partial run: A on 2026-11-25.\n\nSections written by a later partial run: B on 2026-11-25.\n\n## Targets',
+		);
 	});
 
 	it('replaces the line of the same sections on the same day even when the runs took different times', () => {
@@ -88,6 +108,8 @@ describe('putting a partial run into the report', () => {
 	});
 
 	it('refuses a note that does not start with its sections and date', () => {
-		expect(() => notePartialRun(REPORT, 'measured later')).toThrow('starts with its sections and date');
+		expect(() => notePartialRun(REPORT, 'measured later')).toThrow(
+			'starts with its sections and date',
+		);
 	});
 });

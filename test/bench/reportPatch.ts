@@ -9,7 +9,10 @@
 /** The heading line of a section: its first line, `## …`. */
 function headingOf(section: string): string {
 	const heading = section.split('\n', 1)[0];
-	if (!heading.startsWith('## ')) throw new Error(`a report section starts with "## ", not ${JSON.stringify(heading.slice(0, 60))}`);
+	if (!heading.startsWith('## '))
+		throw new Error(
+			`a report section starts with "## ", not ${JSON.stringify(heading.slice(0, 60))}`,
+		);
 	return heading;
 }
 
@@ -34,7 +37,8 @@ function nextHeading(text: string, from: number): number {
 export function putSection(report: string, section: string, beforeHeading: string): string {
 	const body = `${section.trimEnd()}\n\n`;
 	const existing = lineStart(report, headingOf(section));
-	if (existing >= 0) return report.slice(0, existing) + body + report.slice(nextHeading(report, existing));
+	if (existing >= 0)
+		return report.slice(0, existing) + body + report.slice(nextHeading(report, existing));
 	const before = lineStart(report, beforeHeading);
 	if (before < 0) return `${report.trimEnd()}\n\n${body}`;
 	return report.slice(0, before) + body + report.slice(before);
@@ -54,12 +58,16 @@ export function putTargetRows(report: string, rows: string[], beforeFigure: stri
 	const end = nextHeading(report, start + 1);
 	const lines = report.slice(start, end).split('\n');
 	for (const row of rows) {
-		const same = lines.findIndex((line) => line.startsWith('|') && figureOf(line) === figureOf(row));
+		const same = lines.findIndex(
+			(line) => line.startsWith('|') && figureOf(line) === figureOf(row),
+		);
 		if (same >= 0) {
 			lines[same] = row;
 			continue;
 		}
-		const before = lines.findIndex((line) => line.startsWith('|') && figureOf(line).startsWith(beforeFigure));
+		const before = lines.findIndex(
+			(line) => line.startsWith('|') && figureOf(line).startsWith(beforeFigure),
+		);
 		const lastRow = lines.reduce((last, line, index) => (line.startsWith('|') ? index : last), -1);
 		lines.splice(before >= 0 ? before : lastRow + 1, 0, row);
 	}
@@ -77,7 +85,10 @@ export function notePartialRun(report: string, note: string): string {
 	const lines = report.split('\n');
 	// The same sections measured again on the same day: the earlier line says nothing the new one does not.
 	const sameRun = /^\S+ on \d{4}-\d{2}-\d{2}/.exec(note)?.[0];
-	if (!sameRun) throw new Error(`a partial run's note starts with its sections and date ("scale on 2026-11-25"), not ${JSON.stringify(note.slice(0, 40))}`);
+	if (!sameRun)
+		throw new Error(
+			`a partial run's note starts with its sections and date ("scale on 2026-11-25"), not ${JSON.stringify(note.slice(0, 40))}`,
+		);
 	const same = lines.findIndex((line) => line.startsWith(`${prefix}${sameRun}`));
 	// Each note line is written after an empty one: both go.
 	if (same > 0 && lines[same - 1] === '') lines.splice(same - 1, 2);

@@ -12,22 +12,83 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { commitPoll, MAX_FIRST_POLL_COUNT, planPoll, type CursorEvent, type CursorOptions } from '../../nodes/AppBuilder/trigger/cursor/cursor';
+import {
+	commitPoll,
+	MAX_FIRST_POLL_COUNT,
+	planPoll,
+	type CursorEvent,
+	type CursorOptions,
+} from '../../nodes/AppBuilder/trigger/cursor/cursor';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
-import { idealMsOf, measureAddUser, unlimitedRun, type AddUserRow, type AddUserSettings } from './addUserInN8n';
+import {
+	idealMsOf,
+	measureAddUser,
+	unlimitedRun,
+	type AddUserRow,
+	type AddUserSettings,
+} from './addUserInN8n';
 import { EmulatorProcess } from './emulatorProcess';
-import { floorSection, floorTargetRow, measureTransfers, measureTrivialCycles, n8nFloorRows, type FloorRow, type TrivialCycles } from './n8nFloorCycle';
+import {
+	floorSection,
+	floorTargetRow,
+	measureTransfers,
+	measureTrivialCycles,
+	n8nFloorRows,
+	type FloorRow,
+	type TrivialCycles,
+} from './n8nFloorCycle';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
-import { measurePollCycles, OURS, PEER_RAISED, peerLabel, RAISED_HISTORY, type CycleRow, type CycleSettings } from './pollCycleInN8n';
-import { measureSlowLink, slowLinkSection, slowLinkTargetRows, type SlowLinkRow, type SlowLinkSettings } from './slowLink';
+import {
+	measurePollCycles,
+	OURS,
+	PEER_RAISED,
+	peerLabel,
+	RAISED_HISTORY,
+	type CycleRow,
+	type CycleSettings,
+} from './pollCycleInN8n';
+import {
+	measureSlowLink,
+	slowLinkSection,
+	slowLinkTargetRows,
+	type SlowLinkRow,
+	type SlowLinkSettings,
+} from './slowLink';
 import { TriggerPoller } from './triggerPoller';
-import { allFormsSection, allFormsTargetRows, measureAllForms, type AllFormsRow, type AllFormsSettings } from './allForms';
+import {
+	allFormsSection,
+	allFormsTargetRows,
+	measureAllForms,
+	type AllFormsRow,
+	type AllFormsSettings,
+} from './allForms';
 import { crashSection } from './crashFigures';
 import { lineChart } from './svgChart';
-import { manyPollsSection, manyPollsTargetRow, measureManyPolls, profilePolls, type ManyPolls, type PollProfile } from './pollProfile';
-import { cpuMsPerPoll, measureTriggersPerMain, SCALE_N8N_ENV, type ScaleResult, type ScaleSettings } from './triggersPerMain';
-import { PEER_FACTOR, replaceMeasuredBlock, scaleChart, scaleSection, scaleTargetAt, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
+import {
+	manyPollsSection,
+	manyPollsTargetRow,
+	measureManyPolls,
+	profilePolls,
+	type ManyPolls,
+	type PollProfile,
+} from './pollProfile';
+import {
+	cpuMsPerPoll,
+	measureTriggersPerMain,
+	SCALE_N8N_ENV,
+	type ScaleResult,
+	type ScaleSettings,
+} from './triggersPerMain';
+import {
+	PEER_FACTOR,
+	replaceMeasuredBlock,
+	scaleChart,
+	scaleSection,
+	scaleTargetAt,
+	scaleTargetRows,
+	scalingDocBlock,
+} from './triggersPerMainReport';
 import { notePartialRun, putSection, putTargetRows } from './reportPatch';
 import { median } from '../support/median';
 
@@ -37,7 +98,9 @@ const runMinutes = () => Math.round((Date.now() - RUN_STARTED) / 60_000);
 let sectionStarted = RUN_STARTED;
 /** Prints how long the section just ended took, so a run's log shows where its time goes. */
 function sectionDone(name: string): void {
-	console.log(`bench  ${name}: ${((Date.now() - sectionStarted) / 60_000).toFixed(1)} minutes (${runMinutes()} since the start)`);
+	console.log(
+		`bench  ${name}: ${((Date.now() - sectionStarted) / 60_000).toFixed(1)} minutes (${runMinutes()} since the start)`,
+	);
 	sectionStarted = Date.now();
 }
 /**
@@ -54,14 +117,23 @@ function onlySections(argv: string[]): Set<OnlySection> | undefined {
 	if (!given) return undefined;
 	const names = given.slice('--only='.length).split(',').filter(Boolean);
 	const unknown = names.filter((name) => !(ONLY_SECTIONS as readonly string[]).includes(name));
-	if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes some of ${ONLY_SECTIONS.join(', ')}, separated by commas; not ${JSON.stringify(unknown.join(',') || given)}`);
+	if (names.length === 0 || unknown.length > 0)
+		throw new Error(
+			`--only takes some of ${ONLY_SECTIONS.join(', ')}, separated by commas; not ${JSON.stringify(unknown.join(',') || given)}`,
+		);
 	return new Set(names as OnlySection[]);
 }
 const SIZES = SMOKE ? [500] : [1_000, 10_000, 100_000];
 const ROUNDS = (size: number) => (SMOKE ? 2 : size >= 100_000 ? 3 : 5);
 const NEW_PER_POLL = 10;
 const CYCLES: CycleSettings = SMOKE
-	? { sizes: [300], cyclesFor: () => 1, newPerCycle: NEW_PER_POLL, peerTimeoutMs: 120_000, peerVariants: 1 }
+	? {
+			sizes: [300],
+			cyclesFor: () => 1,
+			newPerCycle: NEW_PER_POLL,
+			peerTimeoutMs: 120_000,
+			peerVariants: 1,
+		}
 	: {
 			sizes: [1_000, 10_000, 100_000],
 			// Ours polls once a minute, so each cycle costs a minute: three. The peer's runs at 100,000 last longer than
@@ -74,10 +146,24 @@ const CYCLES: CycleSettings = SMOKE
 		};
 // 50 Mbit/s and a 100 ms round trip; the smoke run takes the same paths on a small form and a fast link.
 const SLOW_LINK: SlowLinkSettings = SMOKE
-	? { sizes: [300], bandwidthBytesPerSecond: 50_000_000, roundTripMs: 5, roundsFor: () => 1, newPerPoll: NEW_PER_POLL }
-	: { sizes: [10_000, 100_000], bandwidthBytesPerSecond: 50_000_000 / 8, roundTripMs: 100, roundsFor: (size) => (size >= 100_000 ? 1 : 3), newPerPoll: NEW_PER_POLL };
+	? {
+			sizes: [300],
+			bandwidthBytesPerSecond: 50_000_000,
+			roundTripMs: 5,
+			roundsFor: () => 1,
+			newPerPoll: NEW_PER_POLL,
+		}
+	: {
+			sizes: [10_000, 100_000],
+			bandwidthBytesPerSecond: 50_000_000 / 8,
+			roundTripMs: 100,
+			roundsFor: (size) => (size >= 100_000 ? 1 : 3),
+			newPerPoll: NEW_PER_POLL,
+		};
 /** The everyday poll of a small form, many times: the form's size, the rounds timed, the polls profiled. */
-const MANY_POLLS = SMOKE ? { size: 300, rounds: 5, profiled: 5 } : { size: 1_000, rounds: 101, profiled: 60 };
+const MANY_POLLS = SMOKE
+	? { size: 300, rounds: 5, profiled: 5 }
+	: { size: 1_000, rounds: 101, profiled: 60 };
 /**
  * Triggers per n8n main. Every window lasts a minute at least (a poll a
  * minute), so what runs is chosen to keep the section's length down (the
@@ -92,7 +178,22 @@ const SCALE: ScaleSettings = SMOKE
 	? {
 			configs: [
 				{ who: 'ours', size: 300, compression: true, confirm: true, start: 2, max: 2 },
-				{ who: 'peer', size: 300, compression: true, confirm: false, start: 1, max: 1, relativeTo: { who: 'ours', size: 300, compression: true, factors: [0.5], maxProbes: 1, firstAt: 1 } },
+				{
+					who: 'peer',
+					size: 300,
+					compression: true,
+					confirm: false,
+					start: 1,
+					max: 1,
+					relativeTo: {
+						who: 'ours',
+						size: 300,
+						compression: true,
+						factors: [0.5],
+						maxProbes: 1,
+						firstAt: 1,
+					},
+				},
 			],
 			probeWindowMs: 60_000,
 			// Long enough for the leads of its first minute to be due.
@@ -115,12 +216,37 @@ const SCALE: ScaleSettings = SMOKE
 				return [
 					// At most 4 times the target: past that n8n's answers under load (creating and activating hundreds of
 					// workflows more) take longer than the windows themselves, and one run's n8n refused them at 1,168.
-					{ ...off, confirm: true, start: size >= 10_000 ? 10 : 50, max: size >= 10_000 ? 200 : 800 },
-					{ ...off, compression: true, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [1, 0.8], maxProbes: 2 } },
+					{
+						...off,
+						confirm: true,
+						start: size >= 10_000 ? 10 : 50,
+						max: size >= 10_000 ? 200 : 800,
+					},
+					{
+						...off,
+						compression: true,
+						confirm: false,
+						start: 1,
+						max: 3_200,
+						relativeTo: { ...off, factors: [1, 0.8], maxProbes: 2 },
+					},
 					// The target itself: failing at a fifth of the target, or at a fifth of ours, says ours carries more than 5
 					// times the peer. The smaller first: waiting out 31 first runs of 10,000 inquiries took 9 minutes. Once
 					// overloaded, n8n took more than 10 minutes to begin a window at a tenth, so none lower is tried.
-					{ who: 'peer' as const, size, compression: false, confirm: false, start: 1, max: 3_200, relativeTo: { ...off, factors: [1 / PEER_FACTOR], maxProbes: 2, firstAt: Math.ceil((scaleTargetAt(size) ?? 0) / PEER_FACTOR) } },
+					{
+						who: 'peer' as const,
+						size,
+						compression: false,
+						confirm: false,
+						start: 1,
+						max: 3_200,
+						relativeTo: {
+							...off,
+							factors: [1 / PEER_FACTOR],
+							maxProbes: 2,
+							firstAt: Math.ceil((scaleTargetAt(size) ?? 0) / PEER_FACTOR),
+						},
+					},
 				];
 			}),
 			probeWindowMs: 60_000,
@@ -148,7 +274,11 @@ const ADD_USER_TARGET = 1.25;
 const ALL_FORMS: AllFormsSettings = SMOKE
 	? { formCounts: [1, 3], inquiriesPerForm: 50, newPerFormPerCycle: 2, cycles: 1 }
 	: { formCounts: [1, 10, 50], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 9 };
-const ADD_USER: AddUserSettings = { items: SMOKE ? 30 : 1_000, latencyMs: 50, rateLimitPerSecond: 20 };
+const ADD_USER: AddUserSettings = {
+	items: SMOKE ? 30 : 1_000,
+	latencyMs: 50,
+	rateLimitPerSecond: 20,
+};
 
 interface PollRow {
 	size: number;
@@ -179,7 +309,8 @@ async function measurePolls(emulator: EmulatorProcess): Promise<PollRow[]> {
 			start = now();
 			const emitted = await poller.poll();
 			ours.push(now() - start);
-			if (emitted !== NEW_PER_POLL) throw new Error(`poll emitted ${emitted}, expected ${NEW_PER_POLL}`);
+			if (emitted !== NEW_PER_POLL)
+				throw new Error(`poll emitted ${emitted}, expected ${NEW_PER_POLL}`);
 		}
 		const row = {
 			size,
@@ -203,11 +334,20 @@ const STATE_FORM_SIZE = SMOKE ? 20_000 : 1_000_000;
 function stateSizeAtMillion(): number {
 	const count = STATE_FORM_SIZE;
 	const start = Date.now() - count * 1000;
-	const events: CursorEvent[] = Array.from({ length: count }, (_, i) => ({ key: `65f1c0ffee${String(i).padStart(14, '0')}`, time: start + i * 1000 }));
-	const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 500, nowMs: Date.now() };
+	const events: CursorEvent[] = Array.from({ length: count }, (_, i) => ({
+		key: `65f1c0ffee${String(i).padStart(14, '0')}`,
+		time: start + i * 1000,
+	}));
+	const options: CursorOptions = {
+		mode: 'new',
+		firstPoll: { kind: 'none' },
+		maxItems: 500,
+		nowMs: Date.now(),
+	};
 	let state = planPoll(undefined, events, options).baseline;
 	for (let poll = 0; poll < 5; poll++) {
-		for (let i = 0; i < NEW_PER_POLL; i++) events.push({ key: `new-${poll}-${i}`, time: Date.now() + poll * 1000 + i });
+		for (let i = 0; i < NEW_PER_POLL; i++)
+			events.push({ key: `new-${poll}-${i}`, time: Date.now() + poll * 1000 + i });
 		const plan = planPoll(state, events, options);
 		state = commitPoll(plan, plan.toEmit, options);
 	}
@@ -216,9 +356,20 @@ function stateSizeAtMillion(): number {
 	return bytes;
 }
 
-function memoryProbe(mode: 'ours' | 'latest' | 'floor', webUrl: string, staticDataFile?: string): number {
-	const args = [resolve(__dirname, 'memoryProbe.ts'), mode, webUrl, ...(staticDataFile ? [staticDataFile] : [])];
-	const output = execFileSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8' });
+function memoryProbe(
+	mode: 'ours' | 'latest' | 'floor',
+	webUrl: string,
+	staticDataFile?: string,
+): number {
+	const args = [
+		resolve(__dirname, 'memoryProbe.ts'),
+		mode,
+		webUrl,
+		...(staticDataFile ? [staticDataFile] : []),
+	];
+	const output = execFileSync(process.execPath, [...process.execArgv, ...args], {
+		encoding: 'utf8',
+	});
 	return (JSON.parse(output) as { peakAddedBytes: number }).peakAddedBytes;
 }
 
@@ -231,7 +382,9 @@ function flattenThroughput(records: unknown[]): { perSecond: number; ratioToPars
 	for (const record of parsed) flattenInquiry(record);
 	const flattenMs = now() - start;
 	const perSecond = records.length / (flattenMs / 1000);
-	console.log(`flatten ${records.length} records: ${Math.round(perSecond)} records/s, ${(flattenMs / parseMs).toFixed(2)}x JSON.parse of the same records`);
+	console.log(
+		`flatten ${records.length} records: ${Math.round(perSecond)} records/s, ${(flattenMs / parseMs).toFixed(2)}x JSON.parse of the same records`,
+	);
 	return { perSecond, ratioToParse: flattenMs / parseMs };
 }
 
@@ -240,16 +393,27 @@ function flattenThroughput(records: unknown[]): { perSecond: number; ratioToPars
  * cases (test:quick runs 1,000), and with ALL_FORMS_PROPERTY_SEED set, from
  * that seed; it measures nothing and writes no report.
  */
-const PROPERTY_RUNS = process.argv.find((arg) => arg.startsWith('--property='))?.slice('--property='.length);
+const PROPERTY_RUNS = process.argv
+	.find((arg) => arg.startsWith('--property='))
+	?.slice('--property='.length);
 
 function runPropertyTest(runs: string): void {
-	if (!/^[1-9]\d{0,6}$/.test(runs)) throw new Error(`--property takes a number of cases (1 to 9,999,999), not ${JSON.stringify(runs)}`);
+	if (!/^[1-9]\d{0,6}$/.test(runs))
+		throw new Error(
+			`--property takes a number of cases (1 to 9,999,999), not ${JSON.stringify(runs)}`,
+		);
 	const started = Date.now();
-	execFileSync(join('node_modules', '.bin', 'jest'), ['test/engine/triggerAllForms.property.test.ts'], {
-		stdio: 'inherit',
-		env: { ...process.env, ALL_FORMS_PROPERTY_RUNS: runs },
-	});
-	console.log(`property  ${runs} cases of the all-forms trigger against its model passed in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`);
+	execFileSync(
+		join('node_modules', '.bin', 'jest'),
+		['test/engine/triggerAllForms.property.test.ts'],
+		{
+			stdio: 'inherit',
+			env: { ...process.env, ALL_FORMS_PROPERTY_RUNS: runs },
+		},
+	);
+	console.log(
+		`property  ${runs} cases of the all-forms trigger against its model passed in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`,
+	);
 }
 
 async function main(): Promise<void> {
@@ -260,8 +424,15 @@ async function main(): Promise<void> {
 		const polls = await measurePolls(emulator);
 		sectionDone('one poll against the floor');
 		const many = await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL);
-		const profile = await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL);
-		console.log(`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`);
+		const profile = await profilePolls(
+			emulator,
+			MANY_POLLS.size,
+			MANY_POLLS.profiled,
+			NEW_PER_POLL,
+		);
+		console.log(
+			`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`,
+		);
 		sectionDone('a small form, many times');
 		const largest = SIZES[SIZES.length - 1];
 		await emulator.fillForm(largest);
@@ -270,7 +441,10 @@ async function main(): Promise<void> {
 		const baseline = new TriggerPoller(emulator.webUrl);
 		await baseline.poll();
 		await emulator.addNew(NEW_PER_POLL);
-		const staticDataFile = resolve(mkdtempSync(join(tmpdir(), 'appbuilder-bench-')), 'static-data.json');
+		const staticDataFile = resolve(
+			mkdtempSync(join(tmpdir(), 'appbuilder-bench-')),
+			'static-data.json',
+		);
 		writeFileSync(staticDataFile, JSON.stringify(baseline.staticData));
 		const oursPeak = memoryProbe('ours', emulator.webUrl, staticDataFile);
 		const floorPeak = memoryProbe('floor', emulator.webUrl);
@@ -283,13 +457,30 @@ async function main(): Promise<void> {
 		sectionDone('memory, flattening and static data');
 		const allForms = await measureAllForms(emulator, ALL_FORMS);
 		sectionDone('every form of an app');
-		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(emulator, polls[0].stateBytes);
+		const { cycles, addUser, floor, slowLink, scale } = await measureInN8n(
+			emulator,
+			polls[0].stateBytes,
+		);
 		checkNoLeadTwice(scale);
 		// The smoke run writes its report aside, so the report's templates are exercised on every test run too.
 		const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : COMMITTED_DOCS;
-		writeReport(docs, polls, { oursPeak, latestPeak, floorPeak, bytes, largest }, flatten, million, cycles, addUser, floor, slowLink, { many, profile, scale }, allForms);
+		writeReport(
+			docs,
+			polls,
+			{ oursPeak, latestPeak, floorPeak, bytes, largest },
+			flatten,
+			million,
+			cycles,
+			addUser,
+			floor,
+			slowLink,
+			{ many, profile, scale },
+			allForms,
+		);
 		if (SMOKE) rmSync(docs, { recursive: true });
-		console.log(`ratio of one poll to the floor at ${largest}: ${polls[polls.length - 1].ratio.toFixed(2)}`);
+		console.log(
+			`ratio of one poll to the floor at ${largest}: ${polls[polls.length - 1].ratio.toFixed(2)}`,
+		);
 	} finally {
 		await emulator.stop();
 	}
@@ -299,34 +490,59 @@ async function main(): Promise<void> {
 function checkNoLeadTwice(scale: ScaleResult): void {
 	for (const row of scale.rows.filter((r) => r.config.who === 'ours')) {
 		const repeated = row.windows.find((window) => (window.leads?.repeated ?? 0) > 0);
-		if (repeated) throw new Error(`triggers per main at ${row.config.size}, K ${repeated.k}: ${repeated.judgement.reasons.join('; ')}`);
+		if (repeated)
+			throw new Error(
+				`triggers per main at ${row.config.size}, K ${repeated.k}: ${repeated.judgement.reasons.join('; ')}`,
+			);
 	}
 }
 
 /** The sections `only` names, measured as the full run measures them and put into the report the last full run wrote. */
 async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>): Promise<void> {
-	const many = only.has('manyPolls') ? await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL) : undefined;
-	const profile = many ? await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL) : undefined;
-	if (many && profile) console.log(`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`);
+	const many = only.has('manyPolls')
+		? await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL)
+		: undefined;
+	const profile = many
+		? await profilePolls(emulator, MANY_POLLS.size, MANY_POLLS.profiled, NEW_PER_POLL)
+		: undefined;
+	if (many && profile)
+		console.log(
+			`polls  ${MANY_POLLS.size} inquiries, ${MANY_POLLS.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`,
+		);
 	// The smoke run writes into a copy, so the patching is exercised and the committed report stays as it is.
 	const docs = SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : COMMITTED_DOCS;
 	const names = [...only].join(',');
-	const note = () => `${names} on ${today()} (\`npm run bench -- --only=${names}\`, a run of ${runMinutes()} minutes), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`;
+	const note = () =>
+		`${names} on ${today()} (\`npm run bench -- --only=${names}\`, a run of ${runMinutes()} minutes), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`;
 	const withScale = (report: string, scale: ScaleResult) => {
 		writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scale));
 		writeScalingFigures(docs, scale);
-		return putTargetRows(putSection(report, scaleSection(scale, SCALE), '## Over a slow link'), scaleTargetRows(scale), 'One poll over a slow link');
+		return putTargetRows(
+			putSection(report, scaleSection(scale, SCALE), '## Over a slow link'),
+			scaleTargetRows(scale),
+			'One poll over a slow link',
+		);
 	};
 	const committedReport = readFileSync(resolve(COMMITTED_DOCS, 'benchmarks.md'), 'utf8');
 	// Each configuration of triggers per main takes many minutes: each one finished is written as it ends, and the last write replaces them.
-	const scaleSoFar = (soFar: ScaleResult) => writeFileSync(resolve(docs, 'benchmarks.md'), notePartialRun(withScale(committedReport, soFar), note()));
+	const scaleSoFar = (soFar: ScaleResult) =>
+		writeFileSync(
+			resolve(docs, 'benchmarks.md'),
+			notePartialRun(withScale(committedReport, soFar), note()),
+		);
 	const allForms = only.has('allForms') ? await measureAllForms(emulator, ALL_FORMS) : undefined;
-	const scale = only.has('scale') ? await measureTriggersPerMain(emulator, SCALE, undefined, scaleSoFar) : undefined;
+	const scale = only.has('scale')
+		? await measureTriggersPerMain(emulator, SCALE, undefined, scaleSoFar)
+		: undefined;
 	if (scale) checkNoLeadTwice(scale);
 
 	let report = committedReport;
 	if (many && profile) {
-		report = putSection(report, manyPollsSection(many, profile, scale && pollCycleCostInN8n(scale, many.size)), '## Static data');
+		report = putSection(
+			report,
+			manyPollsSection(many, profile, scale && pollCycleCostInN8n(scale, many.size)),
+			'## Static data',
+		);
 		report = putTargetRows(report, [manyPollsTargetRow(many)], 'Poll cycle in n8n');
 	}
 	if (scale) report = withScale(report, scale);
@@ -336,7 +552,9 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 	}
 	report = notePartialRun(report, note());
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
-	console.log(`wrote the ${names} sections into ${join(docs, 'benchmarks.md')}${scale ? ', poll-time-vs-k.svg and the figures in scaling.md' : ''}`);
+	console.log(
+		`wrote the ${names} sections into ${join(docs, 'benchmarks.md')}${scale ? ', poll-time-vs-k.svg and the figures in scaling.md' : ''}`,
+	);
 	if (SMOKE) rmSync(docs, { recursive: true });
 }
 
@@ -348,7 +566,10 @@ const COMMITTED_DOCS = resolve(__dirname, '../../docs');
 /** docs/scaling.md quotes the triggers per main between its markers: the committed page with them put in, written into `docs`. */
 function writeScalingFigures(docs: string, scale: ScaleResult): void {
 	const scalingPage = readFileSync(resolve(COMMITTED_DOCS, 'scaling.md'), 'utf8');
-	writeFileSync(resolve(docs, 'scaling.md'), replaceMeasuredBlock(scalingPage, scalingDocBlock(scale, today(), machineName())));
+	writeFileSync(
+		resolve(docs, 'scaling.md'),
+		replaceMeasuredBlock(scalingPage, scalingDocBlock(scale, today(), machineName())),
+	);
 }
 
 interface N8nFloor {
@@ -364,7 +585,13 @@ interface N8nFloor {
 async function measureInN8n(
 	emulator: EmulatorProcess,
 	stateBytes: number,
-): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor; slowLink: SlowLinkRow[]; scale: ScaleResult }> {
+): Promise<{
+	cycles: CycleRow[];
+	addUser: AddUserRow[];
+	floor: N8nFloor;
+	slowLink: SlowLinkRow[];
+	scale: ScaleResult;
+}> {
 	const { cycles, addUser, floor } = await measureCyclesInN8n(emulator, stateBytes);
 	sectionDone("Add User, poll cycles and n8n's own floor in n8n");
 	// The peer's largest runs can leave n8n out of memory or still saving: the slow link gets an n8n of its own.
@@ -374,7 +601,14 @@ async function measureInN8n(
 	try {
 		slowLink = await measureSlowLink(emulator, bench, SLOW_LINK);
 		sectionDone('over a slow link');
-		if (SMOKE) return { cycles, addUser, floor, slowLink, scale: await measureTriggersPerMain(emulator, SCALE, bench) };
+		if (SMOKE)
+			return {
+				cycles,
+				addUser,
+				floor,
+				slowLink,
+				scale: await measureTriggersPerMain(emulator, SCALE, bench),
+			};
 	} finally {
 		await bench.stop();
 	}
@@ -383,7 +617,10 @@ async function measureInN8n(
 	return { cycles, addUser, floor, slowLink, scale };
 }
 
-async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor }> {
+async function measureCyclesInN8n(
+	emulator: EmulatorProcess,
+	stateBytes: number,
+): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor }> {
 	const bench = await N8nForBench.start(emulator.webUrl);
 	try {
 		const addUser = await measureAddUser(emulator, bench, ADD_USER);
@@ -397,13 +634,22 @@ async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number)
 		const cycles = await measurePollCycles(emulator, bench, CYCLES);
 		// What the package promises, checked on every run: each new lead once, every user added once.
 		for (const row of cycles.filter((r) => r.who === OURS)) {
-			const wrong = row.missed.some(Boolean) || row.repeated.some(Boolean) || row.newEmitted.some((n) => n !== NEW_PER_POLL);
-			if (wrong || row.cycles !== CYCLES.cyclesFor(row.size, 'ours')) throw new Error(`the trigger in n8n at ${row.size}: ${JSON.stringify(row)}`);
+			const wrong =
+				row.missed.some(Boolean) ||
+				row.repeated.some(Boolean) ||
+				row.newEmitted.some((n) => n !== NEW_PER_POLL);
+			if (wrong || row.cycles !== CYCLES.cyclesFor(row.size, 'ours'))
+				throw new Error(`the trigger in n8n at ${row.size}: ${JSON.stringify(row)}`);
 		}
 		for (const row of addUser.filter((r) => r.label.startsWith('App Builder'))) {
-			if (row.created !== row.items || row.failedItems > 0) throw new Error(`Add User in n8n: ${JSON.stringify(row)}`);
+			if (row.created !== row.items || row.failedItems > 0)
+				throw new Error(`Add User in n8n: ${JSON.stringify(row)}`);
 		}
-		return { cycles, addUser, floor: { trivial, withState, rows: n8nFloorRows(transfers, cycles, trivial) } };
+		return {
+			cycles,
+			addUser,
+			floor: { trivial, withState, rows: n8nFloorRows(transfers, cycles, trivial) },
+		};
 	} finally {
 		await bench.stop();
 	}
@@ -412,7 +658,13 @@ async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number)
 function writeReport(
 	docs: string,
 	polls: PollRow[],
-	memory: { oursPeak: number; latestPeak: number; floorPeak: number; bytes: number; largest: number },
+	memory: {
+		oursPeak: number;
+		latestPeak: number;
+		floorPeak: number;
+		bytes: number;
+		largest: number;
+	},
 	flatten: { perSecond: number; ratioToParse: number },
 	millionStateBytes: number,
 	cycles: CycleRow[],
@@ -424,7 +676,11 @@ function writeReport(
 ): void {
 	writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scaling.scale));
 	// The sizes where both charted workflows finished; the peer with the default history is not charted.
-	const charted = CYCLES.sizes.filter((size) => cycleMsAt(cycles, size, OURS) !== undefined && cycleMsAt(cycles, size, PEER_RAISED) !== undefined);
+	const charted = CYCLES.sizes.filter(
+		(size) =>
+			cycleMsAt(cycles, size, OURS) !== undefined &&
+			cycleMsAt(cycles, size, PEER_RAISED) !== undefined,
+	);
 	const cycleOf = (who: string) => charted.map((size) => cycleMsAt(cycles, size, who) as number);
 	writeFileSync(
 		resolve(docs, 'poll-cycle.svg'),
@@ -435,7 +691,10 @@ function writeReport(
 			xs: charted,
 			series: [
 				{ name: 'App Builder Trigger', values: cycleOf(OURS) },
-				{ name: `peer workflow (history ${RAISED_HISTORY.toLocaleString('en')})`, values: cycleOf(PEER_RAISED) },
+				{
+					name: `peer workflow (history ${RAISED_HISTORY.toLocaleString('en')})`,
+					values: cycleOf(PEER_RAISED),
+				},
 			],
 		}),
 	);
@@ -453,7 +712,10 @@ function writeReport(
 		}),
 	);
 	const table = polls
-		.map((row) => `| ${row.size.toLocaleString('en')} | ${(row.bodyBytes / 1e6).toFixed(1)} MB | ${row.floorMs.toFixed(0)} ms | ${row.oursMs.toFixed(0)} ms | **${row.ratio.toFixed(2)}x** | ${row.stateBytes.toLocaleString('en')} B |`)
+		.map(
+			(row) =>
+				`| ${row.size.toLocaleString('en')} | ${(row.bodyBytes / 1e6).toFixed(1)} MB | ${row.floorMs.toFixed(0)} ms | ${row.oursMs.toFixed(0)} ms | **${row.ratio.toFixed(2)}x** | ${row.stateBytes.toLocaleString('en')} B |`,
+		)
 		.join('\n');
 	const report = `# Benchmarks
 
@@ -513,7 +775,9 @@ ${crashSection(resolve(COMMITTED_DOCS, 'crash-suite.json'))}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	// docs/scaling.md quotes the triggers per main (the smoke run writes a copy aside).
 	writeScalingFigures(docs, scaling.scale);
-	console.log(`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg, poll-time-vs-k.svg and the figures in scaling.md`);
+	console.log(
+		`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg, poll-time-vs-k.svg and the figures in scaling.md`,
+	);
 }
 
 /**
@@ -521,10 +785,17 @@ ${crashSection(resolve(COMMITTED_DOCS, 'crash-suite.json'))}`;
  * smallest form measured), with compression off: over the window that
  * confirmed its K (what K triggers pay), else the largest that passed.
  */
-function pollCycleCostInN8n(scale: ScaleResult, size: number): { cpuMs: number; k: number } | undefined {
+function pollCycleCostInN8n(
+	scale: ScaleResult,
+	size: number,
+): { cpuMs: number; k: number } | undefined {
 	const ours = scale.rows.filter((row) => row.config.who === 'ours');
-	const row = ours.find((r) => r.config.size === size && !r.config.compression) ?? ours.find((r) => r.config.size === size) ?? ours[0];
-	const window = row?.confirmed ?? row?.windows.filter((w) => w.passed).sort((a, b) => b.k - a.k)[0];
+	const row =
+		ours.find((r) => r.config.size === size && !r.config.compression) ??
+		ours.find((r) => r.config.size === size) ??
+		ours[0];
+	const window =
+		row?.confirmed ?? row?.windows.filter((w) => w.passed).sort((a, b) => b.k - a.k)[0];
 	const cpuMs = window && cpuMsPerPoll(window, scale.idleCores);
 	return window && cpuMs !== undefined ? { cpuMs, k: window.k } : undefined;
 }
@@ -550,17 +821,27 @@ function targetsSection(
 	const memoryRatio = memory.oursPeak / memory.bytes;
 	const latestRatio = memory.latestPeak / memory.bytes;
 	const ours = unlimitedRun(addUser, 'App Builder, Concurrency 5');
-	const oursLimited = addUser.find((row) => row.label.startsWith('App Builder') && row.rateLimitPerSecond !== null);
+	const oursLimited = addUser.find(
+		(row) => row.label.startsWith('App Builder') && row.rateLimitPerSecond !== null,
+	);
 	const addRatio = ours?.idealMs ? ours.nodeMs / ours.idealMs : undefined;
 	const ours20 = unlimitedRun(addUser, 'App Builder, Concurrency 20');
 	const addRatio20 = ours20?.idealMs ? ours20.nodeMs / ours20.idealMs : undefined;
 	// n8n's own node with no concurrency limit at all: what 1,000 calls cost n8n on this machine whatever the node does.
 	const httpAllAtOnce = unlimitedRun(addUser, 'HTTP Request, defaults (every');
-	const allAtOnceNote = httpAllAtOnce ? `; n8n's HTTP Request node, every item at once, takes ${ms(httpAllAtOnce.nodeMs)}` : '';
-	const boundNote = (ratio: number | undefined) => (ratio !== undefined && ratio > ADD_USER_TARGET ? ' (what bounds it: [Add User](#add-user-over-1000-items))' : '');
+	const allAtOnceNote = httpAllAtOnce
+		? `; n8n's HTTP Request node, every item at once, takes ${ms(httpAllAtOnce.nodeMs)}`
+		: '';
+	const boundNote = (ratio: number | undefined) =>
+		ratio !== undefined && ratio > ADD_USER_TARGET
+			? ' (what bounds it: [Add User](#add-user-over-1000-items))'
+			: '';
 	const httpLosses = addUser
 		.filter((row) => row.label.startsWith('HTTP Request') && row.rateLimitPerSecond !== null)
-		.map((row) => `${row.label.replace('HTTP Request, ', '')}: ${(row.items - row.created).toLocaleString('en')} not created`)
+		.map(
+			(row) =>
+				`${row.label.replace('HTTP Request, ', '')}: ${(row.items - row.created).toLocaleString('en')} not created`,
+		)
 		.join('; ');
 	const rows = [
 		`| One poll against the floor at ${largest.size.toLocaleString('en')} | at most 1.5x, growing no faster than the body | ${largest.ratio.toFixed(2)}x; cost per byte ${growth.toFixed(2)}x that at ${smallest.size.toLocaleString('en')} | ${verdict(largest.ratio <= 1.5 && growth <= 1.1)} |`,
@@ -589,7 +870,8 @@ function cycleMsAt(cycles: CycleRow[], size: number, who: string): number | unde
 	return cycles.find((row) => row.size === size && row.who === who)?.cycleMs;
 }
 
-const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value).toLocaleString('en')} ms`);
+const ms = (value: number | undefined) =>
+	value === undefined ? '-' : `${Math.round(value).toLocaleString('en')} ms`;
 const counts = (values: number[]) => (values.length > 0 ? values.join(', ') : '-');
 
 /**
@@ -599,7 +881,9 @@ const counts = (values: number[]) => (values.length > 0 ? values.join(', ') : '-
 function inN8nAgainstHere(oursBroken: CycleRow[], polls: PollRow[]): string {
 	const pairs = oursBroken.slice(1).flatMap((row) => {
 		const here = polls.find((poll) => poll.size === row.size);
-		return here && row.breakdown ? [{ size: row.size, inN8n: row.breakdown.servedMs, here: here.oursMs }] : [];
+		return here && row.breakdown
+			? [{ size: row.size, inN8n: row.breakdown.servedMs, here: here.oursMs }]
+			: [];
 	});
 	if (pairs.length === 0) return '';
 	const first = pairs[0];
@@ -632,7 +916,8 @@ function cycleSection(cycles: CycleRow[], polls: PollRow[]): string {
 			const row = of(who);
 			return row?.cycleMs !== undefined ? ms(row.cycleMs) : row?.note ? 'failed (below)' : '-';
 		});
-		const ratio = ours !== undefined && peer !== undefined ? `**${(peer / ours).toFixed(1)}x**` : '-';
+		const ratio =
+			ours !== undefined && peer !== undefined ? `**${(peer / ours).toFixed(1)}x**` : '-';
 		return `| ${size.toLocaleString('en')} | ${cells.join(' | ')} | ${ratio} |`;
 	});
 	const deliveryRows = cycles.map(
@@ -641,7 +926,8 @@ function cycleSection(cycles: CycleRow[], polls: PollRow[]): string {
 	);
 	const oursBroken = cycles.filter((row) => row.who === OURS && row.breakdown);
 	const breakdowns = oursBroken.map(
-		(row) => `| ${row.size.toLocaleString('en')} | ${ms(row.breakdown?.servedMs)} | ${ms(row.breakdown?.pollToStartMs)} | ${ms(row.breakdown?.executionMs)} |`,
+		(row) =>
+			`| ${row.size.toLocaleString('en')} | ${ms(row.breakdown?.servedMs)} | ${ms(row.breakdown?.pollToStartMs)} | ${ms(row.breakdown?.executionMs)} |`,
 	);
 	const smallest = oursBroken[0]?.breakdown;
 	const fixedCost = smallest
@@ -710,7 +996,10 @@ ${fixedCost}
 function addUserSection(rows: AddUserRow[]): string {
 	const lines = rows.map((row) => {
 		const ideal = idealMsOf(row);
-		const ratio = ideal !== undefined && row.label.startsWith('App Builder') ? `**${(row.nodeMs / ideal).toFixed(2)}x**` : '-';
+		const ratio =
+			ideal !== undefined && row.label.startsWith('App Builder')
+				? `**${(row.nodeMs / ideal).toFixed(2)}x**`
+				: '-';
 		return `| ${row.label} | ${row.rateLimitPerSecond ? `${row.rateLimitPerSecond}/s` : 'none'} | ${ms(row.nodeMs)} | ${ms(ideal)} | ${ratio} | ${row.created} of ${row.items} | ${row.calls} | ${row.failedItems} | ${row.executionStatus} |`;
 	});
 	return `## Add User over ${ADD_USER.items.toLocaleString('en')} items

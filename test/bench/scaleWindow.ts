@@ -88,14 +88,16 @@ export function tickOf(receivedAt: number, cronSecond: number): number {
 /** The ticks of a trigger in [start, end). */
 export function ticksIn(start: number, end: number, cronSecond: number): number[] {
 	const ticks: number[] = [];
-	for (let tick = tickOf(start - EARLY_MS, cronSecond) ; tick < end; tick += INTERVAL_MS) if (tick >= start) ticks.push(tick);
+	for (let tick = tickOf(start - EARLY_MS, cronSecond); tick < end; tick += INTERVAL_MS)
+		if (tick >= start) ticks.push(tick);
 	return ticks;
 }
 
 export function spreadOf(values: readonly number[]): Spread {
 	if (values.length === 0) return { median: Number.NaN, p95: Number.NaN, max: Number.NaN };
 	const sorted = [...values].sort((a, b) => a - b);
-	const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+	const at = (p: number) =>
+		sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 	return { median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] };
 }
 
@@ -118,8 +120,12 @@ export function judgeWindow(options: {
 	let failedExecutions = 0;
 
 	for (const trigger of triggers) {
-		const requests = [...(requestsByForm.get(trigger.pageId) ?? [])].sort((a, b) => a.receivedAt - b.receivedAt);
-		const executions = [...(executionsByWorkflow.get(trigger.workflowId) ?? [])].sort((a, b) => a.startedAt - b.startedAt);
+		const requests = [...(requestsByForm.get(trigger.pageId) ?? [])].sort(
+			(a, b) => a.receivedAt - b.receivedAt,
+		);
+		const executions = [...(executionsByWorkflow.get(trigger.workflowId) ?? [])].sort(
+			(a, b) => a.startedAt - b.startedAt,
+		);
 		const windowTicks = new Set(ticksIn(window.start, window.end, trigger.cronSecond));
 		ticks += windowTicks.size;
 		const answered = new Set<number>();
@@ -133,7 +139,8 @@ export function judgeWindow(options: {
 			const execution = executions.find((candidate) =>
 				order === 'after-request'
 					? candidate.startedAt >= request.receivedAt && candidate.startedAt < next
-					: candidate.startedAt <= request.receivedAt && (candidate.stoppedAt ?? Number.POSITIVE_INFINITY) >= request.receivedAt,
+					: candidate.startedAt <= request.receivedAt &&
+						(candidate.stoppedAt ?? Number.POSITIVE_INFINITY) >= request.receivedAt,
 			);
 			if (execution && execution.status !== 'success') failedExecutions++;
 			const finish = execution?.stoppedAt ?? request.finishedAt ?? Number.POSITIVE_INFINITY;
@@ -161,16 +168,31 @@ export function judgeWindow(options: {
 	};
 	const reasons = judgement.reasons;
 	const of = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-	if (judgement.missedTicks > 0) reasons.push(`${judgement.missedTicks} of ${ticks} ${ticks === 1 ? 'tick' : 'ticks'} had no poll`);
-	if (judgement.overInterval > 0) reasons.push(`${of(judgement.overInterval, 'poll', 'polls')} ended more than a minute after ${judgement.overInterval === 1 ? 'its' : 'their'} tick (${Number.isFinite(cycle.max) ? `longest ${Math.round(cycle.max / 1000)} s` : 'one had not ended'})`);
-	if (counters.overlappingTicks > 0) reasons.push(`${of(counters.overlappingTicks, 'tick', 'ticks')} overlapped the poll before ${counters.overlappingTicks === 1 ? 'it' : 'them'}`);
+	if (judgement.missedTicks > 0)
+		reasons.push(
+			`${judgement.missedTicks} of ${ticks} ${ticks === 1 ? 'tick' : 'ticks'} had no poll`,
+		);
+	if (judgement.overInterval > 0)
+		reasons.push(
+			`${of(judgement.overInterval, 'poll', 'polls')} ended more than a minute after ${judgement.overInterval === 1 ? 'its' : 'their'} tick (${Number.isFinite(cycle.max) ? `longest ${Math.round(cycle.max / 1000)} s` : 'one had not ended'})`,
+		);
+	if (counters.overlappingTicks > 0)
+		reasons.push(
+			`${of(counters.overlappingTicks, 'tick', 'ticks')} overlapped the poll before ${counters.overlappingTicks === 1 ? 'it' : 'them'}`,
+		);
 	if (counters.pollErrors > 0) reasons.push(`${of(counters.pollErrors, 'poll', 'polls')} failed`);
-	if (failedExecutions > 0) reasons.push(`${of(failedExecutions, 'execution', 'executions')} did not succeed`);
+	if (failedExecutions > 0)
+		reasons.push(`${of(failedExecutions, 'execution', 'executions')} did not succeed`);
 	if (options.apiMs.length === 0) reasons.push('the editor API was not measured');
 	else if (judgement.apiOverLimit > 0) {
 		const answered = options.apiMs.filter(Number.isFinite);
-		const longest = answered.length > 0 ? `longest answered ${Math.round(Math.max(...answered))} ms` : 'none answered';
-		reasons.push(`the editor API took more than ${API_LIMIT_MS} ms or failed ${judgement.apiOverLimit === 1 ? 'once' : `${judgement.apiOverLimit} times`} (${longest})`);
+		const longest =
+			answered.length > 0
+				? `longest answered ${Math.round(Math.max(...answered))} ms`
+				: 'none answered';
+		reasons.push(
+			`the editor API took more than ${API_LIMIT_MS} ms or failed ${judgement.apiOverLimit === 1 ? 'once' : `${judgement.apiOverLimit} times`} (${longest})`,
+		);
 	}
 	judgement.passed = reasons.length === 0;
 	return judgement;
@@ -196,11 +218,15 @@ export function checkLeads(options: {
 	/** Leads added before this had a whole interval to arrive. */
 	dueBefore: number;
 }): LeadCheck {
-	const due = options.added.filter((lead) => lead.at <= options.dueBefore).map((lead) => lead.sequence);
+	const due = options.added
+		.filter((lead) => lead.at <= options.dueBefore)
+		.map((lead) => lead.sequence);
 	const counts = new Map<string, number>();
-	for (const { workflowId, sequence } of options.delivered) counts.set(`${workflowId}#${sequence}`, (counts.get(`${workflowId}#${sequence}`) ?? 0) + 1);
+	for (const { workflowId, sequence } of options.delivered)
+		counts.set(`${workflowId}#${sequence}`, (counts.get(`${workflowId}#${sequence}`) ?? 0) + 1);
 	let missing = 0;
-	for (const workflowId of options.workflowIds) for (const sequence of due) if (!counts.has(`${workflowId}#${sequence}`)) missing++;
+	for (const workflowId of options.workflowIds)
+		for (const sequence of due) if (!counts.has(`${workflowId}#${sequence}`)) missing++;
 	const repeated = [...counts.values()].filter((count) => count > 1).length;
 	return { due: due.length, missing, repeated, passed: missing === 0 && repeated === 0 };
 }

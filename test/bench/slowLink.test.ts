@@ -1,9 +1,28 @@
 import { slowLinkTargetRows, transferFloorMs, type SlowLinkRow } from './slowLink';
 
-const link = { sizes: [10_000], bandwidthBytesPerSecond: 6_250_000, roundTripMs: 100, roundsFor: () => 1, newPerPoll: 10 };
+const link = {
+	sizes: [10_000],
+	bandwidthBytesPerSecond: 6_250_000,
+	roundTripMs: 100,
+	roundsFor: () => 1,
+	newPerPoll: 10,
+};
 
 function row(compression: boolean, oursMs: number, floorMs: number): SlowLinkRow {
-	return { size: 10_000, compression, bodyBytes: 20e6, wireBytes: compression ? 2e6 : 20e6, oursEncoding: compression ? 'gzip' : 'identity', floorMs, oursMs, servedMs: oursMs - 5, beforeRequestMs: 3, afterLastByteMs: 2, uncappedMs: 50, oursUncappedMs: 60 };
+	return {
+		size: 10_000,
+		compression,
+		bodyBytes: 20e6,
+		wireBytes: compression ? 2e6 : 20e6,
+		oursEncoding: compression ? 'gzip' : 'identity',
+		floorMs,
+		oursMs,
+		servedMs: oursMs - 5,
+		beforeRequestMs: 3,
+		afterLastByteMs: 2,
+		uncappedMs: 50,
+		oursUncappedMs: 60,
+	};
 }
 
 describe('the slow-link figures', () => {
@@ -27,6 +46,10 @@ describe('the slow-link figures', () => {
 	});
 
 	it('reports nothing measured as not met', () => {
-		expect(slowLinkTargetRows([], link).every((line) => line.includes('not measured') && line.includes('**not met**'))).toBe(true);
+		expect(
+			slowLinkTargetRows([], link).every(
+				(line) => line.includes('not measured') && line.includes('**not met**'),
+			),
+		).toBe(true);
 	});
 });

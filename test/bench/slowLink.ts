@@ -68,28 +68,47 @@ const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** The last inquiries answer the emulator sent, as it logged it. */
 async function lastAnswer(emulator: EmulatorProcess): Promise<LoggedAnswer> {
-	const answers = ((await emulator.control('GET', '/requests')) as LoggedAnswer[]).filter((entry) => entry.path === INQUIRIES_PATH);
+	const answers = ((await emulator.control('GET', '/requests')) as LoggedAnswer[]).filter(
+		(entry) => entry.path === INQUIRIES_PATH,
+	);
 	const last = answers[answers.length - 1];
 	if (!last?.finishedAt) throw new Error('the emulator logged no finished inquiries answer');
 	return last;
 }
 
 /** The least any client can take: the bytes that crossed the wire at the link's bandwidth, after one round trip. */
-export function transferFloorMs(wireBytes: number, settings: Pick<SlowLinkSettings, 'bandwidthBytesPerSecond' | 'roundTripMs'>): number {
+export function transferFloorMs(
+	wireBytes: number,
+	settings: Pick<SlowLinkSettings, 'bandwidthBytesPerSecond' | 'roundTripMs'>,
+): number {
 	return (wireBytes / settings.bandwidthBytesPerSecond) * 1000 + settings.roundTripMs;
 }
 
 function slowLink(settings: SlowLinkSettings, compression: boolean) {
-	return { compression, bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond, roundTripMs: settings.roundTripMs };
+	return {
+		compression,
+		bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond,
+		roundTripMs: settings.roundTripMs,
+	};
 }
 
 /** Ours: a first poll on the fast link (the baseline, not timed), then timed polls on the slow one. */
-async function measureOurs(emulator: EmulatorProcess, size: number, compression: boolean, settings: SlowLinkSettings) {
+async function measureOurs(
+	emulator: EmulatorProcess,
+	size: number,
+	compression: boolean,
+	settings: SlowLinkSettings,
+) {
 	await emulator.fillForm(size);
 	const poller = new TriggerPoller(emulator.webUrl);
 	await poller.poll();
 	await emulator.configure(slowLink(settings, compression));
-	const polls: Array<{ ms: number; answer: LoggedAnswer; beforeRequestMs: number; afterLastByteMs: number }> = [];
+	const polls: Array<{
+		ms: number;
+		answer: LoggedAnswer;
+		beforeRequestMs: number;
+		afterLastByteMs: number;
+	}> = [];
 	for (let round = 0; round < settings.roundsFor(size); round++) {
 		await emulator.addNew(settings.newPerPoll);
 		// The emulator logs in wall-clock time, so the poll's ends are taken in it too.
@@ -98,18 +117,34 @@ async function measureOurs(emulator: EmulatorProcess, size: number, compression:
 		const emitted = await poller.poll();
 		const pollMs = now() - start;
 		const endedAt = Date.now();
-		if (emitted !== settings.newPerPoll) throw new Error(`slow link, ${size}: the poll emitted ${emitted}, expected ${settings.newPerPoll}`);
+		if (emitted !== settings.newPerPoll)
+			throw new Error(
+				`slow link, ${size}: the poll emitted ${emitted}, expected ${settings.newPerPoll}`,
+			);
 		const answer = await lastAnswer(emulator);
-		polls.push({ ms: pollMs, answer, beforeRequestMs: answer.receivedAt - startedAt, afterLastByteMs: endedAt - (answer.finishedAt ?? endedAt) });
+		polls.push({
+			ms: pollMs,
+			answer,
+			beforeRequestMs: answer.receivedAt - startedAt,
+			afterLastByteMs: endedAt - (answer.finishedAt ?? endedAt),
+		});
 	}
 	const oursMs = median(polls.map((poll) => poll.ms));
 	return { oursMs, poller, ...(polls.find((poll) => poll.ms === oursMs) ?? polls[0]) };
 }
 
 /** The peer's HTTP Request node on the same link: its execution time as n8n recorded it, median of the rounds. */
-async function measurePeer(emulator: EmulatorProcess, bench: N8nForBench, size: number, compression: boolean, settings: SlowLinkSettings) {
+async function measurePeer(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	size: number,
+	compression: boolean,
+	settings: SlowLinkSettings,
+) {
 	const path = `bench-slow-link-${size}-${compression ? 'compressed' : 'plain'}`;
-	const workflowId = await bench.activate(peerFetchWorkflow(bench.credential, emulator.webUrl, path));
+	const workflowId = await bench.activate(
+		peerFetchWorkflow(bench.credential, emulator.webUrl, path),
+	);
 	const times: number[] = [];
 	const served: number[] = [];
 	let encoding: string | undefined;
@@ -130,16 +165,26 @@ async function measurePeer(emulator: EmulatorProcess, bench: N8nForBench, size: 
 			if (run) times.push(run.executionTime);
 			else {
 				times.push(Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt));
-				note = 'n8n returned the execution without its node data (too large): the whole execution\'s time';
+				note =
+					"n8n returned the execution without its node data (too large): the whole execution's time";
 			}
 		}
 	} finally {
 		await bench.deactivate(workflowId);
 	}
-	return { peerMs: times.length > 0 ? median(times) : undefined, servedMs: served.length > 0 ? median(served) : undefined, encoding, note };
+	return {
+		peerMs: times.length > 0 ? median(times) : undefined,
+		servedMs: served.length > 0 ? median(served) : undefined,
+		encoding,
+		note,
+	};
 }
 
-export async function measureSlowLink(emulator: EmulatorProcess, bench: N8nForBench, settings: SlowLinkSettings): Promise<SlowLinkRow[]> {
+export async function measureSlowLink(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	settings: SlowLinkSettings,
+): Promise<SlowLinkRow[]> {
 	const rows: SlowLinkRow[] = [];
 	try {
 		await measureAll(emulator, bench, settings, rows);
@@ -153,7 +198,10 @@ export async function measureSlowLink(emulator: EmulatorProcess, bench: N8nForBe
  * The answer ours read, fetched again with the link's cap and round trip
  * lifted: the emulator's own serving time, compressing included; median of 3.
  */
-async function uncappedTransfer(emulator: EmulatorProcess, coding: string | undefined): Promise<number> {
+async function uncappedTransfer(
+	emulator: EmulatorProcess,
+	coding: string | undefined,
+): Promise<number> {
 	await emulator.configure({ bandwidthBytesPerSecond: null, roundTripMs: 0 });
 	const times: number[] = [];
 	for (let round = 0; round < 3; round++) times.push((await emulator.transfer(coding)).ms);
@@ -161,14 +209,23 @@ async function uncappedTransfer(emulator: EmulatorProcess, coding: string | unde
 }
 
 /** One more poll by the same poller with the cap and the round trip lifted (after uncappedTransfer). */
-async function uncappedPoll(emulator: EmulatorProcess, poller: TriggerPoller, newPerPoll: number): Promise<number> {
+async function uncappedPoll(
+	emulator: EmulatorProcess,
+	poller: TriggerPoller,
+	newPerPoll: number,
+): Promise<number> {
 	await emulator.addNew(newPerPoll);
 	const start = now();
 	await poller.poll();
 	return now() - start;
 }
 
-async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, settings: SlowLinkSettings, rows: SlowLinkRow[]): Promise<void> {
+async function measureAll(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	settings: SlowLinkSettings,
+	rows: SlowLinkRow[],
+): Promise<void> {
 	for (const size of settings.sizes) {
 		for (const compression of [false, true]) {
 			const ours = await measureOurs(emulator, size, compression, settings);
@@ -196,7 +253,10 @@ async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, setting
 				oursUncappedMs: oursUncapped,
 			};
 			// A compressed row the server did not compress would measure nothing: the client must accept a coding.
-			if (compression && row.oursEncoding === 'identity') throw new Error(`slow link, ${size}: the trigger's answer came uncompressed with compression on`);
+			if (compression && row.oursEncoding === 'identity')
+				throw new Error(
+					`slow link, ${size}: the trigger's answer came uncompressed with compression on`,
+				);
 			rows.push(row);
 			console.log(
 				`slow   ${String(size).padStart(7)} inquiries  ${compression ? 'compressed' : 'plain     '}  body ${(row.bodyBytes / 1e6).toFixed(1)} MB  wire ${(wireBytes / 1e6).toFixed(1)} MB (${row.oursEncoding})` +
@@ -206,7 +266,8 @@ async function measureAll(emulator: EmulatorProcess, bench: N8nForBench, setting
 	}
 }
 
-const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value).toLocaleString('en')} ms`);
+const ms = (value: number | undefined) =>
+	value === undefined ? '-' : `${Math.round(value).toLocaleString('en')} ms`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function pairs(rows: SlowLinkRow[]) {
@@ -214,7 +275,9 @@ function pairs(rows: SlowLinkRow[]) {
 	return sizes.flatMap((size) => {
 		const plain = rows.find((row) => row.size === size && !row.compression);
 		const compressed = rows.find((row) => row.size === size && row.compression);
-		return plain && compressed ? [{ size, plain, compressed, speedup: plain.oursMs / compressed.oursMs }] : [];
+		return plain && compressed
+			? [{ size, plain, compressed, speedup: plain.oursMs / compressed.oursMs }]
+			: [];
 	});
 }
 
@@ -222,11 +285,20 @@ function pairs(rows: SlowLinkRow[]) {
 export function slowLinkTargetRows(rows: SlowLinkRow[], settings: SlowLinkSettings): string[] {
 	const link = linkName(settings);
 	const ratios = rows.map((row) => ({ row, ratio: row.oursMs / row.floorMs }));
-	const floorMet = ratios.length > 0 && ratios.every(({ ratio }) => ratio <= SLOW_LINK_FLOOR_TARGET);
-	const floorFigures = ratios.map(({ row, ratio }) => `${ratio.toFixed(2)}x at ${row.size.toLocaleString('en')} ${row.compression ? 'compressed' : 'plain'}`).join(', ');
+	const floorMet =
+		ratios.length > 0 && ratios.every(({ ratio }) => ratio <= SLOW_LINK_FLOOR_TARGET);
+	const floorFigures = ratios
+		.map(
+			({ row, ratio }) =>
+				`${ratio.toFixed(2)}x at ${row.size.toLocaleString('en')} ${row.compression ? 'compressed' : 'plain'}`,
+		)
+		.join(', ');
 	const speedups = pairs(rows);
-	const speedMet = speedups.length > 0 && speedups.every((pair) => pair.speedup >= COMPRESSION_TARGET);
-	const speedFigures = speedups.map((pair) => `${pair.speedup.toFixed(1)}x at ${pair.size.toLocaleString('en')}`).join(', ');
+	const speedMet =
+		speedups.length > 0 && speedups.every((pair) => pair.speedup >= COMPRESSION_TARGET);
+	const speedFigures = speedups
+		.map((pair) => `${pair.speedup.toFixed(1)}x at ${pair.size.toLocaleString('en')}`)
+		.join(', ');
 	const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 	return [
 		`| One poll over a slow link (${link}) against the transfer floor | within ${SLOW_LINK_FLOOR_TARGET}x, with and without compression | ${floorFigures || 'not measured'} | ${verdict(floorMet)} |`,
@@ -253,7 +325,9 @@ function whatBounds(rows: SlowLinkRow[]): string {
 			`- At ${pair.size.toLocaleString('en')}, compression: the answer shrinks ${ratio.toFixed(1)}x on the wire (${pair.compressed.oursEncoding}), which bounds what the link can gain; with the cap and the round trip lifted, the emulator serves the compressed answer in ${ms(pair.compressed.uncappedMs)} and the plain one in ${ms(pair.plain.uncappedMs)} (on ${cpus().length} cores shared with n8n and this process), against the compressed floor of ${ms(pair.compressed.floorMs)}.`,
 		);
 	}
-	return lines.length === 0 ? '' : `\n\nWhere a target is missed, what bounds it (measured in this run):\n\n${lines.join('\n')}`;
+	return lines.length === 0
+		? ''
+		: `\n\nWhere a target is missed, what bounds it (measured in this run):\n\n${lines.join('\n')}`;
 }
 
 export function slowLinkSection(rows: SlowLinkRow[], settings: SlowLinkSettings): string {
@@ -262,7 +336,8 @@ export function slowLinkSection(rows: SlowLinkRow[], settings: SlowLinkSettings)
 			`| ${row.size.toLocaleString('en')} | ${row.compression ? `on (${row.oursEncoding})` : 'off'} | ${mb(row.bodyBytes)} | ${mb(row.wireBytes)} | ${ms(row.floorMs)} | ${ms(row.oursMs)} | **${(row.oursMs / row.floorMs).toFixed(2)}x** | ${ms(row.beforeRequestMs)} / ${ms(row.servedMs)} / ${ms(row.afterLastByteMs)} | ${ms(row.peerMs)}${row.peerEncoding ? ` (${row.peerEncoding})` : ''}${row.peerNote ? ` ${row.peerNote}` : ''} | ${ms(row.peerServedMs)} | ${ms(row.uncappedMs)} / ${ms(row.oursUncappedMs)} |`,
 	);
 	const speedups = pairs(rows).map(
-		(pair) => `at ${pair.size.toLocaleString('en')}, ours is **${pair.speedup.toFixed(1)}x** faster compressed (target: at least ${COMPRESSION_TARGET}x)`,
+		(pair) =>
+			`at ${pair.size.toLocaleString('en')}, ours is **${pair.speedup.toFixed(1)}x** faster compressed (target: at least ${COMPRESSION_TARGET}x)`,
 	);
 	return `## Over a slow link
 

@@ -6,8 +6,9 @@ import { MemoryCredentialsHelper, runPoll } from '../harness';
 
 // With the explicit extension: Node's resolver would otherwise find the codex
 // file AppBuilderTrigger.node.json before the TypeScript source.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
-const { AppBuilderTrigger } = require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
+const { AppBuilderTrigger } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
+	require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
 
 /** The App Builder Trigger as n8n runs it (n8n-core's PollContext), with its static data kept between polls. */
 let pollers = 0;
@@ -29,7 +30,12 @@ export class TriggerPoller {
 	) {
 		this.helper = new MemoryCredentialsHelper({
 			types: { appBuilderApi: new AppBuilderApi() },
-			credentials: { appBuilderApi: { ...credentialDataFor({ webUrl, connectUrl: webUrl }), connectAccessToken: '' } },
+			credentials: {
+				appBuilderApi: {
+					...credentialDataFor({ webUrl, connectUrl: webUrl }),
+					connectAccessToken: '',
+				},
+			},
 		});
 	}
 

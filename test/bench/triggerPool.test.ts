@@ -6,12 +6,15 @@ import { TriggerPool } from './triggersPerMain';
 function fakeN8n(refuse: (call: string, workflowId: string) => boolean) {
 	const active = new Set<string>();
 	let made = 0;
-	const fail = () => Promise.reject(new Error('503 {"code":503,"message":"Database is not ready!"}'));
+	const fail = () =>
+		Promise.reject(new Error('503 {"code":503,"message":"Database is not ready!"}'));
 	const bench = {
 		credential: { id: '1', name: 'App Builder' },
 		n8n: { createWorkflow: async () => `w${++made}` },
-		setActive: async (workflowId: string) => (refuse('activate', workflowId) ? fail() : void active.add(workflowId)),
-		deactivate: async (workflowId: string) => (refuse('deactivate', workflowId) ? fail() : void active.delete(workflowId)),
+		setActive: async (workflowId: string) =>
+			refuse('activate', workflowId) ? fail() : void active.add(workflowId),
+		deactivate: async (workflowId: string) =>
+			refuse('deactivate', workflowId) ? fail() : void active.delete(workflowId),
 	};
 	return { bench: bench as unknown as N8nForBench, active };
 }
@@ -40,7 +43,14 @@ describe('the triggers-per-main pool of workflows', () => {
 		jest.useFakeTimers();
 		try {
 			let refusals = 3;
-			const pool = new TriggerPool(fakeN8n((call) => call === 'activate' && refusals-- > 0).bench, emulator, 'peer', 1000, 0, 10);
+			const pool = new TriggerPool(
+				fakeN8n((call) => call === 'activate' && refusals-- > 0).bench,
+				emulator,
+				'peer',
+				1000,
+				0,
+				10,
+			);
 			const first = pool.setKRetrying(4);
 			await jest.advanceTimersByTimeAsync(60_000);
 			// Made across the tries, every one of them new: the peer's first runs are all still ahead.
@@ -50,10 +60,19 @@ describe('the triggers-per-main pool of workflows', () => {
 			await pool.setKRetrying(2);
 			expect(await pool.setKRetrying(4)).toEqual({ ok: true, value: [] });
 
-			const stuck = new TriggerPool(fakeN8n((call) => call === 'deactivate').bench, emulator, 'ours', 1000, 0, 10);
+			const stuck = new TriggerPool(
+				fakeN8n((call) => call === 'deactivate').bench,
+				emulator,
+				'ours',
+				1000,
+				0,
+				10,
+			);
 			await stuck.setK(2);
 			const released = stuck.release();
-			const settled = expect(released).rejects.toThrow(/n8n did not deactivate the ours's workflows within 2 minutes \(\d+ tries: 503/);
+			const settled = expect(released).rejects.toThrow(
+				/n8n did not deactivate the ours's workflows within 2 minutes \(\d+ tries: 503/,
+			);
 			await jest.advanceTimersByTimeAsync(3 * 60_000);
 			await settled;
 			expect(ids(stuck)).toEqual(['w1', 'w2']);

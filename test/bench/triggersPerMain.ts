@@ -12,14 +12,35 @@
 import { request } from 'node:http';
 
 import { FIXTURE } from '../emulator';
-import { peerPollWorkflow, TRIGGER_NODE_TYPE, triggerWorkflow, type BenchWorkflow } from './benchWorkflows';
+import {
+	peerPollWorkflow,
+	TRIGGER_NODE_TYPE,
+	triggerWorkflow,
+	type BenchWorkflow,
+} from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
-import { confirmSteppingDown, findLargestK, firstKToConfirm, probeAround, probeUpward, type KBracket } from './kSearch';
+import {
+	confirmSteppingDown,
+	findLargestK,
+	firstKToConfirm,
+	probeAround,
+	probeUpward,
+	type KBracket,
+} from './kSearch';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
 import { tryFor, type Tried } from './tryFor';
-import { checkLeads, INTERVAL_MS, judgeWindow, type LeadCheck, type PollRequest, type RecordedExecution, type ScaleTrigger, type WindowJudgement } from './scaleWindow';
+import {
+	checkLeads,
+	INTERVAL_MS,
+	judgeWindow,
+	type LeadCheck,
+	type PollRequest,
+	type RecordedExecution,
+	type ScaleTrigger,
+	type WindowJudgement,
+} from './scaleWindow';
 import { sleep } from '../support/sleep';
 
 export type Who = 'ours' | 'peer';
@@ -44,7 +65,14 @@ export interface ScaleConfig {
 	 * decides the 5x target and a window of many peers on a large form costs
 	 * minutes of first runs. The K reported is then a bound.
 	 */
-	relativeTo?: { who: Who; size: number; compression: boolean; factors: number[]; maxProbes: number; firstAt?: number };
+	relativeTo?: {
+		who: Who;
+		size: number;
+		compression: boolean;
+		factors: number[];
+		maxProbes: number;
+		firstAt?: number;
+	};
 }
 
 export interface ScaleSettings {
@@ -174,7 +202,11 @@ export class TriggerPool {
 	}
 
 	private workflowFor(index: number): BenchWorkflow {
-		const scale = { pageId: FORM_OF(this.size, index), cronSecond: this.seconds[index], index: index + 1 };
+		const scale = {
+			pageId: FORM_OF(this.size, index),
+			cronSecond: this.seconds[index],
+			index: index + 1,
+		};
 		return this.who === 'ours'
 			? triggerWorkflow(this.bench.credential, scale)
 			: peerPollWorkflow(this.bench.credential, this.emulator.webUrl, 60, this.peerHistory, scale);
@@ -193,7 +225,8 @@ export class TriggerPool {
 			this.activeIndices.delete(index);
 		}
 		const toActivate: number[] = [];
-		for (let index = 0; this.activeIndices.size + toActivate.length < k; index++) if (!this.activeIndices.has(index)) toActivate.push(index);
+		for (let index = 0; this.activeIndices.size + toActivate.length < k; index++)
+			if (!this.activeIndices.has(index)) toActivate.push(index);
 		// A few at a time: each activation runs the trigger's first poll, which is n8n's work either way.
 		for (let from = 0; from < toActivate.length; from += 3) {
 			const batch = toActivate.slice(from, from + 3);
@@ -201,7 +234,11 @@ export class TriggerPool {
 				batch.map(async (index) => {
 					if (!this.created[index]) {
 						const workflowId = await this.bench.n8n.createWorkflow(this.workflowFor(index));
-						this.created[index] = { workflowId, pageId: FORM_OF(this.size, index), cronSecond: this.seconds[index] };
+						this.created[index] = {
+							workflowId,
+							pageId: FORM_OF(this.size, index),
+							cronSecond: this.seconds[index],
+						};
 					}
 					await this.bench.setActive(this.created[index].workflowId, true);
 					this.activeIndices.add(index);
@@ -225,18 +262,26 @@ export class TriggerPool {
 	async setKRetrying(k: number): Promise<Tried<ScaleTrigger[]>> {
 		const existed = new Set(this.created);
 		const outcome = await tryFor(async () => await this.setK(k), N8N_REFUSING);
-		return outcome.ok ? { ok: true, value: this.active.filter((trigger) => !existed.has(trigger)) } : outcome;
+		return outcome.ok
+			? { ok: true, value: this.active.filter((trigger) => !existed.has(trigger)) }
+			: outcome;
 	}
 
 	/** Deactivates every workflow; an n8n that refuses for longer than it may ends the run. */
 	async release(): Promise<void> {
 		const outcome = await this.setKRetrying(0);
-		if (!outcome.ok) throw new Error(`n8n did not deactivate the ${this.who}'s workflows within ${N8N_REFUSING.forMs / 60_000} minutes (${outcome.tries} tries: ${outcome.error})`);
+		if (!outcome.ok)
+			throw new Error(
+				`n8n did not deactivate the ${this.who}'s workflows within ${N8N_REFUSING.forMs / 60_000} minutes (${outcome.tries} tries: ${outcome.error})`,
+			);
 	}
 }
 
 /** What n8n needs to count its polls for the benchmark: its metrics, with the poll trigger's. */
-export const SCALE_N8N_ENV = { N8N_METRICS: 'true', N8N_METRICS_INCLUDE_POLL_TRIGGER_METRICS: 'true' };
+export const SCALE_N8N_ENV = {
+	N8N_METRICS: 'true',
+	N8N_METRICS_INCLUDE_POLL_TRIGGER_METRICS: 'true',
+};
 
 /**
  * In an n8n of its own, or in `shared` (started with SCALE_N8N_ENV), which is
@@ -263,26 +308,54 @@ export async function measureTriggersPerMain(
 			// One set of forms at a time: switching size resets the emulator, so the other size's workflows are turned off first.
 			if (formsOf !== config.size) {
 				for (const pool of pools.values()) await pool.release();
-				await fillSharedForms(emulator, config.size, Math.max(...settings.configs.filter((c) => c.size === config.size).map((c) => c.max)));
+				await fillSharedForms(
+					emulator,
+					config.size,
+					Math.max(...settings.configs.filter((c) => c.size === config.size).map((c) => c.max)),
+				);
 				formsOf = config.size;
 			}
 			// A configuration's workflows stay active after it: the next of the same kind and size carries on from them.
 			for (const [other, pool] of pools) if (other !== key) await pool.release();
 			let pool = pools.get(key);
 			if (!pool) {
-				pool = new TriggerPool(bench, emulator, config.who, config.size, settings.peerHistory, config.max);
+				pool = new TriggerPool(
+					bench,
+					emulator,
+					config.who,
+					config.size,
+					settings.peerHistory,
+					config.max,
+				);
 				pools.set(key, pool);
 			}
 			await emulator.configure({ compression: config.compression });
 			const row = await searchConfig(bench, emulator, pool, config, settings, rows, idleCores);
 			rows.push(row);
-			const alone = emulatorAlone.some((r) => r.size === config.size && r.compression === config.compression);
+			const alone = emulatorAlone.some(
+				(r) => r.size === config.size && r.compression === config.compression,
+			);
 			if (!alone && settings.emulatorAloneRequests > 0) {
 				await pool.release();
-				emulatorAlone.push(await measureEmulatorAlone(emulator, config.size, config.compression, settings.emulatorAloneRequests));
+				emulatorAlone.push(
+					await measureEmulatorAlone(
+						emulator,
+						config.size,
+						config.compression,
+						settings.emulatorAloneRequests,
+					),
+				);
 			}
 			const pending = settings.configs.slice(rows.length);
-			if (pending.length > 0) measured?.({ rows: [...rows], emulatorAlone: [...emulatorAlone], idleCores, n8nVersion: benchN8nVersion(), minutes: (Date.now() - startedAt) / 60_000, pending });
+			if (pending.length > 0)
+				measured?.({
+					rows: [...rows],
+					emulatorAlone: [...emulatorAlone],
+					idleCores,
+					n8nVersion: benchN8nVersion(),
+					minutes: (Date.now() - startedAt) / 60_000,
+					pending,
+				});
 		}
 		// An n8n of its own stops next: deactivating K workflows one by one in an n8n that the last window overloaded took
 		// more than half an hour (29 peers on 10,000-inquiry forms), and nothing is measured after it.
@@ -290,11 +363,21 @@ export async function measureTriggersPerMain(
 	} finally {
 		if (!shared) await bench.stop();
 	}
-	return { rows, emulatorAlone, idleCores, n8nVersion: benchN8nVersion(), minutes: (Date.now() - startedAt) / 60_000 };
+	return {
+		rows,
+		emulatorAlone,
+		idleCores,
+		n8nVersion: benchN8nVersion(),
+		minutes: (Date.now() - startedAt) / 60_000,
+	};
 }
 
 /** n8n's CPU over `lengthMs` with no workflow active and the editor API asked as in a window, in cores. */
-async function measureIdle(bench: N8nForBench, emulator: EmulatorProcess, lengthMs: number): Promise<number> {
+async function measureIdle(
+	bench: N8nForBench,
+	emulator: EmulatorProcess,
+	lengthMs: number,
+): Promise<number> {
 	await settle(bench, 60_000);
 	const pid = bench.n8n.process?.pid as number;
 	const [before] = cpuMsOfTrees([pid]);
@@ -307,14 +390,23 @@ async function measureIdle(bench: N8nForBench, emulator: EmulatorProcess, length
 	await metrics(bench);
 	const [after] = cpuMsOfTrees([pid]);
 	const cores = (after - before) / (Date.now() - start);
-	console.log(`scale  n8n idle (no workflow active, the editor API asked every ${API_EVERY_MS / 1000} s): ${cores.toFixed(3)} cores; emulator ${emulator.webUrl}`);
+	console.log(
+		`scale  n8n idle (no workflow active, the editor API asked every ${API_EVERY_MS / 1000} s): ${cores.toFixed(3)} cores; emulator ${emulator.webUrl}`,
+	);
 	return cores;
 }
 
 /** `count` forms of `size` inquiries that share one list in the emulator (the emulator is reset first). */
-async function fillSharedForms(emulator: EmulatorProcess, size: number, count: number): Promise<void> {
+async function fillSharedForms(
+	emulator: EmulatorProcess,
+	size: number,
+	count: number,
+): Promise<void> {
 	await emulator.fillForm(size, SHARED_FORM(size));
-	await emulator.shareForm(SHARED_FORM(size), Array.from({ length: count }, (_, index) => FORM_OF(size, index)));
+	await emulator.shareForm(
+		SHARED_FORM(size),
+		Array.from({ length: count }, (_, index) => FORM_OF(size, index)),
+	);
 	leadSequence = size;
 }
 
@@ -336,7 +428,15 @@ async function searchConfig(
 ): Promise<ScaleRow> {
 	const windows: WindowResult[] = [];
 	const probe = async (k: number, kind: 'probe' | 'confirm' = 'probe'): Promise<boolean> => {
-		const result = await runWindow(bench, emulator, pool, k, kind === 'probe' ? settings.probeWindowMs : settings.confirmWindowMs, kind, settings);
+		const result = await runWindow(
+			bench,
+			emulator,
+			pool,
+			k,
+			kind === 'probe' ? settings.probeWindowMs : settings.confirmWindowMs,
+			kind,
+			settings,
+		);
 		windows.push(result);
 		const j = result.judgement;
 		console.log(
@@ -349,7 +449,14 @@ async function searchConfig(
 	};
 
 	const relative = config.relativeTo;
-	const base = relative ? earlier.find((row) => row.config.who === relative.who && row.config.size === relative.size && row.config.compression === relative.compression) : undefined;
+	const base = relative
+		? earlier.find(
+				(row) =>
+					row.config.who === relative.who &&
+					row.config.size === relative.size &&
+					row.config.compression === relative.compression,
+			)
+		: undefined;
 	// The triggers a K's polls would keep n8n busy with, in cores each, from the last window that passed at it.
 	const coresPerTrigger = (k: number) => {
 		const pass = [...windows].reverse().find((window) => window.k === k && window.passed);
@@ -364,8 +471,18 @@ async function searchConfig(
 		else if (relative.firstAt !== undefined) {
 			const fromBase = relative.factors.map((factor) => Math.floor(baseK * factor));
 			// Never above the base's own Ks: the first K is there to ask less, not more.
-			bracket = await probeUpward([Math.min(relative.firstAt, ...fromBase), ...fromBase], probe, relative.maxProbes);
-		} else bracket = await probeAround({ passed: baseK, failed: base?.bracket.failed }, relative.factors, probe, relative.maxProbes);
+			bracket = await probeUpward(
+				[Math.min(relative.firstAt, ...fromBase), ...fromBase],
+				probe,
+				relative.maxProbes,
+			);
+		} else
+			bracket = await probeAround(
+				{ passed: baseK, failed: base?.bracket.failed },
+				relative.factors,
+				probe,
+				relative.maxProbes,
+			);
 	} else {
 		const probeUpTo = settings.probeUpToN8nCores;
 		bracket = await findLargestK(
@@ -373,9 +490,16 @@ async function searchConfig(
 				start: config.start,
 				max: config.max,
 				resolution: settings.resolution,
-				mostAfterPass: probeUpTo === undefined ? undefined : (k: number) => (coresPerTrigger(k) > 0 ? Math.max(0, probeUpTo - idleCores) / coresPerTrigger(k) : k * 2),
+				mostAfterPass:
+					probeUpTo === undefined
+						? undefined
+						: (k: number) =>
+								coresPerTrigger(k) > 0
+									? Math.max(0, probeUpTo - idleCores) / coresPerTrigger(k)
+									: k * 2,
 				// From the first pass, the K at which n8n would be about 70% busy: the doublings below it would pass.
-				nextAfterFirstPass: (k) => (coresPerTrigger(k) > 0 ? Math.max(0, 0.7 - idleCores) / coresPerTrigger(k) : k * 2),
+				nextAfterFirstPass: (k) =>
+					coresPerTrigger(k) > 0 ? Math.max(0, 0.7 - idleCores) / coresPerTrigger(k) : k * 2,
 			},
 			probe,
 		);
@@ -384,16 +508,38 @@ async function searchConfig(
 	let confirmed: WindowResult | undefined;
 	let note: string | undefined;
 	if (config.confirm && bracket.passed > 0) {
-		const probed = windows.filter((window) => window.kind === 'probe').map((window) => ({ k: window.k, passed: window.passed, load: window.lengthMs > 0 ? window.cpu.n8nMs / window.lengthMs : Number.POSITIVE_INFINITY }));
+		const probed = windows
+			.filter((window) => window.kind === 'probe')
+			.map((window) => ({
+				k: window.k,
+				passed: window.passed,
+				load: window.lengthMs > 0 ? window.cpu.n8nMs / window.lengthMs : Number.POSITIVE_INFINITY,
+			}));
 		const first = firstKToConfirm(probed, bracket.passed, settings.confirmUpToN8nCores);
-		const k = await confirmSteppingDown(first, settings.confirmStepDown, settings.confirmAttempts, (at) => probe(at, 'confirm'));
+		const k = await confirmSteppingDown(
+			first,
+			settings.confirmStepDown,
+			settings.confirmAttempts,
+			(at) => probe(at, 'confirm'),
+		);
 		confirmed = k === undefined ? undefined : windows[windows.length - 1];
-		if (!confirmed) note = `no K passed its ${settings.confirmWindowMs / 60_000}-minute confirmation`;
+		if (!confirmed)
+			note = `no K passed its ${settings.confirmWindowMs / 60_000}-minute confirmation`;
 	}
-	if (relative && baseK === 0) note = 'not measured: the configuration it is measured against found no K';
-	else if (relative && base && base.k === 0) note = `measured against ${baseK}, the largest K the other configuration's probes passed (none passed its confirmation)`;
-	else if (bracket.failed === undefined && !relative) note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
-	return { config, bracket, windows, confirmed, k: confirmed?.k ?? (config.confirm ? 0 : bracket.passed), note };
+	if (relative && baseK === 0)
+		note = 'not measured: the configuration it is measured against found no K';
+	else if (relative && base && base.k === 0)
+		note = `measured against ${baseK}, the largest K the other configuration's probes passed (none passed its confirmation)`;
+	else if (bracket.failed === undefined && !relative)
+		note = `every K up to ${config.max} passed: the search stopped at its ceiling`;
+	return {
+		config,
+		bracket,
+		windows,
+		confirmed,
+		k: confirmed?.k ?? (config.confirm ? 0 : bracket.passed),
+		note,
+	};
 }
 
 /** Waits until n8n answers the editor API promptly again (after a window that overloaded it, or activations). */
@@ -436,9 +582,15 @@ async function runWindow(
 ): Promise<WindowResult> {
 	// An n8n that K triggers overload may refuse to make or activate more: then it does not carry K.
 	const activation = await pool.setKRetrying(k);
-	if (!activation.ok) return refusedWindow(k, kind, `n8n refused to activate ${k} workflows for ${N8N_REFUSING.forMs / 60_000} minutes (${activation.tries} tries: ${activation.error})`);
+	if (!activation.ok)
+		return refusedWindow(
+			k,
+			kind,
+			`n8n refused to activate ${k} workflows for ${N8N_REFUSING.forMs / 60_000} minutes (${activation.tries} tries: ${activation.error})`,
+		);
 	const made = activation.value;
-	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns) await waitForFirstRuns(bench, made, pool.size);
+	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns)
+		await waitForFirstRuns(bench, made, pool.size);
 	await settle(bench, 120_000);
 
 	const n8nPid = bench.n8n.process?.pid as number;
@@ -478,38 +630,75 @@ async function runWindow(
 	const elapsedMs = Date.now() - start;
 
 	await sleep(settings.drainMs);
-	const requests = ((await emulator.control('GET', '/requests')) as Array<{ path: string; body?: { pageId?: unknown }; receivedAt: number; finishedAt?: number }>)
+	const requests = (
+		(await emulator.control('GET', '/requests')) as Array<{
+			path: string;
+			body?: { pageId?: unknown };
+			receivedAt: number;
+			finishedAt?: number;
+		}>
+	)
 		.filter((logged) => logged.path === INQUIRIES_PATH && typeof logged.body?.pageId === 'string')
-		.map((logged): PollRequest => ({ pageId: String(logged.body?.pageId), receivedAt: logged.receivedAt, finishedAt: logged.finishedAt }));
+		.map(
+			(logged): PollRequest => ({
+				pageId: String(logged.body?.pageId),
+				receivedAt: logged.receivedAt,
+				finishedAt: logged.finishedAt,
+			}),
+		);
 	await emulator.control('DELETE', '/requests');
 	const workflowIds = new Set(pool.active.map((trigger) => trigger.workflowId));
 	// n8n that the window overloaded may refuse the listing for a while; one that never lists again fails the window.
-	const listing = await tryFor(async () => await executionsSince(bench, start - INTERVAL_MS, kind === 'confirm' && pool.who === 'ours'), N8N_REFUSING);
-	const executions = (listing.ok ? listing.value : []).filter((execution) => workflowIds.has(execution.workflowId));
+	const listing = await tryFor(
+		async () =>
+			await executionsSince(bench, start - INTERVAL_MS, kind === 'confirm' && pool.who === 'ours'),
+		N8N_REFUSING,
+	);
+	const executions = (listing.ok ? listing.value : []).filter((execution) =>
+		workflowIds.has(execution.workflowId),
+	);
 
-	const delta = (name: string, where: Record<string, string> = {}) => metricSum(metricsAfter, name, where) - metricSum(metricsBefore, name, where);
+	const delta = (name: string, where: Record<string, string> = {}) =>
+		metricSum(metricsAfter, name, where) - metricSum(metricsBefore, name, where);
 	const judgement = judgeWindow({
 		triggers: pool.active,
 		window: { start, end },
 		requests,
 		executions,
 		order: pool.who === 'ours' ? 'after-request' : 'around-request',
-		counters: { overlappingTicks: delta('n8n_poll_trigger_overlapping_ticks_total'), pollErrors: delta('n8n_poll_trigger_errors_total') },
+		counters: {
+			overlappingTicks: delta('n8n_poll_trigger_overlapping_ticks_total'),
+			pollErrors: delta('n8n_poll_trigger_errors_total'),
+		},
 		apiMs,
 	});
-	if (apiErrors.length > 0) judgement.reasons.push(`the editor API failed ${apiErrors.length} times (${apiErrors[0]})`);
-	if (!listing.ok) judgement.reasons.push(`n8n did not list the window's executions within ${N8N_REFUSING.forMs / 60_000} minutes after it (${listing.tries} tries: ${listing.error})`);
+	if (apiErrors.length > 0)
+		judgement.reasons.push(`the editor API failed ${apiErrors.length} times (${apiErrors[0]})`);
+	if (!listing.ok)
+		judgement.reasons.push(
+			`n8n did not list the window's executions within ${N8N_REFUSING.forMs / 60_000} minutes after it (${listing.tries} tries: ${listing.error})`,
+		);
 	let leads: LeadCheck | undefined;
 	if (kind === 'confirm' && pool.who === 'ours' && listing.ok) {
 		leads = checkLeads({
 			workflowIds: [...workflowIds],
 			added,
-			delivered: executions.flatMap((execution) => execution.requestIds.map((requestId) => ({ workflowId: execution.workflowId, sequence: Number(requestId.replace(/^BULK/, '')) }))),
+			delivered: executions.flatMap((execution) =>
+				execution.requestIds.map((requestId) => ({
+					workflowId: execution.workflowId,
+					sequence: Number(requestId.replace(/^BULK/, '')),
+				})),
+			),
 			dueBefore: end - INTERVAL_MS - 2_000,
 		});
-		if (!leads.passed) judgement.reasons.push(`leads: ${leads.missing} missing, ${leads.repeated} repeated (of ${leads.due} due at each of ${k} triggers)`);
+		if (!leads.passed)
+			judgement.reasons.push(
+				`leads: ${leads.missing} missing, ${leads.repeated} repeated (of ${leads.due} due at each of ${k} triggers)`,
+			);
 	}
-	const pollCount = delta('n8n_poll_trigger_duration_seconds_count', { node_type: TRIGGER_NODE_TYPE });
+	const pollCount = delta('n8n_poll_trigger_duration_seconds_count', {
+		node_type: TRIGGER_NODE_TYPE,
+	});
 	const pollSum = delta('n8n_poll_trigger_duration_seconds_sum', { node_type: TRIGGER_NODE_TYPE });
 	const lag = metricSum(metricsAfter, 'n8n_nodejs_eventloop_lag_p99_seconds');
 	return {
@@ -519,7 +708,12 @@ async function runWindow(
 		judgement,
 		leads,
 		passed: judgement.passed && listing.ok && (leads?.passed ?? true),
-		cpu: { n8nMs: n8nAfter - n8nBefore, emulatorMs: emulatorAfter - emulatorBefore, benchMs: benchAfter - benchBefore, machineMs: machineAfter - machineBefore },
+		cpu: {
+			n8nMs: n8nAfter - n8nBefore,
+			emulatorMs: emulatorAfter - emulatorBefore,
+			benchMs: benchAfter - benchBefore,
+			machineMs: machineAfter - machineBefore,
+		},
 		rssMaxBytes,
 		heapUsedBytes: metricSum(metricsAfter, 'n8n_nodejs_heap_size_used_bytes') || undefined,
 		pollCallMeanMs: pollCount > 0 ? (pollSum / pollCount) * 1000 : undefined,
@@ -534,7 +728,21 @@ function refusedWindow(k: number, kind: 'probe' | 'confirm', reason: string): Wi
 		k,
 		kind,
 		lengthMs: 0,
-		judgement: { ticks: 0, polls: 0, missedTicks: 0, lateness: none, cycle: none, overInterval: 0, failedExecutions: 0, apiMs: none, apiOverLimit: 0, overlappingTicks: 0, pollErrors: 0, passed: false, reasons: [reason] },
+		judgement: {
+			ticks: 0,
+			polls: 0,
+			missedTicks: 0,
+			lateness: none,
+			cycle: none,
+			overInterval: 0,
+			failedExecutions: 0,
+			apiMs: none,
+			apiOverLimit: 0,
+			overlappingTicks: 0,
+			pollErrors: 0,
+			passed: false,
+			reasons: [reason],
+		},
 		passed: false,
 		cpu: { n8nMs: 0, emulatorMs: 0, benchMs: 0, machineMs: 0 },
 		rssMaxBytes: 0,
@@ -547,17 +755,35 @@ interface ListedExecution extends RecordedExecution {
 }
 
 /** Every finished execution n8n started since `since`, newest pages first; with the leads ours emitted when asked. */
-async function executionsSince(bench: N8nForBench, since: number, withLeads: boolean): Promise<ListedExecution[]> {
+async function executionsSince(
+	bench: N8nForBench,
+	since: number,
+	withLeads: boolean,
+): Promise<ListedExecution[]> {
 	const found: ListedExecution[] = [];
 	let cursor: string | undefined;
 	do {
 		const query = `limit=250&startedAfter=${encodeURIComponent(new Date(since).toISOString())}${withLeads ? '&includeData=true' : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
 		const page = (await bench.n8n.api('GET', `/executions?${query}`)) as {
-			data: Array<{ workflowId: string | number; status: string; startedAt: string; stoppedAt?: string; data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>> } } }>;
+			data: Array<{
+				workflowId: string | number;
+				status: string;
+				startedAt: string;
+				stoppedAt?: string;
+				data?: {
+					resultData?: {
+						runData?: Record<
+							string,
+							Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>
+						>;
+					};
+				};
+			}>;
 			nextCursor?: string | null;
 		};
 		for (const execution of page.data) {
-			const items = execution.data?.resultData?.runData?.['New Inquiry']?.[0]?.data?.main?.[0] ?? [];
+			const items =
+				execution.data?.resultData?.runData?.['New Inquiry']?.[0]?.data?.main?.[0] ?? [];
 			found.push({
 				workflowId: String(execution.workflowId),
 				status: execution.status,
@@ -578,7 +804,11 @@ async function executionsSince(bench: N8nForBench, since: number, withLeads: boo
  * long, so the wait allows each some time (about 1.5 s per thousand
  * inquiries, at least 2 s) beyond the first tick.
  */
-async function waitForFirstRuns(bench: N8nForBench, made: ScaleTrigger[], size: number): Promise<void> {
+async function waitForFirstRuns(
+	bench: N8nForBench,
+	made: ScaleTrigger[],
+	size: number,
+): Promise<void> {
 	const deadline = Date.now() + INTERVAL_MS + made.length * Math.max(2_000, (size / 1000) * 1_500);
 	const since = Date.now() - INTERVAL_MS;
 	const waiting = new Set(made.map((trigger) => trigger.workflowId));
@@ -588,7 +818,10 @@ async function waitForFirstRuns(bench: N8nForBench, made: ScaleTrigger[], size: 
 		const listed = await executionsSince(bench, since, false).catch(() => []);
 		for (const execution of listed) waiting.delete(execution.workflowId);
 	}
-	if (waiting.size > 0) console.log(`scale  ${waiting.size} of the peer's ${made.length} first runs had not finished when the window began`);
+	if (waiting.size > 0)
+		console.log(
+			`scale  ${waiting.size} of the peer's ${made.length} first runs had not finished when the window began`,
+		);
 }
 
 /**
@@ -596,12 +829,24 @@ async function waitForFirstRuns(bench: N8nForBench, made: ScaleTrigger[], size: 
  * flight, read and discarded by this process: the CPU it spends per
  * request, so the K found can be set against what the emulator can serve.
  */
-async function measureEmulatorAlone(emulator: EmulatorProcess, size: number, compression: boolean, requests: number): Promise<EmulatorAloneRow> {
+async function measureEmulatorAlone(
+	emulator: EmulatorProcess,
+	size: number,
+	compression: boolean,
+	requests: number,
+): Promise<EmulatorAloneRow> {
 	const fetchOnce = () =>
 		new Promise<number>((done, fail) => {
 			const req = request(
 				`${emulator.webUrl}${INQUIRIES_PATH}`,
-				{ method: 'POST', headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken, ...(compression ? { 'Accept-Encoding': 'gzip' } : {}) } },
+				{
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/json',
+						ACCESSTOKEN: FIXTURE.accessToken,
+						...(compression ? { 'Accept-Encoding': 'gzip' } : {}),
+					},
+				},
 				(res) => {
 					let bytes = 0;
 					res.on('data', (chunk: Buffer) => (bytes += chunk.length));
@@ -610,7 +855,13 @@ async function measureEmulatorAlone(emulator: EmulatorProcess, size: number, com
 				},
 			);
 			req.on('error', fail);
-			req.end(JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FORM_OF(size, 0) }));
+			req.end(
+				JSON.stringify({
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FORM_OF(size, 0),
+				}),
+			);
 		});
 	await fetchOnce(); // builds the answer (and its coded bytes) once, as the first poll of a minute does
 	const [before] = cpuMsOfTrees([emulator.pid ?? -1]);
@@ -628,7 +879,15 @@ async function measureEmulatorAlone(emulator: EmulatorProcess, size: number, com
 	const wallMs = Date.now() - started;
 	const [after] = cpuMsOfTrees([emulator.pid ?? -1]);
 	const cpuMsPerRequest = (after - before) / requests;
-	const row = { size, compression, requests, cpuMsPerRequest, wallMsPerRequest: (wallMs * 2) / requests, perMinutePerCore: 60_000 / Math.max(cpuMsPerRequest, 0.01), wireBytes };
+	const row = {
+		size,
+		compression,
+		requests,
+		cpuMsPerRequest,
+		wallMsPerRequest: (wallMs * 2) / requests,
+		perMinutePerCore: 60_000 / Math.max(cpuMsPerRequest, 0.01),
+		wireBytes,
+	};
 	console.log(
 		`scale  emulator alone, ${size.toLocaleString('en')} inquiries, compression ${compression ? 'on' : 'off'}: ${cpuMsPerRequest.toFixed(2)} ms CPU per request, ${row.wallMsPerRequest.toFixed(1)} ms each with 2 in flight, ${Math.round(row.perMinutePerCore).toLocaleString('en')} requests a minute per core (${(wireBytes / 1e6).toFixed(2)} MB on the wire)`,
 	);

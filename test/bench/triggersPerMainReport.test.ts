@@ -1,57 +1,143 @@
-import { MEASURED_BEGIN, MEASURED_END, replaceMeasuredBlock, scaleSection, scaleTargetRows, scalingDocBlock } from './triggersPerMainReport';
+import {
+	MEASURED_BEGIN,
+	MEASURED_END,
+	replaceMeasuredBlock,
+	scaleSection,
+	scaleTargetRows,
+	scalingDocBlock,
+} from './triggersPerMainReport';
 
 describe("the benchmark's figures in docs/scaling.md", () => {
 	it('replaces only what lies between the markers, and keeps the markers', () => {
 		const doc = `# Scaling\n\nBefore.\n\n${MEASURED_BEGIN}\nold figures\n${MEASURED_END}\n\nAfter.\n`;
 		const updated = replaceMeasuredBlock(doc, '| new | figures |\n');
-		expect(updated).toBe(`# Scaling\n\nBefore.\n\n${MEASURED_BEGIN}\n| new | figures |\n${MEASURED_END}\n\nAfter.\n`);
-		expect(replaceMeasuredBlock(updated, 'again')).toContain(`${MEASURED_BEGIN}\nagain\n${MEASURED_END}`);
+		expect(updated).toBe(
+			`# Scaling\n\nBefore.\n\n${MEASURED_BEGIN}\n| new | figures |\n${MEASURED_END}\n\nAfter.\n`,
+		);
+		expect(replaceMeasuredBlock(updated, 'again')).toContain(
+			`${MEASURED_BEGIN}\nagain\n${MEASURED_END}`,
+		);
 	});
 
 	it('leaves a page without both markers, in order, as it is', () => {
 		expect(replaceMeasuredBlock('no markers', 'x')).toBe('no markers');
-		expect(replaceMeasuredBlock(`${MEASURED_END} ${MEASURED_BEGIN}`, 'x')).toBe(`${MEASURED_END} ${MEASURED_BEGIN}`);
+		expect(replaceMeasuredBlock(`${MEASURED_END} ${MEASURED_BEGIN}`, 'x')).toBe(
+			`${MEASURED_END} ${MEASURED_BEGIN}`,
+		);
 	});
 });
 
-import type { ScaleConfig, ScaleResult, ScaleRow, ScaleSettings, WindowResult } from './triggersPerMain';
+import type {
+	ScaleConfig,
+	ScaleResult,
+	ScaleRow,
+	ScaleSettings,
+	WindowResult,
+} from './triggersPerMain';
 
 const spread = (median: number) => ({ median, p95: median * 2, max: median * 3 });
-function window(k: number, passed: boolean, reasons: string[] = [], kind: 'probe' | 'confirm' = 'probe'): WindowResult {
+function window(
+	k: number,
+	passed: boolean,
+	reasons: string[] = [],
+	kind: 'probe' | 'confirm' = 'probe',
+): WindowResult {
 	const minutes = kind === 'probe' ? 1 : 5;
 	const polls = k * minutes;
 	return {
 		k,
 		kind,
 		lengthMs: minutes * 60_000,
-		judgement: { ticks: polls, polls, missedTicks: 0, lateness: spread(20), cycle: spread(300), overInterval: 0, failedExecutions: 0, apiMs: spread(40), apiOverLimit: 0, overlappingTicks: 0, pollErrors: 0, passed, reasons },
+		judgement: {
+			ticks: polls,
+			polls,
+			missedTicks: 0,
+			lateness: spread(20),
+			cycle: spread(300),
+			overInterval: 0,
+			failedExecutions: 0,
+			apiMs: spread(40),
+			apiOverLimit: 0,
+			overlappingTicks: 0,
+			pollErrors: 0,
+			passed,
+			reasons,
+		},
 		passed,
 		// n8n busy 0.1 core at idle plus 100 ms a poll.
-		cpu: { n8nMs: 0.1 * minutes * 60_000 + 100 * polls, emulatorMs: 1000, benchMs: 100, machineMs: minutes * 60_000 },
+		cpu: {
+			n8nMs: 0.1 * minutes * 60_000 + 100 * polls,
+			emulatorMs: 1000,
+			benchMs: 100,
+			machineMs: minutes * 60_000,
+		},
 		rssMaxBytes: 700 * 2 ** 20,
 	};
 }
-function row(who: 'ours' | 'peer', size: number, k: number, failed?: number, confirmed = true): ScaleRow {
-	const config: ScaleConfig = { who, size, compression: false, confirm: confirmed, start: 1, max: 5000 };
-	const windows = [window(k, true), ...(failed ? [window(failed, false, ['3 of 500 ticks had no poll'])] : [])];
+function row(
+	who: 'ours' | 'peer',
+	size: number,
+	k: number,
+	failed?: number,
+	confirmed = true,
+): ScaleRow {
+	const config: ScaleConfig = {
+		who,
+		size,
+		compression: false,
+		confirm: confirmed,
+		start: 1,
+		max: 5000,
+	};
+	const windows = [
+		window(k, true),
+		...(failed ? [window(failed, false, ['3 of 500 ticks had no poll'])] : []),
+	];
 	const confirm = confirmed ? window(k, true, [], 'confirm') : undefined;
 	if (confirm) windows.push(confirm);
 	return { config, bracket: { passed: k, failed, probes: [] }, windows, confirmed: confirm, k };
 }
-const result = (rows: ScaleRow[]): ScaleResult => ({ rows, emulatorAlone: [], idleCores: 0.1, n8nVersion: '2.41.1', minutes: 40 });
-const settings = { probeWindowMs: 60_000, confirmWindowMs: 300_000, resolution: 0.15, newPerMinute: 3, peerHistory: 1_000_000, emulatorAloneRequests: 0 } as ScaleSettings;
+const result = (rows: ScaleRow[]): ScaleResult => ({
+	rows,
+	emulatorAlone: [],
+	idleCores: 0.1,
+	n8nVersion: '2.41.1',
+	minutes: 40,
+});
+const settings = {
+	probeWindowMs: 60_000,
+	confirmWindowMs: 300_000,
+	resolution: 0.15,
+	newPerMinute: 3,
+	peerHistory: 1_000_000,
+	emulatorAloneRequests: 0,
+} as ScaleSettings;
 
 describe('the triggers-per-main targets', () => {
 	it('meets a size only with at least the K targeted and at least 5 times the most the peer could carry', () => {
-		const [at1000, at10000] = scaleTargetRows(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false), row('ours', 10_000, 60, 70), row('peer', 10_000, 12, 13, false)]));
-		expect(at1000).toContain("400 (compression off), the peer 40 to 44: ours is at least 9.1x");
+		const [at1000, at10000] = scaleTargetRows(
+			result([
+				row('ours', 1000, 400, 460),
+				row('peer', 1000, 40, 45, false),
+				row('ours', 10_000, 60, 70),
+				row('peer', 10_000, 12, 13, false),
+			]),
+		);
+		expect(at1000).toContain('400 (compression off), the peer 40 to 44: ours is at least 9.1x');
 		expect(at1000).toMatch(/\| met \|$/);
 		// The peer's 12 passed and 13 failed: ours' 60 is 5x its 12, and the most it could carry is 12.
 		expect(at10000).toMatch(/\| met \|$/);
 	});
 
 	it('misses a size below the K targeted, or short of 5 times the peer, and links what bounds it', () => {
-		const [below, short] = scaleTargetRows(result([row('ours', 1000, 150, 170), row('peer', 1000, 10, 11, false), row('ours', 10_000, 80, 90), row('peer', 10_000, 15, 30, false)]));
+		const [below, short] = scaleTargetRows(
+			result([
+				row('ours', 1000, 150, 170),
+				row('peer', 1000, 10, 11, false),
+				row('ours', 10_000, 80, 90),
+				row('peer', 10_000, 15, 30, false),
+			]),
+		);
 		expect(below).toContain('(what bounds it: [Triggers per n8n main](#triggers-per-n8n-main))');
 		expect(below).toMatch(/\*\*not met\*\* \|$/);
 		// The peer passed 15 and failed 30: it may carry up to 29; 80 is 5 times its 15 but not 5 times 29.
@@ -60,18 +146,51 @@ describe('the triggers-per-main targets', () => {
 	});
 
 	it('takes a peer that failed at a fifth of ours as carrying fewer, and one that only passed as not bounded', () => {
-		const failedAtAFifth: ScaleRow = { ...row('peer', 1000, 0, 80, false), k: 0, bracket: { passed: 0, failed: 80, probes: [] } };
-		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), failedAtAFifth]))[0]).toMatch(/the peer fewer than 80: ours is at least 5\.1x \| met \|$/);
+		const failedAtAFifth: ScaleRow = {
+			...row('peer', 1000, 0, 80, false),
+			k: 0,
+			bracket: { passed: 0, failed: 80, probes: [] },
+		};
+		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), failedAtAFifth]))[0]).toMatch(
+			/the peer fewer than 80: ours is at least 5\.1x \| met \|$/,
+		);
 		// Failing at a fifth of the target (10 on 10,000-inquiry forms) bounds it lower still, and says how it was tried.
-		const peerConfig: ScaleConfig = { who: 'peer', size: 10_000, compression: false, confirm: false, start: 1, max: 3200, relativeTo: { who: 'ours', size: 10_000, compression: false, factors: [0.2], maxProbes: 2, firstAt: 10 } };
-		const failedAtTargetFifth: ScaleRow = { config: peerConfig, k: 0, bracket: { passed: 0, failed: 10, probes: [] }, windows: [window(10, false, ['the editor API took more than 1000 ms'])] };
+		const peerConfig: ScaleConfig = {
+			who: 'peer',
+			size: 10_000,
+			compression: false,
+			confirm: false,
+			start: 1,
+			max: 3200,
+			relativeTo: {
+				who: 'ours',
+				size: 10_000,
+				compression: false,
+				factors: [0.2],
+				maxProbes: 2,
+				firstAt: 10,
+			},
+		};
+		const failedAtTargetFifth: ScaleRow = {
+			config: peerConfig,
+			k: 0,
+			bracket: { passed: 0, failed: 10, probes: [] },
+			windows: [window(10, false, ['the editor API took more than 1000 ms'])],
+		};
 		const ours10k = row('ours', 10_000, 159, 200);
-		expect(scaleTargetRows(result([ours10k, failedAtTargetFifth]))[1]).toMatch(/the peer fewer than 10: ours is at least 17\.7x \| met \|$/);
+		expect(scaleTargetRows(result([ours10k, failedAtTargetFifth]))[1]).toMatch(
+			/the peer fewer than 10: ours is at least 17\.7x \| met \|$/,
+		);
 		expect(scaleSection(result([ours10k, failedAtTargetFifth]), settings)).toContain(
 			'| 1 1-minute window at K 10: 10 first (a fifth of the target), then a fifth of the K of App Builder Trigger, 10,000, compression off, until one fails |',
 		);
-		const onlyPassed: ScaleRow = { ...row('peer', 1000, 80, undefined, false), bracket: { passed: 80, probes: [] } };
-		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), onlyPassed]))[0]).toMatch(/the peer 80 or more \| \*\*not met\*\* \|$/);
+		const onlyPassed: ScaleRow = {
+			...row('peer', 1000, 80, undefined, false),
+			bracket: { passed: 80, probes: [] },
+		};
+		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), onlyPassed]))[0]).toMatch(
+			/the peer 80 or more \| \*\*not met\*\* \|$/,
+		);
 	});
 
 	it('reports n8n CPU per poll cycle less its idle share, and what failed first above K', () => {
@@ -81,10 +200,26 @@ describe('the triggers-per-main targets', () => {
 		expect(text).toContain('| 100 ms |');
 		expect(text).toContain('at 460: 3 of 500 ticks had no poll');
 		expect(text).toContain('then 5 minutes at K with every lead checked');
-		expect(scalingDocBlock(result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false)]), '2026-11-24', 'a machine')).toContain('| 1,000 | off | 400 | 40 to 44 | 100 ms | at 460: 3 of 500 ticks had no poll |');
+		expect(
+			scalingDocBlock(
+				result([row('ours', 1000, 400, 460), row('peer', 1000, 40, 45, false)]),
+				'2026-11-24',
+				'a machine',
+			),
+		).toContain('| 1,000 | off | 400 | 40 to 44 | 100 ms | at 460: 3 of 500 ticks had no poll |');
 		// A peer that failed at the one K it was tried at carries fewer than that, not none.
-		const failedAtAFifth: ScaleRow = { ...row('peer', 1000, 0, 80, false), k: 0, bracket: { passed: 0, failed: 80, probes: [] } };
-		expect(scalingDocBlock(result([row('ours', 1000, 400, 460), failedAtAFifth]), '2026-11-24', 'a machine')).toContain('| 1,000 | off | 400 | fewer than 80 |');
+		const failedAtAFifth: ScaleRow = {
+			...row('peer', 1000, 0, 80, false),
+			k: 0,
+			bracket: { passed: 0, failed: 80, probes: [] },
+		};
+		expect(
+			scalingDocBlock(
+				result([row('ours', 1000, 400, 460), failedAtAFifth]),
+				'2026-11-24',
+				'a machine',
+			),
+		).toContain('| 1,000 | off | 400 | fewer than 80 |');
 	});
 });
 
@@ -93,20 +228,47 @@ describe('a K confirmed below the largest probe that passed', () => {
 		const confirmedLower = row('ours', 1000, 376, 658);
 		confirmedLower.windows.splice(1, 0, window(564, true));
 		confirmedLower.bracket = { passed: 564, failed: 658, probes: [] };
-		const limited = { ...settings, probeUpToN8nCores: 1.9, confirmUpToN8nCores: 1.35, confirmStepDown: 0.85 };
+		const limited = {
+			...settings,
+			probeUpToN8nCores: 1.9,
+			confirmUpToN8nCores: 1.35,
+			confirmStepDown: 0.85,
+		};
 		const text = scaleSection(result([confirmedLower]), limited);
 		expect(text).toContain('| **376** (658 failed; 1-minute probes passed up to 564) |');
 		// A configuration measured against it names the Ks it was tried at, not the factors it might have been.
 		const compressed: ScaleRow = {
-			config: { who: 'ours', size: 1000, compression: true, confirm: false, start: 1, max: 3200, relativeTo: { who: 'ours', size: 1000, compression: false, factors: [1, 0.8], maxProbes: 2 } },
+			config: {
+				who: 'ours',
+				size: 1000,
+				compression: true,
+				confirm: false,
+				start: 1,
+				max: 3200,
+				relativeTo: {
+					who: 'ours',
+					size: 1000,
+					compression: false,
+					factors: [1, 0.8],
+					maxProbes: 2,
+				},
+			},
 			bracket: { passed: 376, failed: 658, probes: [] },
 			windows: [window(376, true), window(658, false)],
 			k: 376,
 		};
-		expect(scaleSection(result([confirmedLower, compressed]), limited)).toContain('| 2 1-minute windows at K 376, then 658, against the K of App Builder Trigger, 1,000, compression off |');
-		expect(text).toContain('never past the K at which the last pass\'s CPU per poll says n8n would need 1.9 cores');
-		expect(text).toContain('where n8n would use 1.35 cores, projected from the passing probe that cost it the most CPU per trigger');
-		expect(text).toContain('a confirmation that fails is followed by one at 85% of its K, with no probe first');
+		expect(scaleSection(result([confirmedLower, compressed]), limited)).toContain(
+			'| 2 1-minute windows at K 376, then 658, against the K of App Builder Trigger, 1,000, compression off |',
+		);
+		expect(text).toContain(
+			"never past the K at which the last pass's CPU per poll says n8n would need 1.9 cores",
+		);
+		expect(text).toContain(
+			'where n8n would use 1.35 cores, projected from the passing probe that cost it the most CPU per trigger',
+		);
+		expect(text).toContain(
+			'a confirmation that fails is followed by one at 85% of its K, with no probe first',
+		);
 		const plain = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
 		expect(plain).toContain('**400** (460 failed) |');
 		expect(plain).not.toContain('cores, which fails surely');
@@ -116,9 +278,21 @@ describe('a K confirmed below the largest probe that passed', () => {
 
 describe('a triggers-per-main section written while the run goes on', () => {
 	it('says the run was unfinished and names what it had not measured, until the last write', () => {
-		const pendingPeer: ScaleConfig = { who: 'peer', size: 10_000, compression: false, confirm: false, start: 1, max: 100 };
-		const unfinished = scaleSection({ ...result([row('ours', 1000, 400, 460)]), pending: [pendingPeer] }, settings);
-		expect(unfinished).toContain('**An unfinished run**: what it had measured after 40 minutes; not measured: peer, 10,000, compression off.');
+		const pendingPeer: ScaleConfig = {
+			who: 'peer',
+			size: 10_000,
+			compression: false,
+			confirm: false,
+			start: 1,
+			max: 100,
+		};
+		const unfinished = scaleSection(
+			{ ...result([row('ours', 1000, 400, 460)]), pending: [pendingPeer] },
+			settings,
+		);
+		expect(unfinished).toContain(
+			'**An unfinished run**: what it had measured after 40 minutes; not measured: peer, 10,000, compression off.',
+		);
 		expect(unfinished).not.toContain('This section took');
 		const finished = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
 		expect(finished).toContain('This section took 40 minutes.');

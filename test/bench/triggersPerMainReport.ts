@@ -6,7 +6,14 @@
  */
 import { lineChart } from './svgChart';
 import { API_LIMIT_MS, INTERVAL_MS } from './scaleWindow';
-import { cpuMsPerPoll, type ScaleConfig, type ScaleResult, type ScaleRow, type ScaleSettings, type WindowResult } from './triggersPerMain';
+import {
+	cpuMsPerPoll,
+	type ScaleConfig,
+	type ScaleResult,
+	type ScaleRow,
+	type ScaleSettings,
+	type WindowResult,
+} from './triggersPerMain';
 
 /** The targets on this machine: triggers per main at each size, and against the peer. */
 export const SCALE_TARGETS: ReadonlyArray<{ size: number; atLeast: number }> = [
@@ -19,15 +26,27 @@ export function scaleTargetAt(size: number): number | undefined {
 	return SCALE_TARGETS.find((target) => target.size === size)?.atLeast;
 }
 
-const ms = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '-' : `${Math.round(value).toLocaleString('en')} ms`);
-const mib = (bytes: number | undefined) => (bytes === undefined || !Number.isFinite(bytes) ? '-' : `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MiB`);
-const cores = (cpuMs: number, lengthMs: number) => (lengthMs > 0 ? (cpuMs / lengthMs).toFixed(2) : '-');
-const whoName = (config: Pick<ScaleConfig, 'who'>) => (config.who === 'ours' ? 'App Builder Trigger' : 'peer');
-const configName = (config: ScaleConfig) => `${whoName(config)}, ${config.size.toLocaleString('en')}, compression ${config.compression ? 'on' : 'off'}`;
+const ms = (value: number | undefined) =>
+	value === undefined || !Number.isFinite(value)
+		? '-'
+		: `${Math.round(value).toLocaleString('en')} ms`;
+const mib = (bytes: number | undefined) =>
+	bytes === undefined || !Number.isFinite(bytes)
+		? '-'
+		: `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MiB`;
+const cores = (cpuMs: number, lengthMs: number) =>
+	lengthMs > 0 ? (cpuMs / lengthMs).toFixed(2) : '-';
+const whoName = (config: Pick<ScaleConfig, 'who'>) =>
+	config.who === 'ours' ? 'App Builder Trigger' : 'peer';
+const configName = (config: ScaleConfig) =>
+	`${whoName(config)}, ${config.size.toLocaleString('en')}, compression ${config.compression ? 'on' : 'off'}`;
 
 /** The window that stands for a row's K: its confirmation, else the last passing probe at that K. */
 function windowAtK(row: ScaleRow): WindowResult | undefined {
-	return row.confirmed ?? [...row.windows].reverse().find((window) => window.k === row.k && window.passed);
+	return (
+		row.confirmed ??
+		[...row.windows].reverse().find((window) => window.k === row.k && window.passed)
+	);
 }
 
 /** The first failing window at the smallest K that failed: what bounds K. */
@@ -47,17 +66,24 @@ function howMeasured(row: ScaleRow, settings: ScaleSettings): string {
 	const tried = row.windows.map((window) => window.k).join(', then ');
 	if (relative) {
 		const against = `the K of ${configName({ ...relative, confirm: false, start: 0, max: 0 })}`;
-		const order = relative.firstAt !== undefined ? `: ${relative.firstAt} first (a fifth of the target), then a fifth of ${against}, until one fails` : `, against ${against}`;
+		const order =
+			relative.firstAt !== undefined
+				? `: ${relative.firstAt} first (a fifth of the target), then a fifth of ${against}, until one fails`
+				: `, against ${against}`;
 		return `${base} at K ${tried || 'none'}${order}${row.note ? `; ${row.note}` : ''}`;
 	}
-	if (row.confirmed) return `${base}, then ${settings.confirmWindowMs / 60_000} minutes at K with every lead checked`;
+	if (row.confirmed)
+		return `${base}, then ${settings.confirmWindowMs / 60_000} minutes at K with every lead checked`;
 	if (row.config.confirm) return `${base}; ${row.note ?? 'not confirmed'}`;
 	return `${base} (no longer window)`;
 }
 
 /** What a bracket says the workflow carries: between the pass and the failure, at least the pass, or fewer than the failure. */
 function carries(bracket: { passed: number; failed?: number }): string {
-	if (bracket.passed > 0 && bracket.failed !== undefined) return bracket.failed - bracket.passed > 1 ? `${bracket.passed} to ${bracket.failed - 1}` : `${bracket.passed}`;
+	if (bracket.passed > 0 && bracket.failed !== undefined)
+		return bracket.failed - bracket.passed > 1
+			? `${bracket.passed} to ${bracket.failed - 1}`
+			: `${bracket.passed}`;
 	if (bracket.passed > 0) return `${bracket.passed} or more`;
 	return bracket.failed !== undefined ? `fewer than ${bracket.failed}` : 'not measured';
 }
@@ -70,9 +96,20 @@ function ceilingOf(bracket: { passed: number; failed?: number }): number {
 /** The bracket in words: the K that passed and the one that failed above it. */
 function kCell(row: ScaleRow): string {
 	if (row.config.relativeTo) return `**${carries(row.bracket)}**`;
-	if (row.k === 0) return row.config.confirm && row.bracket.passed > 0 ? `**not confirmed** (probes passed up to ${row.bracket.passed})` : '**0**';
-	const above = row.bracket.failed === undefined ? `none failed up to ${row.config.max}` : `${row.bracket.failed} failed`;
-	const probedPast = Math.max(0, ...row.windows.filter((window) => window.kind === 'probe' && window.passed).map((window) => window.k));
+	if (row.k === 0)
+		return row.config.confirm && row.bracket.passed > 0
+			? `**not confirmed** (probes passed up to ${row.bracket.passed})`
+			: '**0**';
+	const above =
+		row.bracket.failed === undefined
+			? `none failed up to ${row.config.max}`
+			: `${row.bracket.failed} failed`;
+	const probedPast = Math.max(
+		0,
+		...row.windows
+			.filter((window) => window.kind === 'probe' && window.passed)
+			.map((window) => window.k),
+	);
 	return `**${row.k}** (${above}${probedPast > row.k ? `; 1-minute probes passed up to ${probedPast}` : ''})`;
 }
 
@@ -102,8 +139,12 @@ export function scaleTargetRows(result: ScaleResult | undefined): string[] {
 			: Number.isFinite(peerCeiling)
 				? `the peer ${carries(peer.bracket)}: ours is at least ${(ours.k / Math.max(peerCeiling as number, 1)).toFixed(1)}x`
 				: `the peer ${carries(peer.bracket)}`;
-		const bound = ours.k < atLeast ? ' (what bounds it: [Triggers per n8n main](#triggers-per-n8n-main))' : '';
-		const met = ours.k >= atLeast && peerCeiling !== undefined && ours.k >= PEER_FACTOR * Math.max(peerCeiling, 1);
+		const bound =
+			ours.k < atLeast ? ' (what bounds it: [Triggers per n8n main](#triggers-per-n8n-main))' : '';
+		const met =
+			ours.k >= atLeast &&
+			peerCeiling !== undefined &&
+			ours.k >= PEER_FACTOR * Math.max(peerCeiling, 1);
 		return `| ${title} | ${target} | ${ours.k} (${ours.config.compression ? 'compression on' : 'compression off'}), ${ratio}${bound} | ${met ? 'met' : '**not met**'} |`;
 	});
 }
@@ -113,7 +154,9 @@ export function scaleChart(result: ScaleResult): string {
 	const series = result.rows
 		.map((row) => {
 			const byK = new Map<number, number>();
-			for (const window of row.windows) if (Number.isFinite(window.judgement.cycle.median)) byK.set(window.k, window.judgement.cycle.median);
+			for (const window of row.windows)
+				if (Number.isFinite(window.judgement.cycle.median))
+					byK.set(window.k, window.judgement.cycle.median);
 			const ks = [...byK.keys()].sort((a, b) => a - b);
 			return { name: configName(row.config), xs: ks, values: ks.map((k) => byK.get(k) as number) };
 		})
@@ -140,8 +183,16 @@ export function scaleSection(result: ScaleResult, settings: ScaleSettings): stri
 		}),
 	);
 	const aloneRows = result.emulatorAlone.map((row) => {
-		const ours = result.rows.find((r) => r.config.who === 'ours' && r.config.size === row.size && r.config.compression === row.compression);
-		const atK = ours && ours.k > 0 ? `${((ours.k * row.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores at K = ${ours.k}` : '-';
+		const ours = result.rows.find(
+			(r) =>
+				r.config.who === 'ours' &&
+				r.config.size === row.size &&
+				r.config.compression === row.compression,
+		);
+		const atK =
+			ours && ours.k > 0
+				? `${((ours.k * row.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores at K = ${ours.k}`
+				: '-';
 		return `| ${row.size.toLocaleString('en')} | ${row.compression ? 'on (gzip)' : 'off'} | ${(row.wireBytes / 1e6).toFixed(2)} MB | ${row.cpuMsPerRequest.toFixed(2)} ms | ${Math.round(row.perMinutePerCore).toLocaleString('en')} | ${atK} |`;
 	});
 	return `## Triggers per n8n main
@@ -221,16 +272,25 @@ function boundsText(result: ScaleResult): string {
 		const ours = kOf(result, 'ours', size);
 		if (!ours || ours.k >= atLeast) return [];
 		const failure = firstFailure(ours);
-		if (!failure) return [`- At ${size.toLocaleString('en')}: K = ${ours.k}; ${ours.note ?? 'no window failed'}.`];
-		const alone = result.emulatorAlone.find((row) => row.size === size && row.compression === ours.config.compression);
-		const emulatorShare = alone ? `; serving ${failure.k} forms a minute costs the emulator ${((failure.k * alone.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores measured alone` : '';
+		if (!failure)
+			return [
+				`- At ${size.toLocaleString('en')}: K = ${ours.k}; ${ours.note ?? 'no window failed'}.`,
+			];
+		const alone = result.emulatorAlone.find(
+			(row) => row.size === size && row.compression === ours.config.compression,
+		);
+		const emulatorShare = alone
+			? `; serving ${failure.k} forms a minute costs the emulator ${((failure.k * alone.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores measured alone`
+			: '';
 		return [
 			`- At ${size.toLocaleString('en')} (${configName(ours.config)}): K = ${ours.k}, below the ${atLeast} targeted. At K = ${failure.k} ${failure.judgement.reasons.join('; ')}. ` +
 				`Over that window n8n used ${cores(failure.cpu.n8nMs, failure.lengthMs)} cores (${ms(cpuMsPerPoll(failure, result.idleCores))} a poll cycle; its JavaScript runs on one thread, so about 1 core is all one main can give), ` +
 				`the emulator ${cores(failure.cpu.emulatorMs, failure.lengthMs)}, and the whole machine ${cores(failure.cpu.machineMs, failure.lengthMs)} of its 2 cores${emulatorShare}.`,
 		];
 	});
-	return lines.length > 0 ? `Where a target is missed, what bounds it (measured):\n\n${lines.join('\n')}` : '';
+	return lines.length > 0
+		? `Where a target is missed, what bounds it (measured):\n\n${lines.join('\n')}`
+		: '';
 }
 
 /** Where the benchmark writes its figures into docs/scaling.md: between these two lines, which stay. */
@@ -250,13 +310,25 @@ export function scalingDocBlock(result: ScaleResult, date: string, machine: stri
 	const sizes = [...new Set(result.rows.map((row) => row.config.size))].sort((a, b) => a - b);
 	const lines = sizes.flatMap((size) =>
 		[false, true].flatMap((compression) => {
-			const ours = result.rows.find((row) => row.config.who === 'ours' && row.config.size === size && row.config.compression === compression);
+			const ours = result.rows.find(
+				(row) =>
+					row.config.who === 'ours' &&
+					row.config.size === size &&
+					row.config.compression === compression,
+			);
 			if (!ours) return [];
-			const peer = result.rows.find((row) => row.config.who === 'peer' && row.config.size === size && row.config.compression === compression);
+			const peer = result.rows.find(
+				(row) =>
+					row.config.who === 'peer' &&
+					row.config.size === size &&
+					row.config.compression === compression,
+			);
 			const at = windowAtK(ours);
 			const perPoll = at ? cpuMsPerPoll(at, result.idleCores) : undefined;
 			const failure = firstFailure(ours);
-			return [`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`];
+			return [
+				`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`,
+			];
 		}),
 	);
 	return `Measured by \`npm run bench\` on ${date}, on ${machine}, n8n ${result.n8nVersion} with its defaults (one main, SQLite), each trigger

@@ -4,7 +4,9 @@ import { idealMsOf, type AddUserRow } from './addUserInN8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the benchmark's trigger is plain JavaScript that n8n loads as it is
 const { BenchTrivialTrigger } = require('./trivialTrigger/BenchTrivialTrigger.node.js') as {
-	BenchTrivialTrigger: new () => { poll(this: IPollFunctions): Promise<Array<Array<{ json: IDataObject }>>> };
+	BenchTrivialTrigger: new () => {
+		poll(this: IPollFunctions): Promise<Array<Array<{ json: IDataObject }>>>;
+	};
 };
 
 /** One poll of the benchmark's trivial trigger with State Size set to `stateBytes`; what it returned and the static data it left. */

@@ -9,14 +9,18 @@
  */
 export type Tried<T> = { ok: true; value: T } | { ok: false; error: string; tries: number };
 
-export async function tryFor<T>(call: () => Promise<T>, limits: { forMs: number; everyMs: number }): Promise<Tried<T>> {
+export async function tryFor<T>(
+	call: () => Promise<T>,
+	limits: { forMs: number; everyMs: number },
+): Promise<Tried<T>> {
 	const deadline = Date.now() + limits.forMs;
 	for (let tries = 1; ; tries++) {
 		try {
 			return { ok: true, value: await call() };
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
-			if (Date.now() + limits.everyMs > deadline) return { ok: false, error: message.slice(0, 200), tries };
+			if (Date.now() + limits.everyMs > deadline)
+				return { ok: false, error: message.slice(0, 200), tries };
 			await new Promise((resolve) => setTimeout(resolve, limits.everyMs));
 		}
 	}

@@ -12,10 +12,18 @@ describe('the credential authenticate behind one gateway', () => {
 		connectAccessToken: 'connect-bearer',
 	};
 	const headersFor = async (url: string) =>
-		(await new AppBuilderApi().authenticate(credentials, { url, method: 'POST', headers: { Accept: 'application/json' } })).headers;
+		(
+			await new AppBuilderApi().authenticate(credentials, {
+				url,
+				method: 'POST',
+				headers: { Accept: 'application/json' },
+			})
+		).headers;
 
 	it('adds ACCESSTOKEN under the web-service base, the bearer under the Connect base, and nothing elsewhere on that host', async () => {
-		expect(await headersFor('https://gw.example/appbuilder/V4/webservices/FormBuilderApi.php')).toEqual({
+		expect(
+			await headersFor('https://gw.example/appbuilder/V4/webservices/FormBuilderApi.php'),
+		).toEqual({
 			Accept: 'application/json',
 			ACCESSTOKEN: 'web-access-token',
 		});
@@ -23,6 +31,8 @@ describe('the credential authenticate behind one gateway', () => {
 			Accept: 'application/json',
 			Authorization: 'Bearer connect-bearer',
 		});
-		expect(await headersFor('https://gw.example/admin/v1/profile')).toEqual({ Accept: 'application/json' });
+		expect(await headersFor('https://gw.example/admin/v1/profile')).toEqual({
+			Accept: 'application/json',
+		});
 	});
 });

@@ -9,9 +9,13 @@ const CHROMIUM = '/usr/bin/chromium';
 /** Debian's Chromium, installed on first use (as root, the way CI runs). */
 function ensureChromium() {
 	if (existsSync(CHROMIUM)) return CHROMIUM;
-	execFileSync('bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], {
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
+	execFileSync(
+		'bash',
+		['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'],
+		{
+			stdio: ['ignore', 'ignore', 'inherit'],
+		},
+	);
 	return CHROMIUM;
 }
 

@@ -61,7 +61,11 @@ const SHORT_PUBLICATION_LEASE = { N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS:
  */
 const ACTIVATE_AT_START = { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' };
 /** Bull's lock and stalled-job check in queue mode, shortened from a minute and 30 s. */
-const FAST_STALL = { QUEUE_WORKER_LOCK_DURATION: '5000', QUEUE_WORKER_LOCK_RENEW_TIME: '1000', QUEUE_WORKER_STALLED_INTERVAL: '5000' };
+const FAST_STALL = {
+	QUEUE_WORKER_LOCK_DURATION: '5000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '1000',
+	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+};
 
 /**
  * Where a kill is aimed:
@@ -95,7 +99,10 @@ function addLeads(emu: Emulator, added: string[], count: number): void {
 function killPlan(random: Random, kills: number): Aim[] {
 	const polls = Math.max(1, Math.round(kills / 10));
 	const others = AIMS.filter((aim) => aim !== 'poll');
-	const plan: Aim[] = [...Array<Aim>(polls).fill('poll'), ...Array.from({ length: kills - polls }, (_, i) => others[i % others.length])];
+	const plan: Aim[] = [
+		...Array<Aim>(polls).fill('poll'),
+		...Array.from({ length: kills - polls }, (_, i) => others[i % others.length]),
+	];
 	for (let i = plan.length - 1; i > 0; i--) {
 		const j = Math.floor(random.next() * (i + 1));
 		[plan[i], plan[j]] = [plan[j], plan[i]];
@@ -110,7 +117,8 @@ function landingOf(emu: Emulator, since: number): string {
 	if (last.finishedAt === undefined) return 'during the poll (answer not sent)';
 	const after = Date.now() - last.finishedAt;
 	if (after <= 50) return `${after} ms after the poll's answer (cursor save / execution insert)`;
-	if (after <= WAIT_SECONDS * 1000) return `${after} ms after the poll's answer (execution running)`;
+	if (after <= WAIT_SECONDS * 1000)
+		return `${after} ms after the poll's answer (execution running)`;
 	return `${after} ms after the poll's answer (idle)`;
 }
 
@@ -119,13 +127,19 @@ function landingOf(emu: Emulator, since: number): string {
  * leaves some out (running ones, and in queue mode one whose job stalled),
  * so the editor's list names them all and the rest are read one by one.
  */
-async function allExecutions(n8n: N8nInstance, workflowId: string): Promise<{ executions: StoredExecution[]; open: number }> {
+async function allExecutions(
+	n8n: N8nInstance,
+	workflowId: string,
+): Promise<{ executions: StoredExecution[]; open: number }> {
 	const listed = (await n8n.executions(workflowId)) as StoredExecution[];
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const all = { results: [] as Array<{ id: string; status: string }> };
 	// The editor's list pages by at most 100 (n8n 2.41 refuses more), newest first: each page asks for ids below the last one seen.
 	for (let lastId: string | undefined; ; ) {
-		const page = (await n8n.rest('GET', `/rest/executions?filter=${filter}&limit=100${lastId === undefined ? '' : `&lastId=${lastId}`}`)) as {
+		const page = (await n8n.rest(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=100${lastId === undefined ? '' : `&lastId=${lastId}`}`,
+		)) as {
 			results: Array<{ id: string; status: string }>;
 		};
 		all.results.push(...page.results);
@@ -134,14 +148,23 @@ async function allExecutions(n8n: N8nInstance, workflowId: string): Promise<{ ex
 	}
 	const known = new Set(listed.map((e) => String(e.id)));
 	for (const summary of all.results) {
-		if (!known.has(String(summary.id))) listed.push((await n8n.api('GET', `/executions/${summary.id}?includeData=true`)) as StoredExecution);
+		if (!known.has(String(summary.id)))
+			listed.push(
+				(await n8n.api('GET', `/executions/${summary.id}?includeData=true`)) as StoredExecution,
+			);
 	}
-	const open = all.results.filter((e) => ['new', 'running', 'waiting', 'unknown'].includes(e.status)).length;
+	const open = all.results.filter((e) =>
+		['new', 'running', 'waiting', 'unknown'].includes(e.status),
+	).length;
 	return { executions: listed.sort((a, b) => Number(a.id) - Number(b.id)), open };
 }
 
 /** Waits until no execution of the workflow is still new, running or waiting. */
-async function settled(n8n: N8nInstance, workflowId: string, timeoutMs: number): Promise<StoredExecution[]> {
+async function settled(
+	n8n: N8nInstance,
+	workflowId: string,
+	timeoutMs: number,
+): Promise<StoredExecution[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const { executions, open } = await allExecutions(n8n, workflowId);
@@ -152,17 +175,25 @@ async function settled(n8n: N8nInstance, workflowId: string, timeoutMs: number):
 
 /** Each execution with its status and the leads it carries, by the order they were added. */
 function perExecution(executions: StoredExecution[], added: string[]) {
-	return executions.map((e) => `${e.id} ${e.status}: ${inquiryIdsOf(e).map((lead) => added.indexOf(lead)).join(',')}`);
+	return executions.map(
+		(e) =>
+			`${e.id} ${e.status}: ${inquiryIdsOf(e)
+				.map((lead) => added.indexOf(lead))
+				.join(',')}`,
+	);
 }
 
 /** Each lead delivered more than once, with the executions and their status. */
 function duplicatesOf(executions: StoredExecution[]) {
-	return [...deliveries(executions)].filter(([, list]) => list.length > 1).map(([id, list]) => ({ id, deliveries: list }));
+	return [...deliveries(executions)]
+		.filter(([, list]) => list.length > 1)
+		.map(([id, list]) => ({ id, deliveries: list }));
 }
 
 function statusCounts(executions: StoredExecution[]): Record<string, number> {
 	const counts: Record<string, number> = {};
-	for (const execution of executions) counts[execution.status] = (counts[execution.status] ?? 0) + 1;
+	for (const execution of executions)
+		counts[execution.status] = (counts[execution.status] ?? 0) + 1;
 	return counts;
 }
 
@@ -193,13 +224,26 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 	it('single instance: every lead added across the kills is in a stored execution, none succeeds twice', async () => {
 		const started = Date.now();
 		const random = seededRandom(SEED);
-		const n8n = await N8nInstance.start({ packageTarball: tarball, env: { ...SHORT_PUBLICATION_LEASE, ...ACTIVATE_AT_START, N8N_LOG_LEVEL: process.env.CRASH_N8N_LOG_LEVEL ?? 'info' } });
+		const n8n = await N8nInstance.start({
+			packageTarball: tarball,
+			env: {
+				...SHORT_PUBLICATION_LEASE,
+				...ACTIVATE_AT_START,
+				N8N_LOG_LEVEL: process.env.CRASH_N8N_LOG_LEVEL ?? 'info',
+			},
+		});
 		const added: string[] = [];
 		const kills: Kill[] = [];
 		try {
-			const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+			const id = await n8n.createCredential(
+				'App Builder (emulator)',
+				'appBuilderApi',
+				credentialDataFor(emu),
+			);
 			addLeads(emu, added, 1);
-			const workflowId = await n8n.createWorkflow(slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS));
+			const workflowId = await n8n.createWorkflow(
+				slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS),
+			);
 			await n8n.activate(workflowId);
 			// The first poll emits the latest lead; once that execution is stored the cursor is too.
 			const first = await settledWithSuccess(n8n, workflowId);
@@ -211,33 +255,64 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				const spawnedAt = Date.now();
 				// Leads that arrive while n8n is down; the aims that need an execution get at least one.
 				addLeads(emu, added, random.between(aim === 'execution' || aim === 'handoff' ? 1 : 0, 3));
-				if (aim === 'poll') emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 30_000, times: 1 });
+				if (aim === 'poll')
+					emu.control.injectFault({
+						endpoint: 'formBuilderInquiries',
+						kind: 'latency',
+						ms: 30_000,
+						times: 1,
+					});
 				const leadWhileUp = random.next() < 0.5 ? random.between(0, 10_000) : undefined;
-				const lateLead = leadWhileUp === undefined ? undefined : setTimeout(() => addLeads(emu, added, 1), leadWhileUp);
+				const lateLead =
+					leadWhileUp === undefined
+						? undefined
+						: setTimeout(() => addLeads(emu, added, 1), leadWhileUp);
 				let bootError: string | undefined;
 				// A boot cut short by the kill is expected; one that fails on its own is kept and fails the cycle.
 				const booting = n8n.boot().catch((error: Error) => {
 					bootError = error.message;
 				});
 				const failFast = async <T>(wait: Promise<T>): Promise<T> =>
-					await Promise.race([wait, booting.then(async () => (bootError === undefined ? await wait : Promise.reject(new Error(`cycle ${cycle}: n8n did not start: ${bootError.slice(-3000)}`))))]);
+					await Promise.race([
+						wait,
+						booting.then(async () =>
+							bootError === undefined
+								? await wait
+								: Promise.reject(
+										new Error(`cycle ${cycle}: n8n did not start: ${bootError.slice(-3000)}`),
+									),
+						),
+					]);
 
 				if (aim === 'random') {
 					await sleep(random.between(500, 25_000));
 				} else {
-					const poll = await failFast(waitForPoll(emu, spawnedAt, aim === 'poll' ? 'received' : 'answered', 300_000));
-					if (poll === undefined) throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
+					const poll = await failFast(
+						waitForPoll(emu, spawnedAt, aim === 'poll' ? 'received' : 'answered', 300_000),
+					);
+					if (poll === undefined)
+						throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
 					if (aim === 'poll') await sleep(random.between(0, 1000));
 					if (aim === 'handoff') await sleep(random.between(0, 40));
 					if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
 				}
 				const landed = landingOf(emu, spawnedAt);
 				await killHard(n8n.process!);
-				kills.push({ cycle, aim, landed, msAfterSpawn: Date.now() - spawnedAt, leadsSoFar: added.length });
+				kills.push({
+					cycle,
+					aim,
+					landed,
+					msAfterSpawn: Date.now() - spawnedAt,
+					leadsSoFar: added.length,
+				});
 				keepLogs(`cycle-${cycle}`, n8n.logs());
 				progress(`kill ${cycle + 1}/${KILLS} (${aim}): ${landed}`);
 				await booting;
-				if (bootError !== undefined && !bootError.includes('exited early (SIGKILL)') && kills[kills.length - 1].landed.startsWith('start-up')) {
+				if (
+					bootError !== undefined &&
+					!bootError.includes('exited early (SIGKILL)') &&
+					kills[kills.length - 1].landed.startsWith('start-up')
+				) {
 					keepLogs(`cycle-${cycle}-boot`, bootError);
 				}
 				if (lateLead !== undefined) clearTimeout(lateLead);
@@ -276,7 +351,8 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			expect(kills.length).toBeGreaterThanOrEqual(KILLS);
 			// Nothing is lost any other way, and that window is only open at the hand-over from poll to execution.
 			expect(missing.filter((lead) => !lostInN8nWindow.includes(lead))).toEqual([]);
-			if (lostInN8nWindow.length > 0) expect(kills.some((k) => k.aim === 'handoff' || k.aim === 'random')).toBe(true);
+			if (lostInN8nWindow.length > 0)
+				expect(kills.some((k) => k.aim === 'handoff' || k.aim === 'random')).toBe(true);
 			// A lead may be in a crashed execution and again in a later one; it never runs to the end twice.
 			for (const { deliveries: list } of duplicates) {
 				expect(list.filter((d) => d.status === 'success').length).toBeLessThanOrEqual(1);
@@ -304,14 +380,23 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			const started = Date.now();
 			const random = seededRandom(SEED + 1);
 			// Short Bull locks so a dead worker's job is found stalled within seconds, not a minute.
-			const n8n = await N8nInstance.start({ packageTarball: tarball, env: { ...services.env, ...FAST_STALL } });
+			const n8n = await N8nInstance.start({
+				packageTarball: tarball,
+				env: { ...services.env, ...FAST_STALL },
+			});
 			let worker = await n8n.startWorker();
 			const added: string[] = [];
 			const kills: Kill[] = [];
 			try {
-				const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+				const id = await n8n.createCredential(
+					'App Builder (emulator)',
+					'appBuilderApi',
+					credentialDataFor(emu),
+				);
 				addLeads(emu, added, 1);
-				const workflowId = await n8n.createWorkflow(slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS));
+				const workflowId = await n8n.createWorkflow(
+					slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS),
+				);
 				await n8n.activate(workflowId);
 				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
 
@@ -323,13 +408,19 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					await n8n.boot();
 					const deadline = Date.now() + 120_000;
 					while (!/Worker started execution/.test(worker.logs().slice(logged))) {
-						if (Date.now() > deadline) throw new Error(`cycle ${cycle}: the worker started no execution`);
+						if (Date.now() > deadline)
+							throw new Error(`cycle ${cycle}: the worker started no execution`);
 						await sleep(10);
 					}
 					const into = random.between(200, WAIT_SECONDS * 1000 - 300);
 					await sleep(into);
 					await killHard(worker.process);
-					kills.push({ cycle, aim: 'execution', landed: `worker, ${into} ms into its execution`, msAfterSpawn: into });
+					kills.push({
+						cycle,
+						aim: 'execution',
+						landed: `worker, ${into} ms into its execution`,
+						msAfterSpawn: into,
+					});
 					progress(`worker kill ${cycle + 1}/${WORKER_KILLS}: ${into} ms into its execution`);
 					worker = await n8n.startWorker();
 				}
@@ -344,7 +435,9 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				// data, so its leads (already in the saved cursor) were in no execution. That is n8n's handling of the
 				// stalled job, not the trigger: the trigger emitted them, and the cursor says so.
 				const lostWithStalledJob = await inSavedCursor(n8n, workflowId, missing);
-				const emptiedExecutions = executions.filter((e) => e.status === 'error' && inquiryIdsOf(e).length === 0).map((e) => e.id);
+				const emptiedExecutions = executions
+					.filter((e) => e.status === 'error' && inquiryIdsOf(e).length === 0)
+					.map((e) => e.id);
 				keepLogs('queue-main', n8n.logs());
 				keepLogs('queue-worker', worker.logs());
 				report('queue mode, worker killed', {
@@ -376,35 +469,56 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			}
 		}, 900_000);
 
-		it('queue mode, n8n without durable poll cursors: main killed after it saved the cursor, before it stored the execution, loses that poll\'s leads', async () => {
+		it("queue mode, n8n without durable poll cursors: main killed after it saved the cursor, before it stored the execution, loses that poll's leads", async () => {
 			const db = postgresClient(services.env.DB_POSTGRESDB_PORT);
 			// A database and queue of its own: the one before used another encryption key.
 			db.query('CREATE DATABASE crash_window');
-			const env = { ...services.env, ...FAST_STALL, DB_POSTGRESDB_DATABASE: 'crash_window', QUEUE_BULL_PREFIX: 'crashwindow' };
+			const env = {
+				...services.env,
+				...FAST_STALL,
+				DB_POSTGRESDB_DATABASE: 'crash_window',
+				QUEUE_BULL_PREFIX: 'crashwindow',
+			};
 			const windowDb = postgresClient(services.env.DB_POSTGRESDB_PORT, 'crash_window');
 			const n8n = await N8nInstance.start({ packageTarball: tarball, env });
 			const worker = await n8n.startWorker();
 			try {
-				const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+				const id = await n8n.createCredential(
+					'App Builder (emulator)',
+					'appBuilderApi',
+					credentialDataFor(emu),
+				);
 				emu.control.addInquiry({ ...form });
-				const workflowId = await n8n.createWorkflow(slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, 0));
+				const workflowId = await n8n.createWorkflow(
+					slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, 0),
+				);
 				await n8n.activate(workflowId);
 				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
 
 				const lead = emu.control.addInquiry({ ...form })._id;
 				// Hold the answer so the lock below is in place before n8n has the lead.
-				emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 3000, times: 1 });
+				emu.control.injectFault({
+					endpoint: 'formBuilderInquiries',
+					kind: 'latency',
+					ms: 3000,
+					times: 1,
+				});
 				const restartedAt = Date.now();
 				await killHard(n8n.process!);
 				const booting = n8n.boot().catch(() => undefined);
 				expect(await waitForPoll(emu, restartedAt, 'received', 300_000)).toBeDefined();
 				// No execution can be inserted while this lock is held; reads go on.
 				const release = await windowDb.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
-				const staticData = () => windowDb.query(`SELECT "staticData"::text FROM workflow_entity WHERE id = '${workflowId}'`);
+				const staticData = () =>
+					windowDb.query(
+						`SELECT "staticData"::text FROM workflow_entity WHERE id = '${workflowId}'`,
+					);
 				const deadline = Date.now() + 30_000;
 				while (!staticData().includes(lead) && Date.now() < deadline) await sleep(50);
 				const cursorSaved = staticData().includes(lead);
-				const executionsBefore = windowDb.query(`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}'`);
+				const executionsBefore = windowDb.query(
+					`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}'`,
+				);
 				await killHard(n8n.process!);
 				await booting;
 				await release();
@@ -456,10 +570,19 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			let held: (HeldCommit & { leads: string[] }) | undefined;
 			let rename: { from: string; to: string; leadsAround: string[] } | undefined;
 			try {
-				const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+				const id = await n8n.createCredential(
+					'App Builder (emulator)',
+					'appBuilderApi',
+					credentialDataFor(emu),
+				);
 				addLeads(emu, added, 1);
-				const workflow = slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS);
-				(workflow.nodes[0] as { parameters: Record<string, unknown> }).parameters.pollTimes = FOUR_POLLS_A_MINUTE;
+				const workflow = slowInquiryWorkflow(
+					{ id, name: 'App Builder (emulator)' },
+					form,
+					WAIT_SECONDS,
+				);
+				(workflow.nodes[0] as { parameters: Record<string, unknown> }).parameters.pollTimes =
+					FOUR_POLLS_A_MINUTE;
 				const workflowId = await n8n.createWorkflow(workflow);
 				await n8n.activate(workflowId);
 				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
@@ -472,17 +595,46 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					const before = added.length;
 					addLeads(emu, added, random.between(aim === 'poll' || aim === 'idle' ? 0 : 1, 3));
 					const cycleLeads = added.slice(before);
-					if (aim === 'poll') emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: HELD_POLL_MS, times: 1 });
+					if (aim === 'poll')
+						emu.control.injectFault({
+							endpoint: 'formBuilderInquiries',
+							kind: 'latency',
+							ms: HELD_POLL_MS,
+							times: 1,
+						});
 					// Held: the answer waits long enough for the lock below to be in place before n8n has the leads.
-					if (aim === 'held') emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 3000, times: 1 });
+					if (aim === 'held')
+						emu.control.injectFault({
+							endpoint: 'formBuilderInquiries',
+							kind: 'latency',
+							ms: 3000,
+							times: 1,
+						});
 					let bootError: string | undefined;
 					const booting = n8n.boot().catch((error: Error) => {
 						bootError = error.message;
 					});
 					const failFast = async <T>(wait: Promise<T>): Promise<T> =>
-						await Promise.race([wait, booting.then(async () => (bootError === undefined ? await wait : Promise.reject(new Error(`cycle ${cycle}: n8n did not start: ${bootError.slice(-3000)}`))))]);
-					const poll = await failFast(waitForPoll(emu, spawnedAt, aim === 'poll' || aim === 'held' ? 'received' : 'answered', 300_000));
-					if (poll === undefined) throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
+						await Promise.race([
+							wait,
+							booting.then(async () =>
+								bootError === undefined
+									? await wait
+									: Promise.reject(
+											new Error(`cycle ${cycle}: n8n did not start: ${bootError.slice(-3000)}`),
+										),
+							),
+						]);
+					const poll = await failFast(
+						waitForPoll(
+							emu,
+							spawnedAt,
+							aim === 'poll' || aim === 'held' ? 'received' : 'answered',
+							300_000,
+						),
+					);
+					if (poll === undefined)
+						throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
 
 					let release: (() => Promise<void>) | undefined;
 					if (aim === 'poll') await sleep(random.between(0, 1000));
@@ -490,10 +642,14 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
 					// Idle: the execution has ended (it lasts WAIT_SECONDS) and the next poll has not begun.
 					const idleFor = WAIT_SECONDS * 1000 + random.between(500, 2500);
-					if (aim === 'idle' && !(await waitForIdle(emu, spawnedAt, idleFor, 120_000))) throw new Error(`cycle ${cycle}: n8n was never idle`);
+					if (aim === 'idle' && !(await waitForIdle(emu, spawnedAt, idleFor, 120_000)))
+						throw new Error(`cycle ${cycle}: n8n was never idle`);
 					if (aim === 'held') {
 						release = await db.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
-						held = { leads: cycleLeads, ...(await observeHeldCommit(db, database, workflowId, cycleLeads, 30_000)) };
+						held = {
+							leads: cycleLeads,
+							...(await observeHeldCommit(db, database, workflowId, cycleLeads, 30_000)),
+						};
 					}
 					if (aim === 'rename') {
 						await booting;
@@ -504,13 +660,24 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 						leadsAround.push(emu.control.addInquiry({ ...form })._id);
 						added.push(...leadsAround);
 						rename = { from: 'New Inquiry', to, leadsAround };
-						if ((await waitForPoll(emu, renamedAt, 'answered', 120_000)) === undefined) throw new Error('n8n did not poll after the rename');
-						if (!(await waitForIdle(emu, renamedAt, idleFor, 120_000))) throw new Error(`cycle ${cycle}: n8n was never idle after the rename`);
+						if ((await waitForPoll(emu, renamedAt, 'answered', 120_000)) === undefined)
+							throw new Error('n8n did not poll after the rename');
+						if (!(await waitForIdle(emu, renamedAt, idleFor, 120_000)))
+							throw new Error(`cycle ${cycle}: n8n was never idle after the rename`);
 					}
-					const landed = aim === 'held' ? 'with the commit held (the execution insert waiting on a table lock)' : landingOf(emu, spawnedAt);
+					const landed =
+						aim === 'held'
+							? 'with the commit held (the execution insert waiting on a table lock)'
+							: landingOf(emu, spawnedAt);
 					await killHard(n8n.process!);
 					await release?.();
-					kills.push({ cycle, aim, landed, msAfterSpawn: Date.now() - spawnedAt, leadsSoFar: added.length });
+					kills.push({
+						cycle,
+						aim,
+						landed,
+						msAfterSpawn: Date.now() - spawnedAt,
+						leadsSoFar: added.length,
+					});
 					logs.push(n8n.logs());
 					keepLogs(`durable-cycle-${cycle}`, n8n.logs());
 					progress(`durable kill ${cycle + 1}/${DURABLE_KILLS} (${aim}): ${landed}`);
@@ -532,20 +699,34 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				const missing = added.filter((lead) => !delivered.has(lead));
 				const duplicates = duplicatesOf(executions);
 				const allLogs = logs.join('\n');
-				const renamedRuns = executions.filter((e) => triggerNamesOf(e).includes(rename?.to ?? '')).map((e) => e.id);
+				const renamedRuns = executions
+					.filter((e) => triggerNamesOf(e).includes(rename?.to ?? ''))
+					.map((e) => e.id);
 				report('durable poll cursors (PostgreSQL)', {
 					perExecution: perExecution(executions, added),
 					seed: SEED,
 					kills,
 					leadsAdded: added.length,
 					leadsDelivered: added.length - missing.length,
-					missing: missing.map((lead) => ({ lead, addedAs: added.indexOf(lead), inCommittedPosition: committedPosition(db, workflowId).includes(lead) })),
+					missing: missing.map((lead) => ({
+						lead,
+						addedAs: added.indexOf(lead),
+						inCommittedPosition: committedPosition(db, workflowId).includes(lead),
+					})),
 					executions: statusCounts(executions),
 					duplicates,
-					heldCommit: held && { ...held, deliveries: held.leads.map((lead) => delivered.get(lead)?.length ?? 0) },
-					rename: rename && { ...rename, deliveries: rename.leadsAround.map((lead) => delivered.get(lead)?.length ?? 0), executionsUnderNewName: renamedRuns },
+					heldCommit: held && {
+						...held,
+						deliveries: held.leads.map((lead) => delivered.get(lead)?.length ?? 0),
+					},
+					rename: rename && {
+						...rename,
+						deliveries: rename.leadsAround.map((lead) => delivered.get(lead)?.length ?? 0),
+						executionsUnderNewName: renamedRuns,
+					},
 					pollsLeftToHandOver: allLogs.split('n8n has not yet stored the position').length - 1,
-					pollsLeftToRunningPoll: allLogs.split('the previous poll of this trigger is still running').length - 1,
+					pollsLeftToRunningPoll:
+						allLogs.split('the previous poll of this trigger is still running').length - 1,
 					retriedCrashed: retried,
 					seconds: Math.round((Date.now() - started) / 1000),
 				});
@@ -554,7 +735,12 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				expect(missing).toEqual([]);
 				expect(duplicates).toEqual([]);
 				// Where the kills landed, as the emulator saw it.
-				for (const where of ['during the poll', '(cursor save / execution insert)', '(execution running)', '(idle)']) {
+				for (const where of [
+					'during the poll',
+					'(cursor save / execution insert)',
+					'(execution running)',
+					'(idle)',
+				]) {
 					expect(kills.some((k) => k.landed.includes(where))).toBe(true);
 				}
 				// The held commit: the kill came while n8n's insert waited, with neither the position nor the execution stored; its leads came once later.
@@ -574,7 +760,11 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 });
 
 /** The leads among `leads` that the trigger's saved cursor holds: emitted by the trigger, whatever n8n did next. */
-async function inSavedCursor(n8n: N8nInstance, workflowId: string, leads: string[]): Promise<string[]> {
+async function inSavedCursor(
+	n8n: N8nInstance,
+	workflowId: string,
+	leads: string[],
+): Promise<string[]> {
 	const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as { staticData?: unknown };
 	const cursorText = JSON.stringify(stored.staticData ?? {});
 	return leads.filter((lead) => cursorText.includes(lead));
@@ -595,16 +785,24 @@ async function settledWithSuccess(n8n: N8nInstance, workflowId: string): Promise
  * Retries each crashed execution that no later execution re-delivered,
  * the way a user would from the executions list, and returns how each ended.
  */
-async function retryCrashed(n8n: N8nInstance, workflowId: string, executions: StoredExecution[]): Promise<Array<{ crashed: string; status: string }>> {
+async function retryCrashed(
+	n8n: N8nInstance,
+	workflowId: string,
+	executions: StoredExecution[],
+): Promise<Array<{ crashed: string; status: string }>> {
 	const crashed = executions.filter((e) => e.status === 'crashed');
 	const results: Array<{ crashed: string; status: string }> = [];
 	for (const execution of crashed) {
-		const retry = (await n8n.api('POST', `/executions/${execution.id}/retry`, {})) as { id?: string | number };
+		const retry = (await n8n.api('POST', `/executions/${execution.id}/retry`, {})) as {
+			id?: string | number;
+		};
 		const retryId = String(retry.id ?? '');
 		const deadline = Date.now() + 60_000;
 		let status = 'unknown';
 		while (Date.now() < deadline) {
-			const found = ((await n8n.executions(workflowId)) as StoredExecution[]).find((e) => e.id === retryId);
+			const found = ((await n8n.executions(workflowId)) as StoredExecution[]).find(
+				(e) => e.id === retryId,
+			);
 			status = found?.status ?? 'not found';
 			if (!['new', 'running', 'waiting', 'unknown', 'not found'].includes(status)) break;
 			await sleep(1000);
@@ -637,5 +835,9 @@ function report(title: string, figures: Record<string, unknown>): void {
 	console.log(`crash suite, ${title}:\n${JSON.stringify(figures, null, 2)}`);
 	recorded.push({ title, figures });
 	const file = process.env.CRASH_FIGURES;
-	if (file) writeFileSync(file, `${JSON.stringify({ recordedAt: new Date().toISOString(), n8nVersion: N8N_VERSIONS.newest, runs: recorded }, null, 2)}\n`);
+	if (file)
+		writeFileSync(
+			file,
+			`${JSON.stringify({ recordedAt: new Date().toISOString(), n8nVersion: N8N_VERSIONS.newest, runs: recorded }, null, 2)}\n`,
+		);
 }

@@ -92,7 +92,9 @@ function setNode(id, name, x, y, route) {
 		typeVersion: 3.4,
 		position: [x, y],
 		parameters: {
-			assignments: { assignments: [{ id: `${id}-route`, name: 'route', value: route, type: 'string' }] },
+			assignments: {
+				assignments: [{ id: `${id}-route`, name: 'route', value: route, type: 'string' }],
+			},
 			includeOtherFields: true,
 			options: {},
 		},
@@ -105,21 +107,35 @@ async function main() {
 	const emu = await startEmulator({ seed: 'demo' });
 	let count = 0;
 	const timer = setInterval(() => {
-		const record = emu.control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, fields: demoLeadFields(6 + count++) });
+		const record = emu.control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			fields: demoLeadFields(6 + count++),
+		});
 		console.log(`Emulator: new inquiry ${record._id} from ${record.formData[0][0]}`);
 	}, NEW_INQUIRY_EVERY_MS);
 
-	console.log('Starting n8n (the first run installs it into ~/.cache/n8n-nodes-appbuilder, a few minutes)...');
+	console.log(
+		'Starting n8n (the first run installs it into ~/.cache/n8n-nodes-appbuilder, a few minutes)...',
+	);
 	const n8n = await N8nInstance.start({ packageTarball: tarball, port: N8N_PORT });
-	const credentialId = await n8n.createCredential('App Builder (demo emulator)', 'appBuilderApi', credentialDataFor(emu, { connect: true }));
-	const workflowId = await n8n.createWorkflow(leadRoutingWorkflow({ id: credentialId, name: 'App Builder (demo emulator)' }));
+	const credentialId = await n8n.createCredential(
+		'App Builder (demo emulator)',
+		'appBuilderApi',
+		credentialDataFor(emu, { connect: true }),
+	);
+	const workflowId = await n8n.createWorkflow(
+		leadRoutingWorkflow({ id: credentialId, name: 'App Builder (demo emulator)' }),
+	);
 	await n8n.activate(workflowId);
 
 	console.log('');
 	console.log(`n8n editor:   ${n8n.url}/workflow/${workflowId}`);
 	console.log(`Login:        ${OWNER.email} / ${OWNER.password}`);
-	console.log(`Emulator:     ${emu.webUrl} (Connect ${emu.connectUrl}); a new lead arrives every minute`);
-	console.log('Executions appear under the workflow\'s Executions tab. Ctrl-C stops everything.');
+	console.log(
+		`Emulator:     ${emu.webUrl} (Connect ${emu.connectUrl}); a new lead arrives every minute`,
+	);
+	console.log("Executions appear under the workflow's Executions tab. Ctrl-C stops everything.");
 
 	let stopping = false;
 	const stop = async () => {

@@ -55,7 +55,10 @@ export const HELD_POLL_MS = 8000;
  * of its own, so after a restart the missed ones run at once.
  */
 export const FOUR_POLLS_A_MINUTE = {
-	item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+	item: [0, 15, 30, 45].map((second) => ({
+		mode: 'custom',
+		cronExpression: `${second} * * * * *`,
+	})),
 };
 
 /**
@@ -71,7 +74,13 @@ export type DurableAim = (typeof DURABLE_AIMS)[number];
 /** Every aim once, the rest of the kills on the ones that land in n8n's own steps, in a seeded order. */
 export function durablePlan(random: { next: () => number }, kills: number): DurableAim[] {
 	const extra: DurableAim[] = ['handoff', 'execution', 'idle', 'poll'];
-	const plan: DurableAim[] = [...DURABLE_AIMS, ...Array.from({ length: Math.max(0, kills - DURABLE_AIMS.length) }, (_, i) => extra[i % extra.length])];
+	const plan: DurableAim[] = [
+		...DURABLE_AIMS,
+		...Array.from(
+			{ length: Math.max(0, kills - DURABLE_AIMS.length) },
+			(_, i) => extra[i % extra.length],
+		),
+	];
 	for (let i = plan.length - 1; i > 0; i--) {
 		const j = Math.floor(random.next() * (i + 1));
 		[plan[i], plan[j]] = [plan[j], plan[i]];
@@ -80,7 +89,12 @@ export function durablePlan(random: { next: () => number }, kills: number): Dura
 }
 
 /** Renames a node of a workflow through n8n's public API and publishes the new version. */
-export async function renameNode(n8n: N8nInstance, workflowId: string, from: string, to: string): Promise<void> {
+export async function renameNode(
+	n8n: N8nInstance,
+	workflowId: string,
+	from: string,
+	to: string,
+): Promise<void> {
 	const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as {
 		name: string;
 		nodes: Array<{ name: string }>;
@@ -111,7 +125,13 @@ export interface HeldCommit {
 }
 
 /** Waits (up to `timeoutMs`) until n8n's execution insert waits on a lock, then reads the rest. */
-export async function observeHeldCommit(db: Database, database: string, workflowId: string, leads: string[], timeoutMs: number): Promise<HeldCommit> {
+export async function observeHeldCommit(
+	db: Database,
+	database: string,
+	workflowId: string,
+	leads: string[],
+	timeoutMs: number,
+): Promise<HeldCommit> {
 	const waiting = () =>
 		Number(
 			db.query(
@@ -120,13 +140,19 @@ export async function observeHeldCommit(db: Database, database: string, workflow
 		) > 0;
 	const deadline = Date.now() + timeoutMs;
 	while (!waiting() && Date.now() < deadline) await sleep(50);
-	const position = db.query(`SELECT "cursor"::text FROM poller_state WHERE "workflowId" = '${workflowId}'`);
-	const staticData = db.query(`SELECT "staticData"::text FROM workflow_entity WHERE id = '${workflowId}'`);
+	const position = db.query(
+		`SELECT "cursor"::text FROM poller_state WHERE "workflowId" = '${workflowId}'`,
+	);
+	const staticData = db.query(
+		`SELECT "staticData"::text FROM workflow_entity WHERE id = '${workflowId}'`,
+	);
 	return {
 		insertWaiting: waiting(),
 		positionCommitted: leads.some((lead) => position.includes(lead)),
 		globalCopyHasLeads: leads.some((lead) => staticData.includes(lead)),
-		executionsStored: Number(db.query(`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}'`)),
+		executionsStored: Number(
+			db.query(`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}'`),
+		),
 	};
 }
 

@@ -7,12 +7,21 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { CHROMIUM_ARGS, ensureChromium } from './browser';
 import { N8nInstance, OWNER, packPackage } from './n8nInstance';
-import { APP_BUILDER_TOOL, mcpToolWorkflow, newInquiryWorkflow, userLifecycleWorkflow } from './workflows';
+import {
+	APP_BUILDER_TOOL,
+	mcpToolWorkflow,
+	newInquiryWorkflow,
+	userLifecycleWorkflow,
+} from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 // The README's pictures are refreshed only on request, so a test run leaves the tree clean.
-const SCREENSHOTS = resolve(__dirname, '../..', process.env.UPDATE_SCREENSHOTS ? 'docs' : 'test-results/screenshots');
+const SCREENSHOTS = resolve(
+	__dirname,
+	'../..',
+	process.env.UPDATE_SCREENSHOTS ? 'docs' : 'test-results/screenshots',
+);
 
 /**
  * The editor as a person meets it, in headless Chromium: the nodes are
@@ -41,12 +50,24 @@ describe('the n8n editor with the package installed', () => {
 		emu = await startEmulator({ seed: 'demo' });
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		n8n = await N8nInstance.start({ packageTarball: tarball });
-		const credentialId = await n8n.createCredential('App Builder account', 'appBuilderApi', credentialDataFor(emu));
+		const credentialId = await n8n.createCredential(
+			'App Builder account',
+			'appBuilderApi',
+			credentialDataFor(emu),
+		);
 		const credential = { id: credentialId, name: 'App Builder account' };
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
-		triggerWorkflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'New lead from Contact Us' });
-		actionWorkflowId = await n8n.createWorkflow({ ...userLifecycleWorkflow(credential, form), name: 'Give new customers an app account' });
-		toolWorkflowId = await n8n.createWorkflow(mcpToolWorkflow(credential, form, 'appbuilder-tools'));
+		triggerWorkflowId = await n8n.createWorkflow({
+			...newInquiryWorkflow(credential, form),
+			name: 'New lead from Contact Us',
+		});
+		actionWorkflowId = await n8n.createWorkflow({
+			...userLifecycleWorkflow(credential, form),
+			name: 'Give new customers an app account',
+		});
+		toolWorkflowId = await n8n.createWorkflow(
+			mcpToolWorkflow(credential, form, 'appbuilder-tools'),
+		);
 		const trigger = newInquiryWorkflow(credential, form);
 		allFormsWorkflowId = await n8n.createWorkflow({
 			...trigger,
@@ -56,7 +77,13 @@ describe('the n8n editor with the package installed', () => {
 				const parameters: Record<string, unknown> = {
 					...node.parameters,
 					watch: 'allForms',
-					options: { firstPoll: 'since', firstPollSince: '2026-11-01T00:00:00', maxItemsPerPoll: 500, errorAfterPolls: 3, errorAfterMinutes: 15 },
+					options: {
+						firstPoll: 'since',
+						firstPollSince: '2026-11-01T00:00:00',
+						maxItemsPerPoll: 500,
+						errorAfterPolls: 3,
+						errorAfterMinutes: 15,
+					},
 				};
 				delete parameters.pageId;
 				return { ...node, name: 'New Lead', parameters };
@@ -121,7 +148,11 @@ describe('the n8n editor with the package installed', () => {
 			await ndv.getByText(field, { exact: true }).first().waitFor();
 		}
 		// The choice shows as the select's value; the Form picker is hidden while every form is watched.
-		expect(await ndv.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toContain('All Forms of the App');
+		expect(
+			await ndv
+				.locator('input')
+				.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value)),
+		).toContain('All Forms of the App');
 		expect(await ndv.getByText('Form', { exact: true }).count()).toBe(0);
 		await page.mouse.move(5, 5);
 		await page.waitForTimeout(500);
@@ -136,8 +167,17 @@ describe('the n8n editor with the package installed', () => {
 		await page.keyboard.type('App Builder');
 		const creator = page.locator('[data-test-id="node-creator"]');
 		// n8n lists a node and its trigger as one entry, with the actions and the trigger events inside.
-		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: 'App Builder' }).first().click();
-		for (const text of ['Add an app user', 'Update an app user', 'Get many form inquiries', 'Actions (3)', 'Triggers (2)']) {
+		await creator
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: 'App Builder' })
+			.first()
+			.click();
+		for (const text of [
+			'Add an app user',
+			'Update an app user',
+			'Get many form inquiries',
+			'Actions (3)',
+			'Triggers (2)',
+		]) {
 			await creator.getByText(text).first().waitFor();
 		}
 		await page.screenshot({ path: join(SCREENSHOTS, 'node-actions.png') });
@@ -145,7 +185,7 @@ describe('the n8n editor with the package installed', () => {
 		await page.keyboard.press('Escape');
 	});
 
-	it('opens each operation\'s parameters', async () => {
+	it("opens each operation's parameters", async () => {
 		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
 		for (const [node, fields] of [
 			['Add User', ['Email', 'Password Format', 'Phone', 'Additional Fields']],
@@ -163,12 +203,16 @@ describe('the n8n editor with the package installed', () => {
 	it('shows App Builder as three tools connected to an MCP Server Trigger', async () => {
 		await page.goto(`${n8n.url}/workflow/${toolWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
-		const tools = page.locator(`[data-test-id="canvas-node"][data-node-type="${APP_BUILDER_TOOL}"]`);
+		const tools = page.locator(
+			`[data-test-id="canvas-node"][data-node-type="${APP_BUILDER_TOOL}"]`,
+		);
 		await expectCount(tools, 3);
 		// n8n draws a tool's ai_tool connection as an edge into the trigger's Tools input.
 		for (const tool of ['Add app user', 'Update app user', 'Get form inquiries']) {
 			await page
-				.locator(`[data-test-id="edge"][data-source-node-name="${tool}"][data-target-node-name="MCP Server Trigger"]`)
+				.locator(
+					`[data-test-id="edge"][data-source-node-name="${tool}"][data-target-node-name="MCP Server Trigger"]`,
+				)
 				.first()
 				.waitFor({ state: 'attached' });
 		}

@@ -23,10 +23,15 @@ interface Workflow {
 const N8N_VERSION = N8N_VERSIONS.newest;
 const EXAMPLES = resolve(__dirname, '../../examples');
 /** Nodes that would reach a third-party service: the test runs a No Operation node in their place. */
-const THIRD_PARTY = ['n8n-nodes-base.slack', 'n8n-nodes-base.googleSheets', 'n8n-nodes-base.emailSend'];
+const THIRD_PARTY = [
+	'n8n-nodes-base.slack',
+	'n8n-nodes-base.googleSheets',
+	'n8n-nodes-base.emailSend',
+];
 
 const shortName = (type: string): string => type.slice(type.lastIndexOf('.') + 1);
-const readExample = (file: string): Omit<Workflow, 'id'> => JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8'));
+const readExample = (file: string): Omit<Workflow, 'id'> =>
+	JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8'));
 
 /**
  * The workflows in examples/, imported as they are into a real n8n with the
@@ -43,7 +48,11 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		emu = await startEmulator();
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		n8n = await N8nInstance.start({ version: N8N_VERSION, packageTarball: tarball });
-		const id = await n8n.createCredential('App Builder account', 'appBuilderApi', credentialDataFor(emu));
+		const id = await n8n.createCredential(
+			'App Builder account',
+			'appBuilderApi',
+			credentialDataFor(emu),
+		);
 		credential = { id, name: 'App Builder account' };
 	}, 600_000);
 
@@ -71,9 +80,23 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		workflow.nodes.forEach((node, index) => {
 			const description = descriptions[index];
 			// n8n answers with the type's description, named without the package prefix; an unknown type fails the request.
-			expect({ node: node.name, type: shortName(description?.name ?? '') }).toEqual({ node: node.name, type: shortName(node.type) });
-			const parameters = NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node, description);
-			const found = NodeHelpers.getNodeParametersIssues(description.properties, { ...node, parameters: parameters ?? {} }, description);
+			expect({ node: node.name, type: shortName(description?.name ?? '') }).toEqual({
+				node: node.name,
+				type: shortName(node.type),
+			});
+			const parameters = NodeHelpers.getNodeParameters(
+				description.properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				description,
+			);
+			const found = NodeHelpers.getNodeParametersIssues(
+				description.properties,
+				{ ...node, parameters: parameters ?? {} },
+				description,
+			);
 			const names = Object.keys(found?.parameters ?? {});
 			if (names.length > 0) issues[node.name] = names.sort();
 		});
@@ -86,31 +109,54 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		const deadline = Date.now() + 30_000;
 		for (;;) {
 			const executions = await n8n.executions(workflowId);
-			const settled = executions.length >= count && executions.every((execution) => !['new', 'running'].includes(execution.status));
+			const settled =
+				executions.length >= count &&
+				executions.every((execution) => !['new', 'running'].includes(execution.status));
 			if (settled || Date.now() > deadline) return executions;
 			await new Promise((resolveWait) => setTimeout(resolveWait, 500));
 		}
 	}
 
 	/** What the test runs: the stored workflow with the credential set and No Operation nodes for the third-party ones. */
-	async function prepare(workflow: Workflow, parameters: Record<string, Record<string, unknown>> = {}): Promise<string[]> {
+	async function prepare(
+		workflow: Workflow,
+		parameters: Record<string, Record<string, unknown>> = {},
+	): Promise<string[]> {
 		const swapped: string[] = [];
 		const nodes = workflow.nodes.map((node) => {
 			if (THIRD_PARTY.includes(node.type)) {
 				swapped.push(node.name);
-				return { id: node.id, name: node.name, position: node.position, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+				return {
+					id: node.id,
+					name: node.name,
+					position: node.position,
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					parameters: {},
+				};
 			}
 			if (!node.type.startsWith('n8n-nodes-appbuilder.')) return node;
-			return { ...node, parameters: { ...node.parameters, ...parameters[node.name] }, credentials: { appBuilderApi: credential } };
+			return {
+				...node,
+				parameters: { ...node.parameters, ...parameters[node.name] },
+				credentials: { appBuilderApi: credential },
+			};
 		});
-		await n8n.api('PUT', `/workflows/${workflow.id}`, { name: workflow.name, nodes, connections: workflow.connections, settings: workflow.settings });
+		await n8n.api('PUT', `/workflows/${workflow.id}`, {
+			name: workflow.name,
+			nodes,
+			connections: workflow.connections,
+			settings: workflow.settings,
+		});
 		await n8n.activate(workflow.id);
 		return swapped;
 	}
 
 	it('new-lead-routing.json: imports whole, leaves only the form, sheet and credentials to fill in, and routes each new lead by its budget', async () => {
 		const workflow = await importExample('new-lead-routing.json');
-		expect(workflow.nodes.map((node) => node.name)).toEqual(readExample('new-lead-routing.json').nodes.map((node) => node.name));
+		expect(workflow.nodes.map((node) => node.name)).toEqual(
+			readExample('new-lead-routing.json').nodes.map((node) => node.name),
+		);
 		expect(await parameterIssues(workflow)).toEqual({
 			'New Lead': ['appId', 'pageId'],
 			'Add to Leads Sheet': ['documentId', 'sheetName'],
@@ -119,28 +165,46 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 		emu.control.addInquiry({ ...form, fields: demoLeadFields(3), addedon: Date.now() - 3_600_000 });
 		const swapped = await prepare(workflow, {
-			'New Lead': { appId: form.appId, pageId: { __rl: true, mode: 'list', value: form.pageId, cachedResultName: 'Contact Us' } },
+			'New Lead': {
+				appId: form.appId,
+				pageId: { __rl: true, mode: 'list', value: form.pageId, cachedResultName: 'Contact Us' },
+			},
 		});
 		expect(swapped.sort()).toEqual(['Add to Leads Sheet', 'Email the Lead', 'Tell Sales on Slack']);
 		await waitForPolls(emu, 1);
 
 		// Kenji: 20000+, Maria: 5000-10000, Amara: 1000-5000 (test/emulator/fixtures.js).
-		const leads = [1, 0, 2].map((index) => emu.control.addInquiry({ ...form, fields: demoLeadFields(index) }));
+		const leads = [1, 0, 2].map((index) =>
+			emu.control.addInquiry({ ...form, fields: demoLeadFields(index) }),
+		);
 		await waitForPolls(emu, 1);
 
 		const executions = await n8n.executions(workflow.id);
 		expect(executions.map((execution) => execution.status)).toEqual(['success']);
 		const runData = executions[0].data.resultData.runData;
-		const emailsAt = (node: string): string[] => (runData[node]?.[0]?.data?.main?.[0] ?? []).map((item: { json: { email: string } }) => item.json.email);
-		expect(emailsAt('New Lead')).toEqual(['kenji.tanaka@example.jp', 'maria.garcia@example.com', 'amara@okafor-studio.example']);
+		const emailsAt = (node: string): string[] =>
+			(runData[node]?.[0]?.data?.main?.[0] ?? []).map(
+				(item: { json: { email: string } }) => item.json.email,
+			);
+		expect(emailsAt('New Lead')).toEqual([
+			'kenji.tanaka@example.jp',
+			'maria.garcia@example.com',
+			'amara@okafor-studio.example',
+		]);
 		expect({
 			slack: emailsAt('Tell Sales on Slack'),
 			email: emailsAt('Email the Lead'),
 			sheet: emailsAt('Add to Leads Sheet'),
-		}).toEqual({ slack: ['kenji.tanaka@example.jp'], email: ['maria.garcia@example.com'], sheet: ['amara@okafor-studio.example'] });
-		expect(runData['New Lead'][0].data.main[0].map((item: { json: { inquiryId: string } }) => item.json.inquiryId)).toEqual(
-			leads.map((lead) => lead._id),
-		);
+		}).toEqual({
+			slack: ['kenji.tanaka@example.jp'],
+			email: ['maria.garcia@example.com'],
+			sheet: ['amara@okafor-studio.example'],
+		});
+		expect(
+			runData['New Lead'][0].data.main[0].map(
+				(item: { json: { inquiryId: string } }) => item.json.inquiryId,
+			),
+		).toEqual(leads.map((lead) => lead._id));
 		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
 	}, 300_000);
 
@@ -149,26 +213,48 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		expect(await parameterIssues(workflow)).toEqual({});
 		expect(await prepare(workflow)).toEqual([]);
 
-		const person = { email: 'ann.lee@example.com', name: 'Ann Lee', password: 'Pa55word!', phone: '5551234567' };
+		const person = {
+			email: 'ann.lee@example.com',
+			name: 'Ann Lee',
+			password: 'Pa55word!',
+			phone: '5551234567',
+		};
 		const added = await callWebhook(n8n, 'appbuilder-add-user', person);
 		expect({ status: added.status, body: JSON.parse(added.body) }).toEqual({
 			status: 201,
 			body: { ok: true, email: 'ann.lee@example.com', message: expect.any(String) },
 		});
 		expect(emu.control.users()).toEqual([
-			expect.objectContaining({ email: 'ann.lee@example.com', name: 'Ann Lee', phone: '5551234567', group: 'Website sign-ups', passwordType: 'MD5' }),
+			expect.objectContaining({
+				email: 'ann.lee@example.com',
+				name: 'Ann Lee',
+				phone: '5551234567',
+				group: 'Website sign-ups',
+				passwordType: 'MD5',
+			}),
 		]);
 		expect(JSON.stringify(emu.control.requests())).not.toContain('Pa55word!');
 
 		const again = await callWebhook(n8n, 'appbuilder-add-user', person);
 		expect(again.status).toBe(422);
-		expect(JSON.parse(again.body)).toEqual({ ok: false, error: expect.stringMatching(/already belongs to an app user/) });
+		expect(JSON.parse(again.body)).toEqual({
+			ok: false,
+			error: expect.stringMatching(/already belongs to an app user/),
+		});
 		expect(emu.control.users()).toHaveLength(1);
 
 		const executions = await settledExecutions(workflow.id, 2);
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
-		expect(Object.keys(executions[0].data.resultData.runData).sort()).toEqual(['Add User', 'Respond Added', 'Sign-up Webhook']);
-		expect(Object.keys(executions[1].data.resultData.runData).sort()).toEqual(['Add User', 'Respond Refused', 'Sign-up Webhook']);
+		expect(Object.keys(executions[0].data.resultData.runData).sort()).toEqual([
+			'Add User',
+			'Respond Added',
+			'Sign-up Webhook',
+		]);
+		expect(Object.keys(executions[1].data.resultData.runData).sort()).toEqual([
+			'Add User',
+			'Respond Refused',
+			'Sign-up Webhook',
+		]);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
 	}, 180_000);

@@ -18,7 +18,11 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 export const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 
 /** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
-export function seededRandom(seed: number): { next: () => number; between: (min: number, max: number) => number; pick: <T>(items: readonly T[]) => T } {
+export function seededRandom(seed: number): {
+	next: () => number;
+	between: (min: number, max: number) => number;
+	pick: <T>(items: readonly T[]) => T;
+} {
 	let state = seed >>> 0;
 	const next = () => {
 		state = (state + 0x6d2b79f5) >>> 0;
@@ -39,7 +43,6 @@ export function crashSeed(): number {
 	const given = Number(process.env.CRASH_SEED);
 	return Number.isInteger(given) && given > 0 ? given : Math.floor(Math.random() * 2 ** 31) + 1;
 }
-
 
 /** Process ids started by `pid`, children first-level and below (read from /proc). */
 function descendantsOf(pid: number): number[] {
@@ -101,10 +104,17 @@ export function pollsSeen(emu: Emulator): PollRecord[] {
 }
 
 /** Waits until a poll that arrived after `since` is received (or also answered); undefined at the deadline. */
-export async function waitForPoll(emu: Emulator, since: number, stage: 'received' | 'answered', timeoutMs: number): Promise<PollRecord | undefined> {
+export async function waitForPoll(
+	emu: Emulator,
+	since: number,
+	stage: 'received' | 'answered',
+	timeoutMs: number,
+): Promise<PollRecord | undefined> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		const poll = pollsSeen(emu).find((p) => p.receivedAt >= since && (stage === 'received' || p.finishedAt !== undefined));
+		const poll = pollsSeen(emu).find(
+			(p) => p.receivedAt >= since && (stage === 'received' || p.finishedAt !== undefined),
+		);
 		if (poll) return poll;
 		await sleep(5);
 	}
@@ -116,7 +126,12 @@ export async function waitForPoll(emu: Emulator, since: number, stage: 'received
  * other poll is under way (a later poll starts the wait again); false at the
  * deadline.
  */
-export async function waitForIdle(emu: Emulator, since: number, quietMs: number, timeoutMs: number): Promise<boolean> {
+export async function waitForIdle(
+	emu: Emulator,
+	since: number,
+	quietMs: number,
+	timeoutMs: number,
+): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const polls = pollsSeen(emu).filter((p) => p.receivedAt >= since);
@@ -135,14 +150,29 @@ export interface StoredExecution {
 	id: string;
 	status: string;
 	data?: {
-		resultData?: { runData?: Record<string, Array<{ source?: unknown[] | null; data?: { main?: ExecutionItems[][] } }>> };
-		executionData?: { nodeExecutionStack?: Array<{ node: { name: string }; source?: unknown; data: { main: ExecutionItems[][] } }> };
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{ source?: unknown[] | null; data?: { main?: ExecutionItems[][] } }>
+			>;
+		};
+		executionData?: {
+			nodeExecutionStack?: Array<{
+				node: { name: string };
+				source?: unknown;
+				data: { main: ExecutionItems[][] };
+			}>;
+		};
 	};
 }
 
 /** A node's run (or start) fed by no other node: the trigger's, whatever its name is now. */
 function fedByNoNode(source: unknown): boolean {
-	return source === undefined || source === null || (Array.isArray(source) && (source.length === 0 || source[0] === null));
+	return (
+		source === undefined ||
+		source === null ||
+		(Array.isArray(source) && (source.length === 0 || source[0] === null))
+	);
 }
 
 /**
@@ -155,7 +185,9 @@ export function inquiryIdsOf(execution: StoredExecution): string[] {
 	const ran = Object.values(execution.data?.resultData?.runData ?? {})
 		.filter((runs) => fedByNoNode(runs[0]?.source))
 		.flatMap((runs) => runs[0]?.data?.main?.[0] ?? []);
-	const queued = (execution.data?.executionData?.nodeExecutionStack ?? []).filter((entry) => fedByNoNode(entry.source)).flatMap((entry) => entry.data.main[0] ?? []);
+	const queued = (execution.data?.executionData?.nodeExecutionStack ?? [])
+		.filter((entry) => fedByNoNode(entry.source))
+		.flatMap((entry) => entry.data.main[0] ?? []);
 	const ids = new Set<string>();
 	for (const item of [...ran, ...queued]) {
 		if (typeof item.json.inquiryId === 'string') ids.add(item.json.inquiryId);
@@ -175,7 +207,11 @@ export function triggerNamesOf(execution: StoredExecution): string[] {
  * execution lasts `waitSeconds` and a kill can land while it runs. A wait
  * under 65 seconds stays in the process (n8n only parks longer ones).
  */
-export function slowInquiryWorkflow(credential: { id: string; name: string }, form: { appId: string; pageId: string }, waitSeconds: number) {
+export function slowInquiryWorkflow(
+	credential: { id: string; name: string },
+	form: { appId: string; pageId: string },
+	waitSeconds: number,
+) {
 	const workflow = newInquiryWorkflow(credential, form);
 	const trigger = workflow.nodes[0] as { parameters: Record<string, unknown> };
 	// The first poll emits the latest inquiry: that execution saves the cursor, so the state exists before the first kill.
@@ -202,7 +238,9 @@ export function slowInquiryWorkflow(credential: { id: string; name: string }, fo
 }
 
 /** Every id delivered, how many times, and which executions carry it. */
-export function deliveries(executions: StoredExecution[]): Map<string, Array<{ execution: string; status: string }>> {
+export function deliveries(
+	executions: StoredExecution[],
+): Map<string, Array<{ execution: string; status: string }>> {
 	const byId = new Map<string, Array<{ execution: string; status: string }>>();
 	for (const execution of executions) {
 		for (const id of inquiryIdsOf(execution)) {
@@ -219,7 +257,18 @@ export function postgresClient(port: string, database = 'postgres') {
 	const root = '/usr/lib/postgresql';
 	const version = readdirSync(root).sort((a, b) => Number(b) - Number(a))[0];
 	const psql = `${root}/${version}/bin/psql`;
-	const args = ['-h', '127.0.0.1', '-p', port, '-U', 'postgres', '-d', database, '-v', 'ON_ERROR_STOP=1'];
+	const args = [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		port,
+		'-U',
+		'postgres',
+		'-d',
+		database,
+		'-v',
+		'ON_ERROR_STOP=1',
+	];
 	return {
 		query(sql: string): string {
 			return execFileSync(psql, [...args, '-At', '-c', sql], { encoding: 'utf8' }).trim();
@@ -233,7 +282,8 @@ export function postgresClient(port: string, database = 'postgres') {
 			session.stdin.write(`BEGIN;\nLOCK TABLE ${table} IN ${lock} MODE;\n\\echo locked\n`);
 			const deadline = Date.now() + 10_000;
 			while (!output.includes('locked')) {
-				if (Date.now() > deadline || session.exitCode !== null) throw new Error(`could not lock ${table}: ${output}`);
+				if (Date.now() > deadline || session.exitCode !== null)
+					throw new Error(`could not lock ${table}: ${output}`);
 				await sleep(20);
 			}
 			return async () => {

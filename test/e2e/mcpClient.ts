@@ -10,7 +10,11 @@ const PROTOCOL_VERSION = '2025-06-18';
 export interface McpTool {
 	name: string;
 	description: string;
-	inputSchema: { type: string; properties?: Record<string, { type?: string; description?: string }>; required?: string[] };
+	inputSchema: {
+		type: string;
+		properties?: Record<string, { type?: string; description?: string }>;
+		required?: string[];
+	};
 }
 
 export interface McpToolResult {
@@ -32,14 +36,22 @@ export class McpClient {
 	constructor(private readonly url: string) {}
 
 	/** The handshake: initialize, then the initialized notification. Returns the server's answer to initialize. */
-	async initialize(): Promise<{ protocolVersion: string; serverInfo: { name: string }; capabilities: Record<string, unknown> }> {
+	async initialize(): Promise<{
+		protocolVersion: string;
+		serverInfo: { name: string };
+		capabilities: Record<string, unknown>;
+	}> {
 		const result = await this.request('initialize', {
 			protocolVersion: PROTOCOL_VERSION,
 			capabilities: {},
 			clientInfo: { name: 'appbuilder-e2e', version: '1.0.0' },
 		});
 		await this.notify('notifications/initialized');
-		return result as { protocolVersion: string; serverInfo: { name: string }; capabilities: Record<string, unknown> };
+		return result as {
+			protocolVersion: string;
+			serverInfo: { name: string };
+			capabilities: Record<string, unknown>;
+		};
 	}
 
 	async listTools(): Promise<McpTool[]> {
@@ -60,7 +72,9 @@ export class McpClient {
 		return {
 			'Content-Type': 'application/json',
 			Accept: 'application/json, text/event-stream',
-			...(this.sessionId ? { 'mcp-session-id': this.sessionId, 'mcp-protocol-version': PROTOCOL_VERSION } : {}),
+			...(this.sessionId
+				? { 'mcp-session-id': this.sessionId, 'mcp-protocol-version': PROTOCOL_VERSION }
+				: {}),
 		};
 	}
 
@@ -85,7 +99,8 @@ export class McpClient {
 		if (!response.ok) throw new Error(`${method}: HTTP ${response.status} ${text.slice(0, 500)}`);
 		this.sessionId = response.headers.get('mcp-session-id') ?? this.sessionId;
 		const answer = responseWithId(text, response.headers.get('content-type') ?? '', id);
-		if (answer.error) throw new Error(`${method}: JSON-RPC error ${answer.error.code} ${answer.error.message}`);
+		if (answer.error)
+			throw new Error(`${method}: JSON-RPC error ${answer.error.code} ${answer.error.message}`);
 		return answer.result;
 	}
 }

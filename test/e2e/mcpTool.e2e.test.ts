@@ -18,7 +18,6 @@ const INQUIRIES = 25;
 const PASSWORD = 'Agent-pa55word';
 const SECRETS = [FIXTURE.apiKey, FIXTURE.accessToken, PASSWORD];
 
-
 /** The text of a tool result: n8n answers with one text part. */
 function textOf(result: McpToolResult): string {
 	expect(result.content).toEqual([{ type: 'text', text: expect.any(String) }]);
@@ -43,7 +42,8 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 
 	const tool = (name: string): McpTool => {
 		const found = tools.find((candidate) => candidate.name === name);
-		if (!found) throw new Error(`n8n offers no tool ${name}: ${tools.map((t) => t.name).join(', ')}`);
+		if (!found)
+			throw new Error(`n8n offers no tool ${name}: ${tools.map((t) => t.name).join(', ')}`);
 		return found;
 	};
 
@@ -52,12 +52,27 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		// No setting is needed: n8n 2.x offers a community node that declares usableAsTool as a tool as it is.
 		n8n = await N8nInstance.start({ packageTarball: tarball });
-		const credentialId = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+		const credentialId = await n8n.createCredential(
+			'App Builder (emulator)',
+			'appBuilderApi',
+			credentialDataFor(emu),
+		);
 		const start = Date.parse('2026-02-01T09:00:00Z');
 		for (let i = 0; i < INQUIRIES; i++) {
-			emu.control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, fields: demoLeadFields(i), addedon: start + i * 3_600_000 });
+			emu.control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				fields: demoLeadFields(i),
+				addedon: start + i * 3_600_000,
+			});
 		}
-		const workflowId = await n8n.createWorkflow(mcpToolWorkflow({ id: credentialId, name: 'App Builder (emulator)' }, { appId: FIXTURE.appId }, MCP_PATH));
+		const workflowId = await n8n.createWorkflow(
+			mcpToolWorkflow(
+				{ id: credentialId, name: 'App Builder (emulator)' },
+				{ appId: FIXTURE.appId },
+				MCP_PATH,
+			),
+		);
 		await n8n.activate(workflowId);
 		mcp = new McpClient(`${n8n.url}/mcp/${MCP_PATH}`);
 	}, 600_000);
@@ -87,7 +102,11 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	it('tools/list: each operation is a tool whose description says what it does, with the $fromAI fields as its input', async () => {
 		tools = await mcp.listTools();
 		console.log(`tools/list as n8n served it:\n${JSON.stringify(tools, null, 2)}`);
-		expect(tools.map((t) => t.name).sort()).toEqual(['Add_app_user', 'Get_form_inquiries', 'Update_app_user']);
+		expect(tools.map((t) => t.name).sort()).toEqual([
+			'Add_app_user',
+			'Get_form_inquiries',
+			'Update_app_user',
+		]);
 
 		expect(tool('Add_app_user').description).toBe('Add an app user in App Builder');
 		expect(tool('Update_app_user').description).toBe('Update an app user in App Builder');
@@ -95,7 +114,13 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 
 		const fields = (t: McpTool) => Object.keys(t.inputSchema.properties ?? {}).sort();
 		expect(fields(tool('Add_app_user'))).toEqual(['email', 'name', 'password', 'phone']);
-		expect(fields(tool('Update_app_user'))).toEqual(['email', 'group', 'name', 'password', 'phone']);
+		expect(fields(tool('Update_app_user'))).toEqual([
+			'email',
+			'group',
+			'name',
+			'password',
+			'phone',
+		]);
 		expect(fields(tool('Get_form_inquiries'))).toEqual(['formId']);
 		for (const t of tools) expect([...(t.inputSchema.required ?? [])].sort()).toEqual(fields(t));
 		expect(tool('Get_form_inquiries').inputSchema.properties?.formId).toEqual({
@@ -114,9 +139,16 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		});
 		const text = textOf(result);
 		expect(result.isError).toBeUndefined();
-		expect(JSON.parse(text)).toEqual([expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' })]);
+		expect(JSON.parse(text)).toEqual([
+			expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' }),
+		]);
 		expect(emu.control.users()).toEqual([
-			expect.objectContaining({ email: 'ana.lima@example.com', name: 'Ana Lima', phone: '4155550177', passwordType: 'MD5' }),
+			expect.objectContaining({
+				email: 'ana.lima@example.com',
+				name: 'Ana Lima',
+				phone: '4155550177',
+				passwordType: 'MD5',
+			}),
 		]);
 		expectNoSecret(text);
 		// "Hash With MD5 in n8n": the model's password reaches the API only as its hash.
@@ -132,9 +164,16 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 			group: 'Customers',
 		});
 		expect(result.isError).toBeUndefined();
-		expect(JSON.parse(textOf(result))).toEqual([expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' })]);
+		expect(JSON.parse(textOf(result))).toEqual([
+			expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' }),
+		]);
 		expect(emu.control.users()).toEqual([
-			expect.objectContaining({ email: 'ana.lima@example.com', name: 'Ana Lima Souza', phone: '4155550188', group: 'Customers' }),
+			expect.objectContaining({
+				email: 'ana.lima@example.com',
+				name: 'Ana Lima Souza',
+				phone: '4155550188',
+				group: 'Customers',
+			}),
 		]);
 	});
 
@@ -145,25 +184,50 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		const text = textOf(result);
 		const inquiries = JSON.parse(text) as Array<Record<string, unknown>>;
 
-		const asked = emu.control.requests().filter((r) => r.path === '/V4/webservices/FormBuilderApi.php');
-		expect(asked).toEqual([expect.objectContaining({ status: 200, body: expect.objectContaining({ pageId: FIXTURE.formPageId }) })]);
-		const stored = emu.control.listInquiries(FIXTURE.appId, FIXTURE.formPageId) as Array<{ _id: string; addedon: number }>;
-		const newest20 = [...stored].sort((a, b) => b.addedon - a.addedon).slice(0, 20).map((r) => r._id);
+		const asked = emu.control
+			.requests()
+			.filter((r) => r.path === '/V4/webservices/FormBuilderApi.php');
+		expect(asked).toEqual([
+			expect.objectContaining({
+				status: 200,
+				body: expect.objectContaining({ pageId: FIXTURE.formPageId }),
+			}),
+		]);
+		const stored = emu.control.listInquiries(FIXTURE.appId, FIXTURE.formPageId) as Array<{
+			_id: string;
+			addedon: number;
+		}>;
+		const newest20 = [...stored]
+			.sort((a, b) => b.addedon - a.addedon)
+			.slice(0, 20)
+			.map((r) => r._id);
 		expect(inquiries.map((inquiry) => inquiry.inquiryId)).toEqual(newest20);
 		for (const inquiry of inquiries) {
-			expect(inquiry).toMatchObject({ formName: 'Contact Us', submittedAt: expect.any(String), name: expect.any(String), email: expect.any(String) });
+			expect(inquiry).toMatchObject({
+				formName: 'Contact Us',
+				submittedAt: expect.any(String),
+				name: expect.any(String),
+				email: expect.any(String),
+			});
 			expect(inquiry).not.toHaveProperty('formData');
 			expect(inquiry).not.toHaveProperty('formbuilderData');
 		}
 		expectNoSecret(text);
 
 		const bytes = Buffer.byteLength(text, 'utf8');
-		console.log(`Get form inquiries answer: ${inquiries.length} inquiries, ${bytes} bytes, ~${Math.round(bytes / 4)} tokens (4 bytes a token), ~${Math.round(bytes / inquiries.length)} bytes an inquiry`);
+		console.log(
+			`Get form inquiries answer: ${inquiries.length} inquiries, ${bytes} bytes, ~${Math.round(bytes / 4)} tokens (4 bytes a token), ~${Math.round(bytes / inquiries.length)} bytes an inquiry`,
+		);
 		expect(bytes).toBeLessThan(20_000);
 	});
 
 	it('tools/call with an email the API refuses: an error result that says what to fix, with no secret', async () => {
-		const result = await mcp.callTool('Add_app_user', { email: 'ana.lima-at-example.com', name: 'Ana', password: PASSWORD, phone: '4155550199' });
+		const result = await mcp.callTool('Add_app_user', {
+			email: 'ana.lima-at-example.com',
+			name: 'Ana',
+			password: PASSWORD,
+			phone: '4155550199',
+		});
 		const text = textOf(result);
 		console.log(`error result (bad email): ${text}`);
 		expect(result.isError).toBe(true);
@@ -172,7 +236,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		expectNoSecret(text);
 	});
 
-	it('tools/call with a form name instead of its ID: an error result naming the ID\'s shape, with no secret', async () => {
+	it("tools/call with a form name instead of its ID: an error result naming the ID's shape, with no secret", async () => {
 		emu.control.clearRequests();
 		const result = await mcp.callTool('Get_form_inquiries', { formId: 'Contact Us' });
 		const text = textOf(result);

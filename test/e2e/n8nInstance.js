@@ -14,7 +14,12 @@ const { N8N_VERSIONS } = require('./n8nVersions');
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');
 
-const OWNER = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Demo-password-1' };
+const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'Demo-password-1',
+};
 
 /**
  * Installs (cached) a pinned n8n and the Node 24 binary that runs it.
@@ -39,7 +44,10 @@ function installN8n(version) {
 function packPackage(destination) {
 	execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
 	const packed = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, encoding: 'utf8' }),
+		execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		}),
 	);
 	return join(destination, packed[0].filename);
 }
@@ -79,12 +87,29 @@ function installCommunityPackage(userFolder, tarball) {
 	writeFileSync(join(packageDir, 'package.json'), JSON.stringify(kept, null, 2));
 	execFileSync(
 		'npm',
-		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false', '--loglevel=error'],
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+			'--loglevel=error',
+		],
 		{ cwd: packageDir, stdio: ['ignore', 'ignore', 'inherit'] },
 	);
 	writeFileSync(
 		join(nodesDir, 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [manifest.name]: manifest.version } }, null, 2),
+		JSON.stringify(
+			{
+				name: 'installed-nodes',
+				private: true,
+				dependencies: { [manifest.name]: manifest.version },
+			},
+			null,
+			2,
+		),
 	);
 }
 
@@ -192,7 +217,9 @@ class N8nInstance {
 		while (Date.now() < deadline) {
 			// A process killed by a signal keeps exitCode null and sets signalCode.
 			if (child.exitCode !== null || child.signalCode !== null) {
-				throw new Error(`n8n exited early (${child.exitCode ?? child.signalCode}):\n${this.logs().slice(-4000)}`);
+				throw new Error(
+					`n8n exited early (${child.exitCode ?? child.signalCode}):\n${this.logs().slice(-4000)}`,
+				);
 			}
 			try {
 				const response = await fetch(`${this.url}/healthz/readiness`);
@@ -217,15 +244,20 @@ class N8nInstance {
 		/** @type {string[]} */
 		const output = [];
 		const child = spawn(this.install.node, [this.install.bin, 'worker', '--concurrency=5'], {
-			env: this.env({ N8N_RUNNERS_BROKER_PORT: String(await freePort()), QUEUE_HEALTH_CHECK_ACTIVE: 'false' }),
+			env: this.env({
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				QUEUE_HEALTH_CHECK_ACTIVE: 'false',
+			}),
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		child.stdout?.on('data', (chunk) => output.push(chunk.toString()));
 		child.stderr?.on('data', (chunk) => output.push(chunk.toString()));
 		const deadline = Date.now() + 120_000;
 		while (!output.join('').includes('n8n worker is now ready')) {
-			if (child.exitCode !== null) throw new Error(`n8n worker exited (${child.exitCode}):\n${output.join('').slice(-4000)}`);
-			if (Date.now() > deadline) throw new Error(`n8n worker did not start:\n${output.join('').slice(-4000)}`);
+			if (child.exitCode !== null)
+				throw new Error(`n8n worker exited (${child.exitCode}):\n${output.join('').slice(-4000)}`);
+			if (Date.now() > deadline)
+				throw new Error(`n8n worker did not start:\n${output.join('').slice(-4000)}`);
 			await new Promise((r) => setTimeout(r, 500));
 		}
 		return {
@@ -254,7 +286,8 @@ class N8nInstance {
 			if (response.status !== 404 || attempt >= 60) break;
 			await new Promise((r) => setTimeout(r, 1000));
 		}
-		if (!response.ok) throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
 		this.cookie = cookieOf(response);
 		await this.createApiKey();
 	}
@@ -328,13 +361,20 @@ class N8nInstance {
 	 */
 	async createCredential(name, type, data) {
 		// n8n 1.x's schema for this request demands allowedDomains unless the domain setting is given.
-		const created = await this.api('POST', '/credentials', { name, type, data: { allowedHttpRequestDomains: 'all', ...data } });
+		const created = await this.api('POST', '/credentials', {
+			name,
+			type,
+			data: { allowedHttpRequestDomains: 'all', ...data },
+		});
 		return String(created.id);
 	}
 
 	/** @param {{name: string, nodes: unknown[], connections: unknown, settings?: unknown}} workflow */
 	async createWorkflow(workflow) {
-		const created = await this.api('POST', '/workflows', { settings: { executionOrder: 'v1' }, ...workflow });
+		const created = await this.api('POST', '/workflows', {
+			settings: { executionOrder: 'v1' },
+			...workflow,
+		});
 		return String(created.id);
 	}
 
@@ -349,7 +389,10 @@ class N8nInstance {
 	 * @returns {Promise<any[]>}
 	 */
 	async executions(workflowId) {
-		const list = await this.api('GET', `/executions?workflowId=${workflowId}&includeData=true&limit=250`);
+		const list = await this.api(
+			'GET',
+			`/executions?workflowId=${workflowId}&includeData=true&limit=250`,
+		);
 		return [...list.data].sort((a, b) => Number(a.id) - Number(b.id));
 	}
 

@@ -20,7 +20,11 @@ describe(`the package in n8n ${N8N_VERSIONS.oldest}`, () => {
 		emu = await startEmulator();
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		n8n = await N8nInstance.start({ version: N8N_VERSIONS.oldest, packageTarball: tarball });
-		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+		const id = await n8n.createCredential(
+			'App Builder (emulator)',
+			'appBuilderApi',
+			credentialDataFor(emu),
+		);
 		credential = { id, name: 'App Builder (emulator)' };
 	}, 900_000);
 
@@ -29,7 +33,7 @@ describe(`the package in n8n ${N8N_VERSIONS.oldest}`, () => {
 		await emu?.close();
 	}, 60_000);
 
-	it('A: adds, updates and reads through n8n 1.x; a duplicate email ends in the node\'s clear error', async () => {
+	it("A: adds, updates and reads through n8n 1.x; a duplicate email ends in the node's clear error", async () => {
 		await checkUserLifecycle(n8n, emu, credential);
 	}, 180_000);
 });

@@ -39,9 +39,15 @@ describe('the trigger in n8n queue mode (main + worker, PostgreSQL, Redis)', () 
 
 	it('processes each new inquiry exactly once, on the worker', async () => {
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
-		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu));
+		const id = await n8n.createCredential(
+			'App Builder (emulator)',
+			'appBuilderApi',
+			credentialDataFor(emu),
+		);
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 60_000 });
-		const workflowId = await n8n.createWorkflow(newInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form));
+		const workflowId = await n8n.createWorkflow(
+			newInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form),
+		);
 		await n8n.activate(workflowId);
 		await waitForPolls(emu, 1);
 

@@ -17,9 +17,16 @@ function ensureInstalled() {
 	if (!existsSync('/usr/bin/redis-server')) missing.push('redis-server');
 	if (!postgresBin()) missing.push('postgresql');
 	if (missing.length === 0) return;
-	execFileSync('bash', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`], {
-		stdio: ['ignore', 'ignore', 'inherit'],
-	});
+	execFileSync(
+		'bash',
+		[
+			'-c',
+			`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,
+		],
+		{
+			stdio: ['ignore', 'ignore', 'inherit'],
+		},
+	);
 }
 
 function postgresBin() {
@@ -42,7 +49,10 @@ function startProcess(command, args, ready) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
-		const timer = setTimeout(() => reject(new Error(`${command} did not start:\n${output}`)), 60_000);
+		const timer = setTimeout(
+			() => reject(new Error(`${command} did not start:\n${output}`)),
+			60_000,
+		);
 		/** @param {Buffer} chunk */
 		const onData = (chunk) => {
 			output += chunk.toString();
@@ -66,8 +76,10 @@ async function startQueueServices() {
 	const redisPort = await freePort();
 	/** @type {import('node:child_process').ChildProcess} */
 	const redis = /** @type {any} */ (
-		await startProcess('/usr/bin/redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], (out) =>
-			out.includes('Ready to accept connections'),
+		await startProcess(
+			'/usr/bin/redis-server',
+			['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+			(out) => out.includes('Ready to accept connections'),
 		)
 	);
 
@@ -76,13 +88,27 @@ async function startQueueServices() {
 	chmodSync(dataDir, 0o700);
 	execFileSync('chown', ['postgres:postgres', dataDir]);
 	const asPostgres = (/** @type {string[]} */ args) => ['-u', 'postgres', '--', ...args];
-	execFileSync('runuser', asPostgres([join(bin, 'initdb'), '-D', dataDir, '--auth=trust', '-U', 'postgres']), { stdio: 'ignore' });
+	execFileSync(
+		'runuser',
+		asPostgres([join(bin, 'initdb'), '-D', dataDir, '--auth=trust', '-U', 'postgres']),
+		{ stdio: 'ignore' },
+	);
 	const pgPort = await freePort();
 	/** @type {import('node:child_process').ChildProcess} */
 	const postgres = /** @type {any} */ (
 		await startProcess(
 			'runuser',
-			asPostgres([join(bin, 'postgres'), '-D', dataDir, '-p', String(pgPort), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1']),
+			asPostgres([
+				join(bin, 'postgres'),
+				'-D',
+				dataDir,
+				'-p',
+				String(pgPort),
+				'-k',
+				dataDir,
+				'-c',
+				'listen_addresses=127.0.0.1',
+			]),
 			(out) => out.includes('ready to accept connections'),
 		)
 	);

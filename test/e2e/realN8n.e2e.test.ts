@@ -7,7 +7,12 @@ import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { N8N_VERSIONS } from './n8nVersions';
 import { callWebhook, checkUserLifecycle, emittedIds, waitForPolls } from './scenarios';
-import { allFormsOfAnApp, lastingFailure, overlappingPolls, renamedTrigger } from './triggerScheduling';
+import {
+	allFormsOfAnApp,
+	lastingFailure,
+	overlappingPolls,
+	renamedTrigger,
+} from './triggerScheduling';
 import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -28,7 +33,11 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		emu = await startEmulator();
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
 		n8n = await N8nInstance.start({ version: N8N_VERSION, packageTarball: tarball });
-		const id = await n8n.createCredential('App Builder (emulator)', 'appBuilderApi', credentialDataFor(emu, { connect: true }));
+		const id = await n8n.createCredential(
+			'App Builder (emulator)',
+			'appBuilderApi',
+			credentialDataFor(emu, { connect: true }),
+		);
 		credential = { id, name: 'App Builder (emulator)' };
 	}, 600_000);
 
@@ -37,7 +46,7 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		if (emu) await emu.close();
 	}, 60_000);
 
-	it('A: adds, updates and reads through n8n; a duplicate email ends in the node\'s clear error', async () => {
+	it("A: adds, updates and reads through n8n; a duplicate email ends in the node's clear error", async () => {
 		await checkUserLifecycle(n8n, emu, credential);
 	}, 180_000);
 
@@ -65,23 +74,40 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		const ids = emittedIds(executions);
 		expect(ids).toEqual([...batch1, ...batch2].map((r) => r._id).sort());
 		const first = executions[0].data.resultData.runData['New Inquiry'][0].data.main[0][0].json;
-		expect(first).toMatchObject({ inquiryId: expect.any(String), formName: 'Contact Us', fieldLabels: expect.any(Object) });
+		expect(first).toMatchObject({
+			inquiryId: expect.any(String),
+			formName: 'Contact Us',
+			fieldLabels: expect.any(Object),
+		});
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
 	}, 300_000);
 
 	it('D, E, F, G side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app', async () => {
-		const outcomes = await Promise.allSettled([overlappingPolls(n8n), renamedTrigger(n8n), lastingFailure(n8n), allFormsOfAnApp(n8n)]);
-		const failures = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`${'DEFG'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`] : []));
+		const outcomes = await Promise.allSettled([
+			overlappingPolls(n8n),
+			renamedTrigger(n8n),
+			lastingFailure(n8n),
+			allFormsOfAnApp(n8n),
+		]);
+		const failures = outcomes.flatMap((outcome, index) =>
+			outcome.status === 'rejected'
+				? [`${'DEFG'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
+				: [],
+		);
 		expect(failures).toEqual([]);
 	}, 900_000);
 
 	it('C: the HTTP Request node refreshes the Connect token after expiry, and n8n stores the rotated refresh token', async () => {
-		const workflowId = await n8n.createWorkflow(connectCallWorkflow(credential, `${emu.connectUrl}/v1/profile`));
+		const workflowId = await n8n.createWorkflow(
+			connectCallWorkflow(credential, `${emu.connectUrl}/v1/profile`),
+		);
 		await n8n.activate(workflowId);
 
 		const first = await callWebhook(n8n, 'appbuilder-connect', {});
 		expect(first.status).toBe(200);
-		expect(JSON.parse(first.body)).toEqual([{ clientId: FIXTURE.clientId, name: expect.any(String) }]);
+		expect(JSON.parse(first.body)).toEqual([
+			{ clientId: FIXTURE.clientId, name: expect.any(String) },
+		]);
 		emu.control.expireAccessTokens();
 		emu.control.clearRequests();
 

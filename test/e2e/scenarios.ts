@@ -5,9 +5,12 @@ import { sleep } from '../support/sleep';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
-
 /** Calls a production webhook; n8n registers it a moment after activation, so a 404 is retried briefly. */
-export async function callWebhook(n8n: N8nInstance, path: string, body: unknown): Promise<{ status: number; body: string }> {
+export async function callWebhook(
+	n8n: N8nInstance,
+	path: string,
+	body: unknown,
+): Promise<{ status: number; body: string }> {
 	for (let attempt = 0; ; attempt++) {
 		const response = await fetch(`${n8n.url}/webhook/${path}`, {
 			method: 'POST',
@@ -25,21 +28,40 @@ export async function callWebhook(n8n: N8nInstance, path: string, body: unknown)
  * form's inquiries; the same person again ends in the node's 2039 error,
  * visible in the execution n8n stored.
  */
-export async function checkUserLifecycle(n8n: N8nInstance, emu: Emulator, credential: { id: string; name: string }): Promise<void> {
+export async function checkUserLifecycle(
+	n8n: N8nInstance,
+	emu: Emulator,
+	credential: { id: string; name: string },
+): Promise<void> {
 	const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 	emu.control.addInquiry({ ...form, addedon: Date.parse('2026-01-05T10:00:00Z') });
 	const workflowId = await n8n.createWorkflow(userLifecycleWorkflow(credential, form));
 	await n8n.activate(workflowId);
 
-	const person = { email: 'maria@example.com', name: 'Maria Garcia', password: 'Pa55word!', phone: '4155550132' };
+	const person = {
+		email: 'maria@example.com',
+		name: 'Maria Garcia',
+		password: 'Pa55word!',
+		phone: '4155550132',
+	};
 	const first = await callWebhook(n8n, 'appbuilder-users', person);
 	expect(first.status).toBe(200);
 	const inquiries = JSON.parse(first.body);
 	expect(inquiries).toHaveLength(1);
-	expect(inquiries[0]).toMatchObject({ name: 'Maria Garcia', formName: 'Contact Us', submittedAt: '2026-01-05T10:00:00.000Z' });
+	expect(inquiries[0]).toMatchObject({
+		name: 'Maria Garcia',
+		formName: 'Contact Us',
+		submittedAt: '2026-01-05T10:00:00.000Z',
+	});
 
 	expect(emu.control.users()).toEqual([
-		expect.objectContaining({ email: 'maria@example.com', name: 'Maria Garcia (customer)', group: 'Customers', phone: '4155550132', passwordType: 'MD5' }),
+		expect.objectContaining({
+			email: 'maria@example.com',
+			name: 'Maria Garcia (customer)',
+			group: 'Customers',
+			phone: '4155550132',
+			passwordType: 'MD5',
+		}),
 	]);
 	expect(JSON.stringify(emu.control.requests())).not.toContain('Pa55word!');
 
@@ -49,18 +71,24 @@ export async function checkUserLifecycle(n8n: N8nInstance, emu: Emulator, creden
 	const executions = await n8n.executions(workflowId);
 	expect(executions.map((e) => e.status)).toEqual(['success', 'error']);
 	const okRun = executions[0].data.resultData.runData;
-	expect(okRun['Add User'][0].data.main[0][0].json).toMatchObject({ successCode: '200', email: 'maria@example.com' });
+	expect(okRun['Add User'][0].data.main[0][0].json).toMatchObject({
+		successCode: '200',
+		email: 'maria@example.com',
+	});
 	expect(okRun['Update User'][0].data.main[0][0].json).toMatchObject({ successCode: '200' });
 	const failed = executions[1].data.resultData;
 	expect(failed.error.message).toMatch(/already belongs to an app user/);
 	expect(failed.runData['Add User'][0].error.description).toMatch(/Update User/);
 	expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 	expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
-	}
+}
 
 /** Waits until the trigger has polled the emulator `count` more times. */
 export async function waitForPolls(emu: Emulator, count: number): Promise<void> {
-	const polls = () => emu.control.requests().filter((r) => r.path === '/V4/webservices/FormBuilderApi.php' && r.status === 200).length;
+	const polls = () =>
+		emu.control
+			.requests()
+			.filter((r) => r.path === '/V4/webservices/FormBuilderApi.php' && r.status === 200).length;
 	const target = polls() + count;
 	// n8n polls at most once a minute; a restart can cost one more minute.
 	const deadline = Date.now() + (count + 1) * 75_000;
@@ -73,10 +101,14 @@ export async function waitForPolls(emu: Emulator, count: number): Promise<void> 
 }
 
 /** Every inquiry id emitted across the executions, sorted, duplicates kept. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution's run data as n8n's REST API sends it
-export function emittedIds(executions: Array<{ data: { resultData: { runData: Record<string, any> } } }>): string[] {
+export function emittedIds(
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution's run data as n8n's REST API sends it
+	executions: Array<{ data: { resultData: { runData: Record<string, any> } } }>,
+): string[] {
 	return executions
-		.flatMap((execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? [])
+		.flatMap(
+			(execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? [],
+		)
 		.map((item: { json: { inquiryId: string } }) => item.json.inquiryId)
 		.sort();
 }

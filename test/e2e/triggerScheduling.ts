@@ -7,7 +7,17 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Execution {
 	id: string;
 	status: string;
-	data: { resultData: { runData: Record<string, Array<{ source?: unknown[]; data?: { main?: Array<Array<{ json: Record<string, unknown> }>> } }>> } };
+	data: {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{
+					source?: unknown[];
+					data?: { main?: Array<Array<{ json: Record<string, unknown> }>> };
+				}>
+			>;
+		};
+	};
 }
 
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
@@ -37,14 +47,22 @@ export function triggeredIds(executions: Execution[]): string[] {
 
 /** Answers of an endpoint (the inquiries one unless said) the emulator finished sending (any status), so far. */
 function inquiryAnswers(emu: Emulator, path = INQUIRIES_PATH): number {
-	return emu.control.requests().filter((request) => request.path === path && request.finishedAt !== undefined).length;
+	return emu.control
+		.requests()
+		.filter((request) => request.path === path && request.finishedAt !== undefined).length;
 }
 
-async function waitForAnswers(emu: Emulator, count: number, timeoutMs: number, path = INQUIRIES_PATH): Promise<void> {
+async function waitForAnswers(
+	emu: Emulator,
+	count: number,
+	timeoutMs: number,
+	path = INQUIRIES_PATH,
+): Promise<void> {
 	const target = inquiryAnswers(emu, path) + count;
 	const deadline = Date.now() + timeoutMs;
 	while (inquiryAnswers(emu, path) < target) {
-		if (Date.now() > deadline) throw new Error(`the trigger did not call ${path} ${count} times in ${timeoutMs / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(`the trigger did not call ${path} ${count} times in ${timeoutMs / 1000} s`);
 		await sleep(500);
 	}
 	// Let the execution a poll started be stored.
@@ -52,7 +70,12 @@ async function waitForAnswers(emu: Emulator, count: number, timeoutMs: number, p
 }
 
 /** Waits until the executions hold every one of `ids`, then returns them. */
-async function waitForLeads(n8n: N8nInstance, workflowId: string, ids: string[], timeoutMs: number): Promise<Execution[]> {
+async function waitForLeads(
+	n8n: N8nInstance,
+	workflowId: string,
+	ids: string[],
+	timeoutMs: number,
+): Promise<Execution[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const executions = (await n8n.executions(workflowId)) as Execution[];
@@ -75,7 +98,10 @@ async function waitForFirstAnswer(emu: Emulator): Promise<void> {
 	await sleep(1000);
 }
 
-async function ownEmulator(n8n: N8nInstance, label: string): Promise<{ emu: Emulator; credential: { id: string; name: string } }> {
+async function ownEmulator(
+	n8n: N8nInstance,
+	label: string,
+): Promise<{ emu: Emulator; credential: { id: string; name: string } }> {
 	const emu = await startEmulator();
 	const name = `App Builder (${label})`;
 	const id = await n8n.createCredential(name, 'appBuilderApi', credentialDataFor(emu));
@@ -91,22 +117,34 @@ const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
  * previous poll still reads its answer. Leads arrive all along. Every lead
  * is in exactly one execution.
  */
-export async function overlappingPolls(n8n: N8nInstance): Promise<{ leads: number; skipped: number }> {
+export async function overlappingPolls(
+	n8n: N8nInstance,
+): Promise<{ leads: number; skipped: number }> {
 	const { emu, credential } = await ownEmulator(n8n, 'slow');
 	try {
 		// A form large enough that a few more leads barely change how long its answer takes.
-		for (let i = 0; i < 200; i++) emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 + i });
+		for (let i = 0; i < 200; i++)
+			emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 + i });
 		const base = newInquiryWorkflow(credential, form);
 		const workflowId = await n8n.createWorkflow({
 			...base,
 			name: 'E2E D: overlapping polls',
-			nodes: base.nodes.map((node) => (node.name === 'New Inquiry' ? { ...node, parameters: { ...node.parameters, options: { timeout: 600 } } } : node)),
+			nodes: base.nodes.map((node) =>
+				node.name === 'New Inquiry'
+					? { ...node, parameters: { ...node.parameters, options: { timeout: 600 } } }
+					: node,
+			),
 		});
 		const logsBefore = n8n.logs().length;
 		await n8n.activate(workflowId);
 		await waitForFirstAnswer(emu);
 
-		const answerBytes = Math.max(...emu.control.requests().filter((r) => r.path === INQUIRIES_PATH).map((r) => Number(r.wireBytes ?? 0)));
+		const answerBytes = Math.max(
+			...emu.control
+				.requests()
+				.filter((r) => r.path === INQUIRIES_PATH)
+				.map((r) => Number(r.wireBytes ?? 0)),
+		);
 		emu.control.configure({ bandwidthBytesPerSecond: Math.ceil(answerBytes / 80) });
 		const leads: string[] = [];
 		for (let i = 0; i < 8; i++) {
@@ -119,7 +157,11 @@ export async function overlappingPolls(n8n: N8nInstance): Promise<{ leads: numbe
 
 		expect(triggeredIds(executions)).toEqual([...leads].sort());
 		// n8n did start polls while another ran: each of those stepped aside.
-		const skipped = n8n.logs().slice(logsBefore).split('skipped a poll: the previous poll of this trigger is still running').length - 1;
+		const skipped =
+			n8n
+				.logs()
+				.slice(logsBefore)
+				.split('skipped a poll: the previous poll of this trigger is still running').length - 1;
 		expect(skipped).toBeGreaterThan(0);
 		return { leads: leads.length, skipped };
 	} finally {
@@ -137,16 +179,26 @@ export async function renamedTrigger(n8n: N8nInstance): Promise<void> {
 	const { emu, credential } = await ownEmulator(n8n, 'rename');
 	try {
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
-		const workflowId = await n8n.createWorkflow({ ...newInquiryWorkflow(credential, form), name: 'E2E E: renamed trigger' });
+		const workflowId = await n8n.createWorkflow({
+			...newInquiryWorkflow(credential, form),
+			name: 'E2E E: renamed trigger',
+		});
 		await n8n.activate(workflowId);
 		await waitForFirstAnswer(emu);
 		const before = [emu.control.addInquiry({ ...form })._id];
 		await waitForAnswers(emu, 1, 150_000);
 
 		const meanwhile = emu.control.addInquiry({ ...form })._id;
-		const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as { name: string; nodes: Array<{ name: string }>; connections: Record<string, unknown>; settings: unknown };
+		const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as {
+			name: string;
+			nodes: Array<{ name: string }>;
+			connections: Record<string, unknown>;
+			settings: unknown;
+		};
 		const renamed = 'New Contact Us Lead';
-		const nodes = stored.nodes.map((node) => (node.name === 'New Inquiry' ? { ...node, name: renamed } : node));
+		const nodes = stored.nodes.map((node) =>
+			node.name === 'New Inquiry' ? { ...node, name: renamed } : node,
+		);
 		const { ['New Inquiry']: outgoing, ...otherConnections } = stored.connections;
 		await n8n.api('PUT', `/workflows/${workflowId}`, {
 			name: stored.name,
@@ -165,7 +217,9 @@ export async function renamedTrigger(n8n: N8nInstance): Promise<void> {
 
 		expect(executions.length).toBeGreaterThan(0);
 		expect(triggeredIds(final)).toEqual([...leads].sort());
-		const runNames = new Set(final.flatMap((execution) => Object.keys(execution.data.resultData.runData)));
+		const runNames = new Set(
+			final.flatMap((execution) => Object.keys(execution.data.resultData.runData)),
+		);
 		expect(runNames.has(renamed)).toBe(true);
 	} finally {
 		await emu.close();
@@ -185,8 +239,22 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 		const errorWorkflowId = await n8n.createWorkflow({
 			name: 'E2E F: error workflow',
 			nodes: [
-				{ id: 'error-trigger', name: 'Error Trigger', type: 'n8n-nodes-base.errorTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ id: 'noted', name: 'Noted', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [250, 0], parameters: {} },
+				{
+					id: 'error-trigger',
+					name: 'Error Trigger',
+					type: 'n8n-nodes-base.errorTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'noted',
+					name: 'Noted',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [250, 0],
+					parameters: {},
+				},
 			],
 			connections: { 'Error Trigger': { main: [[{ node: 'Noted', type: 'main', index: 0 }]] } },
 		});
@@ -196,7 +264,15 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 			...base,
 			name: 'E2E F: a lasting failure',
 			nodes: base.nodes.map((node) =>
-				node.name === 'New Inquiry' ? { ...node, parameters: { ...node.parameters, options: { errorAfterPolls: 2, errorAfterMinutes: 0 } } } : node,
+				node.name === 'New Inquiry'
+					? {
+							...node,
+							parameters: {
+								...node.parameters,
+								options: { errorAfterPolls: 2, errorAfterMinutes: 0 },
+							},
+						}
+					: node,
 			),
 			settings: { executionOrder: 'v1', errorWorkflow: errorWorkflowId },
 		};
@@ -206,7 +282,12 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 		await n8n.activate(workflowId);
 		await waitForFirstAnswer(emu);
 
-		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1000 });
+		emu.control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'status',
+			status: 401,
+			times: 1000,
+		});
 		const outage = [emu.control.addInquiry({ ...form })._id];
 		// A 401 is not tried again within a poll: one answer per failed poll. The second reports; two more stay quiet.
 		await waitForAnswers(emu, 1, 150_000);
@@ -221,9 +302,13 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 		expect(triggeredIds(executions)).toEqual([...outage].sort());
 		const failed = executions.filter((execution) => execution.status === 'error');
 		expect(failed).toHaveLength(1);
-		expect(JSON.stringify(failed[0].data.resultData)).toMatch(/has not been able to read the inquiries/);
+		expect(JSON.stringify(failed[0].data.resultData)).toMatch(
+			/has not been able to read the inquiries/,
+		);
 		expect(errorRuns).toHaveLength(1);
-		expect(JSON.stringify(errorRuns[0].data.resultData.runData['Error Trigger'])).toMatch(/did not accept the access token/);
+		expect(JSON.stringify(errorRuns[0].data.resultData.runData['Error Trigger'])).toMatch(
+			/did not accept the access token/,
+		);
 		expect(JSON.stringify([...executions, ...errorRuns])).not.toContain(FIXTURE.accessToken);
 	} finally {
 		await emu.close();
@@ -247,13 +332,28 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 		{ pageId: 'formbuilder_1001_3', pageName: 'Booking' },
 	];
 	const fourth = { pageId: 'formbuilder_1001_4', pageName: 'Newsletter' };
-	const list = (forms: typeof pages) => emu.control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [{ pageId: 'home_1001', pageName: 'Home' }, ...forms] });
-	const lead = (page: { pageId: string }, addedon?: number) => emu.control.addInquiry({ appId: FIXTURE.appId, pageId: page.pageId, ...(addedon === undefined ? {} : { addedon, updatedon: addedon }) })._id;
+	const list = (forms: typeof pages) =>
+		emu.control.addApp({
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages: [{ pageId: 'home_1001', pageName: 'Home' }, ...forms],
+		});
+	const lead = (page: { pageId: string }, addedon?: number) =>
+		emu.control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId: page.pageId,
+			...(addedon === undefined ? {} : { addedon, updatedon: addedon }),
+		})._id;
 	try {
 		list(pages);
 		for (const page of pages) lead(page, Date.now() - 3_600_000);
 		// Every form's first read fails (a status the transport does not retry).
-		emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 404, times: pages.length });
+		emu.control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'status',
+			status: 404,
+			times: pages.length,
+		});
 		const base = newInquiryWorkflow(credential, form);
 		const workflowId = await n8n.createWorkflow({
 			...base,
@@ -271,7 +371,9 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 		const atActivation = await storedStaticData(n8n, workflowId);
 		const watchBegan = triggerPosition(atActivation)?.allFormsSince;
 		if (typeof watchBegan !== 'number') {
-			throw new Error(`n8n stored no start of the watch after an activation where every form failed: ${JSON.stringify(atActivation)}`);
+			throw new Error(
+				`n8n stored no start of the watch after an activation where every form failed: ${JSON.stringify(atActivation)}`,
+			);
 		}
 
 		const expected = new Map<string, string>();
@@ -284,7 +386,12 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 		await waitForAnswers(emu, 1, 150_000, LIST_PATH);
 		expected.set(lead(pages[0], Math.min(watchBegan + 1000, afterActivation - 1)), pages[0].pageId);
 		const undatedId = 'undated-after-glitch';
-		emu.control.addRawInquiry({ appId: FIXTURE.appId, pageId: pages[1].pageId, _id: undatedId, json: JSON.stringify({ _id: undatedId, name: 'Undated' }) });
+		emu.control.addRawInquiry({
+			appId: FIXTURE.appId,
+			pageId: pages[1].pageId,
+			_id: undatedId,
+			json: JSON.stringify({ _id: undatedId, name: 'Undated' }),
+		});
 		expected.set(undatedId, pages[1].pageId);
 
 		list([...pages, fourth]);
@@ -295,14 +402,21 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
 
 		expect(triggeredIds(executions)).toEqual([...expected.keys()].sort());
-		const items = executions.flatMap((execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? []);
-		for (const item of items) expect(item.json.pageId).toBe(expected.get(String(item.json.inquiryId)));
-		expect(new Set(items.map((item) => item.json.formName))).toEqual(new Set(['Contact Us', 'Quote Request', 'Booking', 'Newsletter']));
+		const items = executions.flatMap(
+			(execution) => execution.data.resultData.runData['New Inquiry']?.[0]?.data?.main?.[0] ?? [],
+		);
+		for (const item of items)
+			expect(item.json.pageId).toBe(expected.get(String(item.json.inquiryId)));
+		expect(new Set(items.map((item) => item.json.formName))).toEqual(
+			new Set(['Contact Us', 'Quote Request', 'Booking', 'Newsletter']),
+		);
 
 		// What n8n stored, read back: the position once, under the node's ID; nothing under the node's name.
 		const stored = await storedStaticData(n8n, workflowId);
 		const position = triggerPosition(stored);
-		expect(Object.keys(position?.forms ?? {}).sort()).toEqual([...pages, fourth].map((page) => page.pageId).sort());
+		expect(Object.keys(position?.forms ?? {}).sort()).toEqual(
+			[...pages, fourth].map((page) => page.pageId).sort(),
+		);
 		expect(JSON.stringify(stored['node:New Inquiry'] ?? {})).not.toContain('inquiryCursor');
 		expect(JSON.stringify(stored).length).toBeLessThan(JSON.stringify(position).length + 300);
 	} finally {
@@ -314,12 +428,19 @@ interface StoredPosition {
 	allFormsSince?: number;
 	forms?: Record<string, unknown>;
 }
-type StaticData = Record<string, unknown> & { global?: Record<string, { state?: StoredPosition } | undefined> };
+type StaticData = Record<string, unknown> & {
+	global?: Record<string, { state?: StoredPosition } | undefined>;
+};
 
 /** The workflow's static data as n8n stored it in its database. */
 async function storedStaticData(n8n: N8nInstance, workflowId: string): Promise<StaticData> {
-	const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as { staticData?: StaticData | string | null };
-	const data = typeof stored.staticData === 'string' ? (JSON.parse(stored.staticData) as StaticData) : stored.staticData;
+	const stored = (await n8n.api('GET', `/workflows/${workflowId}`)) as {
+		staticData?: StaticData | string | null;
+	};
+	const data =
+		typeof stored.staticData === 'string'
+			? (JSON.parse(stored.staticData) as StaticData)
+			: stored.staticData;
 	return data ?? {};
 }
 

@@ -23,7 +23,13 @@ function webhookNode(path) {
 		typeVersion: 2,
 		position: [0, 0],
 		webhookId: `e2e-${path}`,
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: 'allEntries',
+			options: {},
+		},
 	};
 }
 
@@ -66,37 +72,52 @@ function userLifecycleWorkflow(credential, form) {
 		name: 'E2E A: add, update, read',
 		nodes: [
 			webhookNode('appbuilder-users'),
-			appBuilderNode('Add User', 250, {
-				resource: 'user',
-				operation: 'add',
-				email: '={{ $json.body.email }}',
-				name: '={{ $json.body.name }}',
-				password: '={{ $json.body.password }}',
-				passwordFormat: 'hashInN8n',
-				phone: '={{ $json.body.phone }}',
-				additionalFields: { group: 'Leads', status: '1' },
-			}, credential),
-			appBuilderNode('Update User', 500, {
-				resource: 'user',
-				operation: 'update',
-				email: "={{ $('Webhook').item.json.body.email }}",
-				name: "={{ $('Webhook').item.json.body.name }} (customer)",
-				password: "={{ $('Webhook').item.json.body.password }}",
-				passwordFormat: 'hashInN8n',
-				phone: "={{ $('Webhook').item.json.body.phone }}",
-				phoneFormat: 'integer',
-				group: 'Customers',
-				additionalFields: {},
-			}, credential),
-			appBuilderNode('Get Many Inquiries', 750, {
-				resource: 'inquiry',
-				operation: 'getAll',
-				appId: form.appId,
-				pageId: { __rl: true, mode: 'id', value: form.pageId },
-				returnAll: true,
-				simplify: true,
-				filters: { sort: 'oldestFirst' },
-			}, credential),
+			appBuilderNode(
+				'Add User',
+				250,
+				{
+					resource: 'user',
+					operation: 'add',
+					email: '={{ $json.body.email }}',
+					name: '={{ $json.body.name }}',
+					password: '={{ $json.body.password }}',
+					passwordFormat: 'hashInN8n',
+					phone: '={{ $json.body.phone }}',
+					additionalFields: { group: 'Leads', status: '1' },
+				},
+				credential,
+			),
+			appBuilderNode(
+				'Update User',
+				500,
+				{
+					resource: 'user',
+					operation: 'update',
+					email: "={{ $('Webhook').item.json.body.email }}",
+					name: "={{ $('Webhook').item.json.body.name }} (customer)",
+					password: "={{ $('Webhook').item.json.body.password }}",
+					passwordFormat: 'hashInN8n',
+					phone: "={{ $('Webhook').item.json.body.phone }}",
+					phoneFormat: 'integer',
+					group: 'Customers',
+					additionalFields: {},
+				},
+				credential,
+			),
+			appBuilderNode(
+				'Get Many Inquiries',
+				750,
+				{
+					resource: 'inquiry',
+					operation: 'getAll',
+					appId: form.appId,
+					pageId: { __rl: true, mode: 'id', value: form.pageId },
+					returnAll: true,
+					simplify: true,
+					filters: { sort: 'oldestFirst' },
+				},
+				credential,
+			),
 		],
 		connections: chain(['Webhook', 'Add User', 'Update User', 'Get Many Inquiries']),
 	};
@@ -128,7 +149,14 @@ function newInquiryWorkflow(credential, form, pollTimes = POLL_EVERY_MINUTE) {
 				},
 				credentials: { appBuilderApi: credential },
 			},
-			{ id: 'noop', name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [250, 0], parameters: {} },
+			{
+				id: 'noop',
+				name: 'Received',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [250, 0],
+				parameters: {},
+			},
 		],
 		connections: chain(['New Inquiry', 'Received']),
 	};
@@ -180,9 +208,9 @@ function fromAI(key, description) {
  * @param {string} path the MCP endpoint is <n8n>/mcp/<path>
  */
 function mcpToolWorkflow(credential, app, path) {
-	const email = fromAI('email', 'The app user\'s email address, such as jane@example.com');
-	const name = fromAI('name', 'The app user\'s full name');
-	const password = fromAI('password', 'The app user\'s password');
+	const email = fromAI('email', "The app user's email address, such as jane@example.com");
+	const name = fromAI('name', "The app user's full name");
+	const password = fromAI('password', "The app user's password");
 	const phone = fromAI('phone', 'The phone number as digits only, such as 4155550132');
 	/**
 	 * @param {string} nodeName
@@ -233,12 +261,32 @@ function mcpToolWorkflow(credential, app, path) {
 				resource: 'inquiry',
 				operation: 'getAll',
 				appId: app.appId,
-				pageId: { __rl: true, mode: 'id', value: fromAI('formId', 'The form page ID: formbuilder_<digits>_<digits>, such as formbuilder_1001_1') },
+				pageId: {
+					__rl: true,
+					mode: 'id',
+					value: fromAI(
+						'formId',
+						'The form page ID: formbuilder_<digits>_<digits>, such as formbuilder_1001_1',
+					),
+				},
 				filters: {},
 			}),
 		],
-		connections: { 'Add app user': toTrigger, 'Update app user': toTrigger, 'Get form inquiries': toTrigger },
+		connections: {
+			'Add app user': toTrigger,
+			'Update app user': toTrigger,
+			'Get form inquiries': toTrigger,
+		},
 	};
 }
 
-module.exports = { mcpToolWorkflow, APP_BUILDER_TOOL, userLifecycleWorkflow, newInquiryWorkflow, connectCallWorkflow, POLL_EVERY_MINUTE, APP_BUILDER, APP_BUILDER_TRIGGER };
+module.exports = {
+	mcpToolWorkflow,
+	APP_BUILDER_TOOL,
+	userLifecycleWorkflow,
+	newInquiryWorkflow,
+	connectCallWorkflow,
+	POLL_EVERY_MINUTE,
+	APP_BUILDER,
+	APP_BUILDER_TRIGGER,
+};

@@ -22,7 +22,8 @@ async function main() {
 		},
 	});
 	const webPort = Number(values.port);
-	const connectPort = values['connect-port'] === undefined ? webPort + 1 : Number(values['connect-port']);
+	const connectPort =
+		values['connect-port'] === undefined ? webPort + 1 : Number(values['connect-port']);
 	const seed = values.seed === 'none' ? false : values.seed === 'test' ? 'test' : 'demo';
 	const emu = await startEmulator({
 		webPort,
@@ -30,13 +31,20 @@ async function main() {
 		seed,
 		timestampUnit: values['timestamp-unit'] === 'ms' ? 'ms' : 's',
 		compression: compressionOption(values.compression),
-		bandwidthBytesPerSecond: values['bandwidth-bytes-per-second'] === undefined ? null : Number(values['bandwidth-bytes-per-second']),
+		bandwidthBytesPerSecond:
+			values['bandwidth-bytes-per-second'] === undefined
+				? null
+				: Number(values['bandwidth-bytes-per-second']),
 		roundTripMs: Number(values['round-trip-ms']),
 	});
 	console.log(`App Builder emulator: web services at ${emu.webUrl}`);
 	console.log(`App Builder emulator: Connect API at ${emu.connectUrl}`);
-	console.log(`Access token ${FIXTURE.accessToken}, API key ${FIXTURE.apiKey}, app ${FIXTURE.appId}, form ${FIXTURE.formPageId}`);
-	console.log(`Connect client ${FIXTURE.clientId} / ${FIXTURE.clientSecret}, refresh token ${FIXTURE.refreshToken}`);
+	console.log(
+		`Access token ${FIXTURE.accessToken}, API key ${FIXTURE.apiKey}, app ${FIXTURE.appId}, form ${FIXTURE.formPageId}`,
+	);
+	console.log(
+		`Connect client ${FIXTURE.clientId} / ${FIXTURE.clientSecret}, refresh token ${FIXTURE.refreshToken}`,
+	);
 
 	/** @type {NodeJS.Timeout | undefined} */
 	let timer;
@@ -44,7 +52,11 @@ async function main() {
 	if (every > 0) {
 		let count = 100;
 		timer = setInterval(() => {
-			const record = emu.control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, fields: demoLeadFields(count++) });
+			const record = emu.control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				fields: demoLeadFields(count++),
+			});
 			console.log(`New inquiry ${record._id} on ${FIXTURE.formPageId}`);
 		}, every * 1000);
 	}
@@ -66,7 +78,8 @@ function compressionOption(value) {
 	if (value === 'off' || value === 'false' || value === '') return false;
 	const codings = value.split(',').map((coding) => coding.trim());
 	for (const coding of codings) {
-		if (coding !== 'gzip' && coding !== 'br' && coding !== 'deflate') throw new Error(`--compression: unknown coding ${coding}`);
+		if (coding !== 'gzip' && coding !== 'br' && coding !== 'deflate')
+			throw new Error(`--compression: unknown coding ${coding}`);
 	}
 	return /** @type {Array<'gzip' | 'br' | 'deflate'>} */ (codings);
 }

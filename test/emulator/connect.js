@@ -17,7 +17,11 @@ const { sendJson } = require('./errors');
  */
 function handleConnect(store, req, res, path, params) {
 	if (path === '/v1/oauth2/token') {
-		if (req.method !== 'POST') return sendJson(res, 405, { error: 'invalid_request', error_description: 'use POST' }), true;
+		if (req.method !== 'POST')
+			return (
+				sendJson(res, 405, { error: 'invalid_request', error_description: 'use POST' }),
+				true
+			);
 		handleToken(store, req, res, params);
 		return true;
 	}
@@ -36,8 +40,19 @@ function handleConnect(store, req, res, path, params) {
  */
 function handleToken(store, req, res, params) {
 	// The spec leaves open whether the token endpoint checks the ACCESSTOKEN its sample sends.
-	if (store.config.connectRequiresAccessToken && !store.accounts.has(String(req.headers.accesstoken ?? ''))) {
-		return sendJson(res, 401, { error: 'invalid_token', error_description: 'the ACCESSTOKEN header is missing or not valid' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+	if (
+		store.config.connectRequiresAccessToken &&
+		!store.accounts.has(String(req.headers.accesstoken ?? ''))
+	) {
+		return sendJson(
+			res,
+			401,
+			{
+				error: 'invalid_token',
+				error_description: 'the ACCESSTOKEN header is missing or not valid',
+			},
+			{ 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+		);
 	}
 	let clientId = params.client_id === undefined ? '' : String(params.client_id);
 	let clientSecret = params.client_secret === undefined ? '' : String(params.client_secret);
@@ -51,17 +66,31 @@ function handleToken(store, req, res, params) {
 	const refreshToken = params.refresh_token === undefined ? '' : String(params.refresh_token);
 
 	if (grantType === '' || clientId === '' || refreshToken === '') {
-		return sendJson(res, 400, { error: 'invalid_request', error_description: 'grant_type, client_id, client_secret and refresh_token are required' });
+		return sendJson(res, 400, {
+			error: 'invalid_request',
+			error_description: 'grant_type, client_id, client_secret and refresh_token are required',
+		});
 	}
 	if (grantType !== 'refresh_token') {
-		return sendJson(res, 400, { error: 'unsupported_grant_type', error_description: 'only refresh_token is supported' });
+		return sendJson(res, 400, {
+			error: 'unsupported_grant_type',
+			error_description: 'only refresh_token is supported',
+		});
 	}
 	const client = store.connectClients.get(clientId);
 	if (!client || client.clientSecret !== clientSecret) {
-		return sendJson(res, 401, { error: 'invalid_client', error_description: 'client authentication failed' }, { 'WWW-Authenticate': 'Basic' });
+		return sendJson(
+			res,
+			401,
+			{ error: 'invalid_client', error_description: 'client authentication failed' },
+			{ 'WWW-Authenticate': 'Basic' },
+		);
 	}
 	if (store.refreshTokens.get(refreshToken) !== clientId) {
-		return sendJson(res, 400, { error: 'invalid_grant', error_description: 'the refresh token is invalid, expired or already used' });
+		return sendJson(res, 400, {
+			error: 'invalid_grant',
+			error_description: 'the refresh token is invalid, expired or already used',
+		});
 	}
 	const issued = store.issueTokens(clientId);
 	if (store.config.rotateRefreshTokens) {
@@ -86,7 +115,12 @@ function handleProfile(store, req, res) {
 	const bearer = /^Bearer\s+(.+)$/i.exec(String(req.headers.authorization ?? ''));
 	const token = bearer ? store.accessTokens.get(bearer[1].trim()) : undefined;
 	if (!token || token.expiresAtMs <= store.now()) {
-		return sendJson(res, 401, { error: 'invalid_token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+		return sendJson(
+			res,
+			401,
+			{ error: 'invalid_token' },
+			{ 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+		);
 	}
 	return sendJson(res, 200, { clientId: token.clientId, name: 'Emulator Connect Account' });
 }

@@ -21,9 +21,13 @@ function handleControl(store, method, path, body, res) {
 		const id = decodeURIComponent(inquiry[2]);
 		if (inquiry[1] === 'PATCH') {
 			const updated = store.updateInquiry(id, input);
-			return updated ? sendJson(res, 200, updated) : sendJson(res, 404, { error: 'no such inquiry' });
+			return updated
+				? sendJson(res, 200, updated)
+				: sendJson(res, 404, { error: 'no such inquiry' });
 		}
-		return store.deleteInquiry(id) ? sendJson(res, 200, { deleted: id }) : sendJson(res, 404, { error: 'no such inquiry' });
+		return store.deleteInquiry(id)
+			? sendJson(res, 200, { deleted: id })
+			: sendJson(res, 404, { error: 'no such inquiry' });
 	}
 	switch (route) {
 		case 'GET /state':
@@ -53,7 +57,11 @@ function handleControl(store, method, path, body, res) {
 		case 'POST /forms/share':
 			return sendJson(res, 200, { shared: store.shareForm(input) });
 		case 'GET /inquiries':
-			return sendJson(res, 200, store.listInquiries(String(input.appId ?? ''), String(input.pageId ?? '')));
+			return sendJson(
+				res,
+				200,
+				store.listInquiries(String(input.appId ?? ''), String(input.pageId ?? '')),
+			);
 		case 'GET /users':
 			return sendJson(res, 200, store.users());
 		case 'GET /requests':

@@ -11,7 +11,12 @@ import { useEmulator } from '../support/useEmulator';
 describe('App Builder API emulator', () => {
 	const emu = useEmulator();
 
-	const post = async (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}, base = emu().webUrl) => {
+	const post = async (
+		path: string,
+		body: Record<string, unknown>,
+		headers: Record<string, string> = {},
+		base = emu().webUrl,
+	) => {
 		const response = await fetch(`${base}${path}`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken, ...headers },
@@ -28,19 +33,43 @@ describe('App Builder API emulator', () => {
 		return { status: response.status, headers: response.headers, text, json };
 	};
 	const addUser = (fields: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-		post('/V4/webservices/addUser.php', { method: 'addUser', apiKey: FIXTURE.apiKey, name: 'Ann', email: 'ann@example.com', password: 'pw', phone: '5550001', group: '', passwordType: '', status: '', ...fields }, headers);
+		post(
+			'/V4/webservices/addUser.php',
+			{
+				method: 'addUser',
+				apiKey: FIXTURE.apiKey,
+				name: 'Ann',
+				email: 'ann@example.com',
+				password: 'pw',
+				phone: '5550001',
+				group: '',
+				passwordType: '',
+				status: '',
+				...fields,
+			},
+			headers,
+		);
 
 	describe('every code of the error table', () => {
 		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
 		const cases: Array<[number, () => Promise<{ status: number; json: any }>]> = [
 			[400, () => addUser({ name: '' })],
 			[401, () => addUser({}, { ACCESSTOKEN: 'wrong' })],
-			[403, () => post('/V4/webservices/addUser.php', { method: 'getAllUsers', apiKey: FIXTURE.apiKey })],
+			[
+				403,
+				() =>
+					post('/V4/webservices/addUser.php', { method: 'getAllUsers', apiKey: FIXTURE.apiKey }),
+			],
 			[404, () => post('/V4/webservices/addUser.php', { method: 'noSuchMethod' })],
-			[405, async () => {
-				const r = await fetch(`${emu().webUrl}/V4/webservices/addUser.php`, { headers: { ACCESSTOKEN: FIXTURE.accessToken } });
-				return { status: r.status, json: await r.json() };
-			}],
+			[
+				405,
+				async () => {
+					const r = await fetch(`${emu().webUrl}/V4/webservices/addUser.php`, {
+						headers: { ACCESSTOKEN: FIXTURE.accessToken },
+					});
+					return { status: r.status, json: await r.json() };
+				},
+			],
 			[406, () => addUser({}, { Accept: 'application/xml' })],
 			[410, () => post('/V4/webservices/addUser.php', { method: 'addUserV3' })],
 			[2032, () => addUser({ apiKey: '' })],
@@ -52,18 +81,27 @@ describe('App Builder API emulator', () => {
 			[2041, () => addUser({ email: 'not-an-email' })],
 		];
 
-		it.each(cases)('produces %s as the HTTP status (20xx as 400) with {status, code, msg}', async (code, call) => {
-			const result = await call();
-			expect(result.status).toBe(code < 600 ? code : 400);
-			expect(result.json).toMatchObject({ status: 'error', code });
-		});
+		it.each(cases)(
+			'produces %s as the HTTP status (20xx as 400) with {status, code, msg}',
+			async (code, call) => {
+				const result = await call();
+				expect(result.status).toBe(code < 600 ? code : 400);
+				expect(result.json).toMatchObject({ status: 'error', code });
+			},
+		);
 
-		it.each(cases)('produces %s inside a 200 body as {successCode, message}', async (code, call) => {
-			emu().control.configure({ errorDelivery: 'body', errorShape: 'successCode-message' });
-			const result = await call();
-			expect(result.status).toBe(200);
-			expect(result.json).toMatchObject({ successCode: String(code), message: expect.any(String) });
-		});
+		it.each(cases)(
+			'produces %s inside a 200 body as {successCode, message}',
+			async (code, call) => {
+				emu().control.configure({ errorDelivery: 'body', errorShape: 'successCode-message' });
+				const result = await call();
+				expect(result.status).toBe(200);
+				expect(result.json).toMatchObject({
+					successCode: String(code),
+					message: expect.any(String),
+				});
+			},
+		);
 
 		it('produces an HTML error page when configured', async () => {
 			emu().control.configure({ errorShape: 'html' });
@@ -79,7 +117,11 @@ describe('App Builder API emulator', () => {
 			const statuses = [];
 			let retryAfter: string | null = null;
 			for (let i = 0; i < 5; i++) {
-				const result = await post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+				const result = await post('/V4/webservices/FormBuilderApi.php', {
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+				});
 				statuses.push(result.status);
 				if (result.status === 429) retryAfter = result.headers.get('retry-after');
 			}
@@ -98,52 +140,134 @@ describe('App Builder API emulator', () => {
 		it('accepts parameters as JSON, as a form body and as the query string', async () => {
 			const form = await fetch(`${emu().webUrl}/V4/webservices/addUser.php`, {
 				method: 'POST',
-				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/x-www-form-urlencoded' },
-				body: new URLSearchParams({ method: 'addUser', apiKey: FIXTURE.apiKey, name: 'F', email: 'f@example.com', password: 'p', phone: '1' }),
+				headers: {
+					ACCESSTOKEN: FIXTURE.accessToken,
+					'Content-Type': 'application/x-www-form-urlencoded',
+				},
+				body: new URLSearchParams({
+					method: 'addUser',
+					apiKey: FIXTURE.apiKey,
+					name: 'F',
+					email: 'f@example.com',
+					password: 'p',
+					phone: '1',
+				}),
 			});
 			expect(await form.json()).toMatchObject({ successCode: '200' });
-			const query = new URLSearchParams({ method: 'addUser', apiKey: FIXTURE.apiKey, name: 'Q', email: 'q@example.com', password: 'p', phone: '2' });
-			const viaQuery = await fetch(`${emu().webUrl}/V4/webservices/addUser.php?${query}`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken } });
+			const query = new URLSearchParams({
+				method: 'addUser',
+				apiKey: FIXTURE.apiKey,
+				name: 'Q',
+				email: 'q@example.com',
+				password: 'p',
+				phone: '2',
+			});
+			const viaQuery = await fetch(`${emu().webUrl}/V4/webservices/addUser.php?${query}`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken },
+			});
 			expect(await viaQuery.json()).toMatchObject({ successCode: '200' });
-			expect(emu().control.users().map((u) => u.email)).toEqual(['f@example.com', 'q@example.com']);
+			expect(
+				emu()
+					.control.users()
+					.map((u) => u.email),
+			).toEqual(['f@example.com', 'q@example.com']);
 		});
 
 		it('updates a user found by email, with phone as a number', async () => {
 			await addUser();
-			const result = await post('/V4/webservices/editUser.php', { method: 'editUser', apiKey: FIXTURE.apiKey, name: 'Ann B', email: 'ann@example.com', phone: 5550009, group: 'G', password: 'pw2', passwordType: '' });
+			const result = await post('/V4/webservices/editUser.php', {
+				method: 'editUser',
+				apiKey: FIXTURE.apiKey,
+				name: 'Ann B',
+				email: 'ann@example.com',
+				phone: 5550009,
+				group: 'G',
+				password: 'pw2',
+				passwordType: '',
+			});
 			expect(result.json).toEqual({ successCode: '200', message: expect.any(String) });
-			expect(emu().control.users()[0]).toMatchObject({ name: 'Ann B', phone: '5550009', group: 'G' });
+			expect(emu().control.users()[0]).toMatchObject({
+				name: 'Ann B',
+				phone: '5550009',
+				group: 'G',
+			});
 		});
 
-		it('returns inquiries in the spec\'s record shape, with timestamps in seconds or milliseconds', async () => {
-			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600123 });
-			const body = { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
+		it("returns inquiries in the spec's record shape, with timestamps in seconds or milliseconds", async () => {
+			emu().control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				addedon: 1767225600123,
+			});
+			const body = {
+				method: 'formBuilderInquiries',
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+			};
 			const seconds = (await post('/V4/webservices/FormBuilderApi.php', body)).json;
 			expect(seconds).toMatchObject({ status: 'success', msg: expect.any(String) });
 			const [record] = seconds.data;
 			expect(Object.keys(record).sort()).toEqual(
-				['_id', 'appId', 'pageId', 'requestId', 'subject', 'requestPage', 'formName', 'formData', 'formbuilderData', 'paymentStatus', 'mailStatus', 'status', 'readStatus', 'addedon', 'updatedon'].sort(),
+				[
+					'_id',
+					'appId',
+					'pageId',
+					'requestId',
+					'subject',
+					'requestPage',
+					'formName',
+					'formData',
+					'formbuilderData',
+					'paymentStatus',
+					'mailStatus',
+					'status',
+					'readStatus',
+					'addedon',
+					'updatedon',
+				].sort(),
 			);
 			expect(record._id).toMatch(/^[0-9a-f]{24}$/);
 			expect(record.formData).toHaveLength(3);
 			expect(new Set(record.formData.map((row: string[]) => row.length)).size).toBe(1);
 			const builder = JSON.parse(record.formbuilderData);
-			expect(Object.keys(builder[0]).sort()).toEqual(['fieldIdentifire', 'fieldLabel', 'fieldName', 'fieldValue']);
+			expect(Object.keys(builder[0]).sort()).toEqual([
+				'fieldIdentifire',
+				'fieldLabel',
+				'fieldName',
+				'fieldValue',
+			]);
 			expect(record.addedon).toBe(1767225600);
 			emu().control.configure({ timestampUnit: 'ms' });
-			expect((await post('/V4/webservices/FormBuilderApi.php', body)).json.data[0].addedon).toBe(1767225600123);
+			expect((await post('/V4/webservices/FormBuilderApi.php', body)).json.data[0].addedon).toBe(
+				1767225600123,
+			);
 		});
 
-		it('lists the app\'s pages with AppFeatures', async () => {
-			const result = await post('/V4/webservices/AppFeatures.php', { method: 'getAppFeatures', appId: FIXTURE.appId });
+		it("lists the app's pages with AppFeatures", async () => {
+			const result = await post('/V4/webservices/AppFeatures.php', {
+				method: 'getAppFeatures',
+				appId: FIXTURE.appId,
+			});
 			expect(result.json.data).toEqual(FIXTURE.pages);
 		});
 
 		it('adds, changes and deletes inquiries through the HTTP control API', async () => {
 			const control = (method: string, path: string, body?: unknown) =>
-				fetch(`${emu().webUrl}/__emulator${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
-			const added = await control('POST', '/inquiries', { appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600000 });
-			const changed = await control('PATCH', `/inquiries/${added._id}`, { updatedon: 1767229200000, readStatus: 1 });
+				fetch(`${emu().webUrl}/__emulator${path}`, {
+					method,
+					headers: { 'Content-Type': 'application/json' },
+					body: body === undefined ? undefined : JSON.stringify(body),
+				}).then((r) => r.json());
+			const added = await control('POST', '/inquiries', {
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				addedon: 1767225600000,
+			});
+			const changed = await control('PATCH', `/inquiries/${added._id}`, {
+				updatedon: 1767229200000,
+				readStatus: 1,
+			});
 			expect(changed).toMatchObject({ _id: added._id, updatedon: 1767229200, readStatus: 1 });
 			await control('DELETE', `/inquiries/${added._id}`);
 			expect(emu().control.listInquiries(FIXTURE.appId, FIXTURE.formPageId)).toEqual([]);
@@ -151,23 +275,67 @@ describe('App Builder API emulator', () => {
 
 		it('trims a form to its newest inquiries, and lets forms share one list of inquiries', async () => {
 			const control = (path: string, body: unknown) =>
-				fetch(`${emu().webUrl}/__emulator${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
-			const form = (pageId: string) => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId });
-			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 5, fieldsPerRecord: 2 });
-			expect(await control('/inquiries/trim', { appId: FIXTURE.appId, pageId: FIXTURE.formPageId, keep: 3 })).toEqual({ deleted: 2 });
-			expect((await form(FIXTURE.formPageId)).json.data.map((r: { requestId: string }) => r.requestId)).toEqual(['BULK2', 'BULK3', 'BULK4']);
+				fetch(`${emu().webUrl}/__emulator${path}`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify(body),
+				}).then((r) => r.json());
+			const form = (pageId: string) =>
+				post('/V4/webservices/FormBuilderApi.php', {
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId,
+				});
+			emu().control.addInquiries({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				count: 5,
+				fieldsPerRecord: 2,
+			});
+			expect(
+				await control('/inquiries/trim', {
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+					keep: 3,
+				}),
+			).toEqual({ deleted: 2 });
+			expect(
+				(await form(FIXTURE.formPageId)).json.data.map((r: { requestId: string }) => r.requestId),
+			).toEqual(['BULK2', 'BULK3', 'BULK4']);
 
-			expect(await control('/forms/share', { appId: FIXTURE.appId, from: FIXTURE.formPageId, pageIds: ['copy_1', 'copy_2'] })).toEqual({ shared: 2 });
-			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: 'copy_2', count: 1, fieldsPerRecord: 2 });
+			expect(
+				await control('/forms/share', {
+					appId: FIXTURE.appId,
+					from: FIXTURE.formPageId,
+					pageIds: ['copy_1', 'copy_2'],
+				}),
+			).toEqual({ shared: 2 });
+			emu().control.addInquiries({
+				appId: FIXTURE.appId,
+				pageId: 'copy_2',
+				count: 1,
+				fieldsPerRecord: 2,
+			});
 			for (const pageId of [FIXTURE.formPageId, 'copy_1', 'copy_2']) {
-				expect((await form(pageId)).json.data.map((r: { requestId: string }) => r.requestId)).toEqual(['BULK2', 'BULK3', 'BULK4', 'BULK5']);
+				expect(
+					(await form(pageId)).json.data.map((r: { requestId: string }) => r.requestId),
+				).toEqual(['BULK2', 'BULK3', 'BULK4', 'BULK5']);
 			}
 			expect((await form('formbuilder_1001_2')).json.data).toEqual([]);
 		});
 
-		it('sends a form\'s answer again unchanged until any inquiry changes, then the new one', async () => {
-			const form = () => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
-			const record = emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, addedon: 1767225600000 }) as { _id: string };
+		it("sends a form's answer again unchanged until any inquiry changes, then the new one", async () => {
+			const form = () =>
+				post('/V4/webservices/FormBuilderApi.php', {
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+				});
+			const record = emu().control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				addedon: 1767225600000,
+			}) as { _id: string };
 			const first = await form();
 			expect((await form()).text).toBe(first.text);
 			const changes: Array<() => void> = [
@@ -175,7 +343,12 @@ describe('App Builder API emulator', () => {
 				() => emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
 				() => emu().control.configure({ timestampUnit: 'ms' }),
 				() => emu().control.deleteInquiry(record._id),
-				() => emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: '{"_id":"raw"}' }),
+				() =>
+					emu().control.addRawInquiry({
+						appId: FIXTURE.appId,
+						pageId: FIXTURE.formPageId,
+						json: '{"_id":"raw"}',
+					}),
 				() => emu().control.trimForm({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, keep: 1 }),
 			];
 			for (const change of changes) {
@@ -183,14 +356,25 @@ describe('App Builder API emulator', () => {
 				change();
 				const after = await form();
 				expect(after.text).not.toBe(before);
-				expect(after.json ?? after.text).toEqual(JSON.parse(JSON.stringify(after.json ?? after.text)));
+				expect(after.json ?? after.text).toEqual(
+					JSON.parse(JSON.stringify(after.json ?? after.text)),
+				);
 			}
 			expect((await form()).json.data).toEqual([{ _id: 'raw' }]);
 		});
 
 		it('serves a form of 100,000 inquiries', async () => {
-			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 100_000, fieldsPerRecord: 10 });
-			const result = await post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+			emu().control.addInquiries({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				count: 100_000,
+				fieldsPerRecord: 10,
+			});
+			const result = await post('/V4/webservices/FormBuilderApi.php', {
+				method: 'formBuilderInquiries',
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+			});
 			expect(result.json.data).toHaveLength(100_000);
 			const averageBytes = result.text.length / 100_000;
 			expect(averageBytes).toBeGreaterThan(1000);
@@ -199,12 +383,22 @@ describe('App Builder API emulator', () => {
 	});
 
 	describe('faults', () => {
-		const inquiries = () => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
+		const inquiries = () =>
+			post('/V4/webservices/FormBuilderApi.php', {
+				method: 'formBuilderInquiries',
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+			});
 
 		it('hangs a connection until the client gives up', async () => {
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'hang' });
 			const giveUp = new AbortController();
-			const hanging = fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, { method: 'POST', headers: { ACCESSTOKEN: FIXTURE.accessToken }, body: '{}', signal: giveUp.signal });
+			const hanging = fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken },
+				body: '{}',
+				signal: giveUp.signal,
+			});
 			// Give up only once the emulator has the request, so the fault is spent within this test, not by a late request in the next.
 			while (emu().control.requests().length === 0) await sleep(10);
 			await sleep(200);
@@ -214,8 +408,19 @@ describe('App Builder API emulator', () => {
 		});
 
 		it("hits only the named form's requests when a fault names a pageId", async () => {
-			const other = () => post('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.secondFormPageId });
-			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 500, pageId: FIXTURE.secondFormPageId, times: 1 });
+			const other = () =>
+				post('/V4/webservices/FormBuilderApi.php', {
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.secondFormPageId,
+				});
+			emu().control.injectFault({
+				endpoint: 'formBuilderInquiries',
+				kind: 'status',
+				status: 500,
+				pageId: FIXTURE.secondFormPageId,
+				times: 1,
+			});
 			expect((await inquiries()).status).toBe(200);
 			expect((await other()).status).toBe(500);
 			expect((await other()).status).toBe(200);
@@ -236,7 +441,11 @@ describe('App Builder API emulator', () => {
 			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
 				method: 'POST',
 				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
-				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				body: JSON.stringify({
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+				}),
 			});
 			expect(response.status).toBe(200);
 			await expect(response.text()).rejects.toThrow();
@@ -248,12 +457,20 @@ describe('App Builder API emulator', () => {
 			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
 				method: 'POST',
 				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
-				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				body: JSON.stringify({
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+				}),
 				signal: AbortSignal.timeout(500),
 			});
 			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
 			const first = await reader.read();
-			expect(Buffer.from(first.value ?? []).toString().startsWith('{"data":[')).toBe(true);
+			expect(
+				Buffer.from(first.value ?? [])
+					.toString()
+					.startsWith('{"data":['),
+			).toBe(true);
 			await expect(reader.read()).rejects.toThrow();
 		});
 
@@ -275,7 +492,11 @@ describe('App Builder API emulator', () => {
 			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
 				method: 'POST',
 				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
-				body: JSON.stringify({ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }),
+				body: JSON.stringify({
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+				}),
 				signal: AbortSignal.timeout(ms),
 			});
 			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -283,7 +504,8 @@ describe('App Builder API emulator', () => {
 			try {
 				for (;;) {
 					const { value, done } = await reader.read();
-					if (done) return { status: response.status, ended: true, text: Buffer.concat(chunks).toString() };
+					if (done)
+						return { status: response.status, ended: true, text: Buffer.concat(chunks).toString() };
 					chunks.push(Buffer.from(value));
 				}
 			} catch {
@@ -291,18 +513,26 @@ describe('App Builder API emulator', () => {
 			}
 		};
 
-		it.each([302, 307, 308])('redirects with %i to the given location, with no body', async (status) => {
-			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'redirect', status, location: 'http://127.0.0.1:9/elsewhere' });
-			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
-				method: 'POST',
-				headers: { ACCESSTOKEN: FIXTURE.accessToken },
-				body: '{}',
-				redirect: 'manual',
-			});
-			expect(response.status).toBe(status);
-			expect(response.headers.get('location')).toBe('http://127.0.0.1:9/elsewhere');
-			expect(await response.text()).toBe('');
-		});
+		it.each([302, 307, 308])(
+			'redirects with %i to the given location, with no body',
+			async (status) => {
+				emu().control.injectFault({
+					endpoint: 'formBuilderInquiries',
+					kind: 'redirect',
+					status,
+					location: 'http://127.0.0.1:9/elsewhere',
+				});
+				const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+					method: 'POST',
+					headers: { ACCESSTOKEN: FIXTURE.accessToken },
+					body: '{}',
+					redirect: 'manual',
+				});
+				expect(response.status).toBe(status);
+				expect(response.headers.get('location')).toBe('http://127.0.0.1:9/elsewhere');
+				expect(await response.text()).toBe('');
+			},
+		);
 
 		it('drips white space after the start of the answer, one byte at a time, without end', async () => {
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drip', ms: 50 });
@@ -341,26 +571,71 @@ describe('App Builder API emulator', () => {
 
 	describe('the wire: compression, bandwidth and round trip', () => {
 		/** One POST over node:http, which (unlike fetch) neither adds Accept-Encoding nor decodes: the raw bytes as sent. */
-		const rawPost = (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}, base = emu().webUrl) =>
-			new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; bytes: Buffer; ms: number }>((resolve, reject) => {
+		const rawPost = (
+			path: string,
+			body: Record<string, unknown>,
+			headers: Record<string, string> = {},
+			base = emu().webUrl,
+		) =>
+			new Promise<{
+				status: number;
+				headers: Record<string, string | string[] | undefined>;
+				bytes: Buffer;
+				ms: number;
+			}>((resolve, reject) => {
 				const startedAt = Date.now();
-				const req = request(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ACCESSTOKEN: FIXTURE.accessToken, ...headers } }, (res) => {
-					const chunks: Buffer[] = [];
-					res.on('data', (chunk: Buffer) => chunks.push(chunk));
-					res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks), ms: Date.now() - startedAt }));
-					res.on('error', reject);
-				});
+				const req = request(
+					`${base}${path}`,
+					{
+						method: 'POST',
+						headers: {
+							'Content-Type': 'application/json',
+							ACCESSTOKEN: FIXTURE.accessToken,
+							...headers,
+						},
+					},
+					(res) => {
+						const chunks: Buffer[] = [];
+						res.on('data', (chunk: Buffer) => chunks.push(chunk));
+						res.on('end', () =>
+							resolve({
+								status: res.statusCode ?? 0,
+								headers: res.headers,
+								bytes: Buffer.concat(chunks),
+								ms: Date.now() - startedAt,
+							}),
+						);
+						res.on('error', reject);
+					},
+				);
 				req.on('error', reject);
 				req.end(JSON.stringify(body));
 			});
 		const inquiries = (headers: Record<string, string> = {}) =>
-			rawPost('/V4/webservices/FormBuilderApi.php', { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId }, headers);
+			rawPost(
+				'/V4/webservices/FormBuilderApi.php',
+				{ method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId },
+				headers,
+			);
 		const decode = (coding: unknown, bytes: Buffer): unknown => {
-			const text = coding === 'gzip' ? gunzipSync(bytes) : coding === 'br' ? brotliDecompressSync(bytes) : coding === 'deflate' ? inflateSync(bytes) : bytes;
+			const text =
+				coding === 'gzip'
+					? gunzipSync(bytes)
+					: coding === 'br'
+						? brotliDecompressSync(bytes)
+						: coding === 'deflate'
+							? inflateSync(bytes)
+							: bytes;
 			return JSON.parse(text.toString('utf8'));
 		};
 		const lastLogged = () => emu().control.requests().at(-1);
-		const withInquiries = (count: number) => emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count, fieldsPerRecord: 5 });
+		const withInquiries = (count: number) =>
+			emu().control.addInquiries({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				count,
+				fieldsPerRecord: 5,
+			});
 
 		it('is off by default: a request that asks for gzip gets the plain JSON', async () => {
 			withInquiries(20);
@@ -371,43 +646,64 @@ describe('App Builder API emulator', () => {
 			expect(lastLogged()?.contentEncoding).toBeUndefined();
 		});
 
-		it.each(['gzip', 'br', 'deflate'])('with compression on, answers %s when asked, with Vary, and the body decodes to the same JSON', async (coding) => {
-			withInquiries(200);
-			const plain = await inquiries();
-			emu().control.configure({ compression: true });
-			const answer = await inquiries({ 'Accept-Encoding': coding });
-			expect(answer.status).toBe(200);
-			expect(answer.headers['content-encoding']).toBe(coding);
-			expect(answer.headers.vary).toBe('Accept-Encoding');
-			expect(answer.bytes.length).toBeLessThan(plain.bytes.length / 3);
-			expect(decode(coding, answer.bytes)).toEqual(decode(undefined, plain.bytes));
-			expect(lastLogged()).toMatchObject({ acceptEncoding: coding, contentEncoding: coding, bodyBytes: plain.bytes.length, wireBytes: answer.bytes.length });
-		});
+		it.each(['gzip', 'br', 'deflate'])(
+			'with compression on, answers %s when asked, with Vary, and the body decodes to the same JSON',
+			async (coding) => {
+				withInquiries(200);
+				const plain = await inquiries();
+				emu().control.configure({ compression: true });
+				const answer = await inquiries({ 'Accept-Encoding': coding });
+				expect(answer.status).toBe(200);
+				expect(answer.headers['content-encoding']).toBe(coding);
+				expect(answer.headers.vary).toBe('Accept-Encoding');
+				expect(answer.bytes.length).toBeLessThan(plain.bytes.length / 3);
+				expect(decode(coding, answer.bytes)).toEqual(decode(undefined, plain.bytes));
+				expect(lastLogged()).toMatchObject({
+					acceptEncoding: coding,
+					contentEncoding: coding,
+					bodyBytes: plain.bytes.length,
+					wireBytes: answer.bytes.length,
+				});
+			},
+		);
 
-		it.each(['gzip', 'br', 'deflate'])('sends the kept %s bytes of an unchanged answer again, and compresses anew once it changed', async (coding) => {
-			emu().control.configure({ compression: true });
-			withInquiries(100);
-			const first = await inquiries({ 'Accept-Encoding': coding });
-			expect(lastLogged()?.codedBytesReused).toBeUndefined();
-			const again = await inquiries({ 'Accept-Encoding': coding });
-			expect(lastLogged()).toMatchObject({ contentEncoding: coding, wireBytes: first.bytes.length, codedBytesReused: true });
-			expect(again.headers['content-encoding']).toBe(coding);
-			expect(again.bytes.equals(first.bytes)).toBe(true);
-			const plain = await inquiries();
-			expect(decode(coding, again.bytes)).toEqual(decode(undefined, plain.bytes));
-			withInquiries(1);
-			const changed = await inquiries({ 'Accept-Encoding': coding });
-			expect(lastLogged()?.codedBytesReused).toBeUndefined();
-			expect((decode(coding, changed.bytes) as { data: unknown[] }).data).toHaveLength(101);
-			// Each coding keeps its own bytes.
-			const other = coding === 'gzip' ? 'br' : 'gzip';
-			expect(decode(other, (await inquiries({ 'Accept-Encoding': other })).bytes)).toEqual(decode(coding, changed.bytes));
-		});
+		it.each(['gzip', 'br', 'deflate'])(
+			'sends the kept %s bytes of an unchanged answer again, and compresses anew once it changed',
+			async (coding) => {
+				emu().control.configure({ compression: true });
+				withInquiries(100);
+				const first = await inquiries({ 'Accept-Encoding': coding });
+				expect(lastLogged()?.codedBytesReused).toBeUndefined();
+				const again = await inquiries({ 'Accept-Encoding': coding });
+				expect(lastLogged()).toMatchObject({
+					contentEncoding: coding,
+					wireBytes: first.bytes.length,
+					codedBytesReused: true,
+				});
+				expect(again.headers['content-encoding']).toBe(coding);
+				expect(again.bytes.equals(first.bytes)).toBe(true);
+				const plain = await inquiries();
+				expect(decode(coding, again.bytes)).toEqual(decode(undefined, plain.bytes));
+				withInquiries(1);
+				const changed = await inquiries({ 'Accept-Encoding': coding });
+				expect(lastLogged()?.codedBytesReused).toBeUndefined();
+				expect((decode(coding, changed.bytes) as { data: unknown[] }).data).toHaveLength(101);
+				// Each coding keeps its own bytes.
+				const other = coding === 'gzip' ? 'br' : 'gzip';
+				expect(decode(other, (await inquiries({ 'Accept-Encoding': other })).bytes)).toEqual(
+					decode(coding, changed.bytes),
+				);
+			},
+		);
 
 		it('never compresses an answer to a request that does not ask', async () => {
 			emu().control.configure({ compression: true });
 			withInquiries(20);
-			const requests: Array<Record<string, string>> = [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': '' }];
+			const requests: Array<Record<string, string>> = [
+				{},
+				{ 'Accept-Encoding': 'identity' },
+				{ 'Accept-Encoding': '' },
+			];
 			for (const headers of requests) {
 				const answer = await inquiries(headers);
 				expect(answer.headers['content-encoding']).toBeUndefined();
@@ -418,7 +714,8 @@ describe('App Builder API emulator', () => {
 
 		it('honours q-values: q=0 refuses a coding, the highest q wins, a tie goes to the one listed first, * covers the rest', async () => {
 			emu().control.configure({ compression: true });
-			const codingFor = async (acceptEncoding: string) => (await inquiries({ 'Accept-Encoding': acceptEncoding })).headers['content-encoding'];
+			const codingFor = async (acceptEncoding: string) =>
+				(await inquiries({ 'Accept-Encoding': acceptEncoding })).headers['content-encoding'];
 			expect(await codingFor('gzip;q=0')).toBeUndefined();
 			expect(await codingFor('gzip;q=0, br')).toBe('br');
 			expect(await codingFor('gzip;q=0.5, br;q=0.8, deflate;q=0.2')).toBe('br');
@@ -431,8 +728,12 @@ describe('App Builder API emulator', () => {
 
 		it('offers only the codings a list allows', async () => {
 			emu().control.configure({ compression: ['br'] });
-			expect((await inquiries({ 'Accept-Encoding': 'gzip, deflate' })).headers['content-encoding']).toBeUndefined();
-			expect((await inquiries({ 'Accept-Encoding': 'gzip, br' })).headers['content-encoding']).toBe('br');
+			expect(
+				(await inquiries({ 'Accept-Encoding': 'gzip, deflate' })).headers['content-encoding'],
+			).toBeUndefined();
+			expect((await inquiries({ 'Accept-Encoding': 'gzip, br' })).headers['content-encoding']).toBe(
+				'br',
+			);
 		});
 
 		it('compresses error answers and the Connect server too, without a stale Content-Length', async () => {
@@ -441,12 +742,22 @@ describe('App Builder API emulator', () => {
 			expect(refused.status).toBe(401);
 			expect(refused.headers['content-length']).toBeUndefined();
 			expect(decode('gzip', refused.bytes)).toMatchObject({ status: 'error', code: 401 });
-			const token = await rawPost('/v1/oauth2/token', { grant_type: 'refresh_token', client_id: FIXTURE.clientId, client_secret: FIXTURE.clientSecret, refresh_token: FIXTURE.refreshToken }, { 'Accept-Encoding': 'br' }, emu().connectUrl);
+			const token = await rawPost(
+				'/v1/oauth2/token',
+				{
+					grant_type: 'refresh_token',
+					client_id: FIXTURE.clientId,
+					client_secret: FIXTURE.clientSecret,
+					refresh_token: FIXTURE.refreshToken,
+				},
+				{ 'Accept-Encoding': 'br' },
+				emu().connectUrl,
+			);
 			expect(token.headers['content-encoding']).toBe('br');
 			expect(decode('br', token.bytes)).toMatchObject({ access_token: expect.any(String) });
 		});
 
-		it('keeps a fault\'s shape under compression: a truncated answer decodes to half the JSON', async () => {
+		it("keeps a fault's shape under compression: a truncated answer decodes to half the JSON", async () => {
 			emu().control.configure({ compression: true });
 			withInquiries(10);
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate' });
@@ -496,26 +807,49 @@ describe('App Builder API emulator', () => {
 	describe('Connect', () => {
 		const token = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
 			post('/v1/oauth2/token', body, { ACCESSTOKEN: '', ...headers }, emu().connectUrl);
-		const refreshBody = (refreshToken: string) => ({ grant_type: 'refresh_token', client_id: FIXTURE.clientId, client_secret: FIXTURE.clientSecret, refresh_token: refreshToken });
-		const profile = (accessToken: string) => fetch(`${emu().connectUrl}/v1/profile`, { headers: { Authorization: `Bearer ${accessToken}` } });
+		const refreshBody = (refreshToken: string) => ({
+			grant_type: 'refresh_token',
+			client_id: FIXTURE.clientId,
+			client_secret: FIXTURE.clientSecret,
+			refresh_token: refreshToken,
+		});
+		const profile = (accessToken: string) =>
+			fetch(`${emu().connectUrl}/v1/profile`, {
+				headers: { Authorization: `Bearer ${accessToken}` },
+			});
 
 		it('refreshes, rotates the refresh token, and rejects the old one', async () => {
 			const first = await token(refreshBody(FIXTURE.refreshToken));
 			expect(first.status).toBe(200);
-			expect(first.json).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), expires_at: expect.any(Number), type: 'bearer' });
+			expect(first.json).toEqual({
+				access_token: expect.any(String),
+				refresh_token: expect.any(String),
+				expires_at: expect.any(Number),
+				type: 'bearer',
+			});
 			expect(first.json.expires_at).toBeGreaterThan(Date.now() / 1000);
-			expect((await token(refreshBody(FIXTURE.refreshToken))).json).toMatchObject({ error: 'invalid_grant' });
+			expect((await token(refreshBody(FIXTURE.refreshToken))).json).toMatchObject({
+				error: 'invalid_grant',
+			});
 			expect((await token(refreshBody(first.json.refresh_token))).status).toBe(200);
 		});
 
 		it('tells a wrong client from a wrong refresh token, and accepts Basic client authentication', async () => {
-			const wrongClient = await token({ ...refreshBody(FIXTURE.refreshToken), client_secret: 'nope' });
+			const wrongClient = await token({
+				...refreshBody(FIXTURE.refreshToken),
+				client_secret: 'nope',
+			});
 			expect(wrongClient.status).toBe(401);
 			expect(wrongClient.json.error).toBe('invalid_client');
 			expect((await token(refreshBody('unknown'))).json.error).toBe('invalid_grant');
-			expect((await token({ grant_type: 'password', client_id: 'x', refresh_token: 'y' })).json.error).toBe('unsupported_grant_type');
+			expect(
+				(await token({ grant_type: 'password', client_id: 'x', refresh_token: 'y' })).json.error,
+			).toBe('unsupported_grant_type');
 			const basic = Buffer.from(`${FIXTURE.clientId}:${FIXTURE.clientSecret}`).toString('base64');
-			const viaBasic = await token({ grant_type: 'refresh_token', refresh_token: FIXTURE.refreshToken }, { Authorization: `Basic ${basic}` });
+			const viaBasic = await token(
+				{ grant_type: 'refresh_token', refresh_token: FIXTURE.refreshToken },
+				{ Authorization: `Basic ${basic}` },
+			);
 			expect(viaBasic.status).toBe(200);
 		});
 
@@ -524,12 +858,20 @@ describe('App Builder API emulator', () => {
 			emu().control.reset();
 			emu().control.configure({ connectRequiresAccessToken: true });
 			for (const accessToken of ['', 'not-an-access-token']) {
-				const refused = await token(refreshBody(FIXTURE.refreshToken), { ACCESSTOKEN: accessToken });
+				const refused = await token(refreshBody(FIXTURE.refreshToken), {
+					ACCESSTOKEN: accessToken,
+				});
 				expect(refused.status).toBe(401);
-				expect(refused.json).toEqual({ error: 'invalid_token', error_description: expect.stringContaining('ACCESSTOKEN') });
+				expect(refused.json).toEqual({
+					error: 'invalid_token',
+					error_description: expect.stringContaining('ACCESSTOKEN'),
+				});
 			}
 			// Refused before the refresh token was looked at, so it is still unspent.
-			expect((await token(refreshBody(FIXTURE.refreshToken), { ACCESSTOKEN: FIXTURE.accessToken })).status).toBe(200);
+			expect(
+				(await token(refreshBody(FIXTURE.refreshToken), { ACCESSTOKEN: FIXTURE.accessToken }))
+					.status,
+			).toBe(200);
 		});
 
 		it('protects /v1/profile: 200 with a fresh token, 401 once it expired', async () => {
@@ -543,7 +885,9 @@ describe('App Builder API emulator', () => {
 
 		it('answers web-service paths only on the web server and Connect paths only on the Connect server', async () => {
 			expect((await post('/v1/oauth2/token', refreshBody(FIXTURE.refreshToken))).status).toBe(404);
-			expect((await post('/V4/webservices/addUser.php', {}, {}, emu().connectUrl)).status).toBe(404);
+			expect((await post('/V4/webservices/addUser.php', {}, {}, emu().connectUrl)).status).toBe(
+				404,
+			);
 		});
 	});
 });

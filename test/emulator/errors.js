@@ -55,7 +55,10 @@ function sendApiError(res, code, config, detail, headers = {}) {
  * @param {Record<string, string>} [headers]
  */
 function sendJson(res, status, body, headers = {}) {
-	send(res, status, JSON.stringify(body), { 'Content-Type': 'application/json; charset=UTF-8', ...headers });
+	send(res, status, JSON.stringify(body), {
+		'Content-Type': 'application/json; charset=UTF-8',
+		...headers,
+	});
 }
 
 /**
@@ -72,7 +75,10 @@ function send(res, status, text, headers) {
 
 /** @param {string} text */
 function escapeHtml(text) {
-	return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+	return text.replace(
+		/[&<>"]/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
+	);
 }
 
 module.exports = { ERROR_TEXT, sendApiError, sendJson, send };

@@ -20,14 +20,70 @@ const FIXTURE = Object.freeze({
 
 /** Realistic leads for the demo seed and for `--new-inquiry-every`. */
 const DEMO_LEADS = [
-	{ name: 'Maria Garcia', email: 'maria.garcia@example.com', phone: '+1 415 555 0132', company: 'Garcia Bakery', budget: '5000-10000', message: 'We need an ordering app for our three shops.' },
-	{ name: 'Kenji Tanaka', email: 'kenji.tanaka@example.jp', phone: '+81 3 5555 0199', company: 'Tanaka Logistics', budget: '20000+', message: 'Looking for a driver app with live tracking.' },
-	{ name: 'Amara Okafor', email: 'amara@okafor-studio.example', phone: '+234 80 5555 0101', company: 'Okafor Studio', budget: '1000-5000', message: 'Portfolio app with a booking form, please call me.' },
-	{ name: 'Lukas Schmidt', email: 'l.schmidt@example.de', phone: '+49 30 5555 0178', company: 'Schmidt Fitness', budget: '5000-10000', message: 'Members app: class schedule and push notifications.' },
-	{ name: 'Priya Nair', email: 'priya.nair@example.in', phone: '+91 98 5555 0123', company: 'Nair Clinics', budget: '10000-20000', message: 'Patient appointment app for two clinics.' },
-	{ name: 'Sophie Martin', email: 'sophie.martin@example.fr', phone: '+33 1 55 55 01 45', company: 'Martin & Fils', budget: '1000-5000', message: 'Simple catalogue app for our wine shop.' },
-	{ name: 'Diego Rossi', email: 'diego.rossi@example.it', phone: '+39 06 5555 0167', company: 'Rossi Trattoria', budget: '1000-5000', message: 'Table reservations and a loyalty card.' },
-	{ name: 'Ava Thompson', email: 'ava.t@example.co.uk', phone: '+44 20 5555 0110', company: 'Thompson Realty', budget: '10000-20000', message: 'Property listings app with an enquiry form.' },
+	{
+		name: 'Maria Garcia',
+		email: 'maria.garcia@example.com',
+		phone: '+1 415 555 0132',
+		company: 'Garcia Bakery',
+		budget: '5000-10000',
+		message: 'We need an ordering app for our three shops.',
+	},
+	{
+		name: 'Kenji Tanaka',
+		email: 'kenji.tanaka@example.jp',
+		phone: '+81 3 5555 0199',
+		company: 'Tanaka Logistics',
+		budget: '20000+',
+		message: 'Looking for a driver app with live tracking.',
+	},
+	{
+		name: 'Amara Okafor',
+		email: 'amara@okafor-studio.example',
+		phone: '+234 80 5555 0101',
+		company: 'Okafor Studio',
+		budget: '1000-5000',
+		message: 'Portfolio app with a booking form, please call me.',
+	},
+	{
+		name: 'Lukas Schmidt',
+		email: 'l.schmidt@example.de',
+		phone: '+49 30 5555 0178',
+		company: 'Schmidt Fitness',
+		budget: '5000-10000',
+		message: 'Members app: class schedule and push notifications.',
+	},
+	{
+		name: 'Priya Nair',
+		email: 'priya.nair@example.in',
+		phone: '+91 98 5555 0123',
+		company: 'Nair Clinics',
+		budget: '10000-20000',
+		message: 'Patient appointment app for two clinics.',
+	},
+	{
+		name: 'Sophie Martin',
+		email: 'sophie.martin@example.fr',
+		phone: '+33 1 55 55 01 45',
+		company: 'Martin & Fils',
+		budget: '1000-5000',
+		message: 'Simple catalogue app for our wine shop.',
+	},
+	{
+		name: 'Diego Rossi',
+		email: 'diego.rossi@example.it',
+		phone: '+39 06 5555 0167',
+		company: 'Rossi Trattoria',
+		budget: '1000-5000',
+		message: 'Table reservations and a loyalty card.',
+	},
+	{
+		name: 'Ava Thompson',
+		email: 'ava.t@example.co.uk',
+		phone: '+44 20 5555 0110',
+		company: 'Thompson Realty',
+		budget: '10000-20000',
+		message: 'Property listings app with an enquiry form.',
+	},
 ];
 
 const CONTACT_FORM_FIELDS = [

@@ -75,12 +75,21 @@ async function handleRequest(store, kind, req, res) {
 
 	if (path.startsWith('/__emulator/')) {
 		const body = parseBody(raw, req.headers['content-type']);
-		handleControl(store, req.method ?? 'GET', path, body.ok ? { ...query, ...body.value } : query, res);
+		handleControl(
+			store,
+			req.method ?? 'GET',
+			path,
+			body.ok ? { ...query, ...body.value } : query,
+			res,
+		);
 		return;
 	}
 
 	const body = parseBody(raw, req.headers['content-type']);
-	const params = { ...query, ...(body.ok && body.value && typeof body.value === 'object' ? body.value : {}) };
+	const params = {
+		...query,
+		...(body.ok && body.value && typeof body.value === 'object' ? body.value : {}),
+	};
 	/** @type {import('./store').LoggedRequest} */
 	const entry = {
 		server: kind,
@@ -108,7 +117,10 @@ async function handleRequest(store, kind, req, res) {
 
 	const faultEndpoint = faultEndpointOf(kind, path);
 	if (faultEndpoint) {
-		const fault = store.takeFault(faultEndpoint, typeof params.pageId === 'string' ? params.pageId : undefined);
+		const fault = store.takeFault(
+			faultEndpoint,
+			typeof params.pageId === 'string' ? params.pageId : undefined,
+		);
 		if (fault) {
 			switch (fault.kind) {
 				case 'latency':
@@ -152,7 +164,9 @@ async function handleRequest(store, kind, req, res) {
 		return;
 	}
 	const handled =
-		kind === 'web' ? handleWebService(store, req, res, path, params) : handleConnect(store, req, res, path, params);
+		kind === 'web'
+			? handleWebService(store, req, res, path, params)
+			: handleConnect(store, req, res, path, params);
 	if (!handled) sendJson(res, 404, { error: `nothing at ${path} on the ${kind} server` });
 }
 
@@ -225,7 +239,9 @@ function sendEndlessInquiries(res) {
 	const batch = () => {
 		const records = [];
 		for (let i = 0; i < 1000; i++, next++) {
-			records.push(`${next === 0 ? '' : ','}{"_id":"endless${next}","addedon":${1700000000 + next},"formName":"Contact Us","formData":[["Ann"],["Name"],["name"]]}`);
+			records.push(
+				`${next === 0 ? '' : ','}{"_id":"endless${next}","addedon":${1700000000 + next},"formName":"Contact Us","formData":[["Ann"],["Name"],["name"]]}`,
+			);
 		}
 		return records.join('');
 	};

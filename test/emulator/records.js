@@ -22,7 +22,9 @@
  */
 
 let idCounter = Math.floor(Math.random() * 0xffffff);
-const processPart = Array.from({ length: 10 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+const processPart = Array.from({ length: 10 }, () =>
+	Math.floor(Math.random() * 16).toString(16),
+).join('');
 
 /**
  * A 24-hex-character id shaped like a MongoDB ObjectId: seconds, random, counter.
@@ -30,12 +32,41 @@ const processPart = Array.from({ length: 10 }, () => Math.floor(Math.random() * 
  */
 function objectId(ms) {
 	idCounter = (idCounter + 1) & 0xffffff;
-	const seconds = Math.floor(ms / 1000).toString(16).padStart(8, '0').slice(-8);
+	const seconds = Math.floor(ms / 1000)
+		.toString(16)
+		.padStart(8, '0')
+		.slice(-8);
 	return `${seconds}${processPart}${idCounter.toString(16).padStart(6, '0')}`;
 }
 
-const BULK_LABELS = ['Full Name', 'Email', 'Phone', 'Company', 'City', 'Country', 'Budget', 'Source', 'Product', 'Preferred Contact', 'Message', 'Consent'];
-const BULK_NAMES = ['name', 'email', 'phone', 'company', 'city', 'country', 'budget', 'source', 'product', 'preferredContact', 'message', 'consent'];
+const BULK_LABELS = [
+	'Full Name',
+	'Email',
+	'Phone',
+	'Company',
+	'City',
+	'Country',
+	'Budget',
+	'Source',
+	'Product',
+	'Preferred Contact',
+	'Message',
+	'Consent',
+];
+const BULK_NAMES = [
+	'name',
+	'email',
+	'phone',
+	'company',
+	'city',
+	'country',
+	'budget',
+	'source',
+	'product',
+	'preferredContact',
+	'message',
+	'consent',
+];
 
 /**
  * Fields of a bulk record, derived from its sequence number so they need not be stored.
@@ -51,11 +82,20 @@ function bulkFields(seq, count) {
 		const label = i < BULK_LABELS.length ? BULK_LABELS[i] : `Field ${i + 1}`;
 		let value;
 		switch (name) {
-			case 'name': value = `Lead ${seq}`; break;
-			case 'email': value = `lead${seq}@example.com`; break;
-			case 'phone': value = `555${String(seq).padStart(7, '0')}`; break;
-			case 'message': value = `Hello, I would like to know more about your services. Reference ${seq}. Please contact me at your earliest convenience.`; break;
-			default: value = `${label} value ${seq % 97}`;
+			case 'name':
+				value = `Lead ${seq}`;
+				break;
+			case 'email':
+				value = `lead${seq}@example.com`;
+				break;
+			case 'phone':
+				value = `555${String(seq).padStart(7, '0')}`;
+				break;
+			case 'message':
+				value = `Hello, I would like to know more about your services. Reference ${seq}. Please contact me at your earliest convenience.`;
+				break;
+			default:
+				value = `${label} value ${seq % 97}`;
 		}
 		fields.push({ name, label, value });
 	}
@@ -96,7 +136,12 @@ function renderInquiry(record, unit) {
 		formName: record.formName,
 		formData: [fields.map((f) => f.value), fields.map((f) => f.label), fields.map((f) => f.name)],
 		formbuilderData: JSON.stringify(
-			fields.map((f) => ({ fieldName: f.name, fieldIdentifire: f.name, fieldLabel: f.label, fieldValue: f.value })),
+			fields.map((f) => ({
+				fieldName: f.name,
+				fieldIdentifire: f.name,
+				fieldLabel: f.label,
+				fieldValue: f.value,
+			})),
 		),
 		paymentStatus: record.paymentStatus,
 		mailStatus: record.mailStatus,
@@ -134,4 +179,11 @@ function forgetRendered(record) {
 	renderedJson.delete(record);
 }
 
-module.exports = { objectId, renderInquiry, renderInquiryJson, forgetRendered, bulkFields, fieldsOf };
+module.exports = {
+	objectId,
+	renderInquiry,
+	renderInquiryJson,
+	forgetRendered,
+	bulkFields,
+	fieldsOf,
+};

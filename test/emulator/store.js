@@ -91,13 +91,28 @@ class EmulatorStore {
 	/** @param {'test' | 'demo'} seed */
 	seedFixture(seed) {
 		this.addAccount({ accessToken: FIXTURE.accessToken, apiKey: FIXTURE.apiKey });
-		this.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: FIXTURE.pages.map((p) => ({ ...p })) });
-		this.addConnectClient({ clientId: FIXTURE.clientId, clientSecret: FIXTURE.clientSecret, refreshToken: FIXTURE.refreshToken });
+		this.addApp({
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages: FIXTURE.pages.map((p) => ({ ...p })),
+		});
+		this.addConnectClient({
+			clientId: FIXTURE.clientId,
+			clientSecret: FIXTURE.clientSecret,
+			refreshToken: FIXTURE.refreshToken,
+		});
 		if (seed === 'demo') {
 			const now = this.now();
 			for (let i = 0; i < 6; i++) {
 				const addedon = now - (6 - i) * 7 * 3600 * 1000;
-				this.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, fields: demoLeadFields(i), addedon, updatedon: addedon, readStatus: i < 3 ? 1 : 0 });
+				this.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+					fields: demoLeadFields(i),
+					addedon,
+					updatedon: addedon,
+					readStatus: i < 3 ? 1 : 0,
+				});
 			}
 		}
 	}
@@ -146,14 +161,28 @@ class EmulatorStore {
 	addInquiry(input) {
 		const { appId, pageId, fields, addedon, updatedon, ...rest } = input;
 		const addedMs = typeof addedon === 'number' ? addedon : this.now();
-		const { _id, requestId, formName, subject, requestPage, paymentStatus, mailStatus, status, readStatus, ...overrides } = rest;
+		const {
+			_id,
+			requestId,
+			formName,
+			subject,
+			requestPage,
+			paymentStatus,
+			mailStatus,
+			status,
+			readStatus,
+			...overrides
+		} = rest;
 		const index = this.formInquiries(appId, pageId).length;
 		/** @type {StoredInquiry} */
 		const record = {
 			_id: typeof _id === 'string' ? _id : objectId(addedMs),
 			appId,
 			pageId,
-			requestId: typeof requestId === 'string' ? requestId : `REQ${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`,
+			requestId:
+				typeof requestId === 'string'
+					? requestId
+					: `REQ${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`,
 			addedMs,
 			updatedMs: typeof updatedon === 'number' ? updatedon : addedMs,
 			fields: fields ?? demoLeadFields(index),
@@ -312,7 +341,9 @@ class EmulatorStore {
 	 */
 	listInquiries(appId, pageId) {
 		return this.formInquiries(appId, pageId).map((record) =>
-			record.rawJson === undefined ? renderInquiry(record, this.config.timestampUnit) : { _id: record._id, rawJson: record.rawJson },
+			record.rawJson === undefined
+				? renderInquiry(record, this.config.timestampUnit)
+				: { _id: record._id, rawJson: record.rawJson },
 		);
 	}
 
@@ -335,12 +366,16 @@ class EmulatorStore {
 	 * @param {string} pageId
 	 */
 	pageName(appId, pageId) {
-		return this.apps.get(appId)?.pages.find((page) => page.pageId === pageId)?.pageName ?? 'Contact Us';
+		return (
+			this.apps.get(appId)?.pages.find((page) => page.pageId === pageId)?.pageName ?? 'Contact Us'
+		);
 	}
 
 	/** Registered app users of every account, for assertions. */
 	users() {
-		return [...this.accounts.values()].flatMap((account) => account.users.map((user) => ({ ...user })));
+		return [...this.accounts.values()].flatMap((account) =>
+			account.users.map((user) => ({ ...user })),
+		);
 	}
 
 	/** @param {Omit<Fault, 'times'> & {times?: number}} fault */
@@ -360,7 +395,9 @@ class EmulatorStore {
 	takeFault(endpoint, pageId) {
 		// A fault with a pageId hits only that form's requests.
 		const index = this.faults.findIndex(
-			(fault) => (fault.endpoint === endpoint || fault.endpoint === '*') && (fault.pageId === undefined || fault.pageId === pageId),
+			(fault) =>
+				(fault.endpoint === endpoint || fault.endpoint === '*') &&
+				(fault.pageId === undefined || fault.pageId === pageId),
 		);
 		if (index < 0) return undefined;
 		const fault = this.faults[index];
@@ -407,7 +444,9 @@ class EmulatorStore {
 			return undefined;
 		}
 		window.count += 1;
-		return window.count > limit ? Math.max(1, Math.ceil((windowStart + 1000 - now) / 1000)) : undefined;
+		return window.count > limit
+			? Math.max(1, Math.ceil((windowStart + 1000 - now) / 1000))
+			: undefined;
 	}
 
 	/**
@@ -427,9 +466,16 @@ class EmulatorStore {
 		return {
 			config: this.config,
 			now: this.now(),
-			accounts: [...this.accounts.entries()].map(([accessToken, account]) => ({ accessToken, apiKey: account.apiKey, users: account.users })),
+			accounts: [...this.accounts.entries()].map(([accessToken, account]) => ({
+				accessToken,
+				apiKey: account.apiKey,
+				users: account.users,
+			})),
 			apps: [...this.apps.entries()].map(([appId, app]) => ({ appId, ...app })),
-			forms: [...this.inquiriesByForm.entries()].map(([form, list]) => ({ form, inquiries: list.length })),
+			forms: [...this.inquiriesByForm.entries()].map(([form, list]) => ({
+				form,
+				inquiries: list.length,
+			})),
 			faults: this.faults,
 			connectClients: [...this.connectClients.keys()],
 		};

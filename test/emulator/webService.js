@@ -13,8 +13,14 @@ const { reusableBody } = require('./wire');
 const ENDPOINTS = {
 	'/V4/webservices/addUser.php': { method: 'addUser', fault: /** @type {const} */ ('addUser') },
 	'/V4/webservices/editUser.php': { method: 'editUser', fault: /** @type {const} */ ('editUser') },
-	'/V4/webservices/FormBuilderApi.php': { method: 'formBuilderInquiries', fault: /** @type {const} */ ('formBuilderInquiries') },
-	'/V4/webservices/AppFeatures.php': { method: 'getAppFeatures', fault: /** @type {const} */ ('getAppFeatures') },
+	'/V4/webservices/FormBuilderApi.php': {
+		method: 'formBuilderInquiries',
+		fault: /** @type {const} */ ('formBuilderInquiries'),
+	},
+	'/V4/webservices/AppFeatures.php': {
+		method: 'getAppFeatures',
+		fault: /** @type {const} */ ('getAppFeatures'),
+	},
 };
 
 /** Methods the service reserves for administrators (403) and methods it retired (410). */
@@ -42,30 +48,40 @@ const reusedAnswers = new WeakMap();
  * @returns {boolean} whether the path is a web-service endpoint
  */
 function handleWebService(store, req, res, path, params) {
-	const endpoint = /** @type {Record<string, {method: string, fault: import('./store').FaultEndpoint}>} */ (ENDPOINTS)[path];
+	const endpoint =
+		/** @type {Record<string, {method: string, fault: import('./store').FaultEndpoint}>} */ (
+			ENDPOINTS
+		)[path];
 	if (!endpoint) return false;
 	const config = store.config;
 
-	if (req.method !== 'POST') return sendApiError(res, 405, config), true;
+	if (req.method !== 'POST') return (sendApiError(res, 405, config), true);
 	const accept = String(req.headers.accept ?? '');
-	if (accept && !/json|\*\/\*|application\/\*/i.test(accept)) return sendApiError(res, 406, config, 'only JSON is served'), true;
+	if (accept && !/json|\*\/\*|application\/\*/i.test(accept))
+		return (sendApiError(res, 406, config, 'only JSON is served'), true);
 
 	const accessToken = String(req.headers.accesstoken ?? '');
 	const account = store.accounts.get(accessToken);
-	if (!account) return sendApiError(res, 401, config, 'ACCESSTOKEN is missing or wrong'), true;
+	if (!account) return (sendApiError(res, 401, config, 'ACCESSTOKEN is missing or wrong'), true);
 
 	const method = params.method;
-	if (method === undefined || method === '') return sendApiError(res, 400, config, 'method is required'), true;
-	if (ADMIN_METHODS.has(method)) return sendApiError(res, 403, config), true;
-	if (RETIRED_METHODS.has(method)) return sendApiError(res, 410, config), true;
-	if (method !== endpoint.method) return sendApiError(res, 404, config, `unknown method ${String(method)}`), true;
+	if (method === undefined || method === '')
+		return (sendApiError(res, 400, config, 'method is required'), true);
+	if (ADMIN_METHODS.has(method)) return (sendApiError(res, 403, config), true);
+	if (RETIRED_METHODS.has(method)) return (sendApiError(res, 410, config), true);
+	if (method !== endpoint.method)
+		return (sendApiError(res, 404, config, `unknown method ${String(method)}`), true);
 
 	const throttledFor = store.throttled();
-	if (throttledFor !== undefined) return sendApiError(res, 429, config, undefined, { 'Retry-After': throttledFor }), true;
+	if (throttledFor !== undefined)
+		return (sendApiError(res, 429, config, undefined, { 'Retry-After': throttledFor }), true);
 
 	const waitSeconds = store.rateLimited(accessToken);
 	if (waitSeconds !== undefined) {
-		return sendApiError(res, 429, config, undefined, { 'Retry-After': String(waitSeconds) }), true;
+		return (
+			sendApiError(res, 429, config, undefined, { 'Retry-After': String(waitSeconds) }),
+			true
+		);
 	}
 
 	switch (endpoint.method) {
@@ -107,9 +123,11 @@ function handleUser(store, res, account, method, params) {
 	const phoneOwner = phone === '' ? undefined : account.users.find((user) => user.phone === phone);
 	if (phoneOwner && phoneOwner !== existing) return sendApiError(res, 2040, config);
 
-	const required = method === 'addUser' ? ['name', 'password', 'phone'] : ['name', 'password', 'phone'];
+	const required =
+		method === 'addUser' ? ['name', 'password', 'phone'] : ['name', 'password', 'phone'];
 	for (const name of required) {
-		if (text(params[name]).trim() === '') return sendApiError(res, 400, config, `${name} is required`);
+		if (text(params[name]).trim() === '')
+			return sendApiError(res, 400, config, `${name} is required`);
 	}
 
 	const status = text(params.status);
@@ -150,7 +168,8 @@ function handleInquiries(store, res, accessToken, params) {
 	if (pageId === '') return sendApiError(res, 400, store.config, 'pageId is required');
 	const app = store.apps.get(appId);
 	const list = app && app.accessToken === accessToken ? store.formInquiries(appId, pageId) : [];
-	if (list.length === 0) return sendJson(res, 200, { data: [], status: 'success', msg: 'No record found' });
+	if (list.length === 0)
+		return sendJson(res, 200, { data: [], status: 'success', msg: 'No record found' });
 
 	const unit = store.config.timestampUnit;
 	const whole = reusedAnswer(store, list);
@@ -212,7 +231,11 @@ function handleAppFeatures(store, res, accessToken, params) {
 	if (appId === '') return sendApiError(res, 400, store.config, 'appId is required');
 	const app = store.apps.get(appId);
 	const pages = app && app.accessToken === accessToken ? app.pages : [];
-	return sendJson(res, 200, { status: 'success', msg: pages.length ? 'Record found' : 'No record found', data: pages });
+	return sendJson(res, 200, {
+		status: 'success',
+		msg: pages.length ? 'Record found' : 'No record found',
+		data: pages,
+	});
 }
 
 /**
@@ -233,7 +256,11 @@ function sendTruncated(store, res, path, params, then = 'truncate') {
 		const list = store.formInquiries(text(params.appId), text(params.pageId)).slice(0, 50);
 		full = `{"data":[${list.map((r) => renderInquiryJson(r, store.config.timestampUnit)).join(',')}],"status":"success","msg":"Record found"}`;
 	} else {
-		full = JSON.stringify({ successCode: '200', message: 'User registered successfully', data: { padding: 'x'.repeat(64) } });
+		full = JSON.stringify({
+			successCode: '200',
+			message: 'User registered successfully',
+			data: { padding: 'x'.repeat(64) },
+		});
 	}
 	const half = full.slice(0, Math.max(1, Math.floor(full.length / 2)));
 	res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' });

@@ -30,7 +30,8 @@ const SLICE_MS = 10;
  */
 function negotiateEncoding(acceptEncoding, compression) {
 	if (!compression || acceptEncoding === undefined) return undefined;
-	const allowed = compression === true ? CODINGS : CODINGS.filter((coding) => compression.includes(coding));
+	const allowed =
+		compression === true ? CODINGS : CODINGS.filter((coding) => compression.includes(coding));
 	/** @type {Map<string, {q: number, order: number}>} */
 	const asked = new Map();
 	String(acceptEncoding)
@@ -51,7 +52,11 @@ function negotiateEncoding(acceptEncoding, compression) {
 	for (const coding of allowed) {
 		const preference = asked.get(coding) ?? asked.get('*');
 		if (!preference || preference.q <= 0) continue;
-		if (!best || preference.q > best.q || (preference.q === best.q && preference.order < best.order)) {
+		if (
+			!best ||
+			preference.q > best.q ||
+			(preference.q === best.q && preference.order < best.order)
+		) {
 			best = { coding, ...preference };
 		}
 	}
@@ -147,7 +152,10 @@ class WireSink extends Writable {
 		const due = Math.floor((this.bytesPerSecond * (now - this.startedAt)) / 1000) - this.onWire;
 		const wanted = Math.min(slice, remaining);
 		if (due >= wanted) return { bytes: Math.min(remaining, due), waitMs: 0 };
-		return { bytes: 0, waitMs: Math.max(1, Math.ceil(((wanted - due) * 1000) / this.bytesPerSecond)) };
+		return {
+			bytes: 0,
+			waitMs: Math.max(1, Math.ceil(((wanted - due) * 1000) / this.bytesPerSecond)),
+		};
 	}
 
 	/**
@@ -227,20 +235,26 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 			record.bodyBytes = (record.bodyBytes ?? 0) + bytes;
 			record.wireBytes = (record.wireBytes ?? 0) + bytes;
 		};
-		res.write = /** @type {any} */ (function (/** @type {any[]} */ ...args) {
-			count(args[0], args[1]);
-			return originalWrite.apply(res, /** @type {any} */ (args));
-		});
-		res.end = /** @type {any} */ (function (/** @type {any[]} */ ...args) {
-			if (typeof args[0] !== 'function') count(args[0], args[1]);
-			return originalEnd.apply(res, /** @type {any} */ (args));
-		});
+		res.write = /** @type {any} */ (
+			function (/** @type {any[]} */ ...args) {
+				count(args[0], args[1]);
+				return originalWrite.apply(res, /** @type {any} */ (args));
+			}
+		);
+		res.end = /** @type {any} */ (
+			function (/** @type {any[]} */ ...args) {
+				if (typeof args[0] !== 'function') count(args[0], args[1]);
+				return originalEnd.apply(res, /** @type {any} */ (args));
+			}
+		);
 		return;
 	}
 
 	const sink = new WireSink((chunk, done) => {
 		record.wireBytes = (record.wireBytes ?? 0) + chunk.length;
-		/** @type {(chunk: Buffer, done: (error?: Error | null) => void) => boolean} */ (originalWrite).call(res, chunk, done);
+		/** @type {(chunk: Buffer, done: (error?: Error | null) => void) => boolean} */ (
+			originalWrite
+		).call(res, chunk, done);
 	}, bytesPerSecond);
 	/** Encoded bytes the head has handed on towards the socket. */
 	let handedOn = 0;
@@ -288,22 +302,24 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 		if (!res.writableFinished) head?.destroy();
 	});
 
-	res.writeHead = /** @type {any} */ (function (/** @type {number} */ status, /** @type {any[]} */ ...rest) {
-		if (coding) {
-			res.removeHeader('Content-Length');
-			const last = rest.length > 0 && typeof rest[rest.length - 1] === 'object' ? rest.pop() : {};
-			/** @type {Record<string, unknown>} */
-			const headers = {};
-			for (const [name, value] of Object.entries(last ?? {})) {
-				if (name.toLowerCase() !== 'content-length') headers[name] = value;
+	res.writeHead = /** @type {any} */ (
+		function (/** @type {number} */ status, /** @type {any[]} */ ...rest) {
+			if (coding) {
+				res.removeHeader('Content-Length');
+				const last = rest.length > 0 && typeof rest[rest.length - 1] === 'object' ? rest.pop() : {};
+				/** @type {Record<string, unknown>} */
+				const headers = {};
+				for (const [name, value] of Object.entries(last ?? {})) {
+					if (name.toLowerCase() !== 'content-length') headers[name] = value;
+				}
+				headers['Content-Encoding'] = coding;
+				headers['Vary'] = 'Accept-Encoding';
+				rest.push(headers);
+				record.contentEncoding = coding;
 			}
-			headers['Content-Encoding'] = coding;
-			headers['Vary'] = 'Accept-Encoding';
-			rest.push(headers);
-			record.contentEncoding = coding;
+			return originalWriteHead.call(res, status, ...rest);
 		}
-		return originalWriteHead.call(res, status, ...rest);
-	});
+	);
 
 	/**
 	 * @param {unknown} chunk
@@ -335,32 +351,49 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
 			startHead(Readable.from([coded], { objectMode: false }));
 			return;
 		}
-		const keep = (/** @type {Buffer} */ bytes) => codedBodies.set(body, (codedBodies.get(body) ?? new Map()).set(answerCoding, bytes));
+		const keep = (/** @type {Buffer} */ bytes) =>
+			codedBodies.set(body, (codedBodies.get(body) ?? new Map()).set(answerCoding, bytes));
 		input = createEncoder(answerCoding);
 		startHead(input, keep);
 		input.end(body);
 	};
 
-	res.write = /** @type {any} */ (function (/** @type {unknown} */ chunk, /** @type {unknown} */ encoding, /** @type {unknown} */ callback) {
-		const done = typeof encoding === 'function' ? encoding : callback;
-		return writeBody(chunk, typeof encoding === 'function' ? undefined : encoding, /** @type {any} */ (done));
-	});
+	res.write = /** @type {any} */ (
+		function (
+			/** @type {unknown} */ chunk,
+			/** @type {unknown} */ encoding,
+			/** @type {unknown} */ callback,
+		) {
+			const done = typeof encoding === 'function' ? encoding : callback;
+			return writeBody(
+				chunk,
+				typeof encoding === 'function' ? undefined : encoding,
+				/** @type {any} */ (done),
+			);
+		}
+	);
 
-	res.end = /** @type {any} */ (function (/** @type {unknown} */ chunk, /** @type {unknown} */ encoding, /** @type {unknown} */ callback) {
-		const done = [chunk, encoding, callback].find((arg) => typeof arg === 'function');
-		afterLastByte = /** @type {any} */ (done);
-		if (coding && head === undefined && Buffer.isBuffer(chunk) && reusableBodies.has(chunk)) {
-			endReusable(chunk, coding);
+	res.end = /** @type {any} */ (
+		function (
+			/** @type {unknown} */ chunk,
+			/** @type {unknown} */ encoding,
+			/** @type {unknown} */ callback,
+		) {
+			const done = [chunk, encoding, callback].find((arg) => typeof arg === 'function');
+			afterLastByte = /** @type {any} */ (done);
+			if (coding && head === undefined && Buffer.isBuffer(chunk) && reusableBodies.has(chunk)) {
+				endReusable(chunk, coding);
+				return res;
+			}
+			if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') {
+				writeBody(chunk, typeof encoding === 'function' ? undefined : encoding, undefined);
+			} else if (!res.headersSent) {
+				res.writeHead(res.statusCode);
+			}
+			encoder().end();
 			return res;
 		}
-		if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') {
-			writeBody(chunk, typeof encoding === 'function' ? undefined : encoding, undefined);
-		} else if (!res.headersSent) {
-			res.writeHead(res.statusCode);
-		}
-		encoder().end();
-		return res;
-	});
+	);
 }
 
 /**
@@ -369,8 +402,12 @@ function shapeAnswer(res, { coding, bytesPerSecond, record }) {
  */
 function toBuffer(chunk, encoding) {
 	if (Buffer.isBuffer(chunk)) return chunk;
-	if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-	return Buffer.from(String(chunk ?? ''), /** @type {BufferEncoding} */ (typeof encoding === 'string' ? encoding : 'utf8'));
+	if (chunk instanceof Uint8Array)
+		return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+	return Buffer.from(
+		String(chunk ?? ''),
+		/** @type {BufferEncoding} */ (typeof encoding === 'string' ? encoding : 'utf8'),
+	);
 }
 
 /**

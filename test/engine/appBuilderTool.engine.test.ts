@@ -14,12 +14,21 @@ import { useEmulator } from '../support/useEmulator';
  * The real ai_tool wiring is covered by test/e2e/mcpTool.e2e.test.ts.
  */
 function asTool(node: INodeType): INodeType {
-	const description = { ...node.description, name: `${node.description.name}Tool`, displayName: `${node.description.displayName} Tool` };
+	const description = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		displayName: `${node.description.displayName} Tool`,
+	};
 	return Object.create(node, { description: { value: description } }) as INodeType;
 }
 
 /** Get Many as a tool node stores it when only the form is set: no Return All, Limit or Simplify. */
-const getManyWithDefaults: IDataObject = { resource: 'inquiry', operation: 'getAll', appId: FIXTURE.appId, pageId: FIXTURE_FORM };
+const getManyWithDefaults: IDataObject = {
+	resource: 'inquiry',
+	operation: 'getAll',
+	appId: FIXTURE.appId,
+	pageId: FIXTURE_FORM,
+};
 
 describe('App Builder as an AI tool in the n8n engine', () => {
 	const emu = useEmulator();
@@ -27,14 +36,21 @@ describe('App Builder as an AI tool in the n8n engine', () => {
 	const run = async (asAgentTool: boolean, parameters: IDataObject) =>
 		await runNode({
 			nodeType: asAgentTool ? asTool(new AppBuilder()) : new AppBuilder(),
-			typeName: asAgentTool ? 'n8n-nodes-appbuilder.appBuilderTool' : 'n8n-nodes-appbuilder.appBuilder',
+			typeName: asAgentTool
+				? 'n8n-nodes-appbuilder.appBuilderTool'
+				: 'n8n-nodes-appbuilder.appBuilder',
 			parameters,
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
 			credentialsHelper: appBuilderCredentials(emu()),
 		});
 
 	beforeEach(() => {
-		emu().control.addInquiries({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, count: 60, fieldsPerRecord: 3 });
+		emu().control.addInquiries({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			count: 60,
+			fieldsPerRecord: 3,
+		});
 	});
 
 	it('answers a tool call with the 20 newest inquiries, flattened, when Limit is left at its default', async () => {
@@ -42,7 +58,11 @@ describe('App Builder as an AI tool in the n8n engine', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(20);
 		for (const { json } of result.items) {
-			expect(json).toMatchObject({ inquiryId: expect.any(String), submittedAt: expect.any(String), fieldLabels: expect.any(Object) });
+			expect(json).toMatchObject({
+				inquiryId: expect.any(String),
+				submittedAt: expect.any(String),
+				fieldLabels: expect.any(Object),
+			});
 			expect(json).not.toHaveProperty('formbuilderData');
 		}
 		const times = result.items.map(({ json }) => Date.parse(String(json.submittedAt)));

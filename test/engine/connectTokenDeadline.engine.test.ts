@@ -2,10 +2,19 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { describeTokenFailure, exchangeRefreshToken, type TokenExchangeResult } from '../../nodes/shared/connect/connectToken';
+import {
+	describeTokenFailure,
+	exchangeRefreshToken,
+	type TokenExchangeResult,
+} from '../../nodes/shared/connect/connectToken';
 import { SharedRefresh } from '../../nodes/shared/connect/sharedRefresh';
 import { MemoryCredentialsHelper, runNode } from '../harness';
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
@@ -28,7 +37,13 @@ function answer(res: ServerResponse): void {
 	requests++;
 	res.writeHead(200, { 'Content-Type': 'application/json' });
 	if (mode === 'tokens') {
-		res.end(JSON.stringify({ access_token: `access-${requests}`, refresh_token: `refresh-${requests}`, expires_in: 3600 }));
+		res.end(
+			JSON.stringify({
+				access_token: `access-${requests}`,
+				refresh_token: `refresh-${requests}`,
+				expires_in: 3600,
+			}),
+		);
 		return;
 	}
 	res.write('{');
@@ -66,13 +81,23 @@ class TokenRefreshNode implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const httpRequest: IExecuteFunctions['helpers']['httpRequest'] = async (options) => await this.helpers.httpRequest(options);
-		const client = { connectBaseUrl: tokenUrlBase, clientId: 'client', clientSecret: CLIENT_SECRET };
+		const httpRequest: IExecuteFunctions['helpers']['httpRequest'] = async (options) =>
+			await this.helpers.httpRequest(options);
+		const client = {
+			connectBaseUrl: tokenUrlBase,
+			clientId: 'client',
+			clientSecret: CLIENT_SECRET,
+		};
 		const callers = this.getNodeParameter('callers', 0) as number;
 		const viaShared = this.getNodeParameter('shared', 0) as boolean;
 		const once = async (): Promise<TokenExchangeResult> =>
 			viaShared
-				? await shared.run({ tokenUrl: tokenUrlBase, clientId: 'client', refreshToken: 'refresh-0' }, '', async (signal) => await exchangeRefreshToken(httpRequest, client, 'refresh-0', { signal }))
+				? await shared.run(
+						{ tokenUrl: tokenUrlBase, clientId: 'client', refreshToken: 'refresh-0' },
+						'',
+						async (signal) =>
+							await exchangeRefreshToken(httpRequest, client, 'refresh-0', { signal }),
+					)
 				: await exchangeRefreshToken(httpRequest, client, 'refresh-0', { deadlineMs: 1000 });
 		const started = Date.now();
 		const results = await Promise.all(Array.from({ length: callers }, once));
@@ -85,10 +110,15 @@ async function refresh(callers: number, viaShared = true) {
 		nodeType: new TokenRefreshNode(),
 		typeName: 'test.tokenRefresh',
 		parameters: { callers, shared: viaShared },
-		credentialsHelper: new MemoryCredentialsHelper({ types: { appBuilderApi: new AppBuilderApi() }, credentials: {} }),
+		credentialsHelper: new MemoryCredentialsHelper({
+			types: { appBuilderApi: new AppBuilderApi() },
+			credentials: {},
+		}),
 	});
 	if (run.error) throw run.error;
-	return run.items.map((item) => item.json as unknown as { result: TokenExchangeResult; tookMs: number });
+	return run.items.map(
+		(item) => item.json as unknown as { result: TokenExchangeResult; tookMs: number },
+	);
 }
 
 describe('the Connect token request has a deadline and a size bound', () => {
@@ -138,6 +168,9 @@ describe('the Connect token request has a deadline and a size bound', () => {
 		const [{ result, tookMs }] = await refresh(1);
 		expect(result).toEqual({ ok: false, reason: 'too_large', status: 0, bound: 64 * 1024 });
 		expect(tookMs).toBeLessThan(1500);
-		if (!result.ok) expect(describeTokenFailure(result, [])).toMatch(/^The Connect API's answer to the token request is larger than 64 KB/);
+		if (!result.ok)
+			expect(describeTokenFailure(result, [])).toMatch(
+				/^The Connect API's answer to the token request is larger than 64 KB/,
+			);
 	}, 15_000);
 });

@@ -18,7 +18,9 @@ describe('App Builder API credential in the n8n engine', () => {
 	// Every test starts from the seeded refresh token again, so nothing kept by an earlier test may answer for it.
 	beforeEach(() => connectRefreshes.clear());
 
-	const credentialData = (overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
+	const credentialData = (
+		overrides: ICredentialDataDecryptedObject = {},
+	): ICredentialDataDecryptedObject => ({
 		...credentialDataFor(emu(), { connect: true }),
 		connectAccessToken: '',
 		...overrides,
@@ -39,7 +41,8 @@ describe('App Builder API credential in the n8n engine', () => {
 			inputItems: Array.from({ length: options.items ?? 1 }, () => ({})),
 			credentialsHelper: helper,
 		});
-	const callConnect = async (helper: MemoryCredentialsHelper) => await callWith(helper, `${emu().connectUrl}/v1/profile`);
+	const callConnect = async (helper: MemoryCredentialsHelper) =>
+		await callWith(helper, `${emu().connectUrl}/v1/profile`);
 	const inquiriesUrl = () =>
 		`${emu().webUrl}/V4/webservices/FormBuilderApi.php?method=formBuilderInquiries&appId=${FIXTURE.appId}&pageId=${FIXTURE.formPageId}`;
 
@@ -48,10 +51,18 @@ describe('App Builder API credential in the n8n engine', () => {
 			types: { appBuilderApi: new AppBuilderApi() },
 			credentials: { appBuilderApi: data },
 		});
-	const tokenCallsOf = () => emu().control.requests().filter((r) => r.path === '/v1/oauth2/token');
+	const tokenCallsOf = () =>
+		emu()
+			.control.requests()
+			.filter((r) => r.path === '/v1/oauth2/token');
 	const errorText = (result: { error?: { message?: string; description?: string | null } }) =>
 		`${result.error?.message ?? ''} ${result.error?.description ?? ''}`;
-	const allSecrets = [FIXTURE.clientSecret, FIXTURE.refreshToken, FIXTURE.accessToken, FIXTURE.apiKey];
+	const allSecrets = [
+		FIXTURE.clientSecret,
+		FIXTURE.refreshToken,
+		FIXTURE.accessToken,
+		FIXTURE.apiKey,
+	];
 
 	it('fetches a Connect access token when it has none, and saves it with the rotated refresh token', async () => {
 		const helper = helperWith(credentialData());
@@ -65,7 +76,9 @@ describe('App Builder API credential in the n8n engine', () => {
 		expect(stored.refreshToken).not.toBe(FIXTURE.refreshToken);
 		expect(Number(stored.connectExpiresAt)).toBeGreaterThan(Date.now());
 
-		const tokenCalls = emu().control.requests().filter((r) => r.path === '/v1/oauth2/token');
+		const tokenCalls = emu()
+			.control.requests()
+			.filter((r) => r.path === '/v1/oauth2/token');
 		expect(tokenCalls).toHaveLength(1);
 		expect(tokenCalls[0].body).toMatchObject({
 			grant_type: 'refresh_token',
@@ -85,7 +98,9 @@ describe('App Builder API credential in the n8n engine', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ clientId: FIXTURE.clientId });
-		const paths = emu().control.requests().map((r) => `${r.path} ${r.status}`);
+		const paths = emu()
+			.control.requests()
+			.map((r) => `${r.path} ${r.status}`);
 		expect(paths).toEqual(['/v1/profile 401', '/v1/oauth2/token 200', '/v1/profile 200']);
 		const stored = helper.stored('appBuilderApi');
 		expect(stored.refreshToken).not.toBe(firstRefreshToken);
@@ -102,7 +117,10 @@ describe('App Builder API credential in the n8n engine', () => {
 		const result = await callConnect(helper);
 
 		expect(result.error).toBeDefined();
-		const text = JSON.stringify({ message: result.error?.message, description: result.error?.description });
+		const text = JSON.stringify({
+			message: result.error?.message,
+			description: result.error?.description,
+		});
 		expect(text).toMatch(/Client ID or Client Secret/);
 		for (const secret of [wrongSecret, FIXTURE.refreshToken, FIXTURE.accessToken, FIXTURE.apiKey]) {
 			expect(text).not.toContain(secret);
@@ -128,14 +146,22 @@ describe('App Builder API credential in the n8n engine', () => {
 		for (const request of connectRequests.filter((r) => r.path !== '/v1/oauth2/token')) {
 			expect(request.headers.accesstoken).toBeUndefined();
 		}
-		expect(connectRequests.some((r) => String(r.headers.authorization).startsWith('Bearer '))).toBe(true);
+		expect(connectRequests.some((r) => String(r.headers.authorization).startsWith('Bearer '))).toBe(
+			true,
+		);
 	});
 
 	it('leaves web-service calls alone when no Connect client is configured', async () => {
-		const helper = helperWith(credentialData({ useConnect: false, clientId: '', clientSecret: '', refreshToken: '' }));
+		const helper = helperWith(
+			credentialData({ useConnect: false, clientId: '', clientSecret: '', refreshToken: '' }),
+		);
 		const result = await callWith(helper, inquiriesUrl(), 'POST');
 		expect(result.error).toBeUndefined();
-		expect(emu().control.requests().filter((r) => r.server === 'connect')).toHaveLength(0);
+		expect(
+			emu()
+				.control.requests()
+				.filter((r) => r.server === 'connect'),
+		).toHaveLength(0);
 		expect(helper.stored('appBuilderApi').connectAccessToken).toBe('');
 	});
 
@@ -149,7 +175,8 @@ describe('App Builder API credential in the n8n engine', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(5);
-			for (const item of result.items) expect(item.json).toMatchObject({ clientId: FIXTURE.clientId });
+			for (const item of result.items)
+				expect(item.json).toMatchObject({ clientId: FIXTURE.clientId });
 			expect(tokenCallsOf()).toHaveLength(1);
 			// The rotated refresh token that was saved is the one the API will accept next.
 			const stored = helper.stored('appBuilderApi');
@@ -167,7 +194,10 @@ describe('App Builder API credential in the n8n engine', () => {
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(5);
 			expect(tokenCallsOf()).toHaveLength(1);
-			const profileStatuses = emu().control.requests().filter((r) => r.path === '/v1/profile').map((r) => r.status);
+			const profileStatuses = emu()
+				.control.requests()
+				.filter((r) => r.path === '/v1/profile')
+				.map((r) => r.status);
 			expect(profileStatuses.filter((status) => status === 401)).toHaveLength(5);
 			expect(profileStatuses.filter((status) => status === 200)).toHaveLength(5);
 		});
@@ -186,7 +216,10 @@ describe('App Builder API credential in the n8n engine', () => {
 			expect(result.items).toHaveLength(5);
 			expect(tokenCallsOf()).toHaveLength(1);
 			// The delayed 401 did arrive after the token request had finished.
-			const refusedAt = emu().control.requests().filter((r) => r.path === '/v1/profile' && r.status === 401).map((r) => r.finishedAt ?? 0);
+			const refusedAt = emu()
+				.control.requests()
+				.filter((r) => r.path === '/v1/profile' && r.status === 401)
+				.map((r) => r.finishedAt ?? 0);
 			expect(Math.max(...refusedAt)).toBeGreaterThan(tokenCallsOf()[0].finishedAt ?? Infinity);
 		});
 
@@ -212,8 +245,13 @@ describe('App Builder API credential in the n8n engine', () => {
 			expect(result.error).toBeUndefined();
 			const [tokenCall] = tokenCallsOf();
 			expect(tokenCall.headers.accesstoken).toBe(FIXTURE.accessToken);
-			expect(tokenCall.body).toMatchObject({ client_id: FIXTURE.clientId, client_secret: FIXTURE.clientSecret });
-			const profileCalls = emu().control.requests().filter((r) => r.path === '/v1/profile');
+			expect(tokenCall.body).toMatchObject({
+				client_id: FIXTURE.clientId,
+				client_secret: FIXTURE.clientSecret,
+			});
+			const profileCalls = emu()
+				.control.requests()
+				.filter((r) => r.path === '/v1/profile');
 			expect(profileCalls.length).toBeGreaterThan(0);
 			for (const call of profileCalls) expect(call.headers.accesstoken).toBeUndefined();
 		});
@@ -256,10 +294,18 @@ describe('App Builder API credential in the n8n engine', () => {
 
 		it('names a redirect to a host whose first label is the client secret without showing it, even lower-cased as a host is', async () => {
 			const clientSecret = 'Cl13nt-SeCrEt-7z';
-			const redirector = await startRecordingServer(() => ({ status: 302, headers: { Location: `http://${clientSecret}.example.com/x` } }));
+			const redirector = await startRecordingServer(() => ({
+				status: 302,
+				headers: { Location: `http://${clientSecret}.example.com/x` },
+			}));
 			try {
-				const result = await callWith(helperWith(credentialData({ connectBaseUrl: redirector.url, clientSecret })), `${redirector.url}/v1/profile`);
-				expect(errorText(result)).toContain('a redirect (HTTP 302) to http://[redacted].example.com');
+				const result = await callWith(
+					helperWith(credentialData({ connectBaseUrl: redirector.url, clientSecret })),
+					`${redirector.url}/v1/profile`,
+				);
+				expect(errorText(result)).toContain(
+					'a redirect (HTTP 302) to http://[redacted].example.com',
+				);
 				expect(errorText(result)).not.toMatch(/cl13nt-secret/i);
 			} finally {
 				await redirector.close();
@@ -267,14 +313,20 @@ describe('App Builder API credential in the n8n engine', () => {
 		});
 
 		it('says "could not reach" only for a network failure, not for a Connect Base URL that is not a URL', async () => {
-			const malformed = await callConnect(helperWith(credentialData({ connectBaseUrl: 'connect host without scheme' })));
+			const malformed = await callConnect(
+				helperWith(credentialData({ connectBaseUrl: 'connect host without scheme' })),
+			);
 			expect(malformed.error).toBeDefined();
 			expect(errorText(malformed)).not.toMatch(/could not reach/i);
 			expect(errorText(malformed)).toMatch(/Connect Base URL/);
 
-			const refused = await callConnect(helperWith(credentialData({ connectBaseUrl: 'http://127.0.0.1:9' })));
+			const refused = await callConnect(
+				helperWith(credentialData({ connectBaseUrl: 'http://127.0.0.1:9' })),
+			);
 			expect(refused.error).toBeDefined();
-			expect(errorText(refused)).toMatch(/Could not reach the Connect API \(the connection was refused\)/);
+			expect(errorText(refused)).toMatch(
+				/Could not reach the Connect API \(the connection was refused\)/,
+			);
 		});
 
 		it('redacts the Connect API error_description before shortening it, so no piece of a secret survives the cut', async () => {
@@ -284,7 +336,9 @@ describe('App Builder API credential in the n8n engine', () => {
 				body: { error: 'invalid_request', error_description: echoed },
 			}));
 			try {
-				const result = await callConnect(helperWith(credentialData({ connectBaseUrl: server.url })));
+				const result = await callConnect(
+					helperWith(credentialData({ connectBaseUrl: server.url })),
+				);
 				const text = errorText(result);
 				expect(text).toMatch(/did not accept the token request/);
 				expect(text).not.toContain(FIXTURE.clientSecret.slice(0, 6));
@@ -299,21 +353,37 @@ describe('App Builder API credential in the n8n engine', () => {
 		const gateway = await startRecordingServer((request) => ({
 			status: 200,
 			body: request.url.startsWith('/connect/v1/oauth2/token')
-				? { access_token: 'gateway-connect-token', refresh_token: 'gateway-refresh-2', expires_at: 4102444800, type: 'bearer' }
+				? {
+						access_token: 'gateway-connect-token',
+						refresh_token: 'gateway-refresh-2',
+						expires_at: 4102444800,
+						type: 'bearer',
+					}
 				: { ok: true },
 		}));
 		try {
 			const helper = helperWith(
-				credentialData({ baseUrl: `${gateway.url}/appbuilder`, connectBaseUrl: `${gateway.url}/connect` }),
+				credentialData({
+					baseUrl: `${gateway.url}/appbuilder`,
+					connectBaseUrl: `${gateway.url}/connect`,
+				}),
 			);
-			for (const path of ['/appbuilder/V4/webservices/FormBuilderApi.php', '/connect/v1/profile', '/elsewhere']) {
+			for (const path of [
+				'/appbuilder/V4/webservices/FormBuilderApi.php',
+				'/connect/v1/profile',
+				'/elsewhere',
+			]) {
 				expect((await callWith(helper, `${gateway.url}${path}`, 'POST')).error).toBeUndefined();
 			}
 			const byPath = Object.fromEntries(gateway.requests.map((r) => [r.url, r.headers]));
 			expect(byPath['/connect/v1/oauth2/token'].accesstoken).toBe(FIXTURE.accessToken);
-			expect(byPath['/appbuilder/V4/webservices/FormBuilderApi.php']).toMatchObject({ accesstoken: FIXTURE.accessToken });
+			expect(byPath['/appbuilder/V4/webservices/FormBuilderApi.php']).toMatchObject({
+				accesstoken: FIXTURE.accessToken,
+			});
 			expect(byPath['/appbuilder/V4/webservices/FormBuilderApi.php'].authorization).toBeUndefined();
-			expect(byPath['/connect/v1/profile']).toMatchObject({ authorization: 'Bearer gateway-connect-token' });
+			expect(byPath['/connect/v1/profile']).toMatchObject({
+				authorization: 'Bearer gateway-connect-token',
+			});
 			expect(byPath['/connect/v1/profile'].accesstoken).toBeUndefined();
 			expect(byPath['/elsewhere'].accesstoken).toBeUndefined();
 			expect(byPath['/elsewhere'].authorization).toBeUndefined();

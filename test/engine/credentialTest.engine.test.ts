@@ -36,7 +36,9 @@ describe('App Builder API credential test', () => {
 		const result = await run();
 		expect(result.status).toBe('OK');
 		expect(emu().control.users()).toHaveLength(0);
-		const tokenCalls = emu().control.requests().filter((r) => r.path === '/v1/oauth2/token');
+		const tokenCalls = emu()
+			.control.requests()
+			.filter((r) => r.path === '/v1/oauth2/token');
 		expect(tokenCalls).toHaveLength(1);
 		expect(tokenCalls[0].body.refresh_token).not.toBe(FIXTURE.refreshToken);
 		// The stored refresh token still works afterwards.
@@ -83,7 +85,11 @@ describe('App Builder API credential test', () => {
 	it('does not check Connect when it is turned off', async () => {
 		const result = await run({ useConnect: false, clientSecret: 'wrong-client-secret-value' });
 		expect(result.status).toBe('OK');
-		expect(emu().control.requests().filter((r) => r.server === 'connect')).toHaveLength(0);
+		expect(
+			emu()
+				.control.requests()
+				.filter((r) => r.server === 'connect'),
+		).toHaveLength(0);
 	});
 
 	it('says the base URL is wrong when nothing answers there', async () => {
@@ -96,7 +102,9 @@ describe('App Builder API credential test', () => {
 		emu().control.configure({ connectRequiresAccessToken: true });
 		const result = await run();
 		expect(result.status).toBe('OK');
-		const [tokenCall] = emu().control.requests().filter((r) => r.path === '/v1/oauth2/token');
+		const [tokenCall] = emu()
+			.control.requests()
+			.filter((r) => r.path === '/v1/oauth2/token');
 		expect(tokenCall.headers.accesstoken).toBe(FIXTURE.accessToken);
 	});
 
@@ -107,7 +115,9 @@ describe('App Builder API credential test', () => {
 				const result = await run({ baseUrl: servers.redirector.url });
 				expect(result.status).toBe('Error');
 				expect(result.message).toContain(`redirect (HTTP ${status}) to ${servers.sink.url}`);
-				expect(result.message).toMatch(/correct the Web Service Base URL in the App Builder API credential/);
+				expect(result.message).toMatch(
+					/correct the Web Service Base URL in the App Builder API credential/,
+				);
 				expect(result.message).not.toMatch(/collect|secret-path|leak|query-value/);
 				expect(servers.redirector.requests).toHaveLength(1);
 				expect(servers.sink.requests).toHaveLength(0);
@@ -122,7 +132,9 @@ describe('App Builder API credential test', () => {
 				const result = await run({ connectBaseUrl: servers.redirector.url });
 				expect(result.status).toBe('Error');
 				expect(result.message).toContain(`redirect (HTTP ${status}) to ${servers.sink.url}`);
-				expect(result.message).toMatch(/correct the Connect Base URL in the App Builder API credential/);
+				expect(result.message).toMatch(
+					/correct the Connect Base URL in the App Builder API credential/,
+				);
 				expect(result.message).not.toMatch(/collect|secret-path|leak|query-value/);
 				expect(servers.redirector.requests).toHaveLength(1);
 				expect(servers.sink.requests).toHaveLength(0);
@@ -133,7 +145,11 @@ describe('App Builder API credential test', () => {
 	});
 
 	describe('a redirect to a host named after a secret', () => {
-		const redirectTo = async (host: string) => await startRecordingServer(() => ({ status: 302, headers: { Location: `http://${host}/x` } }));
+		const redirectTo = async (host: string) =>
+			await startRecordingServer(() => ({
+				status: 302,
+				headers: { Location: `http://${host}/x` },
+			}));
 
 		it('of the web-service probe names the host without the access token, even lower-cased as a host is', async () => {
 			const accessToken = 'Tok3n-MiXeD-9q';

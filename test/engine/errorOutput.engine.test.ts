@@ -37,12 +37,18 @@ describe('App Builder node with its error output', () => {
 			type: 'n8n-nodes-appbuilder.appBuilder',
 			typeVersion: 1,
 			position: [200, 0],
-			parameters: addUserParameters({ email: '={{ $json.email }}', phone: '={{ $json.phone }}' }) as INodeParameters,
+			parameters: addUserParameters({
+				email: '={{ $json.email }}',
+				phone: '={{ $json.phone }}',
+			}) as INodeParameters,
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
 			onError: 'continueErrorOutput',
 		};
 		const { run } = await runWorkflow({
-			nodeTypes: { 'test.itemsSource': new ItemsSourceNode(), 'n8n-nodes-appbuilder.appBuilder': new AppBuilder() },
+			nodeTypes: {
+				'test.itemsSource': new ItemsSourceNode(),
+				'n8n-nodes-appbuilder.appBuilder': new AppBuilder(),
+			},
 			nodes: [source, addUser],
 			connections: { Source: { main: [[{ node: 'Add User', type: 'main', index: 0 }]] } },
 			credentialsHelper: appBuilderCredentials(emu()),
@@ -60,6 +66,10 @@ describe('App Builder node with its error output', () => {
 			[{ item: 2 }, expect.stringMatching(/already belongs to an app user/)],
 		]);
 		expect(failed?.[1].error?.description).toMatch(/Update User/);
-		expect(emu().control.users().map((user) => user.email)).toEqual(['a@example.com', 'c@example.com']);
+		expect(
+			emu()
+				.control.users()
+				.map((user) => user.email),
+		).toEqual(['a@example.com', 'c@example.com']);
 	});
 });

@@ -3,8 +3,18 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 
 import { RECORD_OVERHEAD_BYTES } from '../../nodes/AppBuilder/actions/inquiry/getManyReader';
-import { endlessInquiries, finiteInquiries, inquiryText, MEASURED_FORM, MEASURED_LINE } from '../support/inquiryAnswers';
-import { startRecordingServer, type Answer, type RecordingServer } from '../support/recordingServer';
+import {
+	endlessInquiries,
+	finiteInquiries,
+	inquiryText,
+	MEASURED_FORM,
+	MEASURED_LINE,
+} from '../support/inquiryAnswers';
+import {
+	startRecordingServer,
+	type Answer,
+	type RecordingServer,
+} from '../support/recordingServer';
 
 /**
  * One call of the package grows memory by under 500 MB, whatever the server
@@ -46,14 +56,23 @@ async function measure(path: string, answers: Body[]): Promise<Measured> {
 	try {
 		const script = resolve(__dirname, '../support/memoryOfOneCall.ts');
 		const output = await new Promise<string>((done, fail) => {
-			execFile(process.execPath, ['--import', 'tsx', script, path, server.url], { maxBuffer: 16 * MB }, (error, stdout, stderr) =>
-				error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout),
+			execFile(
+				process.execPath,
+				['--import', 'tsx', script, path, server.url],
+				{ maxBuffer: 16 * MB },
+				(error, stdout, stderr) =>
+					error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout),
 			);
 		});
 		const line = output.split('\n').find((text) => text.startsWith(MEASURED_LINE));
 		if (line === undefined) throw new Error(`no measurement in the output:\n${output}`);
-		const requests = server.requests.filter((request) => request.body.includes(MEASURED_FORM)).length;
-		return { ...(JSON.parse(line.slice(MEASURED_LINE.length)) as Omit<Measured, 'requests'>), requests };
+		const requests = server.requests.filter((request) =>
+			request.body.includes(MEASURED_FORM),
+		).length;
+		return {
+			...(JSON.parse(line.slice(MEASURED_LINE.length)) as Omit<Measured, 'requests'>),
+			requests,
+		};
 	} finally {
 		await server.close();
 	}
@@ -72,9 +91,11 @@ const thenJunk: Body = () => finiteInquiries(2000, { after: 'x' });
 
 describe('memory of one call: under 500 MB whatever the server sends', () => {
 	describe('Get Many with a Limit', () => {
-		it('against an endless answer holds only what the Limit returns, until the answer\'s bound', async () => {
+		it("against an endless answer holds only what the Limit returns, until the answer's bound", async () => {
 			const measured = await measure('getManyLimit', [endless]);
-			expect(measured.error).toBe("The App Builder API's answer is larger than 300 MB, so it was not read to the end");
+			expect(measured.error).toBe(
+				"The App Builder API's answer is larger than 300 MB, so it was not read to the end",
+			);
 			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 		}, 120_000);
 	});
@@ -84,7 +105,9 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 
 		it('against an endless answer stops at its own bound, with an error that says what to do', async () => {
 			const measured = await measure('getManyAll', [endless]);
-			expect(measured.error).toMatch(/^The form has more inquiries than one Get Many can return \(more than [\d,]+ inquiries or \d+ MB of them\)/);
+			expect(measured.error).toMatch(
+				/^The form has more inquiries than one Get Many can return \(more than [\d,]+ inquiries or \d+ MB of them\)/,
+			);
 			bound = {
 				inquiries: boundIn(measured.error, /more than ([\d,]+) inquiries/),
 				bytes: boundIn(measured.error, /or (\d+) MB of them/) * MB,
@@ -93,7 +116,10 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 		}, 120_000);
 
 		it('returns the largest answer it accepts', async () => {
-			const count = Math.min(bound.inquiries, Math.floor(bound.bytes / (RECORD_BYTES + RECORD_OVERHEAD_BYTES)));
+			const count = Math.min(
+				bound.inquiries,
+				Math.floor(bound.bytes / (RECORD_BYTES + RECORD_OVERHEAD_BYTES)),
+			);
 			const measured = await measure('getManyAll', [() => finiteInquiries(count)]);
 			expect(measured.error).toBeUndefined();
 			expect(measured.items).toBe(count);
@@ -102,10 +128,14 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 	});
 
 	describe('a trigger poll whose every inquiry is new', () => {
-		it('against an endless answer fails at the answer\'s bound and logs it', async () => {
+		it("against an endless answer fails at the answer's bound and logs it", async () => {
 			const measured = await measure('poll', [endless]);
 			expect(measured.error).toBeUndefined();
-			expect(measured.logged).toEqual([expect.stringMatching(/could not read the inquiries.*The App Builder API's answer is larger than 300 MB/)]);
+			expect(measured.logged).toEqual([
+				expect.stringMatching(
+					/could not read the inquiries.*The App Builder API's answer is larger than 300 MB/,
+				),
+			]);
 			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 		}, 120_000);
 
@@ -126,7 +156,9 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 		it('against an endless second answer stops at the bound of an answer read whole', async () => {
 			const measured = await measure('firstPoll', [thenJunk, endless]);
 			expect(measured.requests).toBe(2);
-			expect(measured.error).toMatch(/^The App Builder API's answer is larger than \d+ MB, so it was not read to the end$/);
+			expect(measured.error).toMatch(
+				/^The App Builder API's answer is larger than \d+ MB, so it was not read to the end$/,
+			);
 			bound = boundIn(measured.error, /larger than (\d+) MB/) * MB;
 			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 		}, 120_000);
@@ -141,9 +173,11 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 	});
 
 	describe('Fetch Test Event', () => {
-		it('against an endless answer holds only the latest inquiry, until the answer\'s bound', async () => {
+		it("against an endless answer holds only the latest inquiry, until the answer's bound", async () => {
 			const measured = await measure('fetchTestEvent', [endless]);
-			expect(measured.error).toBe("The App Builder API's answer is larger than 300 MB, so it was not read to the end");
+			expect(measured.error).toBe(
+				"The App Builder API's answer is larger than 300 MB, so it was not read to the end",
+			);
 			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 		}, 120_000);
 	});

@@ -21,7 +21,14 @@ describe('retries under 429 and 5xx', () => {
 			typeName: 'test.webServiceCaller',
 			parameters: {
 				endpoint: 'addUser',
-				params: JSON.stringify({ email: 'jane@example.com', name: 'Jane', password: 'Secr3t-pass', phone: '5551234567', group: '', status: '' }),
+				params: JSON.stringify({
+					email: 'jane@example.com',
+					name: 'Jane',
+					password: 'Secr3t-pass',
+					phone: '5551234567',
+					group: '',
+					status: '',
+				}),
 				retry: JSON.stringify(retry),
 			},
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
@@ -37,9 +44,20 @@ describe('retries under 429 and 5xx', () => {
 		});
 		return { server, arrivals };
 	};
-	const rateLimited = (retryAfter = '0'): Answer => ({ status: 429, headers: { 'Retry-After': retryAfter }, body: { status: 'error', code: 429, msg: 'Too Many Requests' } });
-	const badGateway = (headers: Record<string, string> = {}): Answer => ({ status: 502, headers, body: { status: 'error', code: 502, msg: 'Bad Gateway' } });
-	const added: Answer = { status: 200, body: { successCode: '200', message: 'User registered successfully' } };
+	const rateLimited = (retryAfter = '0'): Answer => ({
+		status: 429,
+		headers: { 'Retry-After': retryAfter },
+		body: { status: 'error', code: 429, msg: 'Too Many Requests' },
+	});
+	const badGateway = (headers: Record<string, string> = {}): Answer => ({
+		status: 502,
+		headers,
+		body: { status: 'error', code: 502, msg: 'Bad Gateway' },
+	});
+	const added: Answer = {
+		status: 200,
+		body: { successCode: '200', message: 'User registered successfully' },
+	};
 	const gaps = (arrivals: number[]) => arrivals.slice(1).map((at, i) => at - arrivals[i]);
 
 	it('sends at most one request a second to a server that always answers 429 with Retry-After: 0, and ends saying the API kept rate-limiting', async () => {
@@ -47,9 +65,13 @@ describe('retries under 429 and 5xx', () => {
 		const started = Date.now();
 		const result = await callWith({ rateLimitBudgetMs: 4000 });
 		const took = Date.now() - started;
-		const sent = emu().control.requests().map((request) => request.receivedAt);
+		const sent = emu()
+			.control.requests()
+			.map((request) => request.receivedAt);
 		expect(result.error?.message).toMatch(
-			new RegExp(`^The App Builder API kept rate-limiting the request: it answered 429 \\(too many requests\\) ${sent.length} times in [34] seconds$`),
+			new RegExp(
+				`^The App Builder API kept rate-limiting the request: it answered 429 \\(too many requests\\) ${sent.length} times in [34] seconds$`,
+			),
 		);
 		// Within 4 s of the start, one request at once and then one a second at most.
 		expect(sent.length).toBeGreaterThanOrEqual(4);
@@ -62,14 +84,25 @@ describe('retries under 429 and 5xx', () => {
 	it('stops after its most 429 answers, however short the waits', async () => {
 		emu().control.configure({ throttleEvery: 1, throttleRetryAfter: '0' });
 		const result = await callWith({ maxRateLimited: 3, minDelayMs: 50 });
-		expect(result.error?.message).toBe('The App Builder API kept rate-limiting the request: it answered 429 (too many requests) 3 times in 0 seconds');
+		expect(result.error?.message).toBe(
+			'The App Builder API kept rate-limiting the request: it answered 429 (too many requests) 3 times in 0 seconds',
+		);
 		expect(emu().control.requests()).toHaveLength(3);
 	});
 
 	it('does not spend the attempts meant for failures on 429s: 429, 429, 429, 502 and then 200 adds the user', async () => {
-		const { server, arrivals } = await answering([rateLimited(), rateLimited(), rateLimited(), badGateway(), added]);
+		const { server, arrivals } = await answering([
+			rateLimited(),
+			rateLimited(),
+			rateLimited(),
+			badGateway(),
+			added,
+		]);
 		try {
-			const result = await runAppBuilder(appBuilderCredentials(emu(), { baseUrl: server.url }), addUserParameters());
+			const result = await runAppBuilder(
+				appBuilderCredentials(emu(), { baseUrl: server.url }),
+				addUserParameters(),
+			);
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json).toMatchObject({ successCode: '200', email: 'jane@example.com' });
 			expect(arrivals).toHaveLength(5);
@@ -82,7 +115,9 @@ describe('retries under 429 and 5xx', () => {
 		const { server, arrivals } = await answering([rateLimited(), rateLimited(), badGateway()]);
 		try {
 			const result = await callWith({ minDelayMs: 10, baseDelayMs: 10 }, server.url);
-			expect(result.error?.message).toBe('A gateway in front of the App Builder API failed (tried 6 times: 4 failed this way, 2 were rate-limited)');
+			expect(result.error?.message).toBe(
+				'A gateway in front of the App Builder API failed (tried 6 times: 4 failed this way, 2 were rate-limited)',
+			);
 			expect(arrivals).toHaveLength(6);
 		} finally {
 			await server.close();
@@ -92,9 +127,15 @@ describe('retries under 429 and 5xx', () => {
 	it.each(['0', '-5', '+5', '.5', 'Sun, 06 Nov 1994 08:49:37 GMT'])(
 		'keeps its backoff on a 5xx whose Retry-After is %j: the next attempt waits at least a second',
 		async (retryAfter) => {
-			const { server, arrivals } = await answering([badGateway({ 'Retry-After': retryAfter }), added]);
+			const { server, arrivals } = await answering([
+				badGateway({ 'Retry-After': retryAfter }),
+				added,
+			]);
 			try {
-				const result = await runAppBuilder(appBuilderCredentials(emu(), { baseUrl: server.url }), addUserParameters());
+				const result = await runAppBuilder(
+					appBuilderCredentials(emu(), { baseUrl: server.url }),
+					addUserParameters(),
+				);
 				expect(result.error).toBeUndefined();
 				expect(arrivals).toHaveLength(2);
 				expect(gaps(arrivals)[0]).toBeGreaterThanOrEqual(990);
@@ -107,7 +148,10 @@ describe('retries under 429 and 5xx', () => {
 	it('still waits as long as a 429 asks', async () => {
 		const { server, arrivals } = await answering([rateLimited('2'), added]);
 		try {
-			const result = await runAppBuilder(appBuilderCredentials(emu(), { baseUrl: server.url }), addUserParameters());
+			const result = await runAppBuilder(
+				appBuilderCredentials(emu(), { baseUrl: server.url }),
+				addUserParameters(),
+			);
 			expect(result.error).toBeUndefined();
 			expect(gaps(arrivals)[0]).toBeGreaterThanOrEqual(1990);
 		} finally {
@@ -118,7 +162,9 @@ describe('retries under 429 and 5xx', () => {
 	it('fails at once when a 429 asks for a wait longer than the budget, saying how long it asked', async () => {
 		emu().control.configure({ throttleEvery: 1, throttleRetryAfter: '400' });
 		const result = await runAppBuilder(appBuilderCredentials(emu()), addUserParameters());
-		expect(result.error?.message).toBe('The App Builder API is rate-limiting the request (429, too many requests) and asks to wait 400 seconds, longer than the node waits');
+		expect(result.error?.message).toBe(
+			'The App Builder API is rate-limiting the request (429, too many requests) and asks to wait 400 seconds, longer than the node waits',
+		);
 		expect(emu().control.requests()).toHaveLength(1);
 	});
 });

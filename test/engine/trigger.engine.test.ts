@@ -72,11 +72,16 @@ describe('App Builder Trigger in the n8n engine', () => {
 			updatedon: addedon,
 			fields: [
 				{ name: 'name', label: 'Your Name', value: name },
-				{ name: 'email', label: 'Email', value: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com` },
+				{
+					name: 'email',
+					label: 'Email',
+					value: `${name.toLowerCase().replace(/\s+/g, '.')}@example.com`,
+				},
 			],
 		});
 
-	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => item.json.name) : []);
+	const names = (result: INodeExecutionData[][] | null) =>
+		result ? result[0].map((item) => item.json.name) : [];
 
 	const T0 = Date.parse('2026-05-01T08:00:00Z');
 
@@ -108,7 +113,12 @@ describe('App Builder Trigger in the n8n engine', () => {
 		submit('Tie C', T0 + 5000);
 		submit('Tie D', T0 + 5000);
 		const second = await trigger.poll();
-		expect([...names(first.result), ...names(second.result)].sort()).toEqual(['Tie A', 'Tie B', 'Tie C', 'Tie D']);
+		expect([...names(first.result), ...names(second.result)].sort()).toEqual([
+			'Tie A',
+			'Tie B',
+			'Tie C',
+			'Tie D',
+		]);
 		expect(names(first.result).sort()).toEqual(['Tie A', 'Tie B']);
 	});
 
@@ -162,7 +172,12 @@ describe('App Builder Trigger in the n8n engine', () => {
 
 	it('throws the error before the first successful poll, with no secret in it', async () => {
 		const trigger = makeTrigger();
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1 });
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'status',
+			status: 401,
+			times: 1,
+		});
 		const outcome = await trigger.poll();
 		expect(outcome.error?.message).toMatch(/access token/);
 		expect(JSON.stringify(outcome.error)).not.toContain(FIXTURE.accessToken);
@@ -241,7 +256,12 @@ describe('App Builder Trigger in the n8n engine', () => {
 		await trigger.poll();
 		for (let i = 0; i < 5; i++) submit(`Lead ${i}`, T0 + 1000 + i);
 		// The answer arrives within the budget, but after the share of it where emitting stops early.
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 1700, times: 1 });
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'latency',
+			ms: 1700,
+			times: 1,
+		});
 		const first = await trigger.poll('trigger', { pollBudgetMs: 2000 });
 		const rest = await trigger.poll('trigger', { pollBudgetMs: 60_000 });
 		expect(names(first.result)).toEqual(['Lead 0']);
@@ -256,27 +276,47 @@ describe('App Builder Trigger in the n8n engine', () => {
 		// A bare word inside its values; its id and time read fine.
 		const bareWord = `{"_id":"broken1","addedon":${(T0 + 2000) / 1000},"formData":[[hello],["Name"],["name"]]}`;
 		// A time that is not a number, no id, a bad escape and a raw tab: known only by its bytes, undated.
-		const noIdNoTime = '{"addedon": 12abc,"formData":[["Eve \\q"],["Name"],["name"]],"note":"a\tb"}';
-		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: bareWord });
-		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: noIdNoTime });
+		const noIdNoTime =
+			'{"addedon": 12abc,"formData":[["Eve \\q"],["Name"],["name"]],"note":"a\tb"}';
+		emu().control.addRawInquiry({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			json: bareWord,
+		});
+		emu().control.addRawInquiry({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			json: noIdNoTime,
+		});
 		submit('Bob', T0 + 3000);
 
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
 		const items = first.result![0].map((item) => item.json);
 		// Oldest first, the undated one last.
-		expect(items.map((item) => item.name ?? item.inquiryId)).toEqual(['Ann', 'broken1', 'Bob', null]);
+		expect(items.map((item) => item.name ?? item.inquiryId)).toEqual([
+			'Ann',
+			'broken1',
+			'Bob',
+			null,
+		]);
 		expect(items[1]).toEqual({
 			inquiryId: 'broken1',
 			submittedAt: new Date(T0 + 2000).toISOString(),
 			rawRecord: bareWord,
-			formWarnings: [`the inquiry is not valid JSON (a bare word "hello" at character ${bareWord.indexOf('hello') + 1}); its text is in rawRecord`],
+			formWarnings: [
+				`the inquiry is not valid JSON (a bare word "hello" at character ${bareWord.indexOf('hello') + 1}); its text is in rawRecord`,
+			],
 		});
 		expect(items[3]).toEqual({
 			inquiryId: null,
 			submittedAt: null,
 			rawRecord: noIdNoTime,
-			formWarnings: [expect.stringMatching(/^the inquiry is not valid JSON \(a bad number "12abc" at character 13\); its text is in rawRecord$/)],
+			formWarnings: [
+				expect.stringMatching(
+					/^the inquiry is not valid JSON \(a bad number "12abc" at character 13\); its text is in rawRecord$/,
+				),
+			],
 		});
 
 		expect((await trigger.poll()).result).toBeNull();
@@ -292,7 +332,8 @@ describe('App Builder Trigger in the n8n engine', () => {
 		 */
 		const RELEASED_V1 =
 			'{"inquiryCursor":{"v":1,"scope":"app_1001/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":[]}}';
-		const releasedCursor = () => (JSON.parse(RELEASED_V1) as { inquiryCursor: IDataObject }).inquiryCursor;
+		const releasedCursor = () =>
+			(JSON.parse(RELEASED_V1) as { inquiryCursor: IDataObject }).inquiryCursor;
 
 		const lead = (id: string, addedon: number) => submitLead(emu(), { id, name: id, addedon });
 
@@ -313,7 +354,11 @@ describe('App Builder Trigger in the n8n engine', () => {
 			const first = await pollFrom(JSON.parse(RELEASED_V1) as IDataObject);
 			expect(first.error).toBeUndefined();
 			expect(names(first.result)).toEqual(['lead-b']);
-			expect(first.staticData.inquiryCursor).toMatchObject({ v: SAVED_POSITION_VERSION, scope: 'app_1001/new', forms: { formbuilder_1001_1: expect.any(Object) } });
+			expect(first.staticData.inquiryCursor).toMatchObject({
+				v: SAVED_POSITION_VERSION,
+				scope: 'app_1001/new',
+				forms: { formbuilder_1001_1: expect.any(Object) },
+			});
 
 			lead('lead-c', T0 + 2000);
 			const second = await pollFrom(first.staticData);
@@ -329,8 +374,14 @@ describe('App Builder Trigger in the n8n engine', () => {
 		const RELEASED_V1_WITH_UNDATED =
 			'{"inquiryCursor":{"v":1,"scope":"app_1001/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":["lead-u1","lead-u2"]}}';
 		const undatedLead = (id: string) =>
-			emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, _id: id, json: JSON.stringify({ _id: id, name: id }) });
-		const namesOf = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => item.json.inquiryId) : []);
+			emu().control.addRawInquiry({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.formPageId,
+				_id: id,
+				json: JSON.stringify({ _id: id, name: id }),
+			});
+		const namesOf = (result: INodeExecutionData[][] | null) =>
+			result ? result[0].map((item) => item.json.inquiryId) : [];
 
 		it('carries on from a released position with undated leads: each new lead once, the remembered ones never, deletions release nothing', async () => {
 			undatedLead('lead-u1');
@@ -340,7 +391,12 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect(first.error).toBeUndefined();
 			expect(namesOf(first.result)).toEqual(['lead-b', 'lead-u3']);
 			// The floor is 24 hours before lead-b, the newest lead emitted.
-			expect(first.staticData.inquiryCursor).toMatchObject({ v: SAVED_POSITION_VERSION, forms: { formbuilder_1001_1: { floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } } } });
+			expect(first.staticData.inquiryCursor).toMatchObject({
+				v: SAVED_POSITION_VERSION,
+				forms: {
+					formbuilder_1001_1: { floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } },
+				},
+			});
 
 			emu().control.deleteInquiry('lead-u1');
 			const second = await pollFrom(first.staticData);
@@ -355,7 +411,10 @@ describe('App Builder Trigger in the n8n engine', () => {
 
 		it('carries on from a 0.1.0 position that remembered its 200 undated leads of 450: none of those is emitted again, and each new one comes once', async () => {
 			// 0.1.0 took all 450 as handled on its first poll but kept only 200 of their keys.
-			const present = Array.from({ length: 450 }, (_, index) => `old-u${String(index).padStart(3, '0')}`);
+			const present = Array.from(
+				{ length: 450 },
+				(_, index) => `old-u${String(index).padStart(3, '0')}`,
+			);
 			present.forEach(undatedLead);
 			const kept = present.slice(250);
 			const released = { inquiryCursor: { ...releasedCursor(), undated: kept } };
@@ -371,7 +430,13 @@ describe('App Builder Trigger in the n8n engine', () => {
 		});
 
 		it('stops with an error naming the newer release and the update, before fetching or emitting, and keeps the position', async () => {
-			const saved = { inquiryCursor: { ...releasedCursor(), v: SAVED_POSITION_VERSION + 1, position: { after: 'lead-a' } } };
+			const saved = {
+				inquiryCursor: {
+					...releasedCursor(),
+					v: SAVED_POSITION_VERSION + 1,
+					position: { after: 'lead-a' },
+				},
+			};
 			const outcome = await pollFrom(saved);
 
 			expect(outcome.result).toBeNull();
@@ -379,7 +444,9 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect(outcome.error?.message).toBe(
 				`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${SAVED_POSITION_VERSION + 1}; this release reads up to v${SAVED_POSITION_VERSION})`,
 			);
-			expect(outcome.error?.description).toMatch(/Update n8n-nodes-appbuilder \(Settings > Community Nodes\)/);
+			expect(outcome.error?.description).toMatch(
+				/Update n8n-nodes-appbuilder \(Settings > Community Nodes\)/,
+			);
 			expect(outcome.error?.description).toMatch(/duplicate this trigger node/);
 			expect(emu().control.requests()).toHaveLength(0);
 			expect(outcome.staticData).toEqual(saved);
@@ -393,12 +460,35 @@ describe('App Builder Trigger in the n8n engine', () => {
 				['garbage', 'it is not an object'],
 				[null, 'it is not an object'],
 				[{ v: 1, scope: 5 }, 'it is not a valid v1 state ("scope" is not text)'],
-				[{ ...releasedCursor(), floor: 'x' }, 'it is not a valid v1 state ("floor" is not a number)'],
-				[{ ...releasedCursor(), seen: { 'lead-a': 'soon' } }, `${inForm}"seen" holds a time that is not a number (after its upgrade from format v1)`],
-				[{ ...releasedCursor(), undated: 'lead-a' }, 'it is not a valid v1 state ("undated" is not a list)'],
-				[{ ...releasedCursor(), v: 2, floor: { time: 'x', key: '' }, undated: '' }, `${inForm}"floor.time" is not a number (after its upgrade from format v2)`],
-				[{ ...releasedCursor(), v: 2, floor: { time: T0, key: '' }, undated: 'lead-a' }, `${inForm}"undated" is not a table of undated inquiries (it is not base64) (after its upgrade from format v2)`],
-				[{ v: 3, scope: 'app_1001/new', forms: { formbuilder_1001_1: { floor: { time: T0, key: '' }, seen: {}, undated: '' } }, app: { since: 'soon' } }, '"allFormsSince" is not a time (after its upgrade from format v3)'],
+				[
+					{ ...releasedCursor(), floor: 'x' },
+					'it is not a valid v1 state ("floor" is not a number)',
+				],
+				[
+					{ ...releasedCursor(), seen: { 'lead-a': 'soon' } },
+					`${inForm}"seen" holds a time that is not a number (after its upgrade from format v1)`,
+				],
+				[
+					{ ...releasedCursor(), undated: 'lead-a' },
+					'it is not a valid v1 state ("undated" is not a list)',
+				],
+				[
+					{ ...releasedCursor(), v: 2, floor: { time: 'x', key: '' }, undated: '' },
+					`${inForm}"floor.time" is not a number (after its upgrade from format v2)`,
+				],
+				[
+					{ ...releasedCursor(), v: 2, floor: { time: T0, key: '' }, undated: 'lead-a' },
+					`${inForm}"undated" is not a table of undated inquiries (it is not base64) (after its upgrade from format v2)`,
+				],
+				[
+					{
+						v: 3,
+						scope: 'app_1001/new',
+						forms: { formbuilder_1001_1: { floor: { time: T0, key: '' }, seen: {}, undated: '' } },
+						app: { since: 'soon' },
+					},
+					'"allFormsSince" is not a time (after its upgrade from format v3)',
+				],
 				[{ ...releasedCursor(), v: undefined }, 'it has no format version'],
 				[{ ...releasedCursor(), v: '1' }, 'its format version is not a whole number'],
 				[{ ...releasedCursor(), v: 0 }, 'there is no upgrade from its format v0'],
@@ -407,7 +497,9 @@ describe('App Builder Trigger in the n8n engine', () => {
 				const saved = { inquiryCursor: cursor } as IDataObject;
 				const outcome = await pollFrom(saved);
 				expect(outcome.result).toBeNull();
-				expect(outcome.error?.message).toBe(`The trigger's saved position cannot be read: ${problem}`);
+				expect(outcome.error?.message).toBe(
+					`The trigger's saved position cannot be read: ${problem}`,
+				);
 				expect(outcome.error?.description).toMatch(/duplicate this trigger node.*first poll/);
 				// Saved without a node ID (release 0.1.0's way): a copy must not take this node's name, or it would read it.
 				expect(outcome.error?.description).toMatch(/Keep the name the copy is given/);

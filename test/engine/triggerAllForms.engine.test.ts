@@ -30,16 +30,31 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 	const HOME = { pageId: 'home_1001', pageName: 'Home' };
 
 	const listForms = (...names: FormName[]) =>
-		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [HOME, ...names.map((name) => FORMS[name])] });
-	const submit = (form: FormName, name: string, addedon: number) => submitLead(emu(), { pageId: FORMS[form].pageId, name, addedon });
-	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.name)) : []);
-	const formsOf = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => `${String(item.json.formName)} ${String(item.json.pageId)}`) : []);
+		emu().control.addApp({
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages: [HOME, ...names.map((name) => FORMS[name])],
+		});
+	const submit = (form: FormName, name: string, addedon: number) =>
+		submitLead(emu(), { pageId: FORMS[form].pageId, name, addedon });
+	const names = (result: INodeExecutionData[][] | null) =>
+		result ? result[0].map((item) => String(item.json.name)) : [];
+	const formsOf = (result: INodeExecutionData[][] | null) =>
+		result
+			? result[0].map((item) => `${String(item.json.formName)} ${String(item.json.pageId)}`)
+			: [];
 
 	const makeTrigger = (options: IDataObject = {}, extra: { pollBudgetMs?: number } = {}) => {
 		const workflowId = `all-forms-${++workflowCount}`;
 		const credentials = appBuilderCredentials(emu());
 		let saved: IDataObject = {};
-		const parameters = { event: 'new', appId: FIXTURE.appId, watch: 'allForms', simplify: true, options };
+		const parameters = {
+			event: 'new',
+			appId: FIXTURE.appId,
+			watch: 'allForms',
+			simplify: true,
+			options,
+		};
 		return {
 			get saved() {
 				return saved;
@@ -57,7 +72,9 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		};
 	};
 	// Stored once, in the workflow's global static data under the node's ID ("trigger" in these runs).
-	const position = (saved: IDataObject) => ((saved.global as IDataObject)['appBuilderTrigger:trigger'] as IDataObject).state as unknown as TriggerPosition;
+	const position = (saved: IDataObject) =>
+		((saved.global as IDataObject)['appBuilderTrigger:trigger'] as IDataObject)
+			.state as unknown as TriggerPosition;
 
 	it('emits every lead of every form once, picks up a form added later and drops one removed', async () => {
 		listForms('contact', 'quote', 'booking');
@@ -67,7 +84,11 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.result).toBeNull();
-		expect(Object.keys(position(trigger.saved).forms).sort()).toEqual([FORMS.contact.pageId, FORMS.quote.pageId, FORMS.booking.pageId]);
+		expect(Object.keys(position(trigger.saved).forms).sort()).toEqual([
+			FORMS.contact.pageId,
+			FORMS.quote.pageId,
+			FORMS.booking.pageId,
+		]);
 
 		const now = Date.now();
 		submit('contact', 'Ann', now + 1000);
@@ -116,19 +137,41 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		submit('booking', 'Malformed Form Lead', now + 3000);
 		submit('newsletter', 'Healthy Form Lead', now + 4000);
 		const many = 1000;
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 2500, pageId: FORMS.contact.pageId, times: many });
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 500, pageId: FORMS.quote.pageId, times: many });
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'truncate', pageId: FORMS.booking.pageId, times: many });
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'latency',
+			ms: 2500,
+			pageId: FORMS.contact.pageId,
+			times: many,
+		});
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'status',
+			status: 500,
+			pageId: FORMS.quote.pageId,
+			times: many,
+		});
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'truncate',
+			pageId: FORMS.booking.pageId,
+			times: many,
+		});
 
 		const troubled = await trigger.poll();
 		expect(troubled.error).toBeUndefined();
 		expect(names(troubled.result)).toEqual(['Healthy Form Lead']);
 		const during = position(trigger.saved).forms;
-		for (const form of ['contact', 'quote', 'booking'] as const) expect(during[FORMS[form].pageId]).toEqual(before[FORMS[form].pageId]);
+		for (const form of ['contact', 'quote', 'booking'] as const)
+			expect(during[FORMS[form].pageId]).toEqual(before[FORMS[form].pageId]);
 		expect((await trigger.poll()).result).toBeNull();
 
 		emu().control.clearFaults();
-		expect(names((await trigger.poll()).result)).toEqual(['Slow Form Lead', 'Failing Form Lead', 'Malformed Form Lead']);
+		expect(names((await trigger.poll()).result)).toEqual([
+			'Slow Form Lead',
+			'Failing Form Lead',
+			'Malformed Form Lead',
+		]);
 		expect((await trigger.poll()).result).toBeNull();
 	});
 
@@ -136,7 +179,13 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		listForms('contact', 'quote');
 		const trigger = makeTrigger({ errorAfterPolls: 2, errorAfterMinutes: 0 });
 		await trigger.poll();
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, pageId: FORMS.quote.pageId, times: 1000 });
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'status',
+			status: 401,
+			pageId: FORMS.quote.pageId,
+			times: 1000,
+		});
 		submit('quote', 'Waiting', Date.now() + 1000);
 		submit('contact', 'Flowing', Date.now() + 2000);
 		const firstFailure = await trigger.poll();
@@ -151,17 +200,30 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 	});
 
 	it('reads first, in the next poll, the forms a poll had no time for', async () => {
-		const six = Array.from({ length: 6 }, (_, index) => ({ pageId: `formbuilder_1001_${10 + index}`, pageName: `Form ${index}` }));
+		const six = Array.from({ length: 6 }, (_, index) => ({
+			pageId: `formbuilder_1001_${10 + index}`,
+			pageName: `Form ${index}`,
+		}));
 		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: six });
 		const trigger = makeTrigger({}, { pollBudgetMs: 4000 });
 		await trigger.poll();
 		const now = Date.now();
 		six.forEach((form, index) =>
-			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: form.pageId, addedon: now + 1000 * (index + 1), fields: [{ name: 'name', label: 'Name', value: `Lead ${index}` }] }),
+			emu().control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: form.pageId,
+				addedon: now + 1000 * (index + 1),
+				fields: [{ name: 'name', label: 'Name', value: `Lead ${index}` }],
+			}),
 		);
 		// Each answer takes 2.5 s: four forms are read at once, and when they end the poll is past
 		// half of its 4 s budget, so it starts no other form (one started then might not end in time).
-		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 2500, times: 8 });
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'latency',
+			ms: 2500,
+			times: 8,
+		});
 		const hurried = await trigger.poll();
 		expect(hurried.error).toBeUndefined();
 		expect(names(hurried.result)).toEqual(['Lead 0', 'Lead 1', 'Lead 2', 'Lead 3']);
@@ -184,7 +246,11 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		const trigger = makeTrigger();
 		const sample = await trigger.poll('manual');
 		expect(sample.error).toBeUndefined();
-		expect(sample.result?.[0][0].json).toMatchObject({ name: 'Newest', formName: 'Booking', pageId: FORMS.booking.pageId });
+		expect(sample.result?.[0][0].json).toMatchObject({
+			name: 'Newest',
+			formName: 'Booking',
+			pageId: FORMS.booking.pageId,
+		});
 		expect(trigger.saved).toEqual({});
 	});
 
@@ -201,7 +267,18 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const poll = async () => {
 				const outcome = await pollAppBuilderTrigger(
 					credentials,
-					{ event: 'new', appId: FIXTURE.appId, watch: 'form', pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId }, simplify: true, options: { firstPoll: 'since', firstPollSince: new Date(since).toISOString(), maxItemsPerPoll: 2 } },
+					{
+						event: 'new',
+						appId: FIXTURE.appId,
+						watch: 'form',
+						pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId },
+						simplify: true,
+						options: {
+							firstPoll: 'since',
+							firstPollSince: new Date(since).toISOString(),
+							maxItemsPerPoll: 2,
+						},
+					},
 					{ workflowId: 'since-one-form', workflowStaticData: JSON.parse(JSON.stringify(saved)) },
 				);
 				expect(outcome.error).toBeUndefined();
@@ -220,7 +297,10 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			submit('contact', 'Old Contact', since - 1000);
 			submit('contact', 'Contact Since', since + 1000);
 			submit('quote', 'Quote Since', since + 2000);
-			const trigger = makeTrigger({ firstPoll: 'since', firstPollSince: new Date(since).toISOString() });
+			const trigger = makeTrigger({
+				firstPoll: 'since',
+				firstPollSince: new Date(since).toISOString(),
+			});
 			expect(names((await trigger.poll()).result)).toEqual(['Contact Since', 'Quote Since']);
 			expect((await trigger.poll()).result).toBeNull();
 		});
@@ -232,20 +312,31 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 	});
 
 	it('keeps the saved state within its bound with many forms', async () => {
-		const many = Array.from({ length: 50 }, (_, index) => ({ pageId: `formbuilder_1001_${100 + index}`, pageName: `Form ${index}` }));
+		const many = Array.from({ length: 50 }, (_, index) => ({
+			pageId: `formbuilder_1001_${100 + index}`,
+			pageName: `Form ${index}`,
+		}));
 		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: many });
 		const trigger = makeTrigger({ maxItemsPerPoll: 100_000 });
 		await trigger.poll();
 		const now = Date.now();
 		for (const form of many) {
-			emu().control.addInquiries({ appId: FIXTURE.appId, pageId: form.pageId, count: 200, startTime: now + 1000, spacingMs: 1000 });
+			emu().control.addInquiries({
+				appId: FIXTURE.appId,
+				pageId: form.pageId,
+				count: 200,
+				startTime: now + 1000,
+				spacingMs: 1000,
+			});
 		}
 		const result = await trigger.poll();
 		expect(result.result?.[0]).toHaveLength(50 * 200);
 		// 50 forms: at most 50 tracked keys each, so the position stays near what one form may need (ARCHITECTURE.md);
 		// that is all n8n stores for the trigger: one position, none under the node's name.
 		expect(JSON.stringify(trigger.saved).length).toBeLessThan(150_000);
-		expect(JSON.stringify(trigger.saved).length).toBeLessThan(JSON.stringify(position(trigger.saved)).length + 200);
+		expect(JSON.stringify(trigger.saved).length).toBeLessThan(
+			JSON.stringify(position(trigger.saved)).length + 200,
+		);
 		expect(trigger.saved['node:Trigger']).toEqual({});
 	});
 
@@ -265,10 +356,17 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const glitch = await trigger.poll();
 			expect(glitch.error).toBeUndefined();
 			expect(glitch.result).toBeNull();
-			expect(Object.keys(position(trigger.saved).away).sort()).toEqual([FORMS.contact.pageId, FORMS.quote.pageId]);
+			expect(Object.keys(position(trigger.saved).away).sort()).toEqual([
+				FORMS.contact.pageId,
+				FORMS.quote.pageId,
+			]);
 
 			submit('contact', 'Late', now + 500);
-			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FORMS.quote.pageId, fields: [{ name: 'name', label: 'Your Name', value: 'Undated' }] });
+			emu().control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: FORMS.quote.pageId,
+				fields: [{ name: 'name', label: 'Your Name', value: 'Undated' }],
+			});
 			const seen: string[] = [];
 			for (let poll = 0; poll < 4; poll++) seen.push(...names((await trigger.poll()).result));
 			expect(seen.sort()).toEqual(['B3', 'Late', 'Q1', 'Undated']);
@@ -278,7 +376,12 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		it('an activation where every form fails records when the watch began: each form then emits what came since, once', async () => {
 			listForms('contact', 'quote');
 			submit('contact', 'Before Activation', Date.now() - 60_000);
-			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 404, times: 2 });
+			emu().control.injectFault({
+				endpoint: 'formBuilderInquiries',
+				kind: 'status',
+				status: 404,
+				times: 2,
+			});
 			const trigger = makeTrigger();
 			const activation = await trigger.poll();
 			expect(activation.error).toBeUndefined();
@@ -295,22 +398,44 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			listForms('contact');
 			const trigger = makeTrigger({ errorAfterPolls: 3, errorAfterMinutes: 0 });
 			await trigger.poll();
-			emu().control.injectFault({ endpoint: 'getAppFeatures', kind: 'status', status: 404, times: 1000 });
+			emu().control.injectFault({
+				endpoint: 'getAppFeatures',
+				kind: 'status',
+				status: 404,
+				times: 1000,
+			});
 			const outcomes = [];
 			for (let poll = 0; poll < 5; poll++) outcomes.push(await trigger.poll());
 			const errors = outcomes.map((outcome) => outcome.error?.description ?? '');
 			expect(errors.filter((text) => text !== '')).toHaveLength(1);
-			expect(errors[2]).toMatch(/read the app's list of forms for \d+ minutes? \(3 polls in a row\)/);
+			expect(errors[2]).toMatch(
+				/read the app's list of forms for \d+ minutes? \(3 polls in a row\)/,
+			);
 		});
 
 		it('an app of more than 100 forms: after one empty list answer no form emits its leads again', async () => {
-			const many = Array.from({ length: 105 }, (_, index) => ({ pageId: `formbuilder_1001_${200 + index}`, pageName: `Form ${index}` }));
-			const listMany = () => emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: many });
+			const many = Array.from({ length: 105 }, (_, index) => ({
+				pageId: `formbuilder_1001_${200 + index}`,
+				pageName: `Form ${index}`,
+			}));
+			const listMany = () =>
+				emu().control.addApp({
+					appId: FIXTURE.appId,
+					accessToken: FIXTURE.accessToken,
+					pages: many,
+				});
 			listMany();
 			const trigger = makeTrigger({ maxItemsPerPoll: 1000 });
 			await trigger.poll();
 			const now = Date.now();
-			many.forEach((form, index) => emu().control.addInquiry({ appId: FIXTURE.appId, pageId: form.pageId, addedon: now + index, fields: [{ name: 'name', label: 'Name', value: `Lead ${index}` }] }));
+			many.forEach((form, index) =>
+				emu().control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: form.pageId,
+					addedon: now + index,
+					fields: [{ name: 'name', label: 'Name', value: `Lead ${index}` }],
+				}),
+			);
 			expect((await trigger.poll()).result?.[0]).toHaveLength(105);
 			emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: [] });
 			expect((await trigger.poll()).result).toBeNull();
@@ -338,13 +463,23 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const trigger = makeTrigger({ errorAfterPolls: 2, errorAfterMinutes: 0 });
 			await trigger.poll();
 			for (const form of ['quote', 'booking'] as const) {
-				emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 404, pageId: FORMS[form].pageId, times: 1000 });
+				emu().control.injectFault({
+					endpoint: 'formBuilderInquiries',
+					kind: 'status',
+					status: 404,
+					pageId: FORMS[form].pageId,
+					times: 1000,
+				});
 			}
 			const outcomes = [];
 			for (let poll = 0; poll < 5; poll++) outcomes.push(await trigger.poll());
-			const reports = outcomes.flatMap((outcome) => (outcome.error === undefined ? [] : [outcome.error.description ?? '']));
+			const reports = outcomes.flatMap((outcome) =>
+				outcome.error === undefined ? [] : [outcome.error.description ?? ''],
+			);
 			expect(reports).toHaveLength(1);
-			expect(reports[0]).toMatch(/form "Quote Request" \(formbuilder_1001_2\), form "Booking" \(formbuilder_1001_3\)/);
+			expect(reports[0]).toMatch(
+				/form "Quote Request" \(formbuilder_1001_2\), form "Booking" \(formbuilder_1001_3\)/,
+			);
 		});
 
 		it('Watch switched to One Form and back to All Forms with Emit Since a Date emits nothing twice', async () => {
@@ -357,7 +492,13 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const poll = async (watch: IDataObject) => {
 				const outcome = await pollAppBuilderTrigger(
 					credentials,
-					{ event: 'new', appId: FIXTURE.appId, ...watch, simplify: true, options: { firstPoll: 'since', firstPollSince: new Date(since).toISOString() } },
+					{
+						event: 'new',
+						appId: FIXTURE.appId,
+						...watch,
+						simplify: true,
+						options: { firstPoll: 'since', firstPollSince: new Date(since).toISOString() },
+					},
 					{ workflowId: 'watch-switch', workflowStaticData: JSON.parse(JSON.stringify(saved)) },
 				);
 				expect(outcome.error).toBeUndefined();
@@ -365,7 +506,10 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 				return names(outcome.result);
 			};
 			const all = { watch: 'allForms' };
-			const contactOnly = { watch: 'form', pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId } };
+			const contactOnly = {
+				watch: 'form',
+				pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId },
+			};
 			expect(await poll(all)).toEqual(['Contact Since', 'Quote Since']);
 			expect(await poll(contactOnly)).toEqual([]);
 			submit('quote', 'Quote Meanwhile', Date.now());
@@ -374,7 +518,10 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		});
 
 		it('refuses Since in the future, naming Since and what to set', async () => {
-			const trigger = makeTrigger({ firstPoll: 'since', firstPollSince: new Date(Date.now() + 86_400_000).toISOString() });
+			const trigger = makeTrigger({
+				firstPoll: 'since',
+				firstPollSince: new Date(Date.now() + 86_400_000).toISOString(),
+			});
 			const outcome = await trigger.poll();
 			expect(outcome.error?.message).toBe('Since is in the future');
 			expect(outcome.error?.description).toMatch(/Set Since to a moment in the past.*Emit Nothing/);

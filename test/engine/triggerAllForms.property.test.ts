@@ -38,7 +38,10 @@ import { pollAppBuilderTrigger } from '../support/appBuilderRuns';
  * when set; `npm run bench -- --property=20000` starts a longer run.
  */
 const RUNS = Number(process.env.ALL_FORMS_PROPERTY_RUNS ?? 1000);
-const SEED = process.env.ALL_FORMS_PROPERTY_SEED === undefined ? undefined : Number(process.env.ALL_FORMS_PROPERTY_SEED);
+const SEED =
+	process.env.ALL_FORMS_PROPERTY_SEED === undefined
+		? undefined
+		: Number(process.env.ALL_FORMS_PROPERTY_SEED);
 const MAX_LEADS_PER_FORM = 40;
 
 type LeadKind = 'now' | 'late' | 'future' | 'undated';
@@ -86,12 +89,50 @@ interface Coverage {
 const stepArb = (forms: number): fc.Arbitrary<Step> => {
 	const form = fc.integer({ min: 0, max: forms - 1 });
 	return fc.oneof(
-		{ weight: 8, arbitrary: fc.record({ kind: fc.constant('lead' as const), form, lead: fc.constantFrom<LeadKind>('now', 'now', 'late', 'future', 'undated'), back: fc.integer({ min: 1, max: 600_000 }) }) },
-		{ weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), form, count: fc.integer({ min: 2, max: 8 }) }) },
-		{ weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('list' as const, 'unlist' as const, 'fail' as const, 'heal' as const), form }) },
-		{ weight: 2, arbitrary: fc.record({ kind: fc.constant('glitch' as const), answer: fc.constantFrom('null' as const, 'empty' as const, 'fail' as const) }) },
-		{ weight: 1, arbitrary: fc.constantFrom({ kind: 'listDown' as const }, { kind: 'listUp' as const }, { kind: 'restart' as const }, { kind: 'rename' as const }) },
-		{ weight: 1, arbitrary: fc.constantFrom({ kind: 'event' as const }, { kind: 'watchAll' as const }) },
+		{
+			weight: 8,
+			arbitrary: fc.record({
+				kind: fc.constant('lead' as const),
+				form,
+				lead: fc.constantFrom<LeadKind>('now', 'now', 'late', 'future', 'undated'),
+				back: fc.integer({ min: 1, max: 600_000 }),
+			}),
+		},
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				kind: fc.constant('burst' as const),
+				form,
+				count: fc.integer({ min: 2, max: 8 }),
+			}),
+		},
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				kind: fc.constantFrom('list' as const, 'unlist' as const, 'fail' as const, 'heal' as const),
+				form,
+			}),
+		},
+		{
+			weight: 2,
+			arbitrary: fc.record({
+				kind: fc.constant('glitch' as const),
+				answer: fc.constantFrom('null' as const, 'empty' as const, 'fail' as const),
+			}),
+		},
+		{
+			weight: 1,
+			arbitrary: fc.constantFrom(
+				{ kind: 'listDown' as const },
+				{ kind: 'listUp' as const },
+				{ kind: 'restart' as const },
+				{ kind: 'rename' as const },
+			),
+		},
+		{
+			weight: 1,
+			arbitrary: fc.constantFrom({ kind: 'event' as const }, { kind: 'watchAll' as const }),
+		},
 		{ weight: 1, arbitrary: fc.record({ kind: fc.constant('watchOne' as const), form }) },
 		{ weight: 8, arbitrary: fc.constant({ kind: 'poll' as const }) },
 	);
@@ -100,42 +141,78 @@ const stepArb = (forms: number): fc.Arbitrary<Step> => {
 const caseArb: fc.Arbitrary<Case> = fc
 	.record({
 		// Now and then an app of more than 100 forms.
-		forms: fc.oneof({ weight: 39, arbitrary: fc.integer({ min: 2, max: 6 }) }, { weight: 1, arbitrary: fc.integer({ min: 101, max: 104 }) }),
+		forms: fc.oneof(
+			{ weight: 39, arbitrary: fc.integer({ min: 2, max: 6 }) },
+			{ weight: 1, arbitrary: fc.integer({ min: 101, max: 104 }) },
+		),
 		durable: fc.boolean(),
 		maxItems: fc.integer({ min: 1, max: 6 }),
 		errorAfterPolls: fc.integer({ min: 1, max: 3 }),
 		firstPoll: fc.constantFrom('none' as const, 'since' as const),
-		startAll: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+		startAll: fc.oneof(
+			{ weight: 3, arbitrary: fc.constant(true) },
+			{ weight: 1, arbitrary: fc.constant(false) },
+		),
 		failAtActivation: fc.boolean(),
 	})
-	.chain((setup) => fc.record({ ...Object.fromEntries(Object.entries(setup).map(([key, value]) => [key, fc.constant(value)])), steps: fc.array(stepArb(setup.forms), { minLength: 5, maxLength: 40 }) }) as fc.Arbitrary<Case>);
+	.chain(
+		(setup) =>
+			fc.record({
+				...Object.fromEntries(
+					Object.entries(setup).map(([key, value]) => [key, fc.constant(value)]),
+				),
+				steps: fc.array(stepArb(setup.forms), { minLength: 5, maxLength: 40 }),
+			}) as fc.Arbitrary<Case>,
+	);
 
 describe('App Builder Trigger over every form of an app, against a model of the app (property)', () => {
 	const credentialsHelper = new MemoryCredentialsHelper({
 		types: { appBuilderApi: new AppBuilderApi() },
-		credentials: { appBuilderApi: { accessToken: FIXTURE.accessToken, apiKey: FIXTURE.apiKey, baseUrl: 'http://app-model.test', connectAccessToken: '' } },
+		credentials: {
+			appBuilderApi: {
+				accessToken: FIXTURE.accessToken,
+				apiKey: FIXTURE.apiKey,
+				baseUrl: 'http://app-model.test',
+				connectAccessToken: '',
+			},
+		},
 	});
 
-	it(`emits every lead of the watch once and none from before it, whatever the list of forms does (${RUNS} cases)`, async () => {
-		await fc.assert(
-			fc.asyncProperty(caseArb, async (testCase) => {
-				await runCase(testCase, credentialsHelper);
-			}),
-			{ numRuns: RUNS, seed: SEED, endOnFailure: true },
-		);
-	}, Math.max(600_000, RUNS * 250));
+	it(
+		`emits every lead of the watch once and none from before it, whatever the list of forms does (${RUNS} cases)`,
+		async () => {
+			await fc.assert(
+				fc.asyncProperty(caseArb, async (testCase) => {
+					await runCase(testCase, credentialsHelper);
+				}),
+				{ numRuns: RUNS, seed: SEED, endOnFailure: true },
+			);
+		},
+		Math.max(600_000, RUNS * 250),
+	);
 });
 
 let caseCount = 0;
 const ignore = () => undefined;
-const QUIET = { error: ignore, warn: ignore, info: ignore, debug: ignore, verbose: ignore } as unknown as NonNullable<Parameters<typeof pollAppBuilderTrigger>[2]>['logger'];
+const QUIET = {
+	error: ignore,
+	warn: ignore,
+	info: ignore,
+	debug: ignore,
+	verbose: ignore,
+} as unknown as NonNullable<Parameters<typeof pollAppBuilderTrigger>[2]>['logger'];
 
 async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelper): Promise<void> {
 	const caseId = ++caseCount;
-	const pageIds = Array.from({ length: testCase.forms }, (_, index) => `formbuilder_77_${index + 1}`);
+	const pageIds = Array.from(
+		{ length: testCase.forms },
+		(_, index) => `formbuilder_77_${index + 1}`,
+	);
 	const leads: Lead[] = [];
 	const perForm = pageIds.map(() => 0);
-	const listed = new Set(pageIds.map((_, index) => index).filter((index) => index < Math.max(2, testCase.forms - 1)));
+	const listed = new Set(
+		pageIds.map((_, index) => index).filter((index) => index < Math.max(2, testCase.forms - 1)),
+	);
 	const failing = new Set<number>();
 	let listDown = false;
 	let glitch: 'null' | 'empty' | 'fail' | undefined;
@@ -182,16 +259,32 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 		if (body.method === 'getAppFeatures') {
 			const now = glitch;
 			glitch = undefined;
-			if (listDown || now === 'fail') return json(404, { status: 'error', code: 404, msg: 'Not found' });
-			if (now === 'null') return json(200, { status: 'success', msg: 'No record found', data: null });
-			if (now === 'empty') return json(200, { status: 'success', msg: 'No record found', data: [] });
-			return json(200, { status: 'success', data: [{ pageId: 'home_77', pageName: 'Home' }, ...[...listed].sort((a, b) => a - b).map((index) => ({ pageId: pageIds[index], pageName: `Form ${index}` }))] });
+			if (listDown || now === 'fail')
+				return json(404, { status: 'error', code: 404, msg: 'Not found' });
+			if (now === 'null')
+				return json(200, { status: 'success', msg: 'No record found', data: null });
+			if (now === 'empty')
+				return json(200, { status: 'success', msg: 'No record found', data: [] });
+			return json(200, {
+				status: 'success',
+				data: [
+					{ pageId: 'home_77', pageName: 'Home' },
+					...[...listed]
+						.sort((a, b) => a - b)
+						.map((index) => ({ pageId: pageIds[index], pageName: `Form ${index}` })),
+				],
+			});
 		}
 		const form = pageIds.indexOf(String(body.pageId));
-		if (failing.has(form) || (testCase.failAtActivation && polls === 0)) return json(404, { status: 'error', code: 404, msg: 'Form not found' });
+		if (failing.has(form) || (testCase.failAtActivation && polls === 0))
+			return json(404, { status: 'error', code: 404, msg: 'Form not found' });
 		const records = leads
 			.filter((lead) => lead.form === form)
-			.map((lead) => (lead.time === undefined ? { _id: lead.key, name: lead.key } : { _id: lead.key, name: lead.key, addedon: lead.time, updatedon: lead.time }));
+			.map((lead) =>
+				lead.time === undefined
+					? { _id: lead.key, name: lead.key }
+					: { _id: lead.key, name: lead.key, addedon: lead.time, updatedon: lead.time },
+			);
 		return json(200, { status: 'success', data: records.reverse() });
 	};
 
@@ -208,7 +301,9 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 				maxItemsPerPoll: testCase.maxItems,
 				errorAfterPolls: testCase.errorAfterPolls,
 				errorAfterMinutes: 0,
-				...(testCase.firstPoll === 'since' ? { firstPoll: 'since', firstPollSince: new Date(since).toISOString() } : {}),
+				...(testCase.firstPoll === 'since'
+					? { firstPoll: 'since', firstPollSince: new Date(since).toISOString() }
+					: {}),
 			},
 		};
 		const data = JSON.parse(JSON.stringify(stored)) as IDataObject;
@@ -219,7 +314,8 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 		const listFails = allForms && (listDown || glitch === 'fail');
 		const listNone = allForms && (glitch === 'null' || glitch === 'empty');
 		const watched = allForms ? (listFails || listNone ? [] : [...listed]) : [oneForm];
-		const failsNow = (form: number) => failing.has(form) || (testCase.failAtActivation && polls === 0);
+		const failsNow = (form: number) =>
+			failing.has(form) || (testCase.failAtActivation && polls === 0);
 		const readNow = watched.filter((form) => !failsNow(form));
 
 		const outcome = await pollAppBuilderTrigger(credentialsHelper, parameters, {
@@ -232,7 +328,9 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 		});
 		const pollEnd = Date.now();
 
-		const settingUp = allForms ? allFormsFrom === undefined && listFails : !coverage.has(oneForm) && failsNow(oneForm);
+		const settingUp = allForms
+			? allFormsFrom === undefined && listFails
+			: !coverage.has(oneForm) && failsNow(oneForm);
 		const failures = listFails || watched.some(failsNow);
 		let reported = false;
 		if (!settingUp) {
@@ -244,15 +342,25 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 
 		const context = `case ${caseId}, poll ${polls}`;
 		if (settingUp || reported) {
-			if (outcome.error === undefined) throw new Error(`${context}: expected ${settingUp ? 'the setup error' : 'the report of the outage'}, got none`);
+			if (outcome.error === undefined)
+				throw new Error(
+					`${context}: expected ${settingUp ? 'the setup error' : 'the report of the outage'}, got none`,
+				);
 			({ coverage, allFormsFrom, emitted } = before);
 			return 0;
 		}
-		if (outcome.error !== undefined) throw new Error(`${context}: unexpected error ${outcome.error.message} ${outcome.error.description ?? ''}`);
+		if (outcome.error !== undefined)
+			throw new Error(
+				`${context}: unexpected error ${outcome.error.message} ${outcome.error.description ?? ''}`,
+			);
 		stored = testCase.durable ? outcome.staticData : outcome.workflowStaticData;
 
 		// Coverage: forms read now get their cursor; the watch of every form begins with its first saved poll.
-		const saved = !(readNow.length === 0 && failures && (allForms ? allFormsFrom !== undefined : true));
+		const saved = !(
+			readNow.length === 0 &&
+			failures &&
+			(allForms ? allFormsFrom !== undefined : true)
+		);
 		if (!saved) ({ coverage, allFormsFrom, emitted } = before);
 		if (saved) {
 			positionEvent = event;
@@ -273,12 +381,22 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 					readAtPoll: polls,
 				});
 			}
-			if (firstAllPoll) allFormsFrom = { mayFrom: sinceMode ? since : pollStart, mustFrom: sinceMode ? since : pollEnd, afterPoll: polls };
+			if (firstAllPoll)
+				allFormsFrom = {
+					mayFrom: sinceMode ? since : pollStart,
+					mustFrom: sinceMode ? since : pollEnd,
+					afterPoll: polls,
+				};
 		}
 
 		const items = outcome.result?.[0] ?? [];
-		if (!saved && items.length > 0) throw new Error(`${context}: emitted without saving a position`);
-		checkOrder(items.map((item) => item.json), leads, context);
+		if (!saved && items.length > 0)
+			throw new Error(`${context}: emitted without saving a position`);
+		checkOrder(
+			items.map((item) => item.json),
+			leads,
+			context,
+		);
 		for (const item of items) {
 			const key = String(item.json.inquiryId);
 			const lead = leads.find((entry) => entry.key === key);
@@ -286,7 +404,10 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 			const times = (emitted.get(key) ?? 0) + 1;
 			if (times > 1) throw new Error(`${context}: emitted ${key} ${times} times`);
 			emitted.set(key, times);
-			if (!isTheTriggers(lead, coverage.get(lead.form), 'may')) throw new Error(`${context}: emitted ${key} of form ${lead.form}, submitted before its watch began`);
+			if (!isTheTriggers(lead, coverage.get(lead.form), 'may'))
+				throw new Error(
+					`${context}: emitted ${key} of form ${lead.form}, submitted before its watch began`,
+				);
 		}
 
 		if (testCase.durable || activating || items.length > 0) {
@@ -324,8 +445,16 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 			case 'lead': {
 				const covered = coverage.get(step.form);
 				// A late arrival is older than leads already emitted, yet never older than its form's watch.
-				const earliest = covered === undefined ? now - step.back : Math.max(covered.mustFrom + 1, now - step.back);
-				const time = step.lead === 'now' ? now : step.lead === 'late' ? earliest : step.lead === 'future' ? now + step.back * 100 : undefined;
+				const earliest =
+					covered === undefined ? now - step.back : Math.max(covered.mustFrom + 1, now - step.back);
+				const time =
+					step.lead === 'now'
+						? now
+						: step.lead === 'late'
+							? earliest
+							: step.lead === 'future'
+								? now + step.back * 100
+								: undefined;
 				submit(step.form, time);
 				break;
 			}
@@ -390,12 +519,15 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 	for (let index = 0; index < quiet; index++) await poll();
 	// Until two polls in a row emit nothing (a healthy poll with anything left emits some), within the most it could take.
 	const settle = Math.ceil(leads.length / testCase.maxItems) + 3;
-	for (let index = 0, quietPolls = 0; index < settle && quietPolls < 2; index++) quietPolls = (await poll()) === 0 ? quietPolls + 1 : 0;
+	for (let index = 0, quietPolls = 0; index < settle && quietPolls < 2; index++)
+		quietPolls = (await poll()) === 0 ? quietPolls + 1 : 0;
 
 	for (const lead of leads) {
 		if (emitted.has(lead.key)) continue;
 		if (isTheTriggers(lead, coverage.get(lead.form), 'must')) {
-			throw new Error(`case ${caseId}: lead ${lead.key} of form ${lead.form} (${lead.time === undefined ? 'undated' : new Date(lead.time).toISOString()}, after poll ${lead.after}) was never emitted; coverage ${JSON.stringify(coverage.get(lead.form))}`);
+			throw new Error(
+				`case ${caseId}: lead ${lead.key} of form ${lead.form} (${lead.time === undefined ? 'undated' : new Date(lead.time).toISOString()}, after poll ${lead.after}) was never emitted; coverage ${JSON.stringify(coverage.get(lead.form))}`,
+			);
 		}
 	}
 }
@@ -405,9 +537,14 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
  * the trigger could not tell from one before its watch, as a lead dated in
  * the future that was there when the watch began).
  */
-function isTheTriggers(lead: Lead, covered: Coverage | undefined, strength: 'must' | 'may'): boolean {
+function isTheTriggers(
+	lead: Lead,
+	covered: Coverage | undefined,
+	strength: 'must' | 'may',
+): boolean {
 	if (covered === undefined) return false;
-	if (lead.time === undefined) return covered.readAtPoll !== undefined && lead.after >= covered.readAtPoll;
+	if (lead.time === undefined)
+		return covered.readAtPoll !== undefined && lead.after >= covered.readAtPoll;
 	const submittedAfter = lead.after >= covered.afterPoll;
 	if (strength === 'may') return submittedAfter || lead.time >= covered.mayFrom;
 	return lead.time >= covered.mustFrom && (submittedAfter || covered.fromTime);
@@ -430,6 +567,13 @@ function checkOrder(items: IDataObject[], leads: readonly Lead[], context: strin
 	}
 }
 
-function json(statusCode: number, body: unknown): { statusCode: number; headers: Record<string, string>; body: Readable } {
-	return { statusCode, headers: { 'content-type': 'application/json' }, body: Readable.from([Buffer.from(JSON.stringify(body))]) };
+function json(
+	statusCode: number,
+	body: unknown,
+): { statusCode: number; headers: Record<string, string>; body: Readable } {
+	return {
+		statusCode,
+		headers: { 'content-type': 'application/json' },
+		body: Readable.from([Buffer.from(JSON.stringify(body))]),
+	};
 }

@@ -1,9 +1,17 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/saved/position';
-import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../nodes/AppBuilder/trigger/cursor/undatedTable';
+import {
+	DEFAULT_CELLS_PER_SUBTABLE,
+	keyHash,
+	tableOf,
+} from '../../nodes/AppBuilder/trigger/cursor/undatedTable';
 import { FIXTURE } from '../emulator';
-import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
+import {
+	appBuilderCredentials,
+	pollAppBuilderTrigger,
+	triggerParameters,
+} from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 
@@ -21,13 +29,19 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 	const DAY = 24 * 60 * 60 * 1000;
 
 	/** One listing; ids are plain text, so the key order is the ids' order. */
-	const submit = (id: string, name: string, addedon: number) => submitLead(emu(), { id, name, addedon });
+	const submit = (id: string, name: string, addedon: number) =>
+		submitLead(emu(), { id, name, addedon });
 
 	/** A listing with no time at all. */
 	const submitUndated = (id: string) =>
-		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, json: JSON.stringify({ _id: id, subject: 'No time' }) });
+		emu().control.addRawInquiry({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			json: JSON.stringify({ _id: id, subject: 'No time' }),
+		});
 
-	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => item.json.name) : []);
+	const names = (result: INodeExecutionData[][] | null) =>
+		result ? result[0].map((item) => item.json.name) : [];
 
 	const pollFirst = async (count: number, staticData: IDataObject = {}) => {
 		const outcome = await pollAppBuilderTrigger(

@@ -1,7 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FIXTURE } from '../emulator';
-import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
+import {
+	appBuilderCredentials,
+	pollAppBuilderTrigger,
+	triggerParameters,
+} from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 
 /**
@@ -14,7 +18,9 @@ describe('App Builder Trigger options from expressions', () => {
 	const emu = useEmulator();
 
 	const poll = async (options: IDataObject) =>
-		await pollAppBuilderTrigger(appBuilderCredentials(emu()), triggerParameters({ options }), { staticData: {} });
+		await pollAppBuilderTrigger(appBuilderCredentials(emu()), triggerParameters({ options }), {
+			staticData: {},
+		});
 
 	const seed = () => {
 		const base = Date.parse('2026-05-01T08:00:00Z');
@@ -57,7 +63,11 @@ describe('App Builder Trigger options from expressions', () => {
 
 	it('takes counts an expression gives as digits', async () => {
 		seed();
-		const outcome = await poll({ firstPoll: 'latest', firstPollCount: '={{ "3" }}', maxItemsPerPoll: '={{ "2" }}' });
+		const outcome = await poll({
+			firstPoll: 'latest',
+			firstPollCount: '={{ "3" }}',
+			maxItemsPerPoll: '={{ "2" }}',
+		});
 		expect(outcome.error).toBeUndefined();
 		// The latest 3, oldest first, at most 2 in this poll.
 		expect(outcome.result?.[0].map((item) => item.json.name)).toEqual(['Lead 5', 'Lead 6']);

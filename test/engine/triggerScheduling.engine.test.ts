@@ -2,7 +2,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/inProcess/triggerMemory';
-import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
+import {
+	appBuilderCredentials,
+	pollAppBuilderTrigger,
+	triggerParameters,
+} from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 
@@ -19,7 +23,8 @@ describe('App Builder Trigger under n8n scheduling', () => {
 	let workflowCount = 0;
 
 	const submit = (name: string, addedon: number) => submitLead(emu(), { name, addedon });
-	const names = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.name)) : []);
+	const names = (result: INodeExecutionData[][] | null) =>
+		result ? result[0].map((item) => String(item.json.name)) : [];
 	const roundTrip = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
 	/** One workflow of its own per test, so no poll claim or failure count carries over between tests. */
@@ -32,7 +37,9 @@ describe('App Builder Trigger under n8n scheduling', () => {
 				return saved;
 			},
 			/** A poll that n8n stores the outcome of, as the node with this name and ID. */
-			async poll(node: { id: string; name: string } = { id: 'node-1', name: 'App Builder Trigger' }) {
+			async poll(
+				node: { id: string; name: string } = { id: 'node-1', name: 'App Builder Trigger' },
+			) {
 				const outcome = await pollAppBuilderTrigger(credentials, triggerParameters({ options }), {
 					workflowId,
 					node,
@@ -43,7 +50,11 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			},
 			/** Polls running at once share one static data object, as they do in n8n. */
 			pollSharing(shared: IDataObject, node = { id: 'node-1', name: 'App Builder Trigger' }) {
-				return pollAppBuilderTrigger(credentials, triggerParameters({ options }), { workflowId, node, workflowStaticData: shared });
+				return pollAppBuilderTrigger(credentials, triggerParameters({ options }), {
+					workflowId,
+					node,
+					workflowStaticData: shared,
+				});
 			},
 			store(data: IDataObject) {
 				saved = roundTrip(data);
@@ -72,7 +83,11 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			expect(names(outcomes[0].result)).toEqual(['Ann', 'Bob', 'Cid']);
 			expect(outcomes[1].result).toBeNull();
 			// The poll that stepped aside asked nothing of the API.
-			expect(emu().control.requests().filter((request) => request.body?.method === 'formBuilderInquiries')).toHaveLength(2);
+			expect(
+				emu()
+					.control.requests()
+					.filter((request) => request.body?.method === 'formBuilderInquiries'),
+			).toHaveLength(2);
 
 			workflow.store(shared);
 			submit('Dee', T0 + 4000);
@@ -96,7 +111,10 @@ describe('App Builder Trigger under n8n scheduling', () => {
 
 			expect(second.result).toBeNull();
 			const later = await workflow.pollSharing(shared);
-			expect([...names(firstOutcome.result), ...names(later.result)].sort()).toEqual(['Early', 'Meanwhile']);
+			expect([...names(firstOutcome.result), ...names(later.result)].sort()).toEqual([
+				'Early',
+				'Meanwhile',
+			]);
 		});
 
 		it('emit nothing when another poll saved a newer position meanwhile', async () => {
@@ -111,7 +129,9 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			await new Promise((resolve) => setTimeout(resolve, 200));
 			// What a poll that took over a lapsed claim leaves behind: a new position, where the position is stored.
 			const globalPart = shared.global as IDataObject;
-			const newer = { ...((globalPart['appBuilderTrigger:node-1'] as IDataObject).state as IDataObject) };
+			const newer = {
+				...((globalPart['appBuilderTrigger:node-1'] as IDataObject).state as IDataObject),
+			};
 			globalPart['appBuilderTrigger:node-1'] = { savedAt: Date.now(), state: newer };
 			const outcome = await slow;
 			emu().control.configure({ roundTripMs: 0 });
@@ -127,16 +147,23 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			submit('Seed', T0);
 			await workflow.poll({ id: 'node-1', name: 'New Lead' });
 			submit('Before', T0 + 1000);
-			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual(['Before']);
+			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual([
+				'Before',
+			]);
 
 			submit('While Renaming', T0 + 2000);
 			submit('Right After', T0 + 3000);
 			const renamed = { id: 'node-1', name: 'Contact Us Lead' };
-			expect(names((await workflow.poll(renamed)).result)).toEqual(['While Renaming', 'Right After']);
+			expect(names((await workflow.poll(renamed)).result)).toEqual([
+				'While Renaming',
+				'Right After',
+			]);
 			expect((await workflow.poll(renamed)).result).toBeNull();
 			// Renamed back: the position followed the node there too.
 			submit('Back Again', T0 + 4000);
-			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual(['Back Again']);
+			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual([
+				'Back Again',
+			]);
 		});
 
 		it('keeps its position when n8n keys node data by node ID (durable poll cursors)', async () => {
@@ -167,9 +194,13 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			submit('Ann', T0 + 1000);
 			const newcomer = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' });
 			expect(newcomer.result).toBeNull(); // its first poll: Emit Nothing
-			expect(names((await workflow.poll({ id: 'node-1', name: 'Renamed' })).result)).toEqual(['Ann']);
+			expect(names((await workflow.poll({ id: 'node-1', name: 'Renamed' })).result)).toEqual([
+				'Ann',
+			]);
 			submit('Bob', T0 + 2000);
-			expect(names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result)).toEqual(['Bob']);
+			expect(
+				names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result),
+			).toEqual(['Bob']);
 		});
 	});
 
@@ -180,10 +211,12 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		submit('Ann', T0 + 1000);
 		const copy = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger1' });
 		expect(copy.result).toBeNull();
-		expect(names((await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' })).result)).toEqual(['Ann']);
+		expect(
+			names((await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' })).result),
+		).toEqual(['Ann']);
 	});
 
-	it('start over: a copy given the original\'s name after the original is deleted begins with a first poll, from a position of this release or of the one before', async () => {
+	it("start over: a copy given the original's name after the original is deleted begins with a first poll, from a position of this release or of the one before", async () => {
 		const workflow = makeWorkflow();
 		submit('Seed', T0);
 		await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' });
@@ -192,12 +225,22 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		expect(copy.error).toBeUndefined();
 		expect(copy.result).toBeNull();
 		submit('Bob', T0 + 2000);
-		expect(names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result)).toEqual(['Bob']);
+		expect(
+			names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result),
+		).toEqual(['Bob']);
 
 		// The release before kept its position under the node's name too, tagged with the node's ID; a damaged one stops only its own node.
 		const previousRelease = makeWorkflow();
-		previousRelease.store({ 'node:App Builder Trigger': { inquiryCursor: { v: 3, scope: 'broken' }, triggerNodeId: 'node-1' } });
-		const copyOfPrevious = await previousRelease.poll({ id: 'node-2', name: 'App Builder Trigger' });
+		previousRelease.store({
+			'node:App Builder Trigger': {
+				inquiryCursor: { v: 3, scope: 'broken' },
+				triggerNodeId: 'node-1',
+			},
+		});
+		const copyOfPrevious = await previousRelease.poll({
+			id: 'node-2',
+			name: 'App Builder Trigger',
+		});
 		expect(copyOfPrevious.error).toBeUndefined();
 		expect(copyOfPrevious.result).toBeNull();
 	});
@@ -207,7 +250,9 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		submit('Seed', T0);
 		await workflow.poll();
 		// Release 0.1.0 kept the position in the node's static data, with no node ID.
-		const position = ((roundTrip(workflow.saved).global as IDataObject)['appBuilderTrigger:node-1'] as IDataObject).state;
+		const position = (
+			(roundTrip(workflow.saved).global as IDataObject)['appBuilderTrigger:node-1'] as IDataObject
+		).state;
 		workflow.store({ 'node:App Builder Trigger': { inquiryCursor: position } });
 		submit('Ann', T0 + 1000);
 		expect(names((await workflow.poll()).result)).toEqual(['Ann']);
@@ -219,7 +264,11 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			const credentials = appBuilderCredentials(emu());
 			const workflowId = `durable-${++workflowCount}`;
 			return (nodeData: IDataObject) =>
-				pollAppBuilderTrigger(credentials, triggerParameters(), { workflowId, node: { id: 'node-1', name: 'New Lead' }, staticData: roundTrip(nodeData) });
+				pollAppBuilderTrigger(credentials, triggerParameters(), {
+					workflowId,
+					node: { id: 'node-1', name: 'New Lead' },
+					staticData: roundTrip(nodeData),
+				});
 		};
 
 		it('never emit a lead twice: a poll given the position from before the previous poll was stored leaves the leads to the next poll', async () => {
@@ -240,7 +289,7 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			expect(names((await poll(first.staticData)).result)).toEqual(['Bob']);
 		});
 
-		it('never lose a lead: when n8n did not store a poll\'s position (nor its execution), a poll after the wait emits its leads again', async () => {
+		it("never lose a lead: when n8n did not store a poll's position (nor its execution), a poll after the wait emits its leads again", async () => {
 			const poll = durableTrigger();
 			submit('Seed', T0);
 			const stored = (await poll({})).staticData;
@@ -265,7 +314,12 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			await workflow.poll();
 			const before = JSON.stringify(workflow.saved);
 
-			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 401, times: 1000 });
+			emu().control.injectFault({
+				endpoint: 'formBuilderInquiries',
+				kind: 'status',
+				status: 401,
+				times: 1000,
+			});
 			submit('During Outage 1', T0 + 1000);
 			const quiet = [await workflow.poll(), await workflow.poll()];
 			expect(quiet.map((outcome) => [outcome.result, outcome.error])).toEqual([
@@ -274,7 +328,9 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			]);
 			const reported = await workflow.poll();
 			expect(reported.error?.message).toMatch(/did not accept the access token/);
-			expect(reported.error?.description).toMatch(/has not been able to read the inquiries for \d+ minutes? \(3 polls in a row\)/);
+			expect(reported.error?.description).toMatch(
+				/has not been able to read the inquiries for \d+ minutes? \(3 polls in a row\)/,
+			);
 			expect(reported.error?.failure).toEqual({ cause: 'credential-invalid' });
 			submit('During Outage 2', T0 + 2000);
 			const afterReport = [await workflow.poll(), await workflow.poll()];
@@ -286,7 +342,12 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			expect((await workflow.poll()).result).toBeNull();
 
 			// A new streak after the recovery is reported again.
-			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 503, times: 1000 });
+			emu().control.injectFault({
+				endpoint: 'formBuilderInquiries',
+				kind: 'status',
+				status: 503,
+				times: 1000,
+			});
 			await workflow.poll();
 			await workflow.poll();
 			const again = await workflow.poll();
@@ -297,7 +358,12 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			const workflow = makeWorkflow({ errorAfterPolls: 1, errorAfterMinutes: 60 });
 			submit('Seed', T0);
 			await workflow.poll();
-			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'status', status: 500, times: 1000 });
+			emu().control.injectFault({
+				endpoint: 'formBuilderInquiries',
+				kind: 'status',
+				status: 500,
+				times: 1000,
+			});
 			for (let poll = 0; poll < 4; poll++) expect((await workflow.poll()).error).toBeUndefined();
 		});
 	});

@@ -1,7 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { FIXTURE } from '../emulator';
-import { appBuilderCredentials, pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
+import {
+	appBuilderCredentials,
+	pollAppBuilderTrigger,
+	triggerParameters,
+} from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 
@@ -17,9 +21,16 @@ describe('App Builder Trigger with inquiries that have no submission time', () =
 
 	const dated = (id: string, addedon: number) => submitLead(emu(), { id, name: id, addedon });
 	const undated = (id: string) =>
-		emu().control.addRawInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId, _id: id, json: JSON.stringify({ _id: id, name: id }) });
-	const ids = (result: INodeExecutionData[][] | null) => (result ? result[0].map((item) => String(item.json.inquiryId)) : []);
-	const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
+		emu().control.addRawInquiry({
+			appId: FIXTURE.appId,
+			pageId: FIXTURE.formPageId,
+			_id: id,
+			json: JSON.stringify({ _id: id, name: id }),
+		});
+	const ids = (result: INodeExecutionData[][] | null) =>
+		result ? result[0].map((item) => String(item.json.inquiryId)) : [];
+	const numbered = (prefix: string, count: number) =>
+		Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
 
 	/** One workflow of its own per test, its static data saved between polls as n8n saves it. */
 	const makeWorkflow = (options: IDataObject = {}) => {
@@ -27,11 +38,15 @@ describe('App Builder Trigger with inquiries that have no submission time', () =
 		const credentials = appBuilderCredentials(emu());
 		let saved: IDataObject = {};
 		return async () => {
-			const outcome = await pollAppBuilderTrigger(credentials, triggerParameters({ options: { maxItemsPerPoll: 1000, ...options } }), {
-				workflowId,
-				node: { id: 'node-1', name: 'App Builder Trigger' },
-				workflowStaticData: JSON.parse(JSON.stringify(saved)) as IDataObject,
-			});
+			const outcome = await pollAppBuilderTrigger(
+				credentials,
+				triggerParameters({ options: { maxItemsPerPoll: 1000, ...options } }),
+				{
+					workflowId,
+					node: { id: 'node-1', name: 'App Builder Trigger' },
+					workflowStaticData: JSON.parse(JSON.stringify(saved)) as IDataObject,
+				},
+			);
 			if (outcome.error === undefined) saved = outcome.workflowStaticData;
 			return outcome;
 		};
@@ -73,8 +88,12 @@ describe('App Builder Trigger with inquiries that have no submission time', () =
 		expect(emitted).toContain('dated-meanwhile');
 		const reported = outcomes.filter((outcome) => outcome.error !== undefined);
 		expect(reported).toHaveLength(1);
-		expect(reported[0].error?.message).toMatch(/cannot tell which inquiries without a submission time are new: about \d+ of them appeared or disappeared/);
-		expect(reported[0].error?.description).toMatch(/up to about 150 such changes.*nothing is emitted twice.*reported once/);
+		expect(reported[0].error?.message).toMatch(
+			/cannot tell which inquiries without a submission time are new: about \d+ of them appeared or disappeared/,
+		);
+		expect(reported[0].error?.description).toMatch(
+			/up to about 150 such changes.*nothing is emitted twice.*reported once/,
+		);
 
 		// 300 of them deleted: what remains is within bounds and comes out, once.
 		burst.slice(100).forEach((id) => emu().control.deleteInquiry(id));

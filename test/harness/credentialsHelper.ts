@@ -99,7 +99,11 @@ export class MemoryCredentialsHelper extends ICredentialsHelper {
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		const resolve = (value: unknown) =>
 			typeof value === 'string'
-				? value.replace(/^=/, '').replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) => String(credentials[key] ?? ''))
+				? value
+						.replace(/^=/, '')
+						.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_m, key: string) =>
+							String(credentials[key] ?? ''),
+						)
 				: value;
 		const result: IHttpRequestOptions = { ...requestOptions };
 		const { headers, qs, body } = authenticate.properties;
@@ -139,7 +143,10 @@ export class MemoryCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.typeOf(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
 	private typeOf(name: string): ICredentialType {
@@ -158,7 +165,9 @@ function defaultsOf(properties: INodeProperties[]): ICredentialDataDecryptedObje
 }
 
 function mapValues(object: object, map: (value: unknown) => unknown): IDataObject {
-	return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value)])) as IDataObject;
+	return Object.fromEntries(
+		Object.entries(object).map(([key, value]) => [key, map(value)]),
+	) as IDataObject;
 }
 
 /** A request body to add the credential's fields to: an object body as it is, nothing else. */

@@ -1,4 +1,12 @@
-import type { IDataObject, INodeExecutionData, INodeType, INodeTypeDescription, INodeTypes, IExecuteFunctions, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	INodeTypes,
+	IExecuteFunctions,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 /** The node types a test workflow may use, by type name. */

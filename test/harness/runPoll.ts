@@ -83,7 +83,9 @@ export async function runPoll(options: {
 		staticData: options.workflowStaticData ?? {},
 	});
 	const byName = options.workflowStaticData !== undefined;
-	const staticData: IDataObject = byName ? workflow.getStaticData('node', node) : (options.staticData ?? {});
+	const staticData: IDataObject = byName
+		? workflow.getStaticData('node', node)
+		: (options.staticData ?? {});
 	const mode = options.mode ?? 'trigger';
 	const context = new PollContext(
 		workflow,
@@ -106,13 +108,19 @@ export async function runPoll(options: {
 		delete (context as { getPollBudgetMs?: unknown }).getPollBudgetMs;
 	}
 	if (options.httpRequest !== undefined) context.helpers.httpRequest = options.httpRequest;
-	if (options.logger !== undefined) Object.defineProperty(context, 'logger', { value: options.logger });
+	if (options.logger !== undefined)
+		Object.defineProperty(context, 'logger', { value: options.logger });
 
 	const copy = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 	try {
 		const result = await (options.nodeType.poll as NonNullable<INodeType['poll']>).call(context);
 		return { result, staticData: copy(staticData), workflowStaticData: copy(workflow.staticData) };
 	} catch (error) {
-		return { result: null, staticData: copy(staticData), workflowStaticData: copy(workflow.staticData), error: error as Error };
+		return {
+			result: null,
+			staticData: copy(staticData),
+			workflowStaticData: copy(workflow.staticData),
+			error: error as Error,
+		};
 	}
 }

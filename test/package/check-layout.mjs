@@ -20,6 +20,7 @@ for (const path of ['nodes', 'credentials'].flatMap((dir) => filesUnder(join(roo
 }
 
 const clashes = [...byName.values()].filter((paths) => paths.length > 1);
-for (const paths of clashes) console.error(`Two product files share a name: ${paths.join(' and ')}`);
+for (const paths of clashes)
+	console.error(`Two product files share a name: ${paths.join(' and ')}`);
 if (clashes.length > 0) process.exit(1);
 console.log(`Layout: ${byName.size} product files, no two with the same name.`);

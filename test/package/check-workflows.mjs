@@ -22,10 +22,13 @@ const files =
 // rest, the one with the fewest errors is the nearest miss.
 function flatten(error) {
 	if (!Array.isArray(error.states) || error.states.length === 0) return [error];
-	const otherType = (state) => state.errors.some((e) => e.code === 'wrong_type' && e.path === error.path);
+	const otherType = (state) =>
+		state.errors.some((e) => e.code === 'wrong_type' && e.path === error.path);
 	const sameType = error.states.filter((state) => !otherType(state));
 	const candidates = sameType.length > 0 ? sameType : error.states;
-	const nearest = candidates.reduce((best, state) => (state.errors.length < best.errors.length ? state : best));
+	const nearest = candidates.reduce((best, state) =>
+		state.errors.length < best.errors.length ? state : best,
+	);
 	return nearest.errors.flatMap(flatten);
 }
 
@@ -41,4 +44,6 @@ for (const file of files) {
 	}
 }
 if (failed) process.exit(1);
-console.log(`Workflows: ${files.length} file(s) valid (${files.map((file) => relative(root, file)).join(', ')}).`);
+console.log(
+	`Workflows: ${files.length} file(s) valid (${files.map((file) => relative(root, file)).join(', ')}).`,
+);

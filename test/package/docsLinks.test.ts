@@ -22,7 +22,13 @@ const pages = [
 describe('links between the README and docs/', () => {
 	it('reads every docs page the README promises', () => {
 		expect(pages).toEqual(
-			expect.arrayContaining(['docs/trigger.md', 'docs/reliability.md', 'docs/errors-and-limits.md', 'docs/benchmarks.md', 'docs/development.md']),
+			expect.arrayContaining([
+				'docs/trigger.md',
+				'docs/reliability.md',
+				'docs/errors-and-limits.md',
+				'docs/benchmarks.md',
+				'docs/development.md',
+			]),
 		);
 		const fromReadme = linkTargets(readFileSync(resolve(root, 'README.md'), 'utf8'));
 		for (const page of pages.filter((page) => page.startsWith('docs/'))) {
@@ -61,7 +67,12 @@ describe('the link check itself', () => {
 	};
 
 	it('names GitHub anchors as GitHub does', () => {
-		expect([...headingAnchors(texts[page])]).toEqual(['top', 'rate-limits', 'options--timeout-and-bounds', 'top-1']);
+		expect([...headingAnchors(texts[page])]).toEqual([
+			'top',
+			'rate-limits',
+			'options--timeout-and-bounds',
+			'top-1',
+		]);
 	});
 
 	it('reports each broken target and passes the good ones', () => {

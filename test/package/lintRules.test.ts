@@ -21,34 +21,53 @@ function run(args: string[], source: string): Promise<{ status: number | null; o
 }
 
 const lint = (path: string, source: string) =>
-	run([join(root, 'node_modules/eslint/bin/eslint.js'), '-c', 'eslint.project.config.mjs', '--stdin', '--stdin-filename', path], source);
+	run(
+		[
+			join(root, 'node_modules/eslint/bin/eslint.js'),
+			'-c',
+			'eslint.project.config.mjs',
+			'--stdin',
+			'--stdin-filename',
+			path,
+		],
+		source,
+	);
 /** The text Prettier makes of `source`, as `npm run format` would write it at `path`. */
 const formatted = async (path: string, source: string) =>
-	(await run([join(root, 'node_modules/prettier/bin/prettier.cjs'), '--stdin-filepath', path], source)).output;
+	(
+		await run(
+			[join(root, 'node_modules/prettier/bin/prettier.cjs'), '--stdin-filepath', path],
+			source,
+		)
+	).output;
 
 const probes: Array<{ name: string; path: string; source: string; rule: string }> = [
 	{
 		name: 'n8n-workflow imported into the pure cursor',
 		path: 'nodes/AppBuilder/trigger/cursor/probe.ts',
-		source: "import { NodeOperationError } from 'n8n-workflow';\n\nexport const probe = NodeOperationError;\n",
+		source:
+			"import { NodeOperationError } from 'n8n-workflow';\n\nexport const probe = NodeOperationError;\n",
 		rule: 'no-restricted-imports',
 	},
 	{
 		name: 'the transport imported into the saved position',
 		path: 'nodes/AppBuilder/trigger/saved/probe.ts',
-		source: "import { fetchAppForms } from '../../transport/appForms';\n\nexport const probe = fetchAppForms;\n",
+		source:
+			"import { fetchAppForms } from '../../transport/appForms';\n\nexport const probe = fetchAppForms;\n",
 		rule: 'no-restricted-imports',
 	},
 	{
 		name: 'the cursor importing upwards, from the plan',
 		path: 'nodes/AppBuilder/trigger/cursor/probe.ts',
-		source: "import { MIN_TRACKED_PER_FORM } from '../plan/pollPlan';\n\nexport const probe = MIN_TRACKED_PER_FORM;\n",
+		source:
+			"import { MIN_TRACKED_PER_FORM } from '../plan/pollPlan';\n\nexport const probe = MIN_TRACKED_PER_FORM;\n",
 		rule: 'no-restricted-imports',
 	},
 	{
 		name: 'the actions importing the trigger',
 		path: 'nodes/AppBuilder/actions/probe.ts',
-		source: "import { FETCH_ATTEMPTS } from '../trigger/pollForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
+		source:
+			"import { FETCH_ATTEMPTS } from '../trigger/pollForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
 		rule: 'no-restricted-imports',
 	},
 	{
@@ -69,7 +88,10 @@ describe('the lint rules of the project', () => {
 	it('refuse each probe, naming the rule, and pass the same code where it is allowed', async () => {
 		const results = await Promise.all([
 			...probes.map(async (probe) => ({ probe, result: await lint(probe.path, probe.source) })),
-			lint('nodes/AppBuilder/trigger/reading/probe.ts', probes[0].source).then((result) => ({ probe: undefined, result })),
+			lint('nodes/AppBuilder/trigger/reading/probe.ts', probes[0].source).then((result) => ({
+				probe: undefined,
+				result,
+			})),
 		]);
 		for (const { probe, result } of results) {
 			if (probe === undefined) {

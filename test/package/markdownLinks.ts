@@ -52,7 +52,8 @@ export function linkTargets(text: string): string[] {
 	const targets: string[] = [];
 	for (const line of linesOutsideFences(text)) {
 		// Inline code spans are blanked: `[a](b)` in code is no link.
-		for (const match of line.replace(/`[^`]*`/g, '``').matchAll(/\]\(([^()\s]*)(?:\s[^()]*)?\)/g)) targets.push(match[1]);
+		for (const match of line.replace(/`[^`]*`/g, '``').matchAll(/\]\(([^()\s]*)(?:\s[^()]*)?\)/g))
+			targets.push(match[1]);
 	}
 	return targets;
 }
@@ -77,7 +78,11 @@ export function brokenLinks(root: string, pages: string[], files: Files = onDisk
 				broken.push({ page, target, why: 'points outside the repository' });
 			} else if (!exists(file)) {
 				broken.push({ page, target, why: 'no such file' });
-			} else if (fragment !== undefined && extname(file) === '.md' && !headingAnchors(read(file)).has(fragment)) {
+			} else if (
+				fragment !== undefined &&
+				extname(file) === '.md' &&
+				!headingAnchors(read(file)).has(fragment)
+			) {
 				broken.push({ page, target, why: `no heading #${fragment} in ${relative(root, file)}` });
 			}
 		}

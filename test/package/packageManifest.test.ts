@@ -34,7 +34,8 @@ function nodeMajorsIn(workflowFile: string): number[] {
 				const version = String(step.with?.['node-version']);
 				const fromMatrix = /^\$\{\{\s*matrix\.(\w+)\s*\}\}$/.exec(version);
 				const values = fromMatrix ? job.strategy?.matrix?.[fromMatrix[1]] : [version];
-				if (!Array.isArray(values)) throw new Error(`${workflowFile}: node-version ${version} is not a list of versions`);
+				if (!Array.isArray(values))
+					throw new Error(`${workflowFile}: node-version ${version} is not a list of versions`);
 				return values.map((value) => Number(String(value).split('.')[0]));
 			}),
 	);
@@ -48,7 +49,9 @@ function nodeUnderN8n(): string {
 }
 
 describe('package.json', () => {
-	const repository = /^git\+https:\/\/github\.com\/([\w.-]+)\/([\w.-]+)\.git$/.exec(String(manifest.repository?.url));
+	const repository = /^git\+https:\/\/github\.com\/([\w.-]+)\/([\w.-]+)\.git$/.exec(
+		String(manifest.repository?.url),
+	);
 
 	it('names a GitHub repository of the package’s own name', () => {
 		expect(manifest.repository?.type).toBe('git');
@@ -66,17 +69,31 @@ describe('package.json', () => {
 	});
 
 	it('is the only GitHub repository the README and the docs pages name', () => {
-		const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
-		const named = pages.flatMap((page) => [...read(page).matchAll(/github\.com\/([\w.-]+\/[\w.-]+)/g)].map((match) => match[1]));
+		const pages = [
+			'README.md',
+			...readdirSync(join(root, 'docs'))
+				.filter((name) => name.endsWith('.md'))
+				.map((name) => `docs/${name}`),
+		];
+		const named = pages.flatMap((page) =>
+			[...read(page).matchAll(/github\.com\/([\w.-]+\/[\w.-]+)/g)].map((match) => match[1]),
+		);
 		expect(named.length).toBeGreaterThan(0);
 		expect(new Set(named)).toEqual(new Set([`${repository?.[1]}/${repository?.[2]}`]));
 	});
 
 	it('declares the Node versions CI tests, and none older', () => {
 		const range = String(manifest.engines?.node);
-		const tested = [...nodeMajorsIn('.github/workflows/ci.yml'), ...nodeMajorsIn('.github/workflows/publish.yml')];
+		const tested = [
+			...nodeMajorsIn('.github/workflows/ci.yml'),
+			...nodeMajorsIn('.github/workflows/publish.yml'),
+		];
 		expect(tested.length).toBeGreaterThan(0);
-		for (const major of tested) expect({ major, covered: semver.intersects(range, `^${major}`) }).toEqual({ major, covered: true });
+		for (const major of tested)
+			expect({ major, covered: semver.intersects(range, `^${major}`) }).toEqual({
+				major,
+				covered: true,
+			});
 		expect(semver.minVersion(range)?.major).toBe(Math.min(...tested));
 	});
 

@@ -72,14 +72,26 @@ function scan(name: string, probe: Probe = {}): { status: number | null; output:
 	mkdirSync(sourceDir, { recursive: true });
 	cpSync(join(root, 'package.json'), join(sourceDir, 'package.json'));
 	if (probe.realSources) {
-		for (const folder of ['nodes', 'credentials', 'icons']) cpSync(join(root, folder), join(sourceDir, folder), { recursive: true });
+		for (const folder of ['nodes', 'credentials', 'icons'])
+			cpSync(join(root, folder), join(sourceDir, folder), { recursive: true });
 	}
 	mkdirSync(join(packageDir, 'dist/nodes/Probe'), { recursive: true });
 	mkdirSync(join(packageDir, 'dist/credentials'), { recursive: true });
 	for (const file of ['README.md', 'LICENSE']) cpSync(join(root, file), join(packageDir, file));
 	writeFileSync(
 		join(packageDir, 'package.json'),
-		JSON.stringify({ ...manifest, n8n: { ...manifest.n8n, nodes: [NODE_FILE], credentials: ['dist/credentials/ProbeApi.credentials.js'] } }, null, 2),
+		JSON.stringify(
+			{
+				...manifest,
+				n8n: {
+					...manifest.n8n,
+					nodes: [NODE_FILE],
+					credentials: ['dist/credentials/ProbeApi.credentials.js'],
+				},
+			},
+			null,
+			2,
+		),
 	);
 	writeFileSync(join(packageDir, NODE_FILE), NODE_JS);
 	writeFileSync(join(packageDir, 'dist/credentials/ProbeApi.credentials.js'), CREDENTIAL_JS);
@@ -88,22 +100,28 @@ function scan(name: string, probe: Probe = {}): { status: number | null; output:
 	// Without jest's NODE_ENV=test, under which eslint-plugin-n8n-nodes-base takes every file for a node file.
 	const env = { ...process.env };
 	delete env.NODE_ENV;
-	const run = spawnSync(process.execPath, ['test/package/scan-package.mjs', '--source', sourceDir, '--package', packageDir], {
-		cwd: root,
-		encoding: 'utf8',
-		env,
-	});
+	const run = spawnSync(
+		process.execPath,
+		['test/package/scan-package.mjs', '--source', sourceDir, '--package', packageDir],
+		{
+			cwd: root,
+			encoding: 'utf8',
+			env,
+		},
+	);
 	return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-const edit = (path: string, change: (text: string) => string) => writeFileSync(path, change(readFileSync(path, 'utf8')));
+const edit = (path: string, change: (text: string) => string) =>
+	writeFileSync(path, change(readFileSync(path, 'utf8')));
 const editManifest = (dir: string, change: (manifest: Record<string, unknown>) => void) =>
 	edit(join(dir, 'package.json'), (text) => {
 		const edited = JSON.parse(text) as Record<string, unknown>;
 		change(edited);
 		return JSON.stringify(edited, null, 2);
 	});
-const inNode = (code: string) => (dir: string) => edit(join(dir, NODE_FILE), (text) => text.replace('class Probe {', `${code}\nclass Probe {`));
+const inNode = (code: string) => (dir: string) =>
+	edit(join(dir, NODE_FILE), (text) => text.replace('class Probe {', `${code}\nclass Probe {`));
 
 /** Breaks each check once in an unpacked tarball. */
 function breakEveryCheck(dir: string) {
@@ -122,18 +140,32 @@ function breakEveryCheck(dir: string) {
 		edited.license = 'ISC';
 	});
 	writeFileSync(join(dir, 'LICENSE'), 'All rights reserved.\n');
-	edit(join(dir, 'README.md'), (text) => text.replace('## Usage', '## Examples').replace('## Credentials', '## Keys'));
+	edit(join(dir, 'README.md'), (text) =>
+		text.replace('## Usage', '## Examples').replace('## Credentials', '## Keys'),
+	);
 	edit(join(dir, NODE_FILE), (text) =>
 		text
-			.replace('Reads the latest inquiries of a form and sends them on to the next node', 'Читает последние заявки формы')
+			.replace(
+				'Reads the latest inquiries of a form and sends them on to the next node',
+				'Читает последние заявки формы',
+			)
 			.replace('The ID of the form to read the inquiries of', 'Идентификатор формы'),
 	);
 }
 
 const GERMAN_README = [
 	'# n8n-nodes-appbuilder',
-	...['Installation', 'Operations', 'Credentials', 'Compatibility', 'Usage', 'Resources', 'Version history'].map(
-		(section) => `## ${section}\n\nDiese Knoten lesen die Anfragen eines Formulars und senden sie an den nächsten Knoten, sobald sie eintreffen.\n`,
+	...[
+		'Installation',
+		'Operations',
+		'Credentials',
+		'Compatibility',
+		'Usage',
+		'Resources',
+		'Version history',
+	].map(
+		(section) =>
+			`## ${section}\n\nDiese Knoten lesen die Anfragen eines Formulars und senden sie an den nächsten Knoten, sobald sie eintreffen.\n`,
 	),
 ].join('\n');
 
@@ -147,7 +179,10 @@ describe('the package scan', () => {
 		failing = scan('broken', {
 			realSources: true,
 			source: (dir) =>
-				edit(join(dir, 'nodes/shared/text/redact.ts'), (text) => `${text}\n// eslint-disable-next-line no-console\nconsole.log('probe');\n`),
+				edit(
+					join(dir, 'nodes/shared/text/redact.ts'),
+					(text) => `${text}\n// eslint-disable-next-line no-console\nconsole.log('probe');\n`,
+				),
 			package: breakEveryCheck,
 		});
 	}, 180_000);
@@ -158,12 +193,17 @@ describe('the package scan', () => {
 	};
 
 	it('passes a package that meets every check, sources included', () => {
-		expect(clean).toEqual({ status: 0, output: expect.stringContaining("passes n8n's community package checks") });
+		expect(clean).toEqual({
+			status: 0,
+			output: expect.stringContaining("passes n8n's community package checks"),
+		});
 		expect(failing.status).toBe(1);
 	});
 
 	it('fails on a scanner rule an eslint-disable comment hides in the sources', () => {
-		expect(failing.output).toMatch(/The scanner's rules fail on the sources:[^]*redact\.ts\n\s+\d+:\d+\s+error\s+Unexpected console statement\s+no-console/);
+		expect(failing.output).toMatch(
+			/The scanner's rules fail on the sources:[^]*redact\.ts\n\s+\d+:\d+\s+error\s+Unexpected console statement\s+no-console/,
+		);
 	});
 
 	it('fails on a scanner rule an eslint-disable comment hides in the packed code', () => {
@@ -179,12 +219,16 @@ describe('the package scan', () => {
 	});
 
 	it('fails on the file system used from a node', () => {
-		expect(failing.output).toContain(`${NODE_FILE}: loads 'node:fs', which n8n does not provide to a community node`);
+		expect(failing.output).toContain(
+			`${NODE_FILE}: loads 'node:fs', which n8n does not provide to a community node`,
+		);
 	});
 
 	it('fails on a devDependency loaded at run time, which n8n never installs and its lint rule lets through', () => {
 		expect(manifest.devDependencies).toHaveProperty('yaml');
-		expect(failing.output).toContain(`${NODE_FILE}: loads 'yaml', which n8n does not provide to a community node`);
+		expect(failing.output).toContain(
+			`${NODE_FILE}: loads 'yaml', which n8n does not provide to a community node`,
+		);
 		expect(packedReport()).not.toContain("'yaml'");
 	});
 
@@ -199,12 +243,18 @@ describe('the package scan', () => {
 	});
 
 	it("fails on a node's text that is not in English", () => {
-		expect(failing.output).toMatch(/The nodes' texts are not in English: it has the letter "Ч", not of the Latin alphabet/);
+		expect(failing.output).toMatch(
+			/The nodes' texts are not in English: it has the letter "Ч", not of the Latin alphabet/,
+		);
 	});
 
 	it('fails on a README that is not in English', () => {
-		const { status, output } = scan('readme-german', { package: (dir) => writeFileSync(join(dir, 'README.md'), GERMAN_README) });
+		const { status, output } = scan('readme-german', {
+			package: (dir) => writeFileSync(join(dir, 'README.md'), GERMAN_README),
+		});
 		expect(status).toBe(1);
-		expect(output).toMatch(/README\.md is not in English: only \d+% of its words are common English words/);
+		expect(output).toMatch(
+			/README\.md is not in English: only \d+% of its words are common English words/,
+		);
 	}, 90_000);
 });

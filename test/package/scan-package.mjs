@@ -25,19 +25,35 @@ import {
 } from './scan/verificationChecks.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const { values: options } = parseArgs({ options: { source: { type: 'string' }, package: { type: 'string' } } });
+const { values: options } = parseArgs({
+	options: { source: { type: 'string' }, package: { type: 'string' } },
+});
 const sourceDir = resolve(options.source ?? root);
 const work = mkdtempSync(join(tmpdir(), 'appbuilder-scan-'));
 const problems = [];
 
 /** Packs the repository as npm publishes it, checks what the tarball holds, and unpacks it. */
 function packAndUnpack() {
-	const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }))[0];
+	const packed = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: root,
+			encoding: 'utf8',
+		}),
+	)[0];
 	const allowed = /^(?:dist\/|README\.md$|LICENSE$|CHANGELOG\.md$|package\.json$)/;
-	for (const file of packed.files) if (!allowed.test(file.path)) problems.push(`tarball holds ${file.path}, which should not ship`);
+	for (const file of packed.files)
+		if (!allowed.test(file.path))
+			problems.push(`tarball holds ${file.path}, which should not ship`);
 	const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-	for (const required of [...manifest.n8n.nodes, ...manifest.n8n.credentials, 'dist/icons/appbuilder.svg', 'dist/icons/appbuilder.dark.svg', 'CHANGELOG.md']) {
-		if (!packed.files.some((file) => file.path === required)) problems.push(`tarball lacks ${required}`);
+	for (const required of [
+		...manifest.n8n.nodes,
+		...manifest.n8n.credentials,
+		'dist/icons/appbuilder.svg',
+		'dist/icons/appbuilder.dark.svg',
+		'CHANGELOG.md',
+	]) {
+		if (!packed.files.some((file) => file.path === required))
+			problems.push(`tarball lacks ${required}`);
 	}
 	execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work]);
 	console.log(`Packed ${packed.filename}: ${packed.files.length} files.`);
@@ -57,7 +73,8 @@ try {
 
 	const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
 	// n8n provides n8n-workflow to an installed package; the English check loads the nodes as n8n does.
-	if (!existsSync(join(packageDir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(packageDir, 'node_modules'), 'dir');
+	if (!existsSync(join(packageDir, 'node_modules')))
+		symlinkSync(join(root, 'node_modules'), join(packageDir, 'node_modules'), 'dir');
 	problems.push(
 		...checkNoRuntimeDependencies(manifest),
 		...checkLoadsOnlyWhatN8nProvides(packageDir, packageFiles),
@@ -65,7 +82,9 @@ try {
 		...checkReadme(packageDir),
 		...checkEnglish(packageDir, manifest),
 	);
-	console.log(`Scanned ${sourceFiles.length} source files and ${tarballFiles.length} packed files with the scanner's rules, inline config ignored.`);
+	console.log(
+		`Scanned ${sourceFiles.length} source files and ${tarballFiles.length} packed files with the scanner's rules, inline config ignored.`,
+	);
 } finally {
 	rmSync(work, { recursive: true, force: true });
 }
@@ -74,4 +93,4 @@ if (problems.length > 0) {
 	console.error(problems.join('\n'));
 	process.exit(1);
 }
-console.log('The package passes n8n\'s community package checks.');
+console.log("The package passes n8n's community package checks.");

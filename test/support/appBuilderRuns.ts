@@ -58,10 +58,15 @@ export const triggerParameters = (extra: IDataObject = {}): IDataObject => ({
 });
 
 /** The App Builder API credential pointing at the emulator (web services only unless overridden). */
-export function appBuilderCredentials(emulator: Emulator, overrides: IDataObject = {}): MemoryCredentialsHelper {
+export function appBuilderCredentials(
+	emulator: Emulator,
+	overrides: IDataObject = {},
+): MemoryCredentialsHelper {
 	return new MemoryCredentialsHelper({
 		types: { appBuilderApi: new AppBuilderApi() },
-		credentials: { appBuilderApi: { ...credentialDataFor(emulator), connectAccessToken: '', ...overrides } },
+		credentials: {
+			appBuilderApi: { ...credentialDataFor(emulator), connectAccessToken: '', ...overrides },
+		},
 	});
 }
 
@@ -89,7 +94,17 @@ export async function runAppBuilder(
 export async function pollAppBuilderTrigger(
 	credentialsHelper: MemoryCredentialsHelper,
 	parameters: IDataObject,
-	extra: Pick<Parameters<typeof runPoll>[0], 'staticData' | 'workflowStaticData' | 'node' | 'workflowId' | 'pollBudgetMs' | 'mode' | 'httpRequest' | 'logger'> = {},
+	extra: Pick<
+		Parameters<typeof runPoll>[0],
+		| 'staticData'
+		| 'workflowStaticData'
+		| 'node'
+		| 'workflowId'
+		| 'pollBudgetMs'
+		| 'mode'
+		| 'httpRequest'
+		| 'logger'
+	> = {},
 ) {
 	return await runPoll({
 		nodeType: new AppBuilderTrigger(),

@@ -15,16 +15,39 @@ export const FIRST_ADDEDON = 1_700_000_000;
 
 const ANSWER_START = '{"status":"success","msg":"Record found","data":[';
 const ANSWER_END = ']}';
-const FIELD_NAMES = ['name', 'email', 'phone', 'company', 'city', 'country', 'budget', 'source', 'product', 'message'];
+const FIELD_NAMES = [
+	'name',
+	'email',
+	'phone',
+	'company',
+	'city',
+	'country',
+	'budget',
+	'source',
+	'product',
+	'message',
+];
 
 /** A record's text around its id and times, rendered once (JSON.stringify per record would slow the server). */
 function recordTemplate(padding: number): (seq: number) => string {
 	const values = FIELD_NAMES.map((name) =>
-		name === 'message' ? `Hello, I would like to know more about your services.${' Thanks.'.repeat(padding)}` : `${name} of a lead`,
+		name === 'message'
+			? `Hello, I would like to know more about your services.${' Thanks.'.repeat(padding)}`
+			: `${name} of a lead`,
 	);
 	const labels = FIELD_NAMES.map((name) => name[0].toUpperCase() + name.slice(1));
-	const builder = FIELD_NAMES.map((name, i) => ({ fieldName: name, fieldIdentifire: name, fieldLabel: labels[i], fieldValue: values[i] }));
-	const fields = JSON.stringify({ formName: 'Contact Us', formData: [values, labels, FIELD_NAMES], formbuilderData: JSON.stringify(builder), readStatus: 1 }).slice(1, -1);
+	const builder = FIELD_NAMES.map((name, i) => ({
+		fieldName: name,
+		fieldIdentifire: name,
+		fieldLabel: labels[i],
+		fieldValue: values[i],
+	}));
+	const fields = JSON.stringify({
+		formName: 'Contact Us',
+		formData: [values, labels, FIELD_NAMES],
+		formbuilderData: JSON.stringify(builder),
+		readStatus: 1,
+	}).slice(1, -1);
 	return (seq) => {
 		const time = FIRST_ADDEDON + seq;
 		return `{"_id":"lead${String(seq).padStart(10, '0')}",${fields},"addedon":${time},"updatedon":${time}}`;
@@ -42,7 +65,9 @@ export function inquiryText(seq: number): string {
  * Records from `first` on, `perChunk` to a chunk, in one list that never
  * closes; `padding` lengthens each record's message by 8 characters a unit.
  */
-export function* endlessInquiries(options: { first?: number; perChunk?: number; padding?: number } = {}): Generator<Buffer> {
+export function* endlessInquiries(
+	options: { first?: number; perChunk?: number; padding?: number } = {},
+): Generator<Buffer> {
 	const perChunk = options.perChunk ?? 50;
 	const record = recordTemplate(options.padding ?? 0);
 	yield Buffer.from(ANSWER_START);
@@ -57,7 +82,10 @@ export function* endlessInquiries(options: { first?: number; perChunk?: number; 
  * A complete answer of `count` records, in chunks of `perChunk`; `after` is
  * written after the answer's end (text that makes it unreadable as a whole).
  */
-export function* finiteInquiries(count: number, options: { perChunk?: number; after?: string } = {}): Generator<Buffer> {
+export function* finiteInquiries(
+	count: number,
+	options: { perChunk?: number; after?: string } = {},
+): Generator<Buffer> {
 	const perChunk = options.perChunk ?? 50;
 	yield Buffer.from(ANSWER_START);
 	for (let seq = 0; seq < count; seq += perChunk) {

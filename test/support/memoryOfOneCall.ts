@@ -26,10 +26,12 @@ import { peakRssAddedDuring } from './peakDuring';
 
 // With the explicit extension: Node's resolver would otherwise find the codex
 // files (*.node.json) before the TypeScript sources.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
-const { AppBuilder } = require('../../nodes/AppBuilder/AppBuilder.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilder.node');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
-const { AppBuilderTrigger } = require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
+const { AppBuilder } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
+	require('../../nodes/AppBuilder/AppBuilder.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilder.node');
+const { AppBuilderTrigger } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
+	require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
 
 const CREDENTIALS = { appBuilderApi: { id: '1', name: 'App Builder' } };
 
@@ -47,7 +49,15 @@ type Call = (pageId: string) => Promise<CallOutcome>;
 function helperFor(baseUrl: string): MemoryCredentialsHelper {
 	return new MemoryCredentialsHelper({
 		types: { appBuilderApi: new AppBuilderApi() },
-		credentials: { appBuilderApi: { accessToken: FIXTURE.accessToken, apiKey: FIXTURE.apiKey, baseUrl, useConnect: false, connectAccessToken: '' } },
+		credentials: {
+			appBuilderApi: {
+				accessToken: FIXTURE.accessToken,
+				apiKey: FIXTURE.apiKey,
+				baseUrl,
+				useConnect: false,
+				connectAccessToken: '',
+			},
+		},
 	});
 }
 
@@ -56,7 +66,15 @@ function getMany(helper: MemoryCredentialsHelper, extra: IDataObject): Call {
 		const run = await runNode({
 			nodeType: new AppBuilder(),
 			typeName: 'n8n-nodes-appbuilder.appBuilder',
-			parameters: { resource: 'inquiry', operation: 'getAll', appId: FIXTURE.appId, pageId: { __rl: true, mode: 'id', value: pageId }, simplify: true, filters: {}, ...extra },
+			parameters: {
+				resource: 'inquiry',
+				operation: 'getAll',
+				appId: FIXTURE.appId,
+				pageId: { __rl: true, mode: 'id', value: pageId },
+				simplify: true,
+				filters: {},
+				...extra,
+			},
 			credentials: CREDENTIALS,
 			credentialsHelper: helper,
 		});
@@ -67,11 +85,27 @@ function getMany(helper: MemoryCredentialsHelper, extra: IDataObject): Call {
 function poll(helper: MemoryCredentialsHelper, mode: 'trigger' | 'manual', floor?: number): Call {
 	return async (pageId) => {
 		const staticData: IDataObject =
-			floor === undefined ? {} : { inquiryCursor: { v: 1, scope: `${FIXTURE.appId}/${pageId}/new`, floor, seen: {}, undated: [] } };
+			floor === undefined
+				? {}
+				: {
+						inquiryCursor: {
+							v: 1,
+							scope: `${FIXTURE.appId}/${pageId}/new`,
+							floor,
+							seen: {},
+							undated: [],
+						},
+					};
 		const outcome = await runPoll({
 			nodeType: new AppBuilderTrigger(),
 			typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
-			parameters: { event: 'new', appId: FIXTURE.appId, pageId: { __rl: true, mode: 'id', value: pageId }, simplify: true, options: {} },
+			parameters: {
+				event: 'new',
+				appId: FIXTURE.appId,
+				pageId: { __rl: true, mode: 'id', value: pageId },
+				simplify: true,
+				options: {},
+			},
 			credentials: CREDENTIALS,
 			credentialsHelper: helper,
 			staticData,
@@ -103,9 +137,13 @@ async function main(): Promise<void> {
 	const call = callFor(path, helperFor(baseUrl));
 	await call(WARMUP_FORM);
 	logged.length = 0;
-	const { value: outcome, peakAddedBytes } = await peakRssAddedDuring(async () => await call(MEASURED_FORM));
+	const { value: outcome, peakAddedBytes } = await peakRssAddedDuring(
+		async () => await call(MEASURED_FORM),
+	);
 	// On a line of its own, after anything n8n's engine wrote to stdout.
-	process.stdout.write(`\n${MEASURED_LINE}${JSON.stringify({ peakAddedBytes, ...outcome, logged })}\n`);
+	process.stdout.write(
+		`\n${MEASURED_LINE}${JSON.stringify({ peakAddedBytes, ...outcome, logged })}\n`,
+	);
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { highestDuring } from './peakDuring';
 import { sleep } from './sleep';
 
-
 describe('the highest reading while work runs', () => {
 	it('catches a rise that is gone again before the work ends, and gives the reading before and the work’s value', async () => {
 		let level = 10;
@@ -50,7 +49,9 @@ describe('the highest reading while work runs', () => {
 			'}).then(({ peakAddedBytes }) => process.stdout.write(String(peakAddedBytes)));',
 		].join('\n');
 		const printed = await new Promise<string>((done, fail) =>
-			execFile(process.execPath, ['--import', 'tsx', '--eval', script], (error, stdout, stderr) => (error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout))),
+			execFile(process.execPath, ['--import', 'tsx', '--eval', script], (error, stdout, stderr) =>
+				error ? fail(new Error(`${error.message}\n${stderr}`)) : done(stdout),
+			),
 		);
 		expect(Number(printed)).toBeGreaterThanOrEqual(48 * 1024 * 1024);
 	});

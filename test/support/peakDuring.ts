@@ -5,7 +5,10 @@
  * answer chunk by chunk does, for the samples to see each step) and just
  * after.
  */
-export async function highestDuring<T>(read: () => number, work: () => Promise<T>): Promise<{ value: T; before: number; highest: number }> {
+export async function highestDuring<T>(
+	read: () => number,
+	work: () => Promise<T>,
+): Promise<{ value: T; before: number; highest: number }> {
 	const before = read();
 	let highest = before;
 	const sampler = setInterval(() => {
@@ -25,7 +28,9 @@ export async function highestDuring<T>(read: () => number, work: () => Promise<T
  * at its highest: sampled as above, and the process's maximum when the work
  * set a new one (a peak between two samples still shows there).
  */
-export async function peakRssAddedDuring<T>(work: () => Promise<T>): Promise<{ value: T; peakAddedBytes: number }> {
+export async function peakRssAddedDuring<T>(
+	work: () => Promise<T>,
+): Promise<{ value: T; peakAddedBytes: number }> {
 	const maxBefore = process.resourceUsage().maxRSS * 1024;
 	const { value, before, highest } = await highestDuring(() => process.memoryUsage.rss(), work);
 	const maxAfter = process.resourceUsage().maxRSS * 1024;

@@ -31,7 +31,9 @@ export interface RecordingServer {
  * and answers with `answer`: a stand-in for a proxy that redirects, or for the
  * host a redirect points to, so a test can see what would have reached it.
  */
-export async function startRecordingServer(answer: (request: RecordedRequest) => Answer): Promise<RecordingServer> {
+export async function startRecordingServer(
+	answer: (request: RecordedRequest) => Answer,
+): Promise<RecordingServer> {
 	const requests: RecordedRequest[] = [];
 	let bytesSent = 0;
 	const server = createServer((req, res) => {
@@ -66,7 +68,11 @@ export async function startRecordingServer(answer: (request: RecordedRequest) =>
 }
 
 /** Writes `chunks` while the client keeps reading, and stops when it hangs up. */
-function writeAsRead(res: ServerResponse, chunks: Iterator<Buffer>, sent: (bytes: number) => void): void {
+function writeAsRead(
+	res: ServerResponse,
+	chunks: Iterator<Buffer>,
+	sent: (bytes: number) => void,
+): void {
 	const more = (): void => {
 		while (!res.destroyed) {
 			const next = chunks.next();
@@ -96,7 +102,14 @@ export async function startRedirectToSink(status: number): Promise<{
 }> {
 	const sink = await startRecordingServer(() => ({
 		status: 200,
-		body: { access_token: 'sink-access-token', refresh_token: 'sink-refresh-token', expires_at: 4102444800, type: 'bearer', successCode: '200', message: 'ok' },
+		body: {
+			access_token: 'sink-access-token',
+			refresh_token: 'sink-refresh-token',
+			expires_at: 4102444800,
+			type: 'bearer',
+			successCode: '200',
+			message: 'ok',
+		},
 	}));
 	const redirector = await startRecordingServer(() => ({
 		status,

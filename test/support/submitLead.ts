@@ -13,7 +13,10 @@ export interface LeadToSubmit {
 }
 
 /** A lead as a visitor submits one to a form: a single name field, never edited since. */
-export function submitLead(emulator: Emulator, lead: LeadToSubmit): ReturnType<Emulator['control']['addInquiry']> {
+export function submitLead(
+	emulator: Emulator,
+	lead: LeadToSubmit,
+): ReturnType<Emulator['control']['addInquiry']> {
 	return emulator.control.addInquiry({
 		appId: FIXTURE.appId,
 		pageId: lead.pageId ?? FIXTURE.formPageId,

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { WebServiceEndpoint } from '../../nodes/shared/appBuilderApi';
@@ -31,10 +37,16 @@ export class WebServiceCallerNode implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const json = (name: string) => JSON.parse(this.getNodeParameter(name, 0) as string) as IDataObject;
-		const body = await callWebService.call(this, this.getNodeParameter('endpoint', 0) as WebServiceEndpoint, json('params'), {
-			retry: json('retry'),
-		});
+		const json = (name: string) =>
+			JSON.parse(this.getNodeParameter(name, 0) as string) as IDataObject;
+		const body = await callWebService.call(
+			this,
+			this.getNodeParameter('endpoint', 0) as WebServiceEndpoint,
+			json('params'),
+			{
+				retry: json('retry'),
+			},
+		);
 		return [[{ json: body, pairedItem: { item: 0 } }]];
 	}
 }

@@ -3,7 +3,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 /** An operation in two steps: reading and checking an item's parameters, then its request. */
 export interface ItemOperation<Prepared> {
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared;
-	send(this: IExecuteFunctions, prepared: Prepared, itemIndex: number): Promise<INodeExecutionData[]>;
+	send(
+		this: IExecuteFunctions,
+		prepared: Prepared,
+		itemIndex: number,
+	): Promise<INodeExecutionData[]>;
 }
 
 /**
@@ -32,7 +36,10 @@ export interface Resource {
 }
 
 /** The Resource list, in alphabetical order as n8n lists options. */
-export function resourceProperty(resources: readonly Resource[], defaultValue: string): INodeProperties {
+export function resourceProperty(
+	resources: readonly Resource[],
+	defaultValue: string,
+): INodeProperties {
 	return {
 		displayName: 'Resource',
 		name: 'resource',
@@ -54,7 +61,12 @@ export function operationProperty(resource: Resource): INodeProperties {
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.value] } },
-		options: resource.operations.map(({ name, value, description, action }) => ({ name, value, description, action })),
+		options: resource.operations.map(({ name, value, description, action }) => ({
+			name,
+			value,
+			description,
+			action,
+		})),
 		default: firstOperation,
 	};
 }

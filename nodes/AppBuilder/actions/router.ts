@@ -26,7 +26,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const chosen = operationModule(resource, operation);
 	if (!chosen) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 	// Read once, for the first item. A value that is not a whole number is an error, not a fallback:
 	// NaN here would send nothing at all.
@@ -48,7 +51,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			const description = (error as { description?: unknown }).description;
 			return [
 				{
-					json: { error: message, ...(typeof description === 'string' ? { errorDescription: description } : {}) },
+					json: {
+						error: message,
+						...(typeof description === 'string' ? { errorDescription: description } : {}),
+					},
 					// Marks the item as failed: with "Continue (using error output)" n8n routes it by this, since
 					// the json holds more than n8n's own error keys.
 					error: nodeError,
@@ -61,5 +67,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 }
 
 function operationModule(resource: string, operation: string): OperationModule | undefined {
-	return RESOURCES.find((entry) => entry.value === resource)?.operations.find((entry) => entry.value === operation)?.module;
+	return RESOURCES.find((entry) => entry.value === resource)?.operations.find(
+		(entry) => entry.value === operation,
+	)?.module;
 }

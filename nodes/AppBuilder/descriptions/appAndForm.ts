@@ -23,7 +23,7 @@ export const formPageField: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description:
-		'The form whose inquiries to read. By ID it is the form\'s page ID, formbuilder_&lt;digits&gt;_&lt;digits&gt; such as formbuilder_1234_5678.',
+		"The form whose inquiries to read. By ID it is the form's page ID, formbuilder_&lt;digits&gt;_&lt;digits&gt; such as formbuilder_1234_5678.",
 	modes: [
 		{
 			displayName: 'From List',
@@ -56,11 +56,17 @@ export const formPageField: INodeProperties = {
 /** Checks the App ID a user gave, naming the field to fix. */
 export function validateAppId(node: INode, appId: unknown, itemIndex?: number): string {
 	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
-	const app = checkedParameter(node, { label: 'App ID', path: 'appId' }, textFrom(appId), itemIndex).trim();
+	const app = checkedParameter(
+		node,
+		{ label: 'App ID', path: 'appId' },
+		textFrom(appId),
+		itemIndex,
+	).trim();
 	if (app === '') {
 		throw new NodeOperationError(node, 'App ID is empty', {
 			itemIndex,
-			description: 'Set App ID to your app\'s ID from the App Builder back-end (also called appID or BID).',
+			description:
+				"Set App ID to your app's ID from the App Builder back-end (also called appID or BID).",
 		});
 	}
 	return app;
@@ -74,7 +80,12 @@ export function validateFormTarget(
 	itemIndex?: number,
 ): FormTarget {
 	const app = validateAppId(node, appId, itemIndex);
-	const page = checkedParameter(node, { label: 'Form', path: 'pageId.value' }, textFrom(pageId), itemIndex).trim();
+	const page = checkedParameter(
+		node,
+		{ label: 'Form', path: 'pageId.value' },
+		textFrom(pageId),
+		itemIndex,
+	).trim();
 	if (page === '') {
 		throw new NodeOperationError(node, 'No form is selected', {
 			itemIndex,

@@ -6,5 +6,6 @@ export const simplifyField: INodeProperties = {
 	name: 'simplify',
 	type: 'boolean',
 	default: true,
-	description: 'Whether to return a flat item with one field per form field instead of the raw inquiry record',
+	description:
+		'Whether to return a flat item with one field per form field instead of the raw inquiry record',
 };

@@ -20,5 +20,8 @@ export const timeoutOption: INodeProperties = {
 
 /** The Timeout option's value in milliseconds; anything but whole seconds in range is an error naming the option. */
 export function timeoutMsFrom(node: INode, value: unknown): number {
-	return checkedParameter(node, TIMEOUT, wholeNumberFrom(value, { min: 1, max: MAX_TIMEOUT_SECONDS })) * 1000;
+	return (
+		checkedParameter(node, TIMEOUT, wholeNumberFrom(value, { min: 1, max: MAX_TIMEOUT_SECONDS })) *
+		1000
+	);
 }

@@ -104,7 +104,8 @@ function timeWarnings(record: RawInquiry): string[] {
 	for (const key of ['addedon', 'updatedon'] as const) {
 		const value = record[key];
 		if (value === undefined || value === null) warnings.push(`${key} is missing`);
-		else if (toEpochMillis(value) === undefined) warnings.push(`${key} is not a usable time: ${describe(value)}`);
+		else if (toEpochMillis(value) === undefined)
+			warnings.push(`${key} is not a usable time: ${describe(value)}`);
 	}
 	return warnings;
 }
@@ -119,7 +120,8 @@ function scalar(value: unknown): Scalar {
 function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'string') return JSON.stringify(value.length > 30 ? `${value.slice(0, 27)}...` : value);
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 30 ? `${value.slice(0, 27)}...` : value);
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	return `a value of type ${typeof value}`;
 }

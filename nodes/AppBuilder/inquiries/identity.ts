@@ -31,7 +31,12 @@ function withoutStatusFields(record: object): Record<string, unknown> {
 	for (const [key, value] of Object.entries(record)) {
 		if (STATUS_FIELDS.has(key)) continue;
 		// defineProperty: an own "__proto__" key is data here, not the prototype.
-		Object.defineProperty(kept, key, { value, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(kept, key, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return kept;
 }

@@ -11,7 +11,8 @@ import { isUnreadableInquiry, type UnreadableInquiry } from './unreadableInquiry
  * read (see unreadableInquiry.ts).
  */
 export function inquiryItem(record: unknown, simplify: boolean): IDataObject {
-	if (isUnreadableInquiry(record)) return simplify ? simplifiedUnreadable(record) : ({ ...record } as IDataObject);
+	if (isUnreadableInquiry(record))
+		return simplify ? simplifiedUnreadable(record) : ({ ...record } as IDataObject);
 	return simplify ? flattenInquiry(record) : (record as IDataObject);
 }
 

@@ -1,11 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { JsonStreamScanner, type ElementHandler, type JsonStreamShape } from '../../shared/jsonStream/jsonStreamScanner';
-import { MAX_WHOLE_ANSWER_BYTES, type ListAnswerReader, type StreamReading } from '../../shared/http/streamReading';
+import {
+	JsonStreamScanner,
+	type ElementHandler,
+	type JsonStreamShape,
+} from '../../shared/jsonStream/jsonStreamScanner';
+import {
+	MAX_WHOLE_ANSWER_BYTES,
+	type ListAnswerReader,
+	type StreamReading,
+} from '../../shared/http/streamReading';
 import type { ValueRedactor } from '../../shared/text/redact';
 
 /** An inquiries answer: the records under `data`; of each, the fields that decide identity and time (identity.ts, cursor.ts). */
-const INQUIRIES_ANSWER: JsonStreamShape = { listKey: 'data', summaryKeys: ['_id', 'requestId', 'addedon', 'updatedon'] };
+const INQUIRIES_ANSWER: JsonStreamShape = {
+	listKey: 'data',
+	summaryKeys: ['_id', 'requestId', 'addedon', 'updatedon'],
+};
 
 /** The scanner set to read an inquiries answer. */
 export class InquiryStreamScanner extends JsonStreamScanner {
@@ -55,7 +66,11 @@ export async function readInquiryStream<List>(
 	if (outcome.kind === 'complete') {
 		if (!outcome.hasData) return { kind: 'read', body: outcome.fields as IDataObject };
 		const list = collector.build();
-		return { kind: 'read', body: { ...(outcome.fields as IDataObject), data: list as unknown as IDataObject }, list };
+		return {
+			kind: 'read',
+			body: { ...(outcome.fields as IDataObject), data: list as unknown as IDataObject },
+			list,
+		};
 	}
 	if (retained) return { kind: 'whole', bytes: Buffer.concat(retained) };
 	return outcome.kind === 'cut-short' ? { kind: 'cut-short' } : { kind: 'ask-again' };
@@ -70,5 +85,8 @@ export function inquiryAnswerReader<List>(
 	collector: (redact: ValueRedactor) => RecordCollector<List>,
 	fromRecords: (records: unknown[]) => List,
 ): ListAnswerReader<List> {
-	return { read: async (chunks, redact) => await readInquiryStream(chunks, collector(redact)), fromRecords };
+	return {
+		read: async (chunks, redact) => await readInquiryStream(chunks, collector(redact)),
+		fromRecords,
+	};
 }

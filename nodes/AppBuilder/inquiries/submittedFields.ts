@@ -8,7 +8,10 @@ import type { FormField, RawInquiry } from './inquiry.types';
  * "Submitted fields"). Never throws: each problem becomes a warning, which may
  * quote a field's name but never a submitted value.
  */
-export function readSubmittedFields(record: RawInquiry): { fields: FormField[]; warnings: string[] } {
+export function readSubmittedFields(record: RawInquiry): {
+	fields: FormField[];
+	warnings: string[];
+} {
 	const warnings: string[] = [];
 	const { fields: fromFormData, columns } = readFormData(record.formData, warnings);
 	const fromBuilder = readFormbuilderData(record.formbuilderData, warnings);
@@ -49,7 +52,10 @@ function fieldIdentity(field: FormField): string {
 	return field.name || field.identifier || field.label;
 }
 
-function queuesBy(fields: FormField[], keyOf: (field: FormField) => string): Map<string, FormField[]> {
+function queuesBy(
+	fields: FormField[],
+	keyOf: (field: FormField) => string,
+): Map<string, FormField[]> {
 	const queues = new Map<string, FormField[]>();
 	for (const field of fields) {
 		const queue = queues.get(keyOf(field));
@@ -60,7 +66,10 @@ function queuesBy(fields: FormField[], keyOf: (field: FormField) => string): Map
 }
 
 /** The first column of a queue not yet paired (a column sits in one queue per rule), marked as paired. */
-function nextUnpaired(queue: FormField[] | undefined, paired: Set<FormField>): FormField | undefined {
+function nextUnpaired(
+	queue: FormField[] | undefined,
+	paired: Set<FormField>,
+): FormField | undefined {
 	while (queue !== undefined && queue.length > 0) {
 		const field = queue.shift() as FormField;
 		if (!paired.has(field)) {
@@ -71,7 +80,10 @@ function nextUnpaired(queue: FormField[] | undefined, paired: Set<FormField>): F
 	return undefined;
 }
 
-function readFormData(formData: unknown, warnings: string[]): { fields: FormField[]; columns: number } {
+function readFormData(
+	formData: unknown,
+	warnings: string[],
+): { fields: FormField[]; columns: number } {
 	if (formData === undefined || formData === null) return { fields: [], columns: 0 };
 	if (!Array.isArray(formData)) {
 		warnings.push('formData is not a list of rows');
@@ -88,7 +100,8 @@ function readFormData(formData: unknown, warnings: string[]): { fields: FormFiel
 		return [];
 	});
 	const lengths = rows.map((row) => row.length);
-	if (new Set(lengths).size > 1) warnings.push(`formData rows have different lengths (${lengths.join(', ')})`);
+	if (new Set(lengths).size > 1)
+		warnings.push(`formData rows have different lengths (${lengths.join(', ')})`);
 
 	const [values, labels, names] = rows;
 	const columns = Math.max(...lengths);
@@ -105,7 +118,8 @@ function readFormData(formData: unknown, warnings: string[]): { fields: FormFiel
 		// A column with neither a name nor a value carries nothing to map.
 		if (field.name !== '' || field.value !== '') fields.push(field);
 	}
-	if (nonText.seen) warnings.push('formData has cells that are not text or numbers; they were read as empty');
+	if (nonText.seen)
+		warnings.push('formData has cells that are not text or numbers; they were read as empty');
 	return { fields, columns };
 }
 
@@ -143,7 +157,8 @@ function readFormbuilderData(raw: unknown, warnings: string[]): FormField[] {
 		}
 		const object = entry as Record<string, unknown>;
 		for (const key of BUILDER_KEYS) {
-			if (object[key] === undefined || object[key] === null) missing.set(key, (missing.get(key) ?? 0) + 1);
+			if (object[key] === undefined || object[key] === null)
+				missing.set(key, (missing.get(key) ?? 0) + 1);
 		}
 		const field: FormField = {
 			name: cellText(object.fieldName, nonText).trim(),
@@ -158,10 +173,16 @@ function readFormbuilderData(raw: unknown, warnings: string[]): FormField[] {
 		}
 		fields.push(field);
 	}
-	if (notObjects > 0) warnings.push(`formbuilderData has ${entries(notObjects)} that are not objects; skipped`);
-	for (const [key, count] of missing) warnings.push(`formbuilderData has ${entries(count)} without ${key}`);
-	if (empty > 0) warnings.push(`formbuilderData has ${entries(empty)} with nothing in them; skipped`);
-	if (nonText.seen) warnings.push('formbuilderData has values that are not text or numbers; they were read as empty');
+	if (notObjects > 0)
+		warnings.push(`formbuilderData has ${entries(notObjects)} that are not objects; skipped`);
+	for (const [key, count] of missing)
+		warnings.push(`formbuilderData has ${entries(count)} without ${key}`);
+	if (empty > 0)
+		warnings.push(`formbuilderData has ${entries(empty)} with nothing in them; skipped`);
+	if (nonText.seen)
+		warnings.push(
+			'formbuilderData has values that are not text or numbers; they were read as empty',
+		);
 	return fields;
 }
 

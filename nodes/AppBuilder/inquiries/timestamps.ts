@@ -48,12 +48,25 @@ function textToMillis(value: string): number | undefined {
 function isoToMillis(text: string): number | undefined {
 	const match = ISO_DATE_TIME.exec(text);
 	if (!match) return undefined;
-	const [, year, month, day, hour, minute, second = '0', fraction = '', zone = '', sign, offsetHours, offsetMinutes = '0'] =
-		match;
+	const [
+		,
+		year,
+		month,
+		day,
+		hour,
+		minute,
+		second = '0',
+		fraction = '',
+		zone = '',
+		sign,
+		offsetHours,
+		offsetMinutes = '0',
+	] = match;
 	const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number);
 	// Checked here, not left to the range check: Date.UTC reads years 0-99 as 1900-1999.
 	if (y < 1973) return undefined;
-	if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
+	if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || s > 59)
+		return undefined;
 	let offsetMs = 0;
 	if (zone !== '' && sign !== undefined) {
 		const oh = Number(offsetHours);

@@ -52,13 +52,19 @@ export function rawRecordKey(bytes: Buffer): string {
 	return `h:${fnv1a64(bytes.toString('utf8'))}`;
 }
 
-function unreadableInquiry(original: string, readable: Record<string, unknown> | undefined, redact: ValueRedactor): UnreadableInquiry {
+function unreadableInquiry(
+	original: string,
+	readable: Record<string, unknown> | undefined,
+	redact: ValueRedactor,
+): UnreadableInquiry {
 	// The problem is found in the text as sent (positions stay true); the words that quote it are redacted.
 	const problem = jsonProblem(original);
 	const what = problem ? `${problem.what} at character ${problem.at + 1}` : 'JSON.parse refused it';
 	const text = redact(original);
 	const cut = text.length > RAW_RECORD_MAX_CHARS;
-	const where = cut ? `its first ${RAW_RECORD_MAX_CHARS} characters are in rawRecord` : 'its text is in rawRecord';
+	const where = cut
+		? `its first ${RAW_RECORD_MAX_CHARS} characters are in rawRecord`
+		: 'its text is in rawRecord';
 	const inquiry: UnreadableInquiry = {
 		...redact(readable),
 		rawRecord: cut ? cutAt(text, RAW_RECORD_MAX_CHARS) : text,

@@ -52,7 +52,9 @@ export async function appBuilderApiCredentialTest(
 	return { status: 'OK', message: `${web.message} ${connect.message}` };
 }
 
-type Send = (options: IHttpRequestOptions) => Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>;
+type Send = (
+	options: IHttpRequestOptions,
+) => Promise<{ statusCode: number; headers?: Record<string, unknown>; body: unknown }>;
 
 async function testWebServices(
 	send: Send,
@@ -85,7 +87,10 @@ async function testWebServices(
 		};
 	}
 	if (isRedirectStatus(response.statusCode)) {
-		const redirect = redactOrigin(describeRedirect(response.statusCode, response.headers, url), secrets);
+		const redirect = redactOrigin(
+			describeRedirect(response.statusCode, response.headers, url),
+			secrets,
+		);
 		return {
 			status: 'Error',
 			message: `The web services answered with ${redirect}. n8n does not follow it, so the Access Token and API Key go only to the configured host: correct the Web Service Base URL in the App Builder API credential.`,
@@ -103,17 +108,21 @@ async function testWebServices(
 			};
 		case 2032:
 			return apiKeySet
-				? { status: 'Error', message: 'The API did not receive the API Key. Check the API Key field.' }
+				? {
+						status: 'Error',
+						message: 'The API did not receive the API Key. Check the API Key field.',
+					}
 				: {
 						status: 'OK',
-						message: 'Access token accepted. API Key is empty: Add User and Update User will need it.',
+						message:
+							'Access token accepted. API Key is empty: Add User and Update User will need it.',
 					};
 		case 2036:
 		case 2038:
 			return {
 				status: 'Error',
 				message:
-					'The Access Token works, but the API Key is wrong. Copy it again from your app\'s back-end (user registration API section).',
+					"The Access Token works, but the API Key is wrong. Copy it again from your app's back-end (user registration API section).",
 			};
 		case 2034:
 		case 2041:

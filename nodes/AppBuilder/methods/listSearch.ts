@@ -20,7 +20,10 @@ export async function searchFormPages(
 	const forms = await fetchAppForms(this, appId, { retry: { maxAttempts: 2 } });
 	const needle = (filter ?? '').toLowerCase();
 	const results = forms
-		.map(({ pageId, pageName }) => ({ name: pageName === pageId ? pageId : `${pageName} (${pageId})`, value: pageId }))
+		.map(({ pageId, pageName }) => ({
+			name: pageName === pageId ? pageId : `${pageName} (${pageId})`,
+			value: pageId,
+		}))
 		.filter((entry) => needle === '' || entry.name.toLowerCase().includes(needle))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };

@@ -27,9 +27,12 @@ export function readDateText(text: string, timeZone: string): DateTextReading {
 }
 
 function readIso(match: RegExpExecArray, timeZone: string): DateTextReading {
-	const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => (part === undefined ? 0 : Number(part)));
+	const [year, month, day, hour, minute, second] = match
+		.slice(1, 7)
+		.map((part) => (part === undefined ? 0 : Number(part)));
 	const ms = Number((match[7] ?? '').slice(0, 3).padEnd(3, '0'));
-	if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return { refused: 'not-a-date' };
+	if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59)
+		return { refused: 'not-a-date' };
 	const wall = utcOf(year, month - 1, day, hour, minute, second, ms);
 	if (wall === undefined) return { refused: 'not-a-date' };
 	const offset = match[8];
@@ -42,7 +45,15 @@ function readIso(match: RegExpExecArray, timeZone: string): DateTextReading {
 }
 
 /** Epoch ms of a wall-clock time read as UTC; undefined for a day that does not exist (31 Feb). */
-function utcOf(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number | undefined {
+function utcOf(
+	year: number,
+	month: number,
+	day: number,
+	hour: number,
+	minute: number,
+	second: number,
+	ms: number,
+): number | undefined {
 	// setUTCFullYear, not Date.UTC, which reads a year below 100 as 19xx.
 	const date = new Date(0);
 	date.setUTCFullYear(year, month, day);
@@ -98,8 +109,11 @@ function zoneOffsets(timeZone: string): ((epochMs: number) => number) | undefine
 		offsetAt = (epochMs) => {
 			const whole = epochMs - (((epochMs % 1000) + 1000) % 1000);
 			const parts: Record<string, number> = {};
-			for (const part of format.formatToParts(new Date(whole))) parts[part.type] = Number(part.value);
-			const shown = utcOf(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, 0) ?? whole;
+			for (const part of format.formatToParts(new Date(whole)))
+				parts[part.type] = Number(part.value);
+			const shown =
+				utcOf(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, 0) ??
+				whole;
 			return shown - whole;
 		};
 	} catch {

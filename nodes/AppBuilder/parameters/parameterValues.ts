@@ -36,7 +36,11 @@ export function textFrom(value: unknown, secret = false): Checked<string> {
 	if (value === undefined || value === null) return { value: '' };
 	if (typeof value === 'string') return { value };
 	// Beyond the safe range a number has already lost digits, so its text would not be what was meant.
-	if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
+	if (
+		typeof value === 'number' &&
+		Number.isFinite(value) &&
+		Math.abs(value) <= Number.MAX_SAFE_INTEGER
+	) {
 		return { value: String(value) };
 	}
 	return { expected: 'text or a number', given: describeGiven(value, secret) };
@@ -67,7 +71,9 @@ export function choiceFrom<T extends string>(value: unknown, choices: readonly T
 	if (chosen !== undefined) return { value: chosen };
 	const listed = choices.map((choice) => (choice === '' ? '"" (empty)' : `"${choice}"`));
 	const expected =
-		listed.length > 1 ? `one of ${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}` : listed.join('');
+		listed.length > 1
+			? `one of ${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}`
+			: listed.join('');
 	return { expected, given: describeGiven(value) };
 }
 
@@ -82,7 +88,8 @@ export function booleanFrom(value: unknown): Checked<boolean> {
 }
 
 /** What a date field takes, for its refusal. */
-const DATE_EXPECTED = 'a date and time such as 2026-01-31T09:00:00 (read in the workflow\'s time zone) or 2026-01-31T09:00:00Z';
+const DATE_EXPECTED =
+	"a date and time such as 2026-01-31T09:00:00 (read in the workflow's time zone) or 2026-01-31T09:00:00Z";
 
 /**
  * A moment in epoch milliseconds, or undefined when none is given. Takes
@@ -97,12 +104,16 @@ export function dateFrom(value: unknown, timeZone: string): Checked<number | und
 	if (value === undefined || value === null || value === '') return { value: undefined };
 	let ms = Number.NaN;
 	if (isLuxonDateTime(value)) ms = value.isValid ? value.toMillis() : Number.NaN;
-	else if (Object.prototype.toString.call(value) === '[object Date]') ms = (value as Date).getTime();
+	else if (Object.prototype.toString.call(value) === '[object Date]')
+		ms = (value as Date).getTime();
 	else if (typeof value === 'string' && value.length <= MAX_READ) {
 		const reading = readDateText(value.trim(), timeZone);
 		if ('ms' in reading) ms = reading.ms;
 		else if (reading.refused === 'unknown-zone') {
-			return { expected: `${DATE_EXPECTED}; the workflow's time zone "${cut(timeZone)}" is not one this n8n knows`, given: describeGiven(value) };
+			return {
+				expected: `${DATE_EXPECTED}; the workflow's time zone "${cut(timeZone)}" is not one this n8n knows`,
+				given: describeGiven(value),
+			};
 		}
 	}
 	if (Number.isFinite(ms)) return { value: ms };

@@ -24,7 +24,9 @@ export function readParameter<T>(
 ): T {
 	const checked = check(parameterValue(context, field.path, itemIndex, fallback));
 	// The node (a deep copy in n8n) is taken only for the error, which names it.
-	return 'value' in checked ? checked.value : checkedParameter(context.getNode(), field, checked, itemIndex);
+	return 'value' in checked
+		? checked.value
+		: checkedParameter(context.getNode(), field, checked, itemIndex);
 }
 
 /** What a node run has read of its parameters that holds for every item. */
@@ -41,13 +43,19 @@ const parametersOfRun = new WeakMap<IExecuteFunctions, RunParameters>();
  * items, each read costs n8n a copy and a check of it. The check of the
  * value still runs per item, so an error names its item.
  */
-function parameterValue(context: IExecuteFunctions, path: string, itemIndex: number, fallback: unknown): unknown {
+function parameterValue(
+	context: IExecuteFunctions,
+	path: string,
+	itemIndex: number,
+	fallback: unknown,
+): unknown {
 	let run = parametersOfRun.get(context);
 	if (!run) {
 		run = { parameters: context.getNode().parameters, fixed: new Map() };
 		parametersOfRun.set(context, run);
 	}
-	if (holdsExpression(run.parameters, path)) return context.getNodeParameter(path, itemIndex, fallback);
+	if (holdsExpression(run.parameters, path))
+		return context.getNodeParameter(path, itemIndex, fallback);
 	const known = run.fixed.get(path);
 	if (known && Object.is(known.fallback, fallback)) return known.value;
 	const value = context.getNodeParameter(path, itemIndex, fallback);
@@ -71,15 +79,24 @@ export function readChoice<T extends string>(
  * given. Said of the expression when the field is one, since that is what
  * the user has to change.
  */
-export function checkedParameter<T>(node: INode, field: ParameterField, checked: Checked<T>, itemIndex?: number): T {
+export function checkedParameter<T>(
+	node: INode,
+	field: ParameterField,
+	checked: Checked<T>,
+	itemIndex?: number,
+): T {
 	if ('value' in checked) return checked.value;
 	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 	const forItem = itemIndex === undefined ? '' : ' for this item';
 	const source = isExpression(node, field.path) ? 'the expression gave' : 'it is';
-	throw new NodeOperationError(node, `${field.label} must be ${checked.expected}, but ${source} ${checked.given}${item}`, {
-		itemIndex,
-		description: `Set ${field.label} to ${checked.expected}. If it comes from an expression, check what it gives${forItem}: an expression that gives an object or a list must point at the field inside it.`,
-	});
+	throw new NodeOperationError(
+		node,
+		`${field.label} must be ${checked.expected}, but ${source} ${checked.given}${item}`,
+		{
+			itemIndex,
+			description: `Set ${field.label} to ${checked.expected}. If it comes from an expression, check what it gives${forItem}: an expression that gives an object or a list must point at the field inside it.`,
+		},
+	);
 }
 
 /**
@@ -102,7 +119,10 @@ function parameterAt(parameters: INodeParameters, path: string): unknown {
 	let value: unknown = parameters;
 	for (const key of path.split('.')) {
 		if (typeof value === 'string') break;
-		value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+		value =
+			typeof value === 'object' && value !== null
+				? (value as Record<string, unknown>)[key]
+				: undefined;
 	}
 	return value;
 }

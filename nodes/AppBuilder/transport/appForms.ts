@@ -35,11 +35,16 @@ function formsIn(context: WebServiceContext, body: IDataObject, itemIndex?: numb
 	// As with inquiries, an app without pages may come back with no list at all.
 	if (data === undefined || data === null || data === '') return [];
 	if (!Array.isArray(data)) {
-		throw new NodeApiError(context.getNode(), { dataType: typeof data }, {
-			message: "The App Builder API answered without a list of the app's pages",
-			description: 'The answer\'s "data" field is not a list. Check that App ID is right; if it is, the API may have changed.',
-			itemIndex,
-		});
+		throw new NodeApiError(
+			context.getNode(),
+			{ dataType: typeof data },
+			{
+				message: "The App Builder API answered without a list of the app's pages",
+				description:
+					'The answer\'s "data" field is not a list. Check that App ID is right; if it is, the API may have changed.',
+				itemIndex,
+			},
+		);
 	}
 	const isForm = new RegExp(FORM_PAGE_ID_PATTERN);
 	const forms = new Map<string, AppForm>();
@@ -47,14 +52,22 @@ function formsIn(context: WebServiceContext, body: IDataObject, itemIndex?: numb
 		if (typeof page !== 'object' || page === null) continue;
 		const { pageId, pageName } = page as IDataObject;
 		if (typeof pageId !== 'string' || !isForm.test(pageId) || forms.has(pageId)) continue;
-		const name = typeof pageName === 'string' && pageName.trim() !== '' ? pageName.trim().slice(0, MAX_PAGE_NAME_LENGTH) : pageId;
+		const name =
+			typeof pageName === 'string' && pageName.trim() !== ''
+				? pageName.trim().slice(0, MAX_PAGE_NAME_LENGTH)
+				: pageId;
 		forms.set(pageId, { pageId, pageName: name });
 		if (forms.size > MAX_APP_FORMS) {
-			throw new NodeApiError(context.getNode(), { forms: forms.size }, {
-				message: `The App Builder API lists more than ${MAX_APP_FORMS.toLocaleString('en')} forms for this app`,
-				description: 'Check that App ID is right. To watch forms of such an app, use one trigger per form (Watch: One Form).',
-				itemIndex,
-			});
+			throw new NodeApiError(
+				context.getNode(),
+				{ forms: forms.size },
+				{
+					message: `The App Builder API lists more than ${MAX_APP_FORMS.toLocaleString('en')} forms for this app`,
+					description:
+						'Check that App ID is right. To watch forms of such an app, use one trigger per form (Watch: One Form).',
+					itemIndex,
+				},
+			);
 		}
 	}
 	return [...forms.values()];

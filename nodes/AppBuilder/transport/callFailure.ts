@@ -25,4 +25,10 @@ export interface DecodingFailure {
 	undecodable: true;
 }
 
-export type CallFailure = WebServiceFailure | NetworkFailure | RedirectFailure | LimitFailure | DecodingFailure | OtherFailure;
+export type CallFailure =
+	| WebServiceFailure
+	| NetworkFailure
+	| RedirectFailure
+	| LimitFailure
+	| DecodingFailure
+	| OtherFailure;

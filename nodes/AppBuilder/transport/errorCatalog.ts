@@ -16,7 +16,7 @@ export const CREDENTIAL = 'the App Builder API credential';
 export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	400: {
 		message: 'The App Builder API rejected the request as invalid',
-		fix: 'Check the values of the node\'s fields against what the API expects; the API\'s own message is shown above.',
+		fix: "Check the values of the node's fields against what the API expects; the API's own message is shown above.",
 		retryable: false,
 	},
 	401: {
@@ -75,12 +75,12 @@ export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 		retryable: true,
 	},
 	2032: {
-		message: 'The App Builder API needs the account\'s API key',
+		message: "The App Builder API needs the account's API key",
 		fix: `Fill in the API Key field of ${CREDENTIAL}. It is generated in your app's back-end, in the user registration API section.`,
 		retryable: false,
 	},
 	2034: {
-		message: 'The App Builder API needs the user\'s email',
+		message: "The App Builder API needs the user's email",
 		fix: 'Set the Email field of the node; if it comes from an expression, check that the expression gives a value for this item.',
 		retryable: false,
 	},
@@ -124,7 +124,7 @@ export function meaningOf(code: number): ApiErrorMeaning {
 	}
 	return {
 		message: `The App Builder API returned error ${code}`,
-		fix: 'Check the node\'s fields; the API\'s own message is shown above.',
+		fix: "Check the node's fields; the API's own message is shown above.",
 		retryable: false,
 	};
 }

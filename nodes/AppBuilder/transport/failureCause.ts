@@ -23,7 +23,9 @@ export function failureCauseOf(failure: CallFailure): Failure | undefined {
 	if ('redirect' in failure) return { cause: 'configuration-invalid' };
 	if ('limit' in failure) {
 		// Past the time bound the API was slow; past the size bounds it is not the App Builder API answering.
-		return failure.limit === 'time' ? { cause: 'temporarily-unavailable' } : { cause: 'configuration-invalid' };
+		return failure.limit === 'time'
+			? { cause: 'temporarily-unavailable' }
+			: { cause: 'configuration-invalid' };
 	}
 	if ('undecodable' in failure || 'network' in failure) return { cause: 'temporarily-unavailable' };
 	if ('other' in failure) return undefined;

@@ -18,15 +18,20 @@ export async function fetchFormInquiries<List>(
 	options: WebServiceCallOptions = {},
 ): Promise<List> {
 	let streamed: List | undefined;
-	const body = await callWebService.call(context, 'formBuilderInquiries', { ...target }, {
-		...options,
-		readStream: async (chunks, redact) => {
-			const read = await reader.read(chunks, redact);
-			// Only the attempt that succeeds counts: an earlier one may have read an error answer.
-			streamed = read.kind === 'read' ? read.list : undefined;
-			return read;
+	const body = await callWebService.call(
+		context,
+		'formBuilderInquiries',
+		{ ...target },
+		{
+			...options,
+			readStream: async (chunks, redact) => {
+				const read = await reader.read(chunks, redact);
+				// Only the attempt that succeeds counts: an earlier one may have read an error answer.
+				streamed = read.kind === 'read' ? read.list : undefined;
+				return read;
+			},
 		},
-	});
+	);
 	if (streamed !== undefined && body.data === streamed) return streamed;
 	return reader.fromRecords(inquiriesIn(context.getNode(), body, options.itemIndex));
 }
@@ -36,10 +41,14 @@ function inquiriesIn(node: INode, body: IDataObject, itemIndex?: number): unknow
 	// Some services send null or leave data out when a form has no inquiries yet.
 	if (data === undefined || data === null || data === '') return [];
 	if (Array.isArray(data)) return data;
-	throw new NodeApiError(node, { dataType: typeof data }, {
-		message: 'The App Builder API answered without a list of inquiries',
-		description:
-			'The answer\'s "data" field is not a list. Check that App ID and the form are right; if they are, the API may have changed.',
-		itemIndex,
-	});
+	throw new NodeApiError(
+		node,
+		{ dataType: typeof data },
+		{
+			message: 'The App Builder API answered without a list of inquiries',
+			description:
+				'The answer\'s "data" field is not a list. Check that App ID and the form are right; if they are, the API may have changed.',
+			itemIndex,
+		},
+	);
 }

@@ -62,7 +62,8 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 
 	if (kind === 'json' && isPlainObject(value)) {
 		const bodyError = errorInJsonBody(value);
-		if (bodyError) return fail(bodyError.code ?? httpStatusOrBadRequest(httpStatus), bodyError.message);
+		if (bodyError)
+			return fail(bodyError.code ?? httpStatusOrBadRequest(httpStatus), bodyError.message);
 		if (httpStatus >= 400) return fail(httpStatus, messageIn(value));
 		if (httpStatus >= 200 && httpStatus < 300) return { ok: true, body: value };
 		return fail(httpStatus, messageIn(value));

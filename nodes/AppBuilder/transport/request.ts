@@ -7,18 +7,35 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { joinUrl, WEB_SERVICE_ENDPOINTS, type WebServiceEndpoint } from '../../shared/appBuilderApi';
+import {
+	joinUrl,
+	WEB_SERVICE_ENDPOINTS,
+	type WebServiceEndpoint,
+} from '../../shared/appBuilderApi';
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { boundedChunks } from '../../shared/http/answerReading';
 import { ACCEPT_ENCODING, isDecodingFailure } from '../../shared/http/contentCoding';
-import { asNetworkFailure, isTransient, type NetworkFailure } from '../../shared/http/networkFailure';
+import {
+	asNetworkFailure,
+	isTransient,
+	type NetworkFailure,
+} from '../../shared/http/networkFailure';
 import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
 import { RequestGate } from '../../shared/http/requestGate';
-import { DEFAULT_RETRY_POLICY, delayAfterRateLimit, delayBeforeNextAttempt, type RetryPolicy } from '../../shared/http/retryPolicy';
+import {
+	DEFAULT_RETRY_POLICY,
+	delayAfterRateLimit,
+	delayBeforeNextAttempt,
+	type RetryPolicy,
+} from '../../shared/http/retryPolicy';
 import { valueRedactor, type ValueRedactor } from '../../shared/text/redact';
 import { meaningOf } from './errorCatalog';
 import type { WebServiceFailure } from './interpretResponse';
-import { MAX_WHOLE_ANSWER_BYTES, ReadingStopped, type StreamReader } from '../../shared/http/streamReading';
+import {
+	MAX_WHOLE_ANSWER_BYTES,
+	ReadingStopped,
+	type StreamReader,
+} from '../../shared/http/streamReading';
 import { streamedOutcome, type AnswerReading, type StreamedResponse } from './streamedOutcome';
 import { readWebServiceCredentials } from './webServiceCredentials';
 import type { CallFailure, LimitFailure, OtherFailure } from './callFailure';
@@ -129,12 +146,23 @@ export async function callWebService(
 		if (isRateLimit(failure)) {
 			gate.rateLimited();
 			rateLimited++;
-			delay = delayAfterRateLimit(policy, { rateLimited, elapsedMs: Date.now() - startedAt }, retryAfterMs, Math.random());
+			delay = delayAfterRateLimit(
+				policy,
+				{ rateLimited, elapsedMs: Date.now() - startedAt },
+				retryAfterMs,
+				Math.random(),
+			);
 		} else {
 			failures++;
-			if (isRetryable(failure)) delay = delayBeforeNextAttempt(policy, failures, retryAfterMs, Math.random());
+			if (isRetryable(failure))
+				delay = delayBeforeNextAttempt(policy, failures, retryAfterMs, Math.random());
 		}
-		if (delay !== undefined && options.deadlineAt !== undefined && Date.now() + delay >= options.deadlineAt) delay = undefined;
+		if (
+			delay !== undefined &&
+			options.deadlineAt !== undefined &&
+			Date.now() + delay >= options.deadlineAt
+		)
+			delay = undefined;
 		if (delay === undefined) {
 			throw webServiceError(this.getNode(), failure, {
 				failures,
@@ -166,10 +194,15 @@ async function attemptOnce(
 		startedAt + (options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS),
 		options.deadlineAt ?? Number.POSITIVE_INFINITY,
 	);
-	const timeLimit: LimitFailure = { ok: false, limit: 'time', bound: Math.max(1, Math.round((deadlineAt - startedAt) / 1000)) };
+	const timeLimit: LimitFailure = {
+		ok: false,
+		limit: 'time',
+		bound: Math.max(1, Math.round((deadlineAt - startedAt) / 1000)),
+	};
 	// The deadline also ends a wait for headers or for the next byte; the execution's own cancel stops it too.
 	const deadline = AbortSignal.timeout(Math.max(1, deadlineAt - Date.now()));
-	const cancel = 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
+	const cancel =
+		'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
 	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
 	const send = async (reading: AnswerReading): Promise<StreamedResponse> => {
 		// An answer held whole is parsed whole, so it is bounded lower than one read as it arrives.
@@ -197,7 +230,9 @@ async function attemptOnce(
 		if (error instanceof ReadingStopped) throw error.reason;
 		if (error instanceof Redirected) return error.failure;
 		if (error instanceof AnswerLimitExceeded) {
-			return error.limit === 'time' ? timeLimit : { ok: false, limit: error.limit, bound: error.bound };
+			return error.limit === 'time'
+				? timeLimit
+				: { ok: false, limit: error.limit, bound: error.bound };
 		}
 		if (deadline.aborted) return timeLimit;
 		if (cancel?.aborted) return { ok: false, other: true, message: 'the execution was cancelled' };
@@ -207,7 +242,11 @@ async function attemptOnce(
 }
 
 function otherFailure(error: unknown): OtherFailure {
-	return { ok: false, other: true, message: error instanceof Error ? error.message : String(error) };
+	return {
+		ok: false,
+		other: true,
+		message: error instanceof Error ? error.message : String(error),
+	};
 }
 
 function isApiFailure(failure: CallFailure): failure is WebServiceFailure {
@@ -225,4 +264,3 @@ function isRetryable(failure: CallFailure): boolean {
 	if (failure.bodyKind === 'malformed-json' || failure.bodyKind === 'empty') return true;
 	return meaningOf(failure.code).retryable || meaningOf(failure.httpStatus).retryable;
 }
-

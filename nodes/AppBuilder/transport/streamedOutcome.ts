@@ -32,14 +32,23 @@ export async function streamedOutcome(
 	const response = await send(readStream ? 'as-it-arrives' : 'whole');
 	const isSuccess = response.statusCode >= 200 && response.statusCode < 300;
 	if (!isSuccess) {
-		return interpretResponse({ ...response, body: await collectStart(response.chunks, MAX_ERROR_BODY_BYTES) }, Date.now());
+		return interpretResponse(
+			{ ...response, body: await collectStart(response.chunks, MAX_ERROR_BODY_BYTES) },
+			Date.now(),
+		);
 	}
-	if (!readStream) return redacted(interpretResponse({ ...response, body: await collectAnswer(response.chunks) }, Date.now()), redact);
+	if (!readStream)
+		return redacted(
+			interpretResponse({ ...response, body: await collectAnswer(response.chunks) }, Date.now()),
+			redact,
+		);
 	const reading = await readStream(response.chunks, redact);
 	switch (reading.kind) {
 		case 'read': {
 			const outcome = interpretResponse({ ...response, body: reading.body }, Date.now());
-			return outcome.ok ? { ok: true, body: withRedactedFields(outcome.body, reading.list, redact) } : outcome;
+			return outcome.ok
+				? { ok: true, body: withRedactedFields(outcome.body, reading.list, redact) }
+				: outcome;
 		}
 		case 'whole':
 			return redacted(interpretResponse({ ...response, body: reading.bytes }, Date.now()), redact);

@@ -21,16 +21,29 @@ export interface WebServiceCredentials {
  */
 const credentialsOfRun = new WeakMap<CredentialContext, Promise<WebServiceCredentials>>();
 
-export async function readWebServiceCredentials(context: CredentialContext, itemIndex = 0): Promise<WebServiceCredentials> {
+export async function readWebServiceCredentials(
+	context: CredentialContext,
+	itemIndex = 0,
+): Promise<WebServiceCredentials> {
 	let cached = credentialsOfRun.get(context);
 	if (!cached) {
 		cached = context.getCredentials(CREDENTIAL_TYPE, itemIndex).then((data) => {
 			const text = (value: unknown) => (typeof value === 'string' ? value : '');
 			return {
-				baseUrl: checkedBaseUrl(context, text(data.baseUrl).trim() || DEFAULT_WEB_SERVICE_BASE_URL, itemIndex),
+				baseUrl: checkedBaseUrl(
+					context,
+					text(data.baseUrl).trim() || DEFAULT_WEB_SERVICE_BASE_URL,
+					itemIndex,
+				),
 				accessToken: text(data.accessToken).trim(),
 				apiKey: text(data.apiKey).trim(),
-				secrets: [data.accessToken, data.apiKey, data.clientSecret, data.refreshToken, data.connectAccessToken],
+				secrets: [
+					data.accessToken,
+					data.apiKey,
+					data.clientSecret,
+					data.refreshToken,
+					data.connectAccessToken,
+				],
 			};
 		});
 		// A failed read is not kept, so the next item reports its own error.
@@ -48,10 +61,14 @@ function checkedBaseUrl(context: CredentialContext, baseUrl: string, itemIndex: 
 		protocol = undefined;
 	}
 	if (protocol !== 'https:' && protocol !== 'http:') {
-		throw new NodeOperationError(context.getNode(), 'The Web Service Base URL in the App Builder API credential is not a web address', {
-			itemIndex,
-			description: `Set it to the address of the App Builder web services, starting with https:// (for example ${DEFAULT_WEB_SERVICE_BASE_URL}).`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Web Service Base URL in the App Builder API credential is not a web address',
+			{
+				itemIndex,
+				description: `Set it to the address of the App Builder web services, starting with https:// (for example ${DEFAULT_WEB_SERVICE_BASE_URL}).`,
+			},
+		);
 	}
 	return baseUrl;
 }

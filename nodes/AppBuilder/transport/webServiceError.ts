@@ -24,7 +24,11 @@ export interface FailureDetails {
  * The error a node shows for a failed call: what happened and what to fix,
  * with no secret in it, and why it failed in n8n's terms (failureCause.ts).
  */
-export function webServiceError(node: INode, failure: CallFailure, details: FailureDetails): NodeApiError {
+export function webServiceError(
+	node: INode,
+	failure: CallFailure,
+	details: FailureDetails,
+): NodeApiError {
 	return withFailureCause(errorFor(node, failure, details), failure);
 }
 
@@ -41,7 +45,8 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 	if ('limit' in failure) return limitError(node, failure, itemIndex);
 	if ('undecodable' in failure) {
 		return new NodeApiError(node, { undecodable: true } as JsonObject, {
-			message: "The App Builder API's answer could not be decompressed: its compressed data is corrupt",
+			message:
+				"The App Builder API's answer could not be decompressed: its compressed data is corrupt",
 			description: `The answer said it was compressed, but its data could not be decoded, so none of it was used. Something between n8n and the API (a proxy) may have altered it. Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
 			itemIndex,
 		});
@@ -71,17 +76,25 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 function apiError(node: INode, failure: WebServiceFailure, details: FailureDetails): NodeApiError {
 	const meaning = meaningOf(failure.code);
 	const isRateLimit = failure.code === 429 || failure.httpStatus === 429;
-	let message = isRateLimit ? rateLimitMessage(failure, details) : `${meaning.message}${triedText(details)}`;
+	let message = isRateLimit
+		? rateLimitMessage(failure, details)
+		: `${meaning.message}${triedText(details)}`;
 	let description = meaning.fix;
 	if (isUnreadableBody(failure)) {
 		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})${triedText(details)}`;
 		description = `The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`;
 	}
-	const apiSays = failure.apiMessage ? apiMessageForUser(failure.apiMessage, details.secrets) : undefined;
+	const apiSays = failure.apiMessage
+		? apiMessageForUser(failure.apiMessage, details.secrets)
+		: undefined;
 	if (apiSays) description = `${description} The API said: "${apiSays}".`;
 	return new NodeApiError(
 		node,
-		{ code: failure.code, httpStatus: failure.httpStatus, ...(apiSays ? { apiMessage: apiSays } : {}) },
+		{
+			code: failure.code,
+			httpStatus: failure.httpStatus,
+			...(apiSays ? { apiMessage: apiSays } : {}),
+		},
 		{ message, description, httpCode: String(failure.code), itemIndex: details.itemIndex },
 	);
 }
@@ -97,8 +110,12 @@ function triedText({ failures, rateLimited }: FailureDetails): string {
 }
 
 /** Why a call gave up on a rate limit: it went on too long, or at once the API asked for a wait longer than the call may take. */
-function rateLimitMessage(failure: WebServiceFailure, { rateLimited, elapsedMs }: FailureDetails): string {
-	const askedSeconds = failure.retryAfterMs === undefined ? undefined : Math.ceil(failure.retryAfterMs / 1000);
+function rateLimitMessage(
+	failure: WebServiceFailure,
+	{ rateLimited, elapsedMs }: FailureDetails,
+): string {
+	const askedSeconds =
+		failure.retryAfterMs === undefined ? undefined : Math.ceil(failure.retryAfterMs / 1000);
 	if (rateLimited > 1) {
 		return `The App Builder API kept rate-limiting the request: it answered 429 (too many requests) ${rateLimited} times in ${Math.round(elapsedMs / 1000)} seconds`;
 	}
@@ -107,7 +124,11 @@ function rateLimitMessage(failure: WebServiceFailure, { rateLimited, elapsedMs }
 		: `The App Builder API is rate-limiting the request (429, too many requests) and asks to wait ${askedSeconds} seconds, longer than the node waits`;
 }
 
-function limitError(node: INode, failure: LimitFailure, itemIndex: number | undefined): NodeApiError {
+function limitError(
+	node: INode,
+	failure: LimitFailure,
+	itemIndex: number | undefined,
+): NodeApiError {
 	const texts: Record<AnswerLimit, { message: string; description: string }> = {
 		time: {
 			message: `The App Builder API did not finish its answer within ${failure.bound} seconds`,
@@ -123,7 +144,10 @@ function limitError(node: INode, failure: LimitFailure, itemIndex: number | unde
 			description: `Reading stopped there to keep n8n's memory safe. Check the Web Service Base URL in ${CREDENTIAL} and that the form is the one you meant.`,
 		},
 	};
-	return new NodeApiError(node, { limit: failure.limit } as JsonObject, { ...texts[failure.limit], itemIndex });
+	return new NodeApiError(node, { limit: failure.limit } as JsonObject, {
+		...texts[failure.limit],
+		itemIndex,
+	});
 }
 
 function describeBodyKind(failure: WebServiceFailure): string {

@@ -48,7 +48,10 @@ export async function pollForms(
 	triggerKey: string,
 ): Promise<INodeExecutionData[][] | null> {
 	const node = this.getNode();
-	const stores: TriggerStores = { node: this.getWorkflowStaticData('node'), workflow: this.getWorkflowStaticData('global') };
+	const stores: TriggerStores = {
+		node: this.getWorkflowStaticData('node'),
+		workflow: this.getWorkflowStaticData('global'),
+	};
 	const scope = positionScope(settings.appId, settings.mode);
 	const positionAtStart = storedPosition(node.id, stores);
 	const staged = isStagedCopy(stores.node);
@@ -65,7 +68,8 @@ export async function pollForms(
 	// Until a poll saved when the watch began, a failure is shown as the user sets up.
 	const watchBegan = allForms
 		? saved?.allFormsSince !== undefined
-		: saved !== undefined && Object.prototype.hasOwnProperty.call(saved.forms, settings.pageId as string);
+		: saved !== undefined &&
+			Object.prototype.hasOwnProperty.call(saved.forms, settings.pageId as string);
 	const fetchOptions = { ...timing.fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } };
 
 	let forms: AppForm[];
@@ -86,13 +90,23 @@ export async function pollForms(
 		scope,
 		listed: forms.map((form) => form.pageId),
 		allForms,
-		cursorOptions: { mode: settings.mode, firstPoll: settings.firstPoll, maxItems: settings.maxItems, nowMs: Date.now() },
+		cursorOptions: {
+			mode: settings.mode,
+			firstPoll: settings.firstPoll,
+			maxItems: settings.maxItems,
+			nowMs: Date.now(),
+		},
 		nowMs: timing.startedAt,
 	});
 	const reads = await readForms(
 		poll.formsToRead(),
 		async ({ pageId, keep, toEmit }) =>
-			await fetchInquiryList.call(this, { appId: settings.appId, pageId }, { mode: settings.mode, keep, toEmit }, fetchOptions),
+			await fetchInquiryList.call(
+				this,
+				{ appId: settings.appId, pageId },
+				{ mode: settings.mode, keep, toEmit },
+				fetchOptions,
+			),
 		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
 	);
 
@@ -105,24 +119,39 @@ export async function pollForms(
 		if (read.kind === 'failed') {
 			// One form watched: before its first successful poll the user is still setting up, so show the error.
 			if (!allForms && !watchBegan) throw asNodeError(node, read.error);
-			failures.push({ error: read.error, what: allForms ? `form ${formLabel(form)}` : 'the inquiries', form: allForms ? form : undefined });
+			failures.push({
+				error: read.error,
+				what: allForms ? `form ${formLabel(form)}` : 'the inquiries',
+				form: allForms ? form : undefined,
+			});
 		} else if (read.kind === 'read') {
 			lists.set(form.pageId, read.list);
 		}
-		outcomes.push({ pageId: form.pageId, events: read.kind === 'read' ? read.list.events : read.kind });
+		outcomes.push({
+			pageId: form.pageId,
+			events: read.kind === 'read' ? read.list.events : read.kind,
+		});
 	}
 	reportFailures(this, triggerKey, settings, failures);
 	const plan = poll.plan(outcomes);
 	reportUnresolvedUndated(this, triggerKey, settings, {
 		forms: plan.unresolvedUndated
 			.filter(({ count }) => count > 0)
-			.map(({ pageId, count }) => ({ count, label: allForms ? formLabel(formsById.get(pageId) as AppForm) : undefined })),
+			.map(({ pageId, count }) => ({
+				count,
+				label: allForms ? formLabel(formsById.get(pageId) as AppForm) : undefined,
+			})),
 		nothingToEmit: plan.emissions.length === 0,
 	});
 
 	const items: INodeExecutionData[] = [];
 	for (const { pageId, event } of plan.emissions) {
-		if (timing.stopEmittingAt !== undefined && items.length > 0 && Date.now() > timing.stopEmittingAt) break;
+		if (
+			timing.stopEmittingAt !== undefined &&
+			items.length > 0 &&
+			Date.now() > timing.stopEmittingAt
+		)
+			break;
 		const record = (lists.get(pageId) as InquiryList).recordOf(event.key);
 		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
 		if (record === undefined) break;
@@ -135,7 +164,13 @@ export async function pollForms(
 	// Another poll of this trigger saved meanwhile (one that outlived its claim): this one planned on an older position.
 	if (storedPosition(node.id, stores) !== positionAtStart) return null;
 	writeTriggerPosition(node.id, stores, plan.commit(items.length), Date.now());
-	if (staged) recordHandOff(triggerKey, startedFrom, positionFingerprint(storedPosition(node.id, stores)), Date.now());
+	if (staged)
+		recordHandOff(
+			triggerKey,
+			startedFrom,
+			positionFingerprint(storedPosition(node.id, stores)),
+			Date.now(),
+		);
 	return items.length > 0 ? [items] : null;
 }
 
@@ -144,12 +179,17 @@ function readPosition(context: IPollFunctions, stores: TriggerStores): TriggerPo
 		return readTriggerPosition(context.getNode().id, stores);
 	} catch (error) {
 		if (!(error instanceof UnusablePosition)) throw asNodeError(context.getNode(), error);
-		throw new NodeOperationError(context.getNode(), error.message, { description: error.description });
+		throw new NodeOperationError(context.getNode(), error.message, {
+			description: error.description,
+		});
 	}
 }
 
 /** Another app or event starts over. */
-function sameScope(position: TriggerPosition | undefined, scope: string): TriggerPosition | undefined {
+function sameScope(
+	position: TriggerPosition | undefined,
+	scope: string,
+): TriggerPosition | undefined {
 	return position?.scope === scope ? position : undefined;
 }
 

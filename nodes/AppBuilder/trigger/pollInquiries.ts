@@ -23,18 +23,30 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	const startedAt = Date.now();
 	const settings = readTriggerSettings(this);
 	// Every answer must end by the Timeout option, and a poll by n8n's poll budget where that is sooner.
-	const fetchOptions: WebServiceCallOptions = { answerTimeoutMs: settings.answerTimeoutMs, deadlineAt: pollDeadline(this, startedAt, 1) };
+	const fetchOptions: WebServiceCallOptions = {
+		answerTimeoutMs: settings.answerTimeoutMs,
+		deadlineAt: pollDeadline(this, startedAt, 1),
+	};
 
-	if (this.getMode() === 'manual') return [[{ json: await testEvent.call(this, settings, fetchOptions) }]];
+	if (this.getMode() === 'manual')
+		return [[{ json: await testEvent.call(this, settings, fetchOptions) }]];
 
 	const triggerKey = triggerKeyOf(this);
-	const longestRun = FETCH_ATTEMPTS * settings.answerTimeoutMs + DEFAULT_RETRY_POLICY.rateLimitBudgetMs;
-	const release = claimPoll(triggerKey, startedAt, (fetchOptions.deadlineAt ?? startedAt + longestRun) + CLAIM_MARGIN_MS);
+	const longestRun =
+		FETCH_ATTEMPTS * settings.answerTimeoutMs + DEFAULT_RETRY_POLICY.rateLimitBudgetMs;
+	const release = claimPoll(
+		triggerKey,
+		startedAt,
+		(fetchOptions.deadlineAt ?? startedAt + longestRun) + CLAIM_MARGIN_MS,
+	);
 	if (release === undefined) {
-		this.logger.info('App Builder Trigger skipped a poll: the previous poll of this trigger is still running and emits the new inquiries', {
-			workflowId: this.getWorkflow().id,
-			node: this.getNode().name,
-		});
+		this.logger.info(
+			'App Builder Trigger skipped a poll: the previous poll of this trigger is still running and emits the new inquiries',
+			{
+				workflowId: this.getWorkflow().id,
+				node: this.getNode().name,
+			},
+		);
 		return null;
 	}
 	try {
@@ -51,7 +63,11 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 }
 
 /** n8n 2.40+ tells a poll how long it may take; older versions do not, and then there is no deadline. */
-function pollDeadline(context: IPollFunctions, startedAt: number, share: number): number | undefined {
+function pollDeadline(
+	context: IPollFunctions,
+	startedAt: number,
+	share: number,
+): number | undefined {
 	const getBudget = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
 	if (typeof getBudget !== 'function') return undefined;
 	const budget = getBudget.call(context);

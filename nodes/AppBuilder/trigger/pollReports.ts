@@ -4,7 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError } from '../parameters/asNodeError';
 import type { AppForm } from '../transport/appForms';
 import { UNDATED_CHANGES_TOLD_APART } from './cursor/undatedTable';
-import { recordFailedPoll, recordSucceededPoll, type FailureStreak } from './inProcess/triggerMemory';
+import {
+	recordFailedPoll,
+	recordSucceededPoll,
+	type FailureStreak,
+} from './inProcess/triggerMemory';
 import type { TriggerSettings } from './triggerSettings';
 
 /**
@@ -20,7 +24,12 @@ export interface Failure {
 }
 
 /** A poll's failures, whatever failed, are one failure of the trigger; a poll without failures ends the streak. */
-export function reportFailures(context: IPollFunctions, triggerKey: string, settings: TriggerSettings, failures: readonly Failure[]): void {
+export function reportFailures(
+	context: IPollFunctions,
+	triggerKey: string,
+	settings: TriggerSettings,
+	failures: readonly Failure[],
+): void {
 	const where = { workflowId: context.getWorkflow().id, node: context.getNode().name };
 	if (failures.length === 0) {
 		const recovered = recordSucceededPoll(triggerKey, 'reads', Date.now());
@@ -75,9 +84,12 @@ export function reportUnresolvedUndated(
 	}
 	const count = trouble.forms.reduce((sum, entry) => sum + entry.count, 0);
 	const named = trouble.forms.flatMap((entry) => (entry.label === undefined ? [] : [entry.label]));
-	const where = named.length === 0 ? '' : ` of ${named.length === 1 ? 'form' : 'forms'} ${named.join(', ')}`;
+	const where =
+		named.length === 0 ? '' : ` of ${named.length === 1 ? 'form' : 'forms'} ${named.join(', ')}`;
 	const problem = `App Builder Trigger cannot tell which inquiries${where} without a submission time are new: about ${count} of them appeared or disappeared beyond what it tells apart between two polls`;
-	const streak = trouble.nothingToEmit ? recordFailedPoll(triggerKey, 'undated', Date.now(), settings.reporting) : undefined;
+	const streak = trouble.nothingToEmit
+		? recordFailedPoll(triggerKey, 'undated', Date.now(), settings.reporting)
+		: undefined;
 	if (streak?.report === true) {
 		throw new NodeOperationError(context.getNode(), problem, {
 			description: `It tells apart up to about ${UNDATED_CHANGES_TOLD_APART} such changes (new, deleted, or given a submission time) between two polls. Inquiries with a submission time are emitted as usual and nothing is emitted twice; new inquiries without one wait. If many were deleted or imported at once, the trigger cannot catch up by itself: to start over, duplicate this trigger node, connect the copy in its place and delete the original (the copy begins with a first poll; App Builder > Get Many Inquiries lists the inquiries that waited). This error is reported once.`,

@@ -15,25 +15,48 @@ import type { TriggerSettings } from './triggerSettings';
  * the app (with the form it came from), without touching the trigger's
  * saved position.
  */
-export async function testEvent(this: IPollFunctions, settings: TriggerSettings, fetchOptions: WebServiceCallOptions): Promise<IDataObject> {
+export async function testEvent(
+	this: IPollFunctions,
+	settings: TriggerSettings,
+	fetchOptions: WebServiceCallOptions,
+): Promise<IDataObject> {
 	const forms: AppForm[] =
 		settings.pageId === undefined
 			? await fetchAppForms(this, settings.appId, fetchOptions)
 			: [{ pageId: settings.pageId, pageName: settings.pageId }];
-	const reads = await readForms(forms, async (form) => await latestInquiry.call(this, { appId: settings.appId, pageId: form.pageId }, settings.mode, fetchOptions), {
-		concurrency: FORM_CONCURRENCY,
-	});
+	const reads = await readForms(
+		forms,
+		async (form) =>
+			await latestInquiry.call(
+				this,
+				{ appId: settings.appId, pageId: form.pageId },
+				settings.mode,
+				fetchOptions,
+			),
+		{
+			concurrency: FORM_CONCURRENCY,
+		},
+	);
 	let latest: { record: unknown; time: number | undefined; form: AppForm } | undefined;
 	for (const read of reads) {
 		// With one form its error is the answer; with many, a form that fails is passed over unless all do.
-		if (read.kind === 'failed' && (settings.pageId !== undefined || reads.every((other) => other.kind === 'failed'))) throw read.error;
+		if (
+			read.kind === 'failed' &&
+			(settings.pageId !== undefined || reads.every((other) => other.kind === 'failed'))
+		)
+			throw read.error;
 		if (read.kind !== 'read' || read.list === undefined) continue;
-		if (latest === undefined || replacesListing(latest.time, read.list.time)) latest = { ...read.list, form: read.form };
+		if (latest === undefined || replacesListing(latest.time, read.list.time))
+			latest = { ...read.list, form: read.form };
 	}
 	if (latest === undefined) {
-		const message = settings.pageId === undefined ? 'No form of this app has inquiries yet' : 'This form has no inquiries yet';
+		const message =
+			settings.pageId === undefined
+				? 'No form of this app has inquiries yet'
+				: 'This form has no inquiries yet';
 		throw new NodeOperationError(this.getNode(), message, {
-			description: 'Submit the form once in your app (or pick another form), then fetch a test event again.',
+			description:
+				'Submit the form once in your app (or pick another form), then fetch a test event again.',
 		});
 	}
 	const item = inquiryItem(latest.record, settings.simplify);

@@ -6,7 +6,11 @@ import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutO
 import { choiceFrom, dateFrom, wholeNumberFrom } from '../parameters/parameterValues';
 import { checkedParameter, type ParameterField } from '../parameters/readParameter';
 import { MAX_FIRST_POLL_COUNT, type EventMode, type FirstPoll } from './cursor/cursor';
-import { DEFAULT_ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_POLLS, type FailureReporting } from './inProcess/triggerMemory';
+import {
+	DEFAULT_ERROR_AFTER_MINUTES,
+	DEFAULT_ERROR_AFTER_POLLS,
+	type FailureReporting,
+} from './inProcess/triggerMemory';
 
 export const DEFAULT_FIRST_POLL_COUNT = 5;
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
@@ -31,25 +35,50 @@ const EVENT: ParameterField = { label: 'Event', path: 'event' };
 const FIRST_POLL: ParameterField = { label: 'On First Poll', path: 'options.firstPoll' };
 const FIRST_POLL_COUNT: ParameterField = { label: 'Latest Count', path: 'options.firstPollCount' };
 const FIRST_POLL_SINCE: ParameterField = { label: 'Since', path: 'options.firstPollSince' };
-const MAX_ITEMS_PER_POLL: ParameterField = { label: 'Max Inquiries per Poll', path: 'options.maxItemsPerPoll' };
-const ERROR_AFTER_POLLS: ParameterField = { label: 'Error After Failed Polls', path: 'options.errorAfterPolls' };
-const ERROR_AFTER_MINUTES: ParameterField = { label: 'Error After Minutes', path: 'options.errorAfterMinutes' };
+const MAX_ITEMS_PER_POLL: ParameterField = {
+	label: 'Max Inquiries per Poll',
+	path: 'options.maxItemsPerPoll',
+};
+const ERROR_AFTER_POLLS: ParameterField = {
+	label: 'Error After Failed Polls',
+	path: 'options.errorAfterPolls',
+};
+const ERROR_AFTER_MINUTES: ParameterField = {
+	label: 'Error After Minutes',
+	path: 'options.errorAfterMinutes',
+};
 
 export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
-	const watch = checkedParameter(node, WATCH, choiceFrom(context.getNodeParameter('watch', 'form'), ['form', 'allForms'] as const));
+	const watch = checkedParameter(
+		node,
+		WATCH,
+		choiceFrom(context.getNodeParameter('watch', 'form'), ['form', 'allForms'] as const),
+	);
 	let appId: string;
 	let pageId: string | undefined;
 	if (watch === 'form') {
-		({ appId, pageId } = validateFormTarget(node, context.getNodeParameter('appId', ''), context.getNodeParameter('pageId', '', { extractValue: true })));
+		({ appId, pageId } = validateFormTarget(
+			node,
+			context.getNodeParameter('appId', ''),
+			context.getNodeParameter('pageId', '', { extractValue: true }),
+		));
 	} else {
 		appId = validateAppId(node, context.getNodeParameter('appId', ''));
 	}
-	const mode = checkedParameter(node, EVENT, choiceFrom(context.getNodeParameter('event', 'new'), ['new', 'newOrUpdated'] as const));
+	const mode = checkedParameter(
+		node,
+		EVENT,
+		choiceFrom(context.getNodeParameter('event', 'new'), ['new', 'newOrUpdated'] as const),
+	);
 	const firstPollChoice = checkedParameter(
 		node,
 		FIRST_POLL,
-		choiceFrom(context.getNodeParameter(FIRST_POLL.path, 'none'), ['none', 'latest', 'since'] as const),
+		choiceFrom(context.getNodeParameter(FIRST_POLL.path, 'none'), [
+			'none',
+			'latest',
+			'since',
+		] as const),
 	);
 	return {
 		appId,
@@ -58,22 +87,40 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 		simplify: context.getNodeParameter('simplify', true) as boolean,
 		firstPoll: firstPollOf(context, firstPollChoice),
 		maxItems: wholeOption(context, MAX_ITEMS_PER_POLL, DEFAULT_MAX_ITEMS_PER_POLL),
-		answerTimeoutMs: timeoutMsFrom(node, context.getNodeParameter('options.timeout', DEFAULT_TIMEOUT_SECONDS)),
+		answerTimeoutMs: timeoutMsFrom(
+			node,
+			context.getNodeParameter('options.timeout', DEFAULT_TIMEOUT_SECONDS),
+		),
 		reporting: {
 			afterPolls: wholeOption(context, ERROR_AFTER_POLLS, DEFAULT_ERROR_AFTER_POLLS),
-			afterMs: wholeOption(context, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
+			afterMs:
+				wholeOption(context, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) *
+				60_000,
 		},
 	};
 }
 
 function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since'): FirstPoll {
-	if (choice === 'latest') return { kind: 'latest', count: wholeOption(context, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT) };
+	if (choice === 'latest')
+		return {
+			kind: 'latest',
+			count: wholeOption(context, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT),
+		};
 	if (choice === 'none') return { kind: 'none' };
-	const sinceMs = checkedParameter(context.getNode(), FIRST_POLL_SINCE, dateFrom(context.getNodeParameter(FIRST_POLL_SINCE.path, ''), context.getTimezone()));
+	const sinceMs = checkedParameter(
+		context.getNode(),
+		FIRST_POLL_SINCE,
+		dateFrom(context.getNodeParameter(FIRST_POLL_SINCE.path, ''), context.getTimezone()),
+	);
 	if (sinceMs === undefined) {
-		throw new NodeOperationError(context.getNode(), 'On First Poll is "Since a Date", but Since is empty', {
-			description: 'Set Options > Since to the date and time from which inquiries are emitted on the first poll, such as 2026-01-31T09:00:00Z.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'On First Poll is "Since a Date", but Since is empty',
+			{
+				description:
+					'Set Options > Since to the date and time from which inquiries are emitted on the first poll, such as 2026-01-31T09:00:00Z.',
+			},
+		);
 	}
 	// A first poll would emit nothing until then, and forms read later would not wait for it: refused, so every form starts alike.
 	if (sinceMs > Date.now()) {
@@ -85,7 +132,13 @@ function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since
 }
 
 /** A whole-number option; from an expression, NaN or 2.5 is an error rather than clamped into something else. */
-function wholeOption(context: IPollFunctions, field: ParameterField, fallback: number, max?: number, min = 1): number {
+function wholeOption(
+	context: IPollFunctions,
+	field: ParameterField,
+	fallback: number,
+	max?: number,
+	min = 1,
+): number {
 	const value = context.getNodeParameter(field.path, fallback);
 	return checkedParameter(context.getNode(), field, wholeNumberFrom(value, { min, max }));
 }

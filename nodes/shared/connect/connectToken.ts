@@ -82,7 +82,6 @@ export interface TokenRequestBounds {
 	maxBytes?: number;
 }
 
-
 export async function exchangeRefreshToken(
 	httpRequest: HttpRequest,
 	client: ConnectClient,
@@ -94,7 +93,12 @@ export async function exchangeRefreshToken(
 	const deadlineAt = Date.now() + deadlineMs;
 	const deadline = AbortSignal.timeout(deadlineMs);
 	const signal = bounds.signal ? AbortSignal.any([deadline, bounds.signal]) : deadline;
-	const timedOut: TokenExchangeFailure = { ok: false, reason: 'timed_out', status: 0, bound: Math.ceil(deadlineMs / 1000) };
+	const timedOut: TokenExchangeFailure = {
+		ok: false,
+		reason: 'timed_out',
+		status: 0,
+		bound: Math.ceil(deadlineMs / 1000),
+	};
 	const url = joinUrl(client.connectBaseUrl, CONNECT_GRANT_PATH);
 	const headers: IDataObject = { 'Content-Type': 'application/json' };
 	if (client.accessToken) headers.ACCESSTOKEN = client.accessToken;
@@ -127,7 +131,9 @@ export async function exchangeRefreshToken(
 		});
 	} catch (error) {
 		if (error instanceof AnswerLimitExceeded) {
-			return error.limit === 'bytes' ? { ok: false, reason: 'too_large', status: 0, bound: maxBytes } : timedOut;
+			return error.limit === 'bytes'
+				? { ok: false, reason: 'too_large', status: 0, bound: maxBytes }
+				: timedOut;
 		}
 		if (signal.aborted) return timedOut;
 		const detail = error instanceof Error ? error.message : String(error);
@@ -146,7 +152,11 @@ export async function exchangeRefreshToken(
 		};
 	}
 	const body = asObject(response.body);
-	if (response.statusCode >= 200 && response.statusCode < 300 && typeof body.access_token === 'string') {
+	if (
+		response.statusCode >= 200 &&
+		response.statusCode < 300 &&
+		typeof body.access_token === 'string'
+	) {
 		return {
 			ok: true,
 			tokens: {
@@ -247,7 +257,9 @@ function shorten(text: string): string {
 		.slice(0, MAX_DETAIL_LENGTH * 4)
 		.replace(/\s+/g, ' ')
 		.trim();
-	return oneLine.length > MAX_DETAIL_LENGTH ? `${oneLine.slice(0, MAX_DETAIL_LENGTH - 1)}…` : oneLine;
+	return oneLine.length > MAX_DETAIL_LENGTH
+		? `${oneLine.slice(0, MAX_DETAIL_LENGTH - 1)}…`
+		: oneLine;
 }
 
 /** expires_at is an epoch number of unstated unit (seconds or milliseconds); expires_in is seconds from now. */

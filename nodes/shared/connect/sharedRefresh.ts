@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import { TOKEN_REQUEST_DEADLINE_MS, type ConnectTokens, type TokenExchangeResult } from './connectToken';
+import {
+	TOKEN_REQUEST_DEADLINE_MS,
+	type ConnectTokens,
+	type TokenExchangeResult,
+} from './connectToken';
 
 /**
  * One token request per refresh token, within this process. The Connect
@@ -96,15 +100,26 @@ export class SharedRefresh {
 	 * The exchange's result, or a failure at the deadline whether or not the
 	 * exchange stops then (it is asked to, through the signal).
 	 */
-	private async withDeadline(exchange: (signal: AbortSignal) => Promise<TokenExchangeResult>): Promise<TokenExchangeResult> {
+	private async withDeadline(
+		exchange: (signal: AbortSignal) => Promise<TokenExchangeResult>,
+	): Promise<TokenExchangeResult> {
 		const deadline = AbortSignal.timeout(this.deadlineMs);
 		let onDeadline: () => void = () => {};
 		const timedOut = new Promise<TokenExchangeResult>((resolve) => {
-			onDeadline = () => resolve({ ok: false, reason: 'timed_out', status: 0, bound: Math.ceil(this.deadlineMs / 1000) });
+			onDeadline = () =>
+				resolve({
+					ok: false,
+					reason: 'timed_out',
+					status: 0,
+					bound: Math.ceil(this.deadlineMs / 1000),
+				});
 			deadline.addEventListener('abort', onDeadline, { once: true });
 		});
 		try {
-			return await Promise.race([Promise.resolve().then(async () => await exchange(deadline)), timedOut]);
+			return await Promise.race([
+				Promise.resolve().then(async () => await exchange(deadline)),
+				timedOut,
+			]);
 		} finally {
 			deadline.removeEventListener('abort', onDeadline);
 		}
@@ -124,7 +139,9 @@ export class SharedRefresh {
 	private keep(key: RefreshKey, id: string, tokens: ConnectTokens): void {
 		const now = this.now();
 		const until =
-			tokens.expiresAtMs > 0 ? Math.min(now + this.maxReuseMs, tokens.expiresAtMs) : now + this.maxReuseMs;
+			tokens.expiresAtMs > 0
+				? Math.min(now + this.maxReuseMs, tokens.expiresAtMs)
+				: now + this.maxReuseMs;
 		const nextId = hashOf({ ...key, refreshToken: tokens.refreshToken });
 		// A late caller still holding an older refresh token of this chain gets
 		// the newest tokens, never ones whose refresh token is already spent.

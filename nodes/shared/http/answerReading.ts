@@ -41,7 +41,10 @@ export async function collectAnswer(chunks: AsyncIterable<Buffer>): Promise<Buff
  * The first `maxBytes` of an answer; the rest is not read (leaving the loop
  * closes the stream). For error pages, where only the start carries meaning.
  */
-export async function collectStart(chunks: AsyncIterable<Buffer | string>, maxBytes: number): Promise<Buffer> {
+export async function collectStart(
+	chunks: AsyncIterable<Buffer | string>,
+	maxBytes: number,
+): Promise<Buffer> {
 	const parts: Buffer[] = [];
 	let bytes = 0;
 	for await (const piece of chunks) {

@@ -20,7 +20,11 @@ export function isDecodingFailure(error: unknown): boolean {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
 		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && DECODING_ERROR_PREFIXES.some((prefix) => code.startsWith(prefix))) return true;
+		if (
+			typeof code === 'string' &&
+			DECODING_ERROR_PREFIXES.some((prefix) => code.startsWith(prefix))
+		)
+			return true;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return false;

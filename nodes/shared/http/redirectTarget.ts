@@ -34,7 +34,6 @@ export function describeRedirect(statusCode: number, headers: unknown, requestUr
 		: `a redirect (HTTP ${statusCode}) without a usable Location`;
 }
 
-
 /** A web-service answer that was a redirect: never followed, and named by its origin only. */
 export interface RedirectFailure {
 	ok: false;
@@ -44,8 +43,13 @@ export interface RedirectFailure {
 	target: string;
 }
 
-export function redirectFailure(statusCode: number, headers: unknown, requestUrl: string): RedirectFailure | undefined {
+export function redirectFailure(
+	statusCode: number,
+	headers: unknown,
+	requestUrl: string,
+): RedirectFailure | undefined {
 	if (!isRedirectStatus(statusCode)) return undefined;
-	const target = redirectOrigin(headers, requestUrl) ?? 'an address that is missing or does not parse';
+	const target =
+		redirectOrigin(headers, requestUrl) ?? 'an address that is missing or does not parse';
 	return { ok: false, redirect: true, httpStatus: statusCode, target };
 }

@@ -14,11 +14,17 @@ const MONTH = `(${MONTHS.join('|')})`;
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
 
 /** Sun, 06 Nov 1994 08:49:37 GMT */
-const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const IMF_FIXDATE = new RegExp(
+	`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`,
+);
 /** Sunday, 06-Nov-94 08:49:37 GMT */
-const RFC850_DATE = new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(
+	`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`,
+);
 /** Sun Nov  6 08:49:37 1994 */
-const ASCTIME_DATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([\\d ]\\d) ${TIME} (\\d{4})$`);
+const ASCTIME_DATE = new RegExp(
+	`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([\\d ]\\d) ${TIME} (\\d{4})$`,
+);
 
 /** The wait a Retry-After value asks for, in milliseconds, or undefined when it is missing or not valid. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
@@ -52,7 +58,12 @@ function fullYear(twoDigits: number, nowMs: number): number {
 	return year;
 }
 
-function utc(year: number, monthName: string, dayText: string, [hourText, minuteText, secondText]: string[]): number | undefined {
+function utc(
+	year: number,
+	monthName: string,
+	dayText: string,
+	[hourText, minuteText, secondText]: string[],
+): number | undefined {
 	const month = MONTHS.indexOf(monthName);
 	const [day, hour, minute, second] = [dayText, hourText, minuteText, secondText].map(Number);
 	// 60 is a leap second, which a clock may show; it is read as the next minute's start.

@@ -70,7 +70,10 @@ export function delayAfterRateLimit(
 	jitter: number,
 ): number | undefined {
 	if (history.rateLimited >= policy.maxRateLimited) return undefined;
-	const delay = Math.max(policy.minDelayMs, retryAfterMs ?? backoff(policy, history.rateLimited, jitter));
+	const delay = Math.max(
+		policy.minDelayMs,
+		retryAfterMs ?? backoff(policy, history.rateLimited, jitter),
+	);
 	return history.elapsedMs + delay <= policy.rateLimitBudgetMs ? delay : undefined;
 }
 

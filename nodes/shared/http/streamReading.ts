@@ -28,7 +28,10 @@ export type StreamReading<List = unknown> =
  * secrets out of a value: the reader applies it to every record it hands
  * on (the transport redacts the answer's other fields).
  */
-export type StreamReader = (chunks: AsyncIterable<Buffer>, redact: ValueRedactor) => Promise<StreamReading>;
+export type StreamReader = (
+	chunks: AsyncIterable<Buffer>,
+	redact: ValueRedactor,
+) => Promise<StreamReading>;
 
 /**
  * Thrown by a stream reader to end the call with an error of its own, such

@@ -35,7 +35,8 @@ export function parseScalar(bytes: Buffer, start: number, end: number): unknown 
 	const digitsFrom = negative ? start + 1 : start;
 	const digits = end - digitsFrom;
 	// Up to 15 digits is exact in a double; a leading zero is not JSON and goes to JSON.parse to be refused.
-	if (digits < 1 || digits > 15 || (bytes[digitsFrom] === 0x30 && digits > 1)) return parseJson(bytes, start, end);
+	if (digits < 1 || digits > 15 || (bytes[digitsFrom] === 0x30 && digits > 1))
+		return parseJson(bytes, start, end);
 	let value = 0;
 	for (let i = digitsFrom; i < end; i++) {
 		const digit = bytes[i] - 0x30;

@@ -27,7 +27,9 @@ export function jsonProblem(text: string): JsonProblem | undefined {
 	for (;;) {
 		i = skipWhitespace(text, i);
 		if (i >= text.length) {
-			return expect === 'afterValue' && open.length === 0 ? undefined : { what: 'the text ends too early', at: i };
+			return expect === 'afterValue' && open.length === 0
+				? undefined
+				: { what: 'the text ends too early', at: i };
 		}
 		const char = text[i];
 		if ((expect === 'firstValue' && char === ']') || (expect === 'firstKey' && char === '}')) {
@@ -54,7 +56,8 @@ export function jsonProblem(text: string): JsonProblem | undefined {
 			}
 			case 'firstKey':
 			case 'key': {
-				if (char !== '"') return { what: `a key that is not a string: ${quoted(pieceAt(text, i))}`, at: i };
+				if (char !== '"')
+					return { what: `a key that is not a string: ${quoted(pieceAt(text, i))}`, at: i };
 				const end = stringEnd(text, i);
 				if (typeof end !== 'number') return end;
 				i = end;
@@ -62,14 +65,16 @@ export function jsonProblem(text: string): JsonProblem | undefined {
 				break;
 			}
 			case 'colon': {
-				if (char !== ':') return { what: `${quoted(pieceAt(text, i))} where a colon belongs`, at: i };
+				if (char !== ':')
+					return { what: `${quoted(pieceAt(text, i))} where a colon belongs`, at: i };
 				i++;
 				expect = 'value';
 				break;
 			}
 			default: {
 				const close = open[open.length - 1];
-				if (close === undefined) return { what: `text after the end: ${quoted(pieceAt(text, i))}`, at: i };
+				if (close === undefined)
+					return { what: `text after the end: ${quoted(pieceAt(text, i))}`, at: i };
 				if (char === ',') {
 					i++;
 					expect = close === '}' ? 'key' : 'value';
@@ -90,7 +95,10 @@ function stringEnd(text: string, start: number): number | JsonProblem {
 		const code = text.charCodeAt(i);
 		if (code === 0x22) return i + 1;
 		if (code < 0x20) {
-			return { what: `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')}) inside a string`, at: i };
+			return {
+				what: `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')}) inside a string`,
+				at: i,
+			};
 		}
 		if (code !== 0x5c) continue;
 		const escaped = text[i + 1];
@@ -101,7 +109,9 @@ function stringEnd(text: string, start: number): number | JsonProblem {
 		} else if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) {
 			i++;
 		} else {
-			return escaped === undefined ? { what: 'a string that never ends', at: start } : { what: `a bad escape ${quoted(`\\${escaped}`)}`, at: i };
+			return escaped === undefined
+				? { what: 'a string that never ends', at: start }
+				: { what: `a bad escape ${quoted(`\\${escaped}`)}`, at: i };
 		}
 	}
 	return { what: 'a string that never ends', at: start };
@@ -111,7 +121,8 @@ function stringEnd(text: string, start: number): number | JsonProblem {
 function scalarEnd(text: string, start: number): number | JsonProblem {
 	const token = tokenAt(text, start);
 	if (token === '') return { what: `${quoted(text[start])} where a value belongs`, at: start };
-	if (token === 'true' || token === 'false' || token === 'null' || isJsonNumber(token)) return start + token.length;
+	if (token === 'true' || token === 'false' || token === 'null' || isJsonNumber(token))
+		return start + token.length;
 	const looksNumeric = /^[-\d]/.test(token);
 	return { what: `${looksNumeric ? 'a bad number' : 'a bare word'} ${quoted(token)}`, at: start };
 }
@@ -157,7 +168,11 @@ function isHex4(text: string): boolean {
 }
 
 function skipWhitespace(text: string, i: number): number {
-	while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+	while (
+		i < text.length &&
+		(text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')
+	)
+		i++;
 	return i;
 }
 

@@ -31,7 +31,10 @@ export type ScanOutcome =
  * being sliced out. An error it throws (a limit reached) stops the scan and
  * leaves push() as it is.
  */
-export type ElementHandler = (summary: Record<string, unknown> | undefined, bytes: () => Buffer) => void;
+export type ElementHandler = (
+	summary: Record<string, unknown> | undefined,
+	bytes: () => Buffer,
+) => void;
 
 /**
  * Where the scan is in the answer. The object states read the answer's own
@@ -115,7 +118,8 @@ export class JsonStreamScanner {
 	private readonly piece = new ByteSpan();
 	private elementChunk: Buffer | undefined;
 	private elementEnd = 0;
-	private readonly elementBytes = (): Buffer => this.element.end(this.elementChunk as Buffer, this.elementEnd);
+	private readonly elementBytes = (): Buffer =>
+		this.element.end(this.elementChunk as Buffer, this.elementEnd);
 
 	constructor(
 		private readonly shape: JsonStreamShape,
@@ -151,7 +155,8 @@ export class JsonStreamScanner {
 
 	/** After the last byte. */
 	finish(): ScanOutcome {
-		if (this.state === 'end') return { kind: 'complete', fields: Object.fromEntries(this.fields), hasData: this.hasList };
+		if (this.state === 'end')
+			return { kind: 'complete', fields: Object.fromEntries(this.fields), hasData: this.hasList };
 		return this.state === 'gaveUp' ? { kind: 'unrecognised' } : { kind: 'cut-short' };
 	}
 
@@ -168,14 +173,31 @@ export class JsonStreamScanner {
 			else if ((i = skipWhitespace(chunk, i)) < n) {
 				// A member's states first: most of an answer is there.
 				switch (state) {
-					case 'colon': i = this.atColon(chunk, i); break;
-					case 'value': i = this.atValue(chunk, i); break;
-					case 'afterValue': i = this.afterMember(chunk, i); break;
-					case 'firstKey': case 'key': i = this.atKey(chunk, i); break;
-					case 'afterElement': i = this.afterElement(chunk, i); break;
-					case 'firstElement': case 'element': i = this.atElement(chunk, i); break;
-					case 'start': i = this.atStart(chunk, i); break;
-					default: throw new GiveUp(); // 'end': nothing but white space may follow the answer
+					case 'colon':
+						i = this.atColon(chunk, i);
+						break;
+					case 'value':
+						i = this.atValue(chunk, i);
+						break;
+					case 'afterValue':
+						i = this.afterMember(chunk, i);
+						break;
+					case 'firstKey':
+					case 'key':
+						i = this.atKey(chunk, i);
+						break;
+					case 'afterElement':
+						i = this.afterElement(chunk, i);
+						break;
+					case 'firstElement':
+					case 'element':
+						i = this.atElement(chunk, i);
+						break;
+					case 'start':
+						i = this.atStart(chunk, i);
+						break;
+					default:
+						throw new GiveUp(); // 'end': nothing but white space may follow the answer
 				}
 			}
 		}
@@ -183,11 +205,16 @@ export class JsonStreamScanner {
 
 	/** A byte order mark only at the very first bytes, then the answer's opening brace. */
 	private atStart(chunk: Buffer, i: number): number {
-		if (this.bytesSeen + i === this.bomMatched && this.bomMatched < BOM.length && chunk[i] === BOM[this.bomMatched]) {
+		if (
+			this.bytesSeen + i === this.bomMatched &&
+			this.bomMatched < BOM.length &&
+			chunk[i] === BOM[this.bomMatched]
+		) {
 			this.bomMatched++;
 			return i + 1;
 		}
-		if ((this.bomMatched > 0 && this.bomMatched < BOM.length) || chunk[i] !== OPEN_BRACE) throw new GiveUp();
+		if ((this.bomMatched > 0 && this.bomMatched < BOM.length) || chunk[i] !== OPEN_BRACE)
+			throw new GiveUp();
 		this.inElement = false;
 		this.state = 'firstKey';
 		return i + 1;
@@ -237,7 +264,8 @@ export class JsonStreamScanner {
 		// Every field of the answer is read; of an element, only the scalar summary fields.
 		this.capturingValue = !this.inElement || (this.summaryKey !== undefined && !nested);
 		// As in JSON.parse, the last value of a repeated key wins, even one that is not a scalar.
-		if (this.inElement && this.summaryKey !== undefined && nested) delete this.summary[this.summaryKey];
+		if (this.inElement && this.summaryKey !== undefined && nested)
+			delete this.summary[this.summaryKey];
 		if (this.capturingValue) this.piece.begin(i);
 		this.state = 'valueRest';
 		return this.startValue(chunk, i);
@@ -300,7 +328,11 @@ export class JsonStreamScanner {
 		else this.state = 'end';
 	}
 
-	private endElement(summary: Record<string, unknown> | undefined, chunk: Buffer, at: number): void {
+	private endElement(
+		summary: Record<string, unknown> | undefined,
+		chunk: Buffer,
+		at: number,
+	): void {
 		this.elementChunk = chunk;
 		this.elementEnd = at;
 		this.onElement(summary, this.elementBytes);
@@ -319,7 +351,11 @@ export class JsonStreamScanner {
 	}
 
 	/** Which summary key these bytes (a key without escapes, quotes included) spell, compared in place. */
-	private readonly summaryKeyIn = (bytes: Buffer, start: number, end: number): string | undefined => {
+	private readonly summaryKeyIn = (
+		bytes: Buffer,
+		start: number,
+		end: number,
+	): string | undefined => {
 		const length = end - start;
 		for (let k = 0; k < this.quotedSummaryKeys.length; k++) {
 			const candidate = this.quotedSummaryKeys[k];
@@ -353,7 +389,8 @@ export class JsonStreamScanner {
 			return i + 1;
 		}
 		// An empty scalar is not JSON.
-		if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COLON) throw new GiveUp();
+		if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COLON)
+			throw new GiveUp();
 		this.valueKind = 'scalar';
 		this.inString = false;
 		return i;
@@ -372,7 +409,12 @@ export class JsonStreamScanner {
 			this.scalarDone = false;
 			while (i < n) {
 				const byte = chunk[i];
-				if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || isWhitespace(byte)) {
+				if (
+					byte === COMMA ||
+					byte === CLOSE_BRACE ||
+					byte === CLOSE_BRACKET ||
+					isWhitespace(byte)
+				) {
 					this.scalarDone = true;
 					return i;
 				}

@@ -13,12 +13,52 @@
  */
 const NAMED_REFERENCES = new Map<string, string>(
 	Object.entries({
-		amp: '&', AMP: '&', lt: '<', LT: '<', gt: '>', GT: '>', quot: '"', QUOT: '"', apos: "'", nbsp: '\u00a0',
-		excl: '!', num: '#', dollar: '$', percnt: '%', lpar: '(', rpar: ')', ast: '*', midast: '*', plus: '+',
-		comma: ',', period: '.', sol: '/', colon: ':', semi: ';', equals: '=', quest: '?', commat: '@',
-		lsqb: '[', lbrack: '[', bsol: '\\', rsqb: ']', rbrack: ']', Hat: '^', lowbar: '_', UnderBar: '_',
-		grave: '`', DiacriticalGrave: '`', lcub: '{', lbrace: '{', verbar: '|', vert: '|', VerticalLine: '|',
-		rcub: '}', rbrace: '}', Tab: '\t', NewLine: '\n',
+		amp: '&',
+		AMP: '&',
+		lt: '<',
+		LT: '<',
+		gt: '>',
+		GT: '>',
+		quot: '"',
+		QUOT: '"',
+		apos: "'",
+		nbsp: '\u00a0',
+		excl: '!',
+		num: '#',
+		dollar: '$',
+		percnt: '%',
+		lpar: '(',
+		rpar: ')',
+		ast: '*',
+		midast: '*',
+		plus: '+',
+		comma: ',',
+		period: '.',
+		sol: '/',
+		colon: ':',
+		semi: ';',
+		equals: '=',
+		quest: '?',
+		commat: '@',
+		lsqb: '[',
+		lbrack: '[',
+		bsol: '\\',
+		rsqb: ']',
+		rbrack: ']',
+		Hat: '^',
+		lowbar: '_',
+		UnderBar: '_',
+		grave: '`',
+		DiacriticalGrave: '`',
+		lcub: '{',
+		lbrace: '{',
+		verbar: '|',
+		vert: '|',
+		VerticalLine: '|',
+		rcub: '}',
+		rbrace: '}',
+		Tab: '\t',
+		NewLine: '\n',
 	}),
 );
 
@@ -43,7 +83,10 @@ export function decodeWithOrigins(text: string): { text: string; origins: number
 	for (let round = 0; round < MAX_DECODE_ROUNDS && current.includes('&'); round++) {
 		const decoded = decodeOnce(current);
 		if (decoded.text === current) break;
-		origins = origins === undefined ? decoded.origins : decoded.origins.map((index) => (origins as number[])[index]);
+		origins =
+			origins === undefined
+				? decoded.origins
+				: decoded.origins.map((index) => (origins as number[])[index]);
 		current = decoded.text;
 	}
 	return { text: current, origins };
@@ -61,7 +104,9 @@ function decodeOnce(text: string): { text: string; origins: number[] } {
 		const [reference, decimal, hex, name] = match;
 		const start = match.index;
 		const character =
-			name !== undefined ? NAMED_REFERENCES.get(name) : codePointText(decimal !== undefined ? Number(decimal) : parseInt(hex, 16));
+			name !== undefined
+				? NAMED_REFERENCES.get(name)
+				: codePointText(decimal !== undefined ? Number(decimal) : parseInt(hex, 16));
 		if (character === undefined) continue;
 		copy(copiedUpTo, start);
 		pieces.push(character);
@@ -75,7 +120,8 @@ function decodeOnce(text: string): { text: string; origins: number[] } {
 
 /** A numeric reference to no character (0, a surrogate, beyond U+10FFFF) reads as U+FFFD, as in browsers. */
 function codePointText(codePoint: number): string {
-	const valid = codePoint > 0 && codePoint <= 0x10ffff && (codePoint < 0xd800 || codePoint > 0xdfff);
+	const valid =
+		codePoint > 0 && codePoint <= 0x10ffff && (codePoint < 0xd800 || codePoint > 0xdfff);
 	return valid ? String.fromCodePoint(codePoint) : '\ufffd';
 }
 
@@ -119,7 +165,13 @@ export function htmlToText(html: string): string {
 }
 
 function startsTag(char: string): boolean {
-	return char === '/' || char === '!' || char === '?' || (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z');
+	return (
+		char === '/' ||
+		char === '!' ||
+		char === '?' ||
+		(char >= 'a' && char <= 'z') ||
+		(char >= 'A' && char <= 'Z')
+	);
 }
 
 function finish(pieces: string[]): string {

@@ -59,7 +59,8 @@ export function jsonText(value: unknown, sortKeys: boolean): string {
 		const member = toJsonValue((frame.container as Record<string, unknown>)[key], key);
 		if (frame.keys !== undefined) {
 			// Left out of an object, as JSON.stringify does.
-			if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+			if (member === undefined || typeof member === 'function' || typeof member === 'symbol')
+				continue;
 			out.push(`${frame.written > 0 ? ',' : ''}${JSON.stringify(key)}:`);
 		} else if (index > 0) {
 			out.push(',');
@@ -76,7 +77,8 @@ function toJsonValue(value: unknown, key: string): unknown {
 	let current: unknown = value;
 	const toJSON = (value as { toJSON?: unknown }).toJSON;
 	if (typeof toJSON === 'function') current = (toJSON as (key: string) => unknown).call(value, key);
-	if (current instanceof Number || current instanceof String || current instanceof Boolean) return current.valueOf();
+	if (current instanceof Number || current instanceof String || current instanceof Boolean)
+		return current.valueOf();
 	return current;
 }
 

@@ -27,7 +27,9 @@ export function apiMessageForUser(text: string, secrets: readonly unknown[]): st
  * "abc123.example".
  */
 export function redactOrigin(text: string, secrets: readonly unknown[]): string {
-	const lowered = secrets.filter((secret): secret is string => typeof secret === 'string').map((secret) => secret.toLowerCase());
+	const lowered = secrets
+		.filter((secret): secret is string => typeof secret === 'string')
+		.map((secret) => secret.toLowerCase());
 	return redactSecrets(text, [...secrets, ...lowered]);
 }
 
@@ -78,7 +80,12 @@ function redactWith<T>(value: T, redactor: Redactor): T {
 			const name = freeName(copy, redactor(key), redactor);
 			if (name === undefined) continue;
 			// defineProperty: a "__proto__" key stays data and never reaches the prototype.
-			Object.defineProperty(copy, name, { value: convert(member), enumerable: true, writable: true, configurable: true });
+			Object.defineProperty(copy, name, {
+				value: convert(member),
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 		}
 	}
 	return result;
@@ -91,7 +98,11 @@ function freeName(object: object, name: string, redactor: Redactor): string | un
 	if (!Object.prototype.hasOwnProperty.call(object, name)) return name;
 	for (let suffix = 2; suffix <= MAX_KEY_SUFFIX; suffix++) {
 		const candidate = `${name}_${suffix}`;
-		if (!Object.prototype.hasOwnProperty.call(object, candidate) && redactor(candidate) === candidate) return candidate;
+		if (
+			!Object.prototype.hasOwnProperty.call(object, candidate) &&
+			redactor(candidate) === candidate
+		)
+			return candidate;
 	}
 	return undefined;
 }
@@ -110,7 +121,8 @@ function redactorFor(secrets: readonly unknown[]): Redactor | undefined {
 	const forms = new Set<string>();
 	for (const secret of secrets) {
 		if (typeof secret !== 'string' || secret.trim() === '') continue;
-		for (const value of new Set([secret, secret.trim()])) for (const form of writtenForms(value)) forms.add(form);
+		for (const value of new Set([secret, secret.trim()]))
+			for (const form of writtenForms(value)) forms.add(form);
 	}
 	if (forms.size === 0) return undefined;
 	const list = [...forms];
@@ -122,15 +134,29 @@ function redactorFor(secrets: readonly unknown[]): Redactor | undefined {
 /** The ways a server may write `secret` back. */
 function writtenForms(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
-	const asciiJson = json.replace(/\//g, '\\/').replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-	const forms = [secret, decodeWithOrigins(secret).text, json, asciiJson, asciiJson.replace(/\\u[\da-f]{4}/g, (escape) => `\\u${escape.slice(2).toUpperCase()}`)];
+	const asciiJson = json
+		.replace(/\//g, '\\/')
+		.replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+	const forms = [
+		secret,
+		decodeWithOrigins(secret).text,
+		json,
+		asciiJson,
+		asciiJson.replace(/\\u[\da-f]{4}/g, (escape) => `\\u${escape.slice(2).toUpperCase()}`),
+	];
 	const url = urlEncoded(secret);
 	if (url !== undefined) {
 		// Also with !'()* encoded (RFC 3986, PHP's rawurlencode), and each of those with + for a space.
-		const strict = url.replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+		const strict = url.replace(
+			/[!'()*]/g,
+			(char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+		);
 		for (const encoded of [url, strict]) {
 			for (const spaced of [encoded, encoded.replace(/%20/g, '+')]) {
-				forms.push(spaced, spaced.replace(/%[\dA-F]{2}/g, (escape) => escape.toLowerCase()));
+				forms.push(
+					spaced,
+					spaced.replace(/%[\dA-F]{2}/g, (escape) => escape.toLowerCase()),
+				);
 			}
 		}
 	}
@@ -159,10 +185,12 @@ function redactForms(text: string, forms: readonly string[], marker: string): st
 	const original = (index: number) => (origins === undefined ? index : origins[index]);
 	for (const form of forms) {
 		// Overlapping places too: each found place is looked past by one unit, not by the form's length.
-		for (let at = decoded.indexOf(form); at !== -1; at = decoded.indexOf(form, at + 1)) mark(original(at), original(at + form.length));
+		for (let at = decoded.indexOf(form); at !== -1; at = decoded.indexOf(form, at + 1))
+			mark(original(at), original(at + form.length));
 		// Decoding can swallow a secret written as is ("&#0" holds "#"): the text as written is searched too.
 		if (origins === undefined) continue;
-		for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) mark(at, at + form.length);
+		for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
+			mark(at, at + form.length);
 	}
 	if (cover === undefined) return text;
 	const pieces: string[] = [];
@@ -195,7 +223,8 @@ function markerFor(forms: readonly string[]): string {
 function overlapsMarker(form: string, marker: string): boolean {
 	if (form.includes(marker) || marker.includes(form)) return true;
 	for (let length = 1; length < Math.min(form.length, marker.length); length++) {
-		if (form.endsWith(marker.slice(0, length)) || form.startsWith(marker.slice(-length))) return true;
+		if (form.endsWith(marker.slice(0, length)) || form.startsWith(marker.slice(-length)))
+			return true;
 	}
 	return false;
 }

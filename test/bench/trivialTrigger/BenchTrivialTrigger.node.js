@@ -44,7 +44,8 @@ class BenchTrivialTrigger {
 	async poll() {
 		const pollStartedAt = Date.now();
 		const stateBytes = /** @type {number} */ (this.getNodeParameter('stateBytes', 0));
-		if (stateBytes > 0) this.getWorkflowStaticData('node').cursor = cursorLike(stateBytes, pollStartedAt);
+		if (stateBytes > 0)
+			this.getWorkflowStaticData('node').cursor = cursorLike(stateBytes, pollStartedAt);
 		return [Array.from({ length: 10 }, (_, index) => ({ json: { index, pollStartedAt } }))];
 	}
 }

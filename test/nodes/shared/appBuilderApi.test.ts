@@ -2,9 +2,15 @@ import { joinUrl } from '../../../nodes/shared/appBuilderApi';
 
 describe('joinUrl', () => {
 	it('joins a base URL with or without trailing slashes and spaces to an absolute path', () => {
-		expect(joinUrl('https://api.example.com', '/V4/x.php')).toBe('https://api.example.com/V4/x.php');
-		expect(joinUrl(' https://api.example.com/// ', '/V4/x.php')).toBe('https://api.example.com/V4/x.php');
-		expect(joinUrl('https://api.example.com/base/', '/V4/x.php')).toBe('https://api.example.com/base/V4/x.php');
+		expect(joinUrl('https://api.example.com', '/V4/x.php')).toBe(
+			'https://api.example.com/V4/x.php',
+		);
+		expect(joinUrl(' https://api.example.com/// ', '/V4/x.php')).toBe(
+			'https://api.example.com/V4/x.php',
+		);
+		expect(joinUrl('https://api.example.com/base/', '/V4/x.php')).toBe(
+			'https://api.example.com/base/V4/x.php',
+		);
 		expect(joinUrl('', '/V4/x.php')).toBe('/V4/x.php');
 		expect(joinUrl('///', '/V4/x.php')).toBe('/V4/x.php');
 	});

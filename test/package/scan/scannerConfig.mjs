@@ -46,13 +46,20 @@ export function scannerConfig() {
  * fast-glob, no dot files or folders, nothing under node_modules, no package-lock.json.
  */
 export const SCANNED_FILES = {
-	source: (path) => path === 'package.json' || (/^(?:nodes|credentials)\//.test(path) && /\.(?:js|ts|json)$/.test(path)),
+	source: (path) =>
+		path === 'package.json' ||
+		(/^(?:nodes|credentials)\//.test(path) && /\.(?:js|ts|json)$/.test(path)),
 	tarball: (path) => path === 'package.json' || path.endsWith('.js'),
 };
 
 /** Lints the given files of `dir` as the scanner does; returns the formatted report of files with errors, or ''. */
 export async function lintAsScanner(dir, files) {
-	const eslint = new ESLint({ cwd: dir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: scannerConfig() });
+	const eslint = new ESLint({
+		cwd: dir,
+		allowInlineConfig: false,
+		overrideConfigFile: true,
+		overrideConfig: scannerConfig(),
+	});
 	const results = await eslint.lintFiles(files);
 	const failing = results.filter((result) => result.errorCount > 0);
 	if (failing.length === 0) return '';

@@ -9,7 +9,8 @@ export const inquiryResource: Resource = {
 		{
 			name: 'Get Many',
 			value: 'getAll',
-			description: 'Get the inquiries (leads) people submitted through a form of the app, newest first',
+			description:
+				'Get the inquiries (leads) people submitted through a form of the app, newest first',
 			action: 'Get many form inquiries',
 			module: getMany,
 		},

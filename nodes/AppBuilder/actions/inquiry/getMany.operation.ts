@@ -39,7 +39,11 @@ const properties: INodeProperties[] = [
 	},
 	limitField,
 	// Used as an AI agent's tool, a smaller default keeps the answer within what a model reads well.
-	{ ...limitField, default: TOOL_DEFAULT_LIMIT, displayOptions: { show: { returnAll: [false], '@tool': [true] } } },
+	{
+		...limitField,
+		default: TOOL_DEFAULT_LIMIT,
+		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
+	},
 	simplifyField,
 	{
 		displayName: 'Filters',
@@ -53,14 +57,21 @@ const properties: INodeProperties[] = [
 				name: 'readStatus',
 				type: 'options',
 				default: 'any',
-				options: [{ name: 'Any', value: 'any' }, { name: 'Read', value: 'read' }, { name: 'Unread', value: 'unread' }],
+				options: [
+					{ name: 'Any', value: 'any' },
+					{ name: 'Read', value: 'read' },
+					{ name: 'Unread', value: 'unread' },
+				],
 			},
 			{
 				displayName: 'Sort',
 				name: 'sort',
 				type: 'options',
 				default: 'newestFirst',
-				options: [{ name: 'Newest First', value: 'newestFirst' }, { name: 'Oldest First', value: 'oldestFirst' }],
+				options: [
+					{ name: 'Newest First', value: 'newestFirst' },
+					{ name: 'Oldest First', value: 'oldestFirst' },
+				],
 			},
 			{
 				displayName: 'Submitted After',
@@ -82,7 +93,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['inquiry'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['inquiry'], operation: ['getAll'] } },
+	properties,
+);
 
 const LIMIT = { label: 'Limit', path: 'limit' };
 const READ_STATUS = { label: 'Read Status', path: 'filters.readStatus' };
@@ -104,8 +118,20 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 		this.getNodeParameter('pageId', itemIndex, '', { extractValue: true }),
 		itemIndex,
 	);
-	const returnAll = readParameter(this, { label: 'Return All', path: 'returnAll' }, itemIndex, false, booleanFrom);
-	const simplify = readParameter(this, { label: 'Simplify', path: 'simplify' }, itemIndex, true, booleanFrom);
+	const returnAll = readParameter(
+		this,
+		{ label: 'Return All', path: 'returnAll' },
+		itemIndex,
+		false,
+		booleanFrom,
+	);
+	const simplify = readParameter(
+		this,
+		{ label: 'Simplify', path: 'simplify' },
+		itemIndex,
+		true,
+		booleanFrom,
+	);
 
 	const selection: InquirySelection = {
 		submittedAfterMs: parseDate(this, 'submittedAfter', 'Submitted After', itemIndex),
@@ -113,17 +139,29 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 		readStatus: readChoice(this, READ_STATUS, itemIndex, 'any', READ_STATUSES),
 		sort: readChoice(this, SORT, itemIndex, 'newestFirst', SORTS),
 		// A Limit of -2 or NaN would cut the list silently (slice), so only a whole number of 1 or more is taken.
-		limit: returnAll ? undefined : readParameter(this, LIMIT, itemIndex, 50, (value) => wholeNumberFrom(value, { min: 1 })),
+		limit: returnAll
+			? undefined
+			: readParameter(this, LIMIT, itemIndex, 50, (value) => wholeNumberFrom(value, { min: 1 })),
 	};
 
 	return { target, selection, simplify };
 }
 
-export async function send(this: IExecuteFunctions, query: InquiryQuery, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function send(
+	this: IExecuteFunctions,
+	query: InquiryQuery,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const { target, selection, simplify } = query;
-	const selected = (redact: ValueRedactor) => new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
+	const selected = (redact: ValueRedactor) =>
+		new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
 	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.
-	const reader = inquiryAnswerReader(selected, (all) => selectFromRecords(all, selected((value) => value)));
+	const reader = inquiryAnswerReader(selected, (all) =>
+		selectFromRecords(
+			all,
+			selected((value) => value),
+		),
+	);
 	const records = await fetchFormInquiries(this, target, reader, { itemIndex });
 	return records.map((record) => ({
 		json: inquiryItem(record, simplify),
@@ -140,5 +178,7 @@ function parseDate(
 ): number | undefined {
 	// A date and time without an offset is wall-clock time where the workflow is, as n8n's own date fields read it.
 	const timeZone = context.getTimezone();
-	return readParameter(context, { label, path: `filters.${name}` }, itemIndex, '', (value) => dateFrom(value, timeZone));
+	return readParameter(context, { label, path: `filters.${name}` }, itemIndex, '', (value) =>
+		dateFrom(value, timeZone),
+	);
 }

@@ -49,7 +49,8 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 		// A broken record's text is redacted before it is cut (readRecord), so it is read again with the redactor.
 		if (isUnreadableInquiry(record)) record = readRecord(text, summary, this.redact);
 		// Thrown through the transport, which ends the call with this error as it is.
-		if (!this.offer(record, text.length + RECORD_OVERHEAD_BYTES)) throw new ReadingStopped(this.tooMany());
+		if (!this.offer(record, text.length + RECORD_OVERHEAD_BYTES))
+			throw new ReadingStopped(this.tooMany());
 	}
 
 	/** A record of an answer that was parsed whole (and redacted with it). */
@@ -59,19 +60,24 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 
 	/** The records selected, in order, with secrets the server echoed taken out (only those kept are redacted here). */
 	build(): unknown[] {
-		return this.selector.result().map((record) => (isUnreadableInquiry(record) ? record : this.redact(record)));
+		return this.selector
+			.result()
+			.map((record) => (isUnreadableInquiry(record) ? record : this.redact(record)));
 	}
 
 	/** Offers a record to the selection; false when what is kept has gone past the bounds. */
 	private offer(record: unknown, weight: number): boolean {
 		this.offered++;
 		this.selector.offer(record, weight);
-		return this.selector.size <= MAX_RETURNED_INQUIRIES && this.selector.keptWeight <= MAX_RETURNED_BYTES;
+		return (
+			this.selector.size <= MAX_RETURNED_INQUIRIES && this.selector.keptWeight <= MAX_RETURNED_BYTES
+		);
 	}
 
 	private tooMany(): NodeOperationError {
 		const bounds = `more than ${MAX_RETURNED_INQUIRIES.toLocaleString('en')} inquiries or ${MAX_RETURNED_BYTES / (1024 * 1024)} MB of them`;
-		const narrow = 'narrow the inquiries with the Submitted After and Submitted Before filters (or Read Status)';
+		const narrow =
+			'narrow the inquiries with the Submitted After and Submitted Before filters (or Read Status)';
 		const returnAll = this.selection.limit === undefined;
 		return new NodeOperationError(
 			this.node,

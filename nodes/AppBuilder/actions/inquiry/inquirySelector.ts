@@ -49,7 +49,12 @@ export class InquirySelector<T> {
 	 * (the worst kept one then goes).
 	 */
 	offer(record: T, weight = 0): boolean {
-		const ranked: Ranked<T> = { record, position: this.offered++, time: toEpochMillis(fieldOf(record, 'addedon')), weight };
+		const ranked: Ranked<T> = {
+			record,
+			position: this.offered++,
+			time: toEpochMillis(fieldOf(record, 'addedon')),
+			weight,
+		};
 		if (!this.passes(ranked)) return false;
 		const limit = this.selection.limit;
 		if (limit === undefined || this.kept.length < limit) {
@@ -72,8 +77,10 @@ export class InquirySelector<T> {
 
 	private passes({ record, time }: Ranked<T>): boolean {
 		const { submittedAfterMs, submittedBeforeMs, readStatus } = this.selection;
-		if (submittedAfterMs !== undefined && (time === undefined || time <= submittedAfterMs)) return false;
-		if (submittedBeforeMs !== undefined && (time === undefined || time >= submittedBeforeMs)) return false;
+		if (submittedAfterMs !== undefined && (time === undefined || time <= submittedAfterMs))
+			return false;
+		if (submittedBeforeMs !== undefined && (time === undefined || time >= submittedBeforeMs))
+			return false;
 		if (readStatus !== 'any') {
 			const isRead = Number(fieldOf(record, 'readStatus')) === 1;
 			if (isRead !== (readStatus === 'read')) return false;
@@ -125,5 +132,7 @@ export function selectInquiries<T>(records: T[], selection: InquirySelection): T
 }
 
 function fieldOf(record: unknown, key: string): unknown {
-	return typeof record === 'object' && record !== null ? (record as Record<string, unknown>)[key] : undefined;
+	return typeof record === 'object' && record !== null
+		? (record as Record<string, unknown>)[key]
+		: undefined;
 }

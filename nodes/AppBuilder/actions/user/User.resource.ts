@@ -10,14 +10,16 @@ export const userResource: Resource = {
 		{
 			name: 'Add',
 			value: 'add',
-			description: 'Register a new user who can log in to the app, with name, email, password and phone',
+			description:
+				'Register a new user who can log in to the app, with name, email, password and phone',
 			action: 'Add an app user',
 			module: add,
 		},
 		{
 			name: 'Update',
 			value: 'update',
-			description: 'Change the name, phone, group, password or status of an app user, found by email',
+			description:
+				'Change the name, phone, group, password or status of an app user, found by email',
 			action: 'Update an app user',
 			module: update,
 		},

@@ -24,12 +24,16 @@ const properties: INodeProperties[] = [
 	passwordFormatField,
 	{
 		...phoneField,
-		description: 'The phone number as digits, such as 5551234567; sent as typed. Each app user needs a unique phone number.',
+		description:
+			'The phone number as digits, such as 5551234567; sent as typed. Each app user needs a unique phone number.',
 	},
 	additionalFields([groupField, statusField]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['add'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['add'] } },
+	properties,
+);
 
 /** Reads and checks one item's user (addUser). Optional fields are sent blank when unset, as the API requires. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
@@ -52,6 +56,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 }
 
 /** Registers the app user. */
-export async function send(this: IExecuteFunctions, request: UserRequest, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function send(
+	this: IExecuteFunctions,
+	request: UserRequest,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	return await sendUserRequest(this, 'addUser', request, itemIndex);
 }

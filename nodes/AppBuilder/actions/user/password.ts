@@ -28,7 +28,10 @@ export function preparePassword(
 		case 'hashInN8n':
 			// MD5 because it is the only pre-hashed form the API accepts; it keeps the
 			// plain password inside the workflow, it is not a strong hash.
-			return { password: createHash('md5').update(value, 'utf8').digest('hex'), passwordType: 'MD5' };
+			return {
+				password: createHash('md5').update(value, 'utf8').digest('hex'),
+				passwordType: 'MD5',
+			};
 		default:
 			return { password: value, passwordType: '' };
 	}

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readChoice } from '../../parameters/readParameter';
@@ -46,7 +51,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Number',
 				value: 'integer',
-				description: 'Send the digits as a number, as the API documents; refuse values that would change',
+				description:
+					'Send the digits as a number, as the API documents; refuse values that would change',
 			},
 			{
 				name: 'Text',
@@ -56,24 +62,38 @@ const properties: INodeProperties[] = [
 		],
 	},
 	groupField,
-	additionalFields([{ ...statusField, description: 'Left out of the request when Not Set, so the status stays as it is' }]),
+	additionalFields([
+		{
+			...statusField,
+			description: 'Left out of the request when Not Set, so the status stays as it is',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['update'] } },
+	properties,
+);
 
 /** Reads and checks one item's changes to an app user (editUser). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
 	const email = requireText(this, 'email', 'Email', itemIndex);
 	const name = requireText(this, 'name', 'Name', itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
-	const phoneFormat = readChoice(this, { label: 'Phone Format', path: 'phoneFormat' }, itemIndex, 'integer', PHONE_FORMATS);
+	const phoneFormat = readChoice(
+		this,
+		{ label: 'Phone Format', path: 'phoneFormat' },
+		itemIndex,
+		'integer',
+		PHONE_FORMATS,
+	);
 	const prepared = preparePhone(readText(this, 'phone', 'Phone', itemIndex), phoneFormat);
 	if ('problem' in prepared) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {
 			itemIndex,
 			description:
 				prepared.problem === 'empty' || prepared.problem === 'notDigits'
-					? 'Set the Phone field to the user\'s phone number, digits only.'
+					? "Set the Phone field to the user's phone number, digits only."
 					: 'Set Phone Format to Text to send the phone exactly as typed, or correct the number.',
 		});
 	}
@@ -95,6 +115,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 }
 
 /** Changes the app user's details. */
-export async function send(this: IExecuteFunctions, request: UserRequest, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function send(
+	this: IExecuteFunctions,
+	request: UserRequest,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	return await sendUserRequest(this, 'editUser', request, itemIndex);
 }

@@ -13,7 +13,8 @@ export const emailField: INodeProperties = {
 	placeholder: 'name@email.com',
 	default: '',
 	required: true,
-	description: 'The user\'s email address, such as jane@example.com; the user logs in to the app with it',
+	description:
+		"The user's email address, such as jane@example.com; the user logs in to the app with it",
 };
 
 export const nameField: INodeProperties = {
@@ -22,7 +23,7 @@ export const nameField: INodeProperties = {
 	type: 'string',
 	default: '',
 	required: true,
-	description: 'The user\'s full name, as the app shows it',
+	description: "The user's full name, as the app shows it",
 };
 
 export const passwordField: INodeProperties = {
@@ -43,12 +44,14 @@ export const passwordFormatField: INodeProperties = {
 		{
 			name: 'Already MD5-Hashed',
 			value: 'md5',
-			description: 'The password field holds an MD5 hash (32 hex characters); the API stores it as is',
+			description:
+				'The password field holds an MD5 hash (32 hex characters); the API stores it as is',
 		},
 		{
 			name: 'Hash With MD5 in N8n',
 			value: 'hashInN8n',
-			description: 'N8n hashes the password before sending it, so the plain password never leaves the workflow',
+			description:
+				'N8n hashes the password before sending it, so the plain password never leaves the workflow',
 		},
 		{
 			name: 'Plain Text',
@@ -84,7 +87,11 @@ export const statusField: INodeProperties = {
 	name: 'status',
 	type: 'options',
 	default: '',
-	options: [{ name: 'Active', value: '1' }, { name: 'Inactive', value: '0' }, { name: 'Not Set', value: '' }],
+	options: [
+		{ name: 'Active', value: '1' },
+		{ name: 'Inactive', value: '0' },
+		{ name: 'Not Set', value: '' },
+	],
 };
 
 /** The Additional Fields collection of a user operation, holding the fields it may leave unset. */
@@ -100,7 +107,12 @@ export function additionalFields(options: INodeProperties[]): INodeProperties {
 }
 
 /** A text field's value: a number from an expression becomes its digits; an object, list or boolean is refused. */
-export function readText(context: IExecuteFunctions, path: string, label: string, itemIndex: number): string {
+export function readText(
+	context: IExecuteFunctions,
+	path: string,
+	label: string,
+	itemIndex: number,
+): string {
 	return readParameter(context, { label, path }, itemIndex, '', (value) => textFrom(value));
 }
 
@@ -123,7 +135,11 @@ export function requireText(
 const STATUSES: readonly UserStatus[] = ['1', '0', ''];
 
 /** The Status option at `path`; a value that is not one of its options is refused rather than sent or dropped. */
-export function readStatus(context: IExecuteFunctions, path: string, itemIndex: number): UserStatus {
+export function readStatus(
+	context: IExecuteFunctions,
+	path: string,
+	itemIndex: number,
+): UserStatus {
 	return readParameter(context, { label: 'Status', path }, itemIndex, '', (value) =>
 		choiceFrom(value ?? '', STATUSES),
 	);
@@ -133,10 +149,20 @@ const PASSWORD_FORMATS: readonly PasswordFormat[] = ['plain', 'md5', 'hashInN8n'
 
 export function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
 	// Secret: a refusal names only the type of what the expression gave, never the value.
-	const value = readParameter(context, { label: 'Password', path: 'password' }, itemIndex, '', (given) =>
-		textFrom(given, true),
+	const value = readParameter(
+		context,
+		{ label: 'Password', path: 'password' },
+		itemIndex,
+		'',
+		(given) => textFrom(given, true),
 	);
-	const format = readChoice(context, { label: 'Password Format', path: 'passwordFormat' }, itemIndex, 'plain', PASSWORD_FORMATS);
+	const format = readChoice(
+		context,
+		{ label: 'Password Format', path: 'passwordFormat' },
+		itemIndex,
+		'plain',
+		PASSWORD_FORMATS,
+	);
 	const prepared = preparePassword(value, format);
 	if ('problem' in prepared) {
 		const message =

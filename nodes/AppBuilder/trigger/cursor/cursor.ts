@@ -42,7 +42,10 @@ export interface CursorState {
 }
 
 /** On First Poll: nothing, the latest few, or everything since a date (a cursor from then on, saved/position.ts). */
-export type FirstPoll = { kind: 'none' } | { kind: 'latest'; count: number } | { kind: 'since'; sinceMs: number };
+export type FirstPoll =
+	| { kind: 'none' }
+	| { kind: 'latest'; count: number }
+	| { kind: 'since'; sinceMs: number };
 
 export interface CursorOptions {
 	mode: EventMode;
@@ -78,7 +81,8 @@ export function toCursorEvent(record: unknown, mode: EventMode): CursorEvent {
 	const added = toEpochMillis(raw.addedon);
 	if (mode === 'new') return { key: inquiryKey(record), time: added };
 	const updated = toEpochMillis(raw.updatedon);
-	const time = added === undefined ? updated : updated === undefined ? added : Math.max(added, updated);
+	const time =
+		added === undefined ? updated : updated === undefined ? added : Math.max(added, updated);
 	return { key: inquiryKey(record), time };
 }
 
@@ -96,13 +100,21 @@ export function cursorStateProblem(value: unknown): string | undefined {
 }
 
 /** What to emit now, given the saved cursor (undefined: the form's first poll) and every inquiry present. */
-export function planPoll(state: CursorState | undefined, events: readonly CursorEvent[], options: CursorOptions): PollPlan {
+export function planPoll(
+	state: CursorState | undefined,
+	events: readonly CursorEvent[],
+	options: CursorOptions,
+): PollPlan {
 	const limits = limitsOf(options);
 	const { dated, undated } = latestPerKey(events);
 	if (state === undefined) return planFirstPoll(dated, undated, options);
 
 	const seen = toMap(state.seen);
-	const undatedPlan = planUndated(decodeUndatedTable(state.undated, limits.undatedCells), undated, (key) => seen.has(key));
+	const undatedPlan = planUndated(
+		decodeUndatedTable(state.undated, limits.undatedCells),
+		undated,
+		(key) => seen.has(key),
+	);
 	let seenChanged = false;
 	const candidates: CursorPosition[] = [];
 	for (const [key, time] of dated) {
@@ -110,7 +122,9 @@ export function planPoll(state: CursorState | undefined, events: readonly Cursor
 		const previous = seen.get(key);
 		if (previous !== undefined && !(options.mode === 'newOrUpdated' && time > previous)) continue;
 		const wasUndated =
-			previous === undefined && undatedPlan.disappeared.size > 0 && undatedPlan.disappeared.has(hashText(keyHash(key)));
+			previous === undefined &&
+			undatedPlan.disappeared.size > 0 &&
+			undatedPlan.disappeared.has(hashText(keyHash(key)));
 		if (options.mode === 'new' && wasUndated) {
 			// Emitted while it had no time: handled, now by its time. In "newOrUpdated" gaining a time is a change.
 			seen.set(key, time);
@@ -122,7 +136,9 @@ export function planPoll(state: CursorState | undefined, events: readonly Cursor
 	candidates.sort(byTimeThenKey);
 
 	const datedNow = candidates.slice(0, limits.maxItems);
-	const undatedNow = undatedPlan.toEmit.slice(0, limits.maxItems - datedNow.length).map((key) => ({ key, time: undefined }));
+	const undatedNow = undatedPlan.toEmit
+		.slice(0, limits.maxItems - datedNow.length)
+		.map((key) => ({ key, time: undefined }));
 	return {
 		isFirstPoll: false,
 		toEmit: [...datedNow, ...undatedNow],
@@ -146,7 +162,10 @@ export function planPoll(state: CursorState | undefined, events: readonly Cursor
  */
 export type RecordsToKeep = ((event: CursorEvent) => boolean) | { newest: number };
 
-export function recordsToKeepGiven(state: CursorState | undefined, options: CursorOptions): RecordsToKeep {
+export function recordsToKeepGiven(
+	state: CursorState | undefined,
+	options: CursorOptions,
+): RecordsToKeep {
 	if (state === undefined) {
 		const count = firstPollCount(options);
 		return count > 0 ? { newest: count } : () => false;
@@ -173,11 +192,19 @@ export function commitPoll(
 	options: CursorOptions,
 ): CursorState {
 	const start = plan?.baseline ?? { floor: floorBefore(0), seen: {}, undated: '' };
-	return settle(start, emitted, limitsOf(options), plan === undefined ? undefined : firstLeftOut(plan, emitted));
+	return settle(
+		start,
+		emitted,
+		limitsOf(options),
+		plan === undefined ? undefined : firstLeftOut(plan, emitted),
+	);
 }
 
 /** The oldest dated event of the plan not emitted: the first of toEmit's left out, else the plan's waiting one. */
-function firstLeftOut(plan: Pick<PollPlan, 'toEmit' | 'waiting'>, emitted: readonly CursorEvent[]): CursorPosition | undefined {
+function firstLeftOut(
+	plan: Pick<PollPlan, 'toEmit' | 'waiting'>,
+	emitted: readonly CursorEvent[],
+): CursorPosition | undefined {
 	const emittedAt = new Map<string, number | undefined>();
 	for (const { key, time } of emitted) emittedAt.set(key, time);
 	for (const { key, time } of plan.toEmit) {
@@ -191,7 +218,12 @@ function firstLeftOut(plan: Pick<PollPlan, 'toEmit' | 'waiting'>, emitted: reado
  * event left out, the floor goes no further than just after the last event
  * emitted before it, so it and all after it are judged again.
  */
-function settle(start: CursorState, emitted: readonly CursorEvent[], limits: Limits, leftOut: CursorPosition | undefined): CursorState {
+function settle(
+	start: CursorState,
+	emitted: readonly CursorEvent[],
+	limits: Limits,
+	leftOut: CursorPosition | undefined,
+): CursorState {
 	const seen = toMap(start.seen);
 	const table = decodeUndatedTable(start.undated, limits.undatedCells);
 	const added = new Set<string>();
@@ -199,7 +231,8 @@ function settle(start: CursorState, emitted: readonly CursorEvent[], limits: Lim
 	for (const { key, time } of emitted) {
 		if (isTime(time)) {
 			seen.set(key, Math.max(time, seen.get(key) ?? -Infinity));
-			if (leftOut !== undefined && byTimeThenKey({ time, key }, leftOut) < 0) highest = later(highest, { time, key });
+			if (leftOut !== undefined && byTimeThenKey({ time, key }, leftOut) < 0)
+				highest = later(highest, { time, key });
 		} else if (!added.has(key)) {
 			added.add(key);
 			table.toggle(keyHash(key), 1);
@@ -210,7 +243,11 @@ function settle(start: CursorState, emitted: readonly CursorEvent[], limits: Lim
 	return { floor, seen: toRecord(seen), undated: table.encode() };
 }
 
-function planFirstPoll(dated: Map<string, number>, undated: string[], options: CursorOptions): PollPlan {
+function planFirstPoll(
+	dated: Map<string, number>,
+	undated: string[],
+	options: CursorOptions,
+): PollPlan {
 	const newest = new NewestListings<undefined>(firstPollCount(options));
 	for (const [key, time] of dated) newest.offer(key, time, () => undefined);
 	const latest = newest.oldestFirst().map(({ key, time }) => ({ key, time }));
@@ -231,11 +268,16 @@ function planFirstPoll(dated: Map<string, number>, undated: string[], options: C
 /** How many of the newest events a first poll emits. */
 function firstPollCount(options: CursorOptions): number {
 	const wanted = options.firstPoll.kind === 'latest' ? options.firstPoll.count : 0;
-	return Number.isFinite(wanted) ? Math.min(MAX_FIRST_POLL_COUNT, Math.max(0, Math.floor(wanted))) : 0;
+	return Number.isFinite(wanted)
+		? Math.min(MAX_FIRST_POLL_COUNT, Math.max(0, Math.floor(wanted)))
+		: 0;
 }
 
 /** One event per key, at its latest listing (replacesListing); keys with no time at all are undated. */
-function latestPerKey(events: readonly CursorEvent[]): { dated: Map<string, number>; undated: string[] } {
+function latestPerKey(events: readonly CursorEvent[]): {
+	dated: Map<string, number>;
+	undated: string[];
+} {
 	const latest = new Map<string, number | undefined>();
 	for (const { key, time } of events) {
 		const known = isTime(time) ? time : undefined;
@@ -259,7 +301,10 @@ function limitsOf(options: CursorOptions) {
 		maxItems: whole(options.maxItems, 1, 1),
 		lookbackMs: whole(options.lookbackMs, DEFAULT_LOOKBACK_MS, 0),
 		maxTracked: whole(options.maxTracked, DEFAULT_MAX_TRACKED, 1),
-		undatedCells: Math.min(MAX_CELLS_PER_SUBTABLE, whole(options.undatedCells, DEFAULT_CELLS_PER_SUBTABLE, 1)),
+		undatedCells: Math.min(
+			MAX_CELLS_PER_SUBTABLE,
+			whole(options.undatedCells, DEFAULT_CELLS_PER_SUBTABLE, 1),
+		),
 		nowMs: isTime(options.nowMs) ? options.nowMs : undefined,
 	};
 }
@@ -285,7 +330,13 @@ function toRecord(seen: Map<string, number>): Record<string, number> {
 	const entries = [...seen].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 	const record: Record<string, number> = {};
 	for (const [key, time] of entries) {
-		if (key === '__proto__') Object.defineProperty(record, key, { value: time, writable: true, enumerable: true, configurable: true });
+		if (key === '__proto__')
+			Object.defineProperty(record, key, {
+				value: time,
+				writable: true,
+				enumerable: true,
+				configurable: true,
+			});
 		else record[key] = time;
 	}
 	return record;

@@ -53,7 +53,11 @@ export function raiseFloor(
 }
 
 /** When more than `count` tracked events are after `floor`: the newest of those beyond the newest `count`. */
-function newestBeyond(tracked: ReadonlyMap<string, number>, floor: CursorPosition, count: number): CursorPosition | undefined {
+function newestBeyond(
+	tracked: ReadonlyMap<string, number>,
+	floor: CursorPosition,
+	count: number,
+): CursorPosition | undefined {
 	const times: number[] = [];
 	for (const [key, time] of tracked) if (isAfterFloor(time, key, floor)) times.push(time);
 	if (times.length <= count) return undefined;
@@ -63,7 +67,8 @@ function newestBeyond(tracked: ReadonlyMap<string, number>, floor: CursorPositio
 	let newerThanCut = 0;
 	while (newestFirst[newerThanCut] > cutTime) newerThanCut++;
 	const atCut: string[] = [];
-	for (const [key, time] of tracked) if (time === cutTime && isAfterFloor(time, key, floor)) atCut.push(key);
+	for (const [key, time] of tracked)
+		if (time === cutTime && isAfterFloor(time, key, floor)) atCut.push(key);
 	atCut.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 	return { time: cutTime, key: atCut[count - newerThanCut] };
 }

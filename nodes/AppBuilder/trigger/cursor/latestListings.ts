@@ -9,7 +9,10 @@ export function replacesListing(current: number | undefined, time: number | unde
 }
 
 /** The cursor's order of dated events: by time, then by key (code unit order). */
-export function byTimeThenKey(a: { key: string; time: number }, b: { key: string; time: number }): number {
+export function byTimeThenKey(
+	a: { key: string; time: number },
+	b: { key: string; time: number },
+): number {
 	const difference = a.time - b.time;
 	if (difference !== 0) return difference;
 	return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
@@ -55,7 +58,8 @@ export class NewestListings<T> {
 	offer(key: string, time: number | undefined, valueOf: () => T): boolean {
 		if (time === undefined || !Number.isFinite(time) || this.count <= 0) return false;
 		// Older than the oldest kept: out. An equal one is that very key again, the last of equals.
-		if (this.kept.length === this.count && byTimeThenKey({ key, time }, this.kept[0]) < 0) return false;
+		if (this.kept.length === this.count && byTimeThenKey({ key, time }, this.kept[0]) < 0)
+			return false;
 		const current = this.byKey.get(key);
 		if (current !== undefined) {
 			if (!replacesListing(current.time, time)) return false;
@@ -67,7 +71,8 @@ export class NewestListings<T> {
 		while (place > 0 && byTimeThenKey(listing, this.kept[place - 1]) < 0) place--;
 		this.kept.splice(place, 0, listing);
 		this.byKey.set(key, listing);
-		if (this.kept.length > this.count) this.byKey.delete((this.kept.shift() as DatedListing<T>).key);
+		if (this.kept.length > this.count)
+			this.byKey.delete((this.kept.shift() as DatedListing<T>).key);
 		return true;
 	}
 

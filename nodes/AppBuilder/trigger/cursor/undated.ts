@@ -1,4 +1,11 @@
-import { hashText, keyHash, SUBTABLES, tableOf, type KeyHash, type UndatedTable } from './undatedTable';
+import {
+	hashText,
+	keyHash,
+	SUBTABLES,
+	tableOf,
+	type KeyHash,
+	type UndatedTable,
+} from './undatedTable';
 
 /**
  * Inquiries without a usable time cannot sit under a floor, so the cursor

@@ -32,7 +32,8 @@ const CELL_BYTES = 16;
 const HEADER_BYTES = 3;
 const DENSE = 1;
 const SPARSE = 2;
-const MAX_STORED_LENGTH = Math.ceil((HEADER_BYTES + MAX_CELLS_PER_SUBTABLE * SUBTABLES * CELL_BYTES) / 3) * 4;
+const MAX_STORED_LENGTH =
+	Math.ceil((HEADER_BYTES + MAX_CELLS_PER_SUBTABLE * SUBTABLES * CELL_BYTES) / 3) * 4;
 
 /** A key's 64-bit hash as two unsigned 32-bit halves, and its text form for maps. */
 export interface KeyHash {
@@ -77,11 +78,19 @@ export class UndatedTable {
 
 	/** The cell of `part` a hash lands in. */
 	cellOf(hash: KeyHash, part: number): number {
-		return part * this.size + (mix32(hash.low ^ mix32((hash.high + Math.imul(part + 1, 0x9e3779b9)) >>> 0)) % this.size);
+		return (
+			part * this.size +
+			(mix32(hash.low ^ mix32((hash.high + Math.imul(part + 1, 0x9e3779b9)) >>> 0)) % this.size)
+		);
 	}
 
 	isEmptyCell(cell: number): boolean {
-		return this.count[cell] === 0 && this.high[cell] === 0 && this.low[cell] === 0 && this.check[cell] === 0;
+		return (
+			this.count[cell] === 0 &&
+			this.high[cell] === 0 &&
+			this.low[cell] === 0 &&
+			this.check[cell] === 0
+		);
 	}
 
 	isEmpty(): boolean {
@@ -127,10 +136,13 @@ export class UndatedTable {
 	 */
 	encode(): string {
 		const used: number[] = [];
-		for (let cell = 0; cell < this.count.length; cell++) if (!this.isEmptyCell(cell)) used.push(cell);
+		for (let cell = 0; cell < this.count.length; cell++)
+			if (!this.isEmptyCell(cell)) used.push(cell);
 		if (used.length === 0) return '';
 		const sparse = used.length * (CELL_BYTES + 2) < this.count.length * CELL_BYTES;
-		const bytes = Buffer.alloc(HEADER_BYTES + (sparse ? used.length * (CELL_BYTES + 2) : this.count.length * CELL_BYTES));
+		const bytes = Buffer.alloc(
+			HEADER_BYTES + (sparse ? used.length * (CELL_BYTES + 2) : this.count.length * CELL_BYTES),
+		);
 		bytes.writeUInt8(sparse ? SPARSE : DENSE, 0);
 		bytes.writeUInt16BE(this.size, 1);
 		let at = HEADER_BYTES;
@@ -153,7 +165,8 @@ export class UndatedTable {
 export function decodeUndatedTable(text: string, emptySize: number): UndatedTable {
 	if (text === '') return new UndatedTable(emptySize);
 	const problem = undatedTableProblem(text);
-	if (problem !== undefined) throw new Error(`The table of undated inquiries is damaged: ${problem}`);
+	if (problem !== undefined)
+		throw new Error(`The table of undated inquiries is damaged: ${problem}`);
 	const bytes = Buffer.from(text, 'base64');
 	const table = new UndatedTable(bytes.readUInt16BE(1));
 	const sparse = bytes.readUInt8(0) === SPARSE;
@@ -184,10 +197,12 @@ export function undatedTableProblem(text: string): string | undefined {
 	if (bytes.length < HEADER_BYTES) return 'it is too short';
 	const layout = bytes.readUInt8(0);
 	const size = bytes.readUInt16BE(1);
-	if (size < 1 || size > MAX_CELLS_PER_SUBTABLE) return `its ${size} cells per part are not 1 to ${MAX_CELLS_PER_SUBTABLE}`;
+	if (size < 1 || size > MAX_CELLS_PER_SUBTABLE)
+		return `its ${size} cells per part are not 1 to ${MAX_CELLS_PER_SUBTABLE}`;
 	const cells = SUBTABLES * size;
 	const body = bytes.length - HEADER_BYTES;
-	if (layout === DENSE) return body === cells * CELL_BYTES ? undefined : `it does not hold ${cells} cells`;
+	if (layout === DENSE)
+		return body === cells * CELL_BYTES ? undefined : `it does not hold ${cells} cells`;
 	if (layout !== SPARSE) return 'its layout is unknown';
 	if (body === 0 || body % (CELL_BYTES + 2) !== 0) return 'its cells are cut short';
 	let previous = -1;

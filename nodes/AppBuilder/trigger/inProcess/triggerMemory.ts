@@ -65,7 +65,11 @@ export function rememberedTriggers(): number {
  * undefined while another poll holds the claim. A claim lapses at `lapsesAt`,
  * so a poll that never ends cannot stop the trigger for good.
  */
-export function claimPoll(triggerKey: string, nowMs: number, lapsesAt: number): (() => void) | undefined {
+export function claimPoll(
+	triggerKey: string,
+	nowMs: number,
+	lapsesAt: number,
+): (() => void) | undefined {
 	const entry = entryOf(triggerKey, nowMs);
 	if (entry.claim !== undefined && nowMs < entry.claim.lapsesAt) return undefined;
 	const claim = { lapsesAt };
@@ -96,7 +100,8 @@ export function recordHandOff(triggerKey: string, from: string, to: string, nowM
 export function awaitsHandOff(triggerKey: string, given: string, nowMs: number): boolean {
 	const entry = entryOf(triggerKey, nowMs);
 	const handOff = entry.handOff;
-	if (handOff !== undefined && given === handOff.from && nowMs - handOff.at < HAND_OFF_WAIT_MS) return true;
+	if (handOff !== undefined && given === handOff.from && nowMs - handOff.at < HAND_OFF_WAIT_MS)
+		return true;
 	entry.handOff = undefined;
 	return false;
 }
@@ -128,7 +133,11 @@ export function recordFailedPoll(
 }
 
 /** Ends the trigger's streak; returns it, if there was one, so the recovery can be logged. */
-export function recordSucceededPoll(triggerKey: string, kind: StreakKind, nowMs: number): FailureStreak | undefined {
+export function recordSucceededPoll(
+	triggerKey: string,
+	kind: StreakKind,
+	nowMs: number,
+): FailureStreak | undefined {
 	const entry = entryOf(triggerKey, nowMs);
 	const streak = entry.streaks[kind];
 	delete entry.streaks[kind];

@@ -14,7 +14,9 @@ import type { TriggerPosition } from '../saved/position';
 /** One form's cursor in a poll: how it starts, what it emits, what it saves. Pure. */
 
 /** With a cursor (its own, or one that takes everything from a time on), or with the cursor's first poll. */
-export type FormStart = { kind: 'first-poll' } | { kind: 'cursor'; cursor: CursorState; undatedUnknown: boolean };
+export type FormStart =
+	| { kind: 'first-poll' }
+	| { kind: 'cursor'; cursor: CursorState; undatedUnknown: boolean };
 
 /**
  * How each form starts, the one rule (docs/trigger.md, "Watching every
@@ -36,7 +38,11 @@ export function formStarts(
 		}
 		if (from === undefined) return { kind: 'first-poll' };
 		// Nothing was emitted after `from`; undated inquiries present have no time to tell them new, so are handled.
-		return { kind: 'cursor', cursor: { floor: floorBefore(from), seen: {}, undated: '' }, undatedUnknown: true };
+		return {
+			kind: 'cursor',
+			cursor: { floor: floorBefore(from), seen: {}, undated: '' },
+			undatedUnknown: true,
+		};
 	};
 }
 
@@ -45,7 +51,11 @@ export function recordsToKeepFor(start: FormStart, options: CursorOptions): Reco
 	return recordsToKeepGiven(startingState(start, [], options), options);
 }
 
-export function planForm(start: FormStart, events: readonly CursorEvent[], options: CursorOptions): PollPlan {
+export function planForm(
+	start: FormStart,
+	events: readonly CursorEvent[],
+	options: CursorOptions,
+): PollPlan {
 	return planPoll(startingState(start, events, options), events, options);
 }
 
@@ -54,10 +64,17 @@ export function planForm(start: FormStart, events: readonly CursorEvent[], optio
  * undated inquiries are unknown takes those present as handled, as any
  * first poll does: with no time, nothing says they are newer.
  */
-function startingState(start: FormStart, events: readonly CursorEvent[], options: CursorOptions): CursorState | undefined {
+function startingState(
+	start: FormStart,
+	events: readonly CursorEvent[],
+	options: CursorOptions,
+): CursorState | undefined {
 	if (start.kind === 'first-poll') return undefined;
 	if (!start.undatedUnknown) return start.cursor;
 	const undated = events.filter((event) => event.time === undefined);
-	const handled = planPoll(undefined, undated, { ...options, firstPoll: { kind: 'none' } }).baseline;
+	const handled = planPoll(undefined, undated, {
+		...options,
+		firstPoll: { kind: 'none' },
+	}).baseline;
 	return { ...start.cursor, undated: handled.undated };
 }

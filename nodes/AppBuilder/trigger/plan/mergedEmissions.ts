@@ -13,7 +13,10 @@ export interface FormEvent<Form> {
 	event: CursorEvent;
 }
 
-export function mergedEmissions<Form>(perForm: ReadonlyArray<{ form: Form; toEmit: readonly CursorEvent[] }>, maxItems: number): Array<FormEvent<Form>> {
+export function mergedEmissions<Form>(
+	perForm: ReadonlyArray<{ form: Form; toEmit: readonly CursorEvent[] }>,
+	maxItems: number,
+): Array<FormEvent<Form>> {
 	const next = perForm.map(() => 0);
 	const merged: Array<FormEvent<Form>> = [];
 	while (merged.length < maxItems) {
@@ -32,7 +35,8 @@ export function mergedEmissions<Form>(perForm: ReadonlyArray<{ form: Form; toEmi
 
 /** Dated before undated, older first, then by key; a tie stays with the form listed first. */
 function comesBefore(a: CursorEvent, b: CursorEvent): boolean {
-	if (a.time === undefined || b.time === undefined) return a.time !== undefined && b.time === undefined;
+	if (a.time === undefined || b.time === undefined)
+		return a.time !== undefined && b.time === undefined;
 	if (a.time !== b.time) return a.time < b.time;
 	return a.key < b.key;
 }

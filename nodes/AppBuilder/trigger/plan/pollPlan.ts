@@ -1,4 +1,11 @@
-import { commitPoll, DEFAULT_MAX_TRACKED, type CursorEvent, type CursorOptions, type PollPlan, type RecordsToKeep } from '../cursor/cursor';
+import {
+	commitPoll,
+	DEFAULT_MAX_TRACKED,
+	type CursorEvent,
+	type CursorOptions,
+	type PollPlan,
+	type RecordsToKeep,
+} from '../cursor/cursor';
 import { MAX_WHOLE_CURSORS, nextPosition, type TriggerPosition } from '../saved/position';
 import { formStarts, planForm, recordsToKeepFor } from './formCursor';
 import { mergedEmissions } from './mergedEmissions';
@@ -49,15 +56,26 @@ export class FormsPoll {
 
 	constructor(private readonly setup: PollSetup) {
 		this.options = optionsFor(setup);
-		this.startOf = formStarts(setup.saved, { allForms: setup.allForms, firstPoll: setup.cursorOptions.firstPoll });
+		this.startOf = formStarts(setup.saved, {
+			allForms: setup.allForms,
+			firstPoll: setup.cursorOptions.firstPoll,
+		});
 		this.ordered = readingOrder(setup.listed, setup.saved?.leftOver ?? []);
 	}
 
 	/** The forms in reading order, each with the records of its answer to keep and what its plan would emit of the events read. */
-	formsToRead(): Array<{ pageId: string; keep: RecordsToKeep; toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[] }> {
+	formsToRead(): Array<{
+		pageId: string;
+		keep: RecordsToKeep;
+		toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
+	}> {
 		return this.ordered.map((pageId) => {
 			const start = this.startOf(pageId);
-			return { pageId, keep: recordsToKeepFor(start, this.options), toEmit: (events) => planForm(start, events, this.options).toEmit };
+			return {
+				pageId,
+				keep: recordsToKeepFor(start, this.options),
+				toEmit: (events) => planForm(start, events, this.options).toEmit,
+			};
 		});
 	}
 
@@ -65,7 +83,8 @@ export class FormsPoll {
 		const { setup, options } = this;
 		const runs: Array<{ pageId: string; plan: PollPlan }> = [];
 		for (const { pageId, events } of outcomes) {
-			if (typeof events !== 'string') runs.push({ pageId, plan: planForm(this.startOf(pageId), events, options) });
+			if (typeof events !== 'string')
+				runs.push({ pageId, plan: planForm(this.startOf(pageId), events, options) });
 		}
 		const merged = mergedEmissions(
 			runs.map((run) => ({ form: run, toEmit: run.plan.toEmit })),
@@ -73,17 +92,37 @@ export class FormsPoll {
 		);
 		return {
 			emissions: merged.map(({ form, event }) => ({ pageId: form.pageId, event })),
-			unresolvedUndated: runs.map((run) => ({ pageId: run.pageId, count: run.plan.unresolvedUndated })),
+			unresolvedUndated: runs.map((run) => ({
+				pageId: run.pageId,
+				count: run.plan.unresolvedUndated,
+			})),
 			commit: (emittedCount) => {
 				const emitted = new Map(runs.map((run) => [run, [] as CursorEvent[]]));
 				for (const { form, event } of merged.slice(0, emittedCount)) emitted.get(form)?.push(event);
-				const read = new Map(runs.map((run) => [run.pageId, commitPoll(run.plan, emitted.get(run) ?? [], options)]));
-				const reached = new Set(outcomes.filter((outcome) => outcome.events !== 'not-reached').map((outcome) => outcome.pageId));
+				const read = new Map(
+					runs.map((run) => [run.pageId, commitPoll(run.plan, emitted.get(run) ?? [], options)]),
+				);
+				const reached = new Set(
+					outcomes
+						.filter((outcome) => outcome.events !== 'not-reached')
+						.map((outcome) => outcome.pageId),
+				);
 				// A form whose first reads fail starts from when the watch began: Since, when On First Poll gives an earlier one.
 				const firstPoll = setup.cursorOptions.firstPoll;
-				const allFormsSince = Math.min(firstPoll.kind === 'since' ? firstPoll.sinceMs : setup.nowMs, setup.nowMs);
-				const findings = { listed: setup.listed, read, leftOver: leftOverAfter(this.ordered, reached) };
-				return nextPosition(setup.saved, setup.scope, findings, { allForms: setup.allForms, nowMs: setup.nowMs, allFormsSince });
+				const allFormsSince = Math.min(
+					firstPoll.kind === 'since' ? firstPoll.sinceMs : setup.nowMs,
+					setup.nowMs,
+				);
+				const findings = {
+					listed: setup.listed,
+					read,
+					leftOver: leftOverAfter(this.ordered, reached),
+				};
+				return nextPosition(setup.saved, setup.scope, findings, {
+					allForms: setup.allForms,
+					nowMs: setup.nowMs,
+					allFormsSince,
+				});
 			},
 		};
 	}

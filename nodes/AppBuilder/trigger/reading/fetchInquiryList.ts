@@ -3,7 +3,12 @@ import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions, WebServiceContext } from '../../transport/request';
 import type { CursorEvent, EventMode, RecordsToKeep } from '../cursor/cursor';
-import { InquiryListBuilder, listFromRecords, type InquiryList, type KeepRule } from './inquiryList';
+import {
+	InquiryListBuilder,
+	listFromRecords,
+	type InquiryList,
+	type KeepRule,
+} from './inquiryList';
 
 export interface ListReading {
 	mode: EventMode;

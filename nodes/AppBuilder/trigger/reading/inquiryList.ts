@@ -2,7 +2,12 @@ import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
 import type { ValueRedactor } from '../../../shared/text/redact';
 import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
 import { isUnreadableInquiry, rawRecordKey, readRecord } from '../../inquiries/unreadableInquiry';
-import { toCursorEvent, type CursorEvent, type EventMode, type RecordsToKeep } from '../cursor/cursor';
+import {
+	toCursorEvent,
+	type CursorEvent,
+	type EventMode,
+	type RecordsToKeep,
+} from '../cursor/cursor';
 import { LatestListings, NewestListings, replacesListing } from '../cursor/latestListings';
 
 /**
@@ -91,7 +96,8 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 
 	/** Takes one record as the scan hands it over (see ElementHandler in jsonStreamScanner.ts). */
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
-		if (this.events.length === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
+		if (this.events.length === this.maxRecords)
+			throw new AnswerLimitExceeded('records', this.maxRecords);
 		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);
 		let recordBytes: Buffer | undefined;
 		// Without an _id or requestId the identity is a hash of the submission: read it from the whole record.
@@ -113,7 +119,8 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 				// Read again, a planned record may be gone from the answer or past the bound: the poll emits up to it.
 				if (record === undefined && kept instanceof PlannedRecords) return undefined;
 				// The cursor only emits what was kept; anything else is a broken promise, not a lead to drop silently.
-				if (record === undefined) throw new Error(`The inquiry ${key} was not kept from the answer`);
+				if (record === undefined)
+					throw new Error(`The inquiry ${key} was not kept from the answer`);
 				return readRecord(record.bytes, record.summary, redact);
 			},
 		};
@@ -198,7 +205,10 @@ class NewestRecords implements KeptRecords {
  */
 class PlannedRecords implements KeptRecords {
 	private readonly rankOf: Map<string, number>;
-	private readonly held = new Map<string, { record: KeptRecord; time: number | undefined; size: number; rank: number }>();
+	private readonly held = new Map<
+		string,
+		{ record: KeptRecord; time: number | undefined; size: number; rank: number }
+	>();
 	private bytes = 0;
 	/** The best rank let go so far: nothing from there on is held any more. */
 	private cutoff = Number.POSITIVE_INFINITY;
@@ -233,7 +243,8 @@ class PlannedRecords implements KeptRecords {
 
 	private letGoLast(): void {
 		let last: string | undefined;
-		for (const [key, { rank }] of this.held) if (last === undefined || rank > (this.held.get(last)?.rank ?? -1)) last = key;
+		for (const [key, { rank }] of this.held)
+			if (last === undefined || rank > (this.held.get(last)?.rank ?? -1)) last = key;
 		if (last === undefined) return;
 		const gone = this.held.get(last);
 		this.held.delete(last);
@@ -249,7 +260,11 @@ class PlannedRecords implements KeptRecords {
  * times the scan could read; its identity is then a hash of its bytes, the
  * same on every poll, so it is emitted once.
  */
-function eventOfWholeRecord(bytes: Buffer, summary: Record<string, unknown> | undefined, mode: EventMode): CursorEvent {
+function eventOfWholeRecord(
+	bytes: Buffer,
+	summary: Record<string, unknown> | undefined,
+	mode: EventMode,
+): CursorEvent {
 	const record = readRecord(bytes, summary);
 	if (!isUnreadableInquiry(record)) return toCursorEvent(record, mode);
 	return { key: rawRecordKey(bytes), time: toCursorEvent(record, mode).time };

@@ -3,7 +3,11 @@ import type { IPollFunctions } from 'n8n-workflow';
 import type { FormTarget } from '../../../shared/appBuilderApi';
 import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
 import type { ValueRedactor } from '../../../shared/text/redact';
-import { inquiryAnswerReader, MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
+import {
+	inquiryAnswerReader,
+	MAX_RECORDS_PER_ANSWER,
+	type RecordCollector,
+} from '../../inquiries/readInquiryStream';
 import { readRecord } from '../../inquiries/unreadableInquiry';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions } from '../../transport/request';
@@ -21,7 +25,10 @@ export async function latestInquiry(
 	mode: EventMode,
 	fetchOptions: WebServiceCallOptions,
 ): Promise<Latest> {
-	const reader = inquiryAnswerReader((redact) => new LatestRecord(mode, redact), (records) => latestOf(records, mode));
+	const reader = inquiryAnswerReader(
+		(redact) => new LatestRecord(mode, redact),
+		(records) => latestOf(records, mode),
+	);
 	return await fetchFormInquiries(this, target, reader, fetchOptions);
 }
 
@@ -29,7 +36,9 @@ export type Latest = { record: unknown; time: number | undefined } | undefined;
 
 /** The latest record so far, as its bytes copied out of the answer; parsed at the end. */
 class LatestRecord implements RecordCollector<Latest> {
-	private latest: { bytes: Buffer; summary: Record<string, unknown> | undefined; time: number | undefined } | undefined;
+	private latest:
+		| { bytes: Buffer; summary: Record<string, unknown> | undefined; time: number | undefined }
+		| undefined;
 	private offered = 0;
 
 	constructor(
@@ -42,15 +51,22 @@ class LatestRecord implements RecordCollector<Latest> {
 	}
 
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
-		if (this.offered === MAX_RECORDS_PER_ANSWER) throw new AnswerLimitExceeded('records', MAX_RECORDS_PER_ANSWER);
+		if (this.offered === MAX_RECORDS_PER_ANSWER)
+			throw new AnswerLimitExceeded('records', MAX_RECORDS_PER_ANSWER);
 		this.offered++;
 		// The scan read the record's times into its summary: the bytes are copied only for a new latest.
 		const time = summary === undefined ? undefined : toCursorEvent(summary, this.mode).time;
-		if (this.latest === undefined || replacesListing(this.latest.time, time)) this.latest = { bytes: Buffer.from(bytes()), summary, time };
+		if (this.latest === undefined || replacesListing(this.latest.time, time))
+			this.latest = { bytes: Buffer.from(bytes()), summary, time };
 	}
 
 	build(): Latest {
-		return this.latest && { record: readRecord(this.latest.bytes, this.latest.summary, this.redact), time: this.latest.time };
+		return (
+			this.latest && {
+				record: readRecord(this.latest.bytes, this.latest.summary, this.redact),
+				time: this.latest.time,
+			}
+		);
 	}
 }
 

@@ -33,6 +33,8 @@ export async function readForms<Form, List>(
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(limits.concurrency, forms.length)) }, worker));
+	await Promise.all(
+		Array.from({ length: Math.max(1, Math.min(limits.concurrency, forms.length)) }, worker),
+	);
 	return results;
 }

@@ -35,13 +35,22 @@ const V1_MAX_UNDATED = 200;
 const v1ToV2: CursorStateMigration = (state) => {
 	const { scope, floor, seen, undated } = state;
 	if (typeof scope !== 'string') throw new Error('"scope" is not text');
-	if (typeof floor !== 'number' || !Number.isFinite(floor)) throw new Error('"floor" is not a number');
-	if (typeof seen !== 'object' || seen === null || Array.isArray(seen)) throw new Error('"seen" is not an object');
+	if (typeof floor !== 'number' || !Number.isFinite(floor))
+		throw new Error('"floor" is not a number');
+	if (typeof seen !== 'object' || seen === null || Array.isArray(seen))
+		throw new Error('"seen" is not an object');
 	if (!Array.isArray(undated)) throw new Error('"undated" is not a list');
-	if (!undated.every((key) => typeof key === 'string')) throw new Error('"undated" holds a key that is not text');
+	if (!undated.every((key) => typeof key === 'string'))
+		throw new Error('"undated" holds a key that is not text');
 	const keys = [...new Set(undated as string[])];
 	const table = tableOf(keys.map(keyHash), DEFAULT_CELLS_PER_SUBTABLE).encode();
-	return { scope, floor: { time: floor, key: '' }, seen, undated: table, ...(undated.length >= V1_MAX_UNDATED ? { undatedUnknown: true } : {}) };
+	return {
+		scope,
+		floor: { time: floor, key: '' },
+		seen,
+		undated: table,
+		...(undated.length >= V1_MAX_UNDATED ? { undatedUnknown: true } : {}),
+	};
 };
 
 /**
@@ -71,18 +80,31 @@ const v2ToV3: CursorStateMigration = (state) => {
  */
 const v3ToV4: CursorStateMigration = (state) => {
 	const { scope, forms, app } = state;
-	if (typeof forms !== 'object' || forms === null || Array.isArray(forms)) throw new Error('"forms" is not an object');
+	if (typeof forms !== 'object' || forms === null || Array.isArray(forms))
+		throw new Error('"forms" is not an object');
 	const watch = (typeof app === 'object' && app !== null ? app : {}) as Record<string, unknown>;
-	const gone = typeof watch.gone === 'object' && watch.gone !== null ? (watch.gone as Record<string, { time?: unknown; keys?: unknown }>) : {};
+	const gone =
+		typeof watch.gone === 'object' && watch.gone !== null
+			? (watch.gone as Record<string, { time?: unknown; keys?: unknown }>)
+			: {};
 	const since = typeof watch.since === 'number' ? watch.since : 0;
 	const cursors: Array<[string, unknown]> = Object.entries(forms);
 	const away: Array<[string, unknown]> = [];
-	const unknown = Array.isArray(state.undatedUnknown) ? [...(state.undatedUnknown as unknown[])] : [];
+	const unknown = Array.isArray(state.undatedUnknown)
+		? [...(state.undatedUnknown as unknown[])]
+		: [];
 	for (const [pageId, stopped] of Object.entries(gone)) {
 		if (Object.prototype.hasOwnProperty.call(forms, pageId)) continue;
 		const time = stopped?.time;
 		const keys = Array.isArray(stopped?.keys) ? (stopped.keys as unknown[]) : [];
-		cursors.push([pageId, { floor: { time, key: '' }, seen: Object.fromEntries(keys.map((key) => [key, time])), undated: '' }]);
+		cursors.push([
+			pageId,
+			{
+				floor: { time, key: '' },
+				seen: Object.fromEntries(keys.map((key) => [key, time])),
+				undated: '',
+			},
+		]);
 		away.push([pageId, { since, polls: 0 }]);
 		unknown.push(pageId);
 	}
@@ -128,15 +150,22 @@ export function migrateCursorState(
 
 	let state: Record<string, unknown> = value;
 	for (let version = from; version < target; version++) {
-		const step = Object.prototype.hasOwnProperty.call(migrations, version) ? migrations[version] : undefined;
-		if (step === undefined) return { kind: 'unreadable', problem: `there is no upgrade from its format v${version}` };
+		const step = Object.prototype.hasOwnProperty.call(migrations, version)
+			? migrations[version]
+			: undefined;
+		if (step === undefined)
+			return { kind: 'unreadable', problem: `there is no upgrade from its format v${version}` };
 		let next: unknown;
 		try {
 			next = step(state);
 		} catch (error) {
-			return { kind: 'unreadable', problem: `it is not a valid v${version} state (${(error as Error).message})` };
+			return {
+				kind: 'unreadable',
+				problem: `it is not a valid v${version} state (${(error as Error).message})`,
+			};
 		}
-		if (!isObject(next)) return { kind: 'unreadable', problem: `its upgrade from format v${version} gave no state` };
+		if (!isObject(next))
+			return { kind: 'unreadable', problem: `its upgrade from format v${version} gave no state` };
 		state = { ...next, v: version + 1 };
 	}
 	return { kind: 'migrated', state, from };
@@ -162,8 +191,12 @@ export function readSavedPosition(
 	if (migrated.kind === 'newer') return migrated;
 	if (migrated.kind === 'unreadable') return { kind: 'damaged', problem: migrated.problem };
 	const problem = positionProblem(migrated.state);
-	if (problem === undefined) return { kind: 'readable', state: migrated.state as unknown as TriggerPosition };
-	const upgraded = migrated.from === SAVED_POSITION_VERSION ? '' : ` (after its upgrade from format v${migrated.from})`;
+	if (problem === undefined)
+		return { kind: 'readable', state: migrated.state as unknown as TriggerPosition };
+	const upgraded =
+		migrated.from === SAVED_POSITION_VERSION
+			? ''
+			: ` (after its upgrade from format v${migrated.from})`;
 	return { kind: 'damaged', problem: `${problem}${upgraded}` };
 }
 

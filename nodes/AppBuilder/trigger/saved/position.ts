@@ -92,26 +92,36 @@ export function nextPosition(
 		if (listed.has(pageId)) continue;
 		const before = ownValue(kept?.away, pageId);
 		const absence = { since: before?.since ?? watch.nowMs, polls: (before?.polls ?? 0) + 1 };
-		if (absence.polls >= FORGET_AFTER_POLLS && watch.nowMs - absence.since >= FORGET_AFTER_MS) continue;
+		if (absence.polls >= FORGET_AFTER_POLLS && watch.nowMs - absence.since >= FORGET_AFTER_MS)
+			continue;
 		awayForms.push({ pageId, cursor, absence });
 	}
 	// The most recently gone first: they are the likeliest back.
-	awayForms.sort((a, b) => b.absence.since - a.absence.since || (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : 0));
+	awayForms.sort(
+		(a, b) =>
+			b.absence.since - a.absence.since || (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : 0),
+	);
 
-	const unknown = new Set((kept?.undatedUnknown ?? []).filter((pageId) => !findings.read.has(pageId)));
+	const unknown = new Set(
+		(kept?.undatedUnknown ?? []).filter((pageId) => !findings.read.has(pageId)),
+	);
 	const away: Array<[string, Absence]> = [];
 	const watched = forms.length;
 	awayForms.forEach(({ pageId, cursor, absence }, index) => {
 		const rank = watched + index;
 		if (rank >= MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS) return;
-		const small = rank >= MAX_WHOLE_CURSORS || (absence.polls >= SHRINK_AFTER_POLLS && watch.nowMs - absence.since >= SHRINK_AFTER_MS);
+		const small =
+			rank >= MAX_WHOLE_CURSORS ||
+			(absence.polls >= SHRINK_AFTER_POLLS && watch.nowMs - absence.since >= SHRINK_AFTER_MS);
 		forms.push([pageId, small ? compactCursor(cursor, absence.since) : cursor]);
 		if (small) unknown.add(pageId);
 		away.push([pageId, absence]);
 	});
 
 	const remembered = new Set(forms.map(([pageId]) => pageId));
-	const allFormsSince = watch.allForms ? (kept?.allFormsSince ?? watch.allFormsSince) : kept?.allFormsSince;
+	const allFormsSince = watch.allForms
+		? (kept?.allFormsSince ?? watch.allFormsSince)
+		: kept?.allFormsSince;
 	return {
 		scope,
 		forms: Object.fromEntries(forms),
@@ -133,7 +143,12 @@ export function nextPosition(
  */
 export function compactCursor(cursor: CursorState, awaySince: number): CursorState {
 	const seen = new Map(Object.entries(cursor.seen));
-	const floor = raiseFloor(cursor.floor, seen, { lookbackMs: DEFAULT_LOOKBACK_MS, maxTracked: SMALL_CURSOR_KEYS, nowMs: awaySince }, undefined);
+	const floor = raiseFloor(
+		cursor.floor,
+		seen,
+		{ lookbackMs: DEFAULT_LOOKBACK_MS, maxTracked: SMALL_CURSOR_KEYS, nowMs: awaySince },
+		undefined,
+	);
 	const kept: Array<[string, number]> = [];
 	for (const [key, time] of seen) if (isAfterFloor(time, key, floor)) kept.push([key, time]);
 	return { floor, seen: Object.fromEntries(kept), undated: '' };
@@ -151,12 +166,18 @@ export function positionProblem(value: unknown): string | undefined {
 	}
 	if (!isRecord(value.away)) return '"away" is not an object';
 	for (const absence of Object.values(value.away)) {
-		if (!isRecord(absence) || !isTime(absence.since) || !Number.isSafeInteger(absence.polls) || (absence.polls as number) < 0) {
+		if (
+			!isRecord(absence) ||
+			!isTime(absence.since) ||
+			!Number.isSafeInteger(absence.polls) ||
+			(absence.polls as number) < 0
+		) {
 			return '"away" holds a form without its time and polls away';
 		}
 	}
 	if (!isTextList(value.undatedUnknown)) return '"undatedUnknown" is not a list of forms';
-	if (value.allFormsSince !== undefined && !isTime(value.allFormsSince)) return '"allFormsSince" is not a time';
+	if (value.allFormsSince !== undefined && !isTime(value.allFormsSince))
+		return '"allFormsSince" is not a time';
 	if (!isTextList(value.leftOver)) return '"leftOver" is not a list of forms';
 	return undefined;
 }
@@ -174,5 +195,7 @@ function isTextList(value: unknown): value is string[] {
 }
 
 function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
-	return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+	return record !== undefined && Object.prototype.hasOwnProperty.call(record, key)
+		? record[key]
+		: undefined;
 }

@@ -48,7 +48,8 @@ export class UnusablePosition extends Error {
 export function storedPosition(nodeId: string | undefined, stores: TriggerStores): unknown {
 	const own = stores.node[STATE_KEY];
 	const owner = stores.node[OWNER_KEY];
-	const ownIsThisNodes = own !== undefined && (owner === undefined || nodeId === undefined || owner === nodeId);
+	const ownIsThisNodes =
+		own !== undefined && (owner === undefined || nodeId === undefined || owner === nodeId);
 	const copy = nodeId === undefined ? undefined : stores.workflow[COPY_PREFIX + nodeId];
 	const copied = isPositionCopy(copy) ? copy.state : undefined;
 	if (isStagedCopy(stores.node)) return ownIsThisNodes ? own : copied;
@@ -68,7 +69,10 @@ export function isStagedCopy(nodeData: Record<string, unknown>): boolean {
  * One it cannot read throws UnusablePosition before anything is fetched:
  * taking it as a first poll would take every inquiry present as handled.
  */
-export function readTriggerPosition(nodeId: string | undefined, stores: TriggerStores): TriggerPosition | undefined {
+export function readTriggerPosition(
+	nodeId: string | undefined,
+	stores: TriggerStores,
+): TriggerPosition | undefined {
 	const stored = storedPosition(nodeId, stores);
 	const saved = readSavedPosition(stored);
 	if (saved.kind === 'none') return undefined;
@@ -113,7 +117,8 @@ export function writeTriggerPosition(
 	for (const key of Object.keys(stores.workflow)) {
 		if (!key.startsWith(COPY_PREFIX) || key === copyKey) continue;
 		const other = stores.workflow[key];
-		if (!isPositionCopy(other) || nowMs - other.savedAt > ABANDONED_COPY_MS) delete stores.workflow[key];
+		if (!isPositionCopy(other) || nowMs - other.savedAt > ABANDONED_COPY_MS)
+			delete stores.workflow[key];
 	}
 }
 
@@ -128,7 +133,10 @@ const STOPPED =
 
 /** A copy of the node has a new ID and starts afresh; but a 0.1.0 position has no owner and follows the node's name. */
 function startOver(stores: TriggerStores, stored: unknown): string {
-	const unowned = stored !== undefined && stored === stores.node[STATE_KEY] && stores.node[OWNER_KEY] === undefined;
+	const unowned =
+		stored !== undefined &&
+		stored === stores.node[STATE_KEY] &&
+		stores.node[OWNER_KEY] === undefined;
 	const name = unowned
 		? " Keep the name the copy is given (not this node's name): a position of release 0.1.0 is kept under the node's name."
 		: '';

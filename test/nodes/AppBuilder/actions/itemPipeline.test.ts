@@ -58,7 +58,7 @@ describe('pipelineItems', () => {
 		expect(Math.max(...started)).toBeLessThan(8);
 	});
 
-	it('never sends an item whose preparation failed, and reports it as that item\'s failure', async () => {
+	it("never sends an item whose preparation failed, and reports it as that item's failure", async () => {
 		const sent: number[] = [];
 		await expect(
 			pipelineItems(6, 2, {
@@ -89,7 +89,14 @@ describe('pipelineItems', () => {
 			},
 			recover: (error) => `failed: ${(error as Error).message}`,
 		});
-		expect(results).toEqual(['ok 0', 'failed: prepare 1', 'ok 2', 'ok 3', 'failed: send 4', 'ok 5']);
+		expect(results).toEqual([
+			'ok 0',
+			'failed: prepare 1',
+			'ok 2',
+			'ok 3',
+			'failed: send 4',
+			'ok 5',
+		]);
 	});
 
 	it('stops when recover rethrows', async () => {

@@ -16,7 +16,12 @@ const record = (fields: Field[], extra: Record<string, unknown> = {}) => ({
 	formName: 'Contact Us',
 	formData: [fields.map((f) => f[2]), fields.map((f) => f[1]), fields.map((f) => f[0])],
 	formbuilderData: JSON.stringify(
-		fields.map(([name, label, value]) => ({ fieldName: name, fieldIdentifire: name, fieldLabel: label, fieldValue: value })),
+		fields.map(([name, label, value]) => ({
+			fieldName: name,
+			fieldIdentifire: name,
+			fieldLabel: label,
+			fieldValue: value,
+		})),
 	),
 	paymentStatus: 'free',
 	mailStatus: 1,
@@ -31,7 +36,12 @@ const jsonRoundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(val
 
 describe('flattenInquiry', () => {
 	it('gives metadata readable names, ISO times, one key per field and the labels, and no warnings on a clean record', () => {
-		const item = flattenInquiry(record([['name', 'Your Name', 'Ann'], ['email', 'Email', 'ann@example.com']]));
+		const item = flattenInquiry(
+			record([
+				['name', 'Your Name', 'Ann'],
+				['email', 'Email', 'ann@example.com'],
+			]),
+		);
 		expect(item).toStrictEqual({
 			inquiryId: '65f1c0ffee0000000000abcd',
 			submittedAt: '2026-01-01T00:00:00.000Z',
@@ -55,7 +65,9 @@ describe('flattenInquiry', () => {
 	});
 
 	it('reads both timestamp units and keeps the raw values as they came', () => {
-		const item = flattenInquiry(record([['a', 'A', '1']], { addedon: 1767225600123, updatedon: '1767225600' }));
+		const item = flattenInquiry(
+			record([['a', 'A', '1']], { addedon: 1767225600123, updatedon: '1767225600' }),
+		);
 		expect(item.submittedAt).toBe('2026-01-01T00:00:00.123Z');
 		expect(item.updatedAt).toBe('2026-01-01T00:00:00.000Z');
 		expect(item.addedon).toBe(1767225600123);
@@ -64,13 +76,18 @@ describe('flattenInquiry', () => {
 	});
 
 	it('warns about missing and unusable times and leaves the ISO fields null', () => {
-		const missing = flattenInquiry(record([['a', 'A', '1']], { addedon: undefined, updatedon: null }));
+		const missing = flattenInquiry(
+			record([['a', 'A', '1']], { addedon: undefined, updatedon: null }),
+		);
 		expect(missing.submittedAt).toBeNull();
 		expect(missing.updatedAt).toBeNull();
 		expect(missing.formWarnings).toEqual(['addedon is missing', 'updatedon is missing']);
 
 		const unusable = flattenInquiry(record([['a', 'A', '1']], { addedon: 'soon', updatedon: 0 }));
-		expect(unusable.formWarnings).toEqual(['addedon is not a usable time: "soon"', 'updatedon is not a usable time: 0']);
+		expect(unusable.formWarnings).toEqual([
+			'addedon is not a usable time: "soon"',
+			'updatedon is not a usable time: 0',
+		]);
 		expect(unusable.updatedon).toBe(0);
 	});
 
@@ -83,7 +100,10 @@ describe('flattenInquiry', () => {
 
 	it('reads ISO 8601 addedon and updatedon strings as the instants they name, without warnings', () => {
 		const item = flattenInquiry(
-			record([['a', 'A', '1']], { addedon: '2026-11-10T09:12:05Z', updatedon: '2026-11-10 10:12:05.250+01:00' }),
+			record([['a', 'A', '1']], {
+				addedon: '2026-11-10T09:12:05Z',
+				updatedon: '2026-11-10 10:12:05.250+01:00',
+			}),
 		);
 		expect(item.submittedAt).toBe('2026-11-10T09:12:05.000Z');
 		expect(item.updatedAt).toBe('2026-11-10T09:12:05.250Z');
@@ -129,7 +149,12 @@ describe('flattenInquiry', () => {
 		expect(item.field_hasOwnProperty).toBe('h');
 		expect(item.padded).toBe('trimmed name');
 		expect(item['имя']).toBe('Иван 🙂');
-		expect(item.fieldLabels).toMatchObject({ email_2: 'Email again', field_8: 'No name', field___proto__: 'Proto', 'имя': 'Имя' });
+		expect(item.fieldLabels).toMatchObject({
+			email_2: 'Email again',
+			field_8: 'No name',
+			field___proto__: 'Proto',
+			имя: 'Имя',
+		});
 		expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
 		expect(Object.prototype.hasOwnProperty.call(item, '__proto__')).toBe(false);
 		expect(Object.getPrototypeOf(item.fieldLabels)).toBe(Object.prototype);
@@ -150,7 +175,14 @@ describe('flattenInquiry', () => {
 		expect(item.field_3).toBe('literal');
 
 		const fallback = flattenInquiry(
-			record([], { formData: [['x', 'y'], ['X', 'Y'], ['field_2', '']], formbuilderData: undefined }),
+			record([], {
+				formData: [
+					['x', 'y'],
+					['X', 'Y'],
+					['field_2', ''],
+				],
+				formbuilderData: undefined,
+			}),
 		);
 		expect(fallback.field_2).toBe('x');
 		expect(fallback.field_2_2).toBe('y');
@@ -160,7 +192,9 @@ describe('flattenInquiry', () => {
 		const item = flattenInquiry(
 			record([], {
 				formData: undefined,
-				formbuilderData: JSON.stringify([{ fieldName: '', fieldIdentifire: 'text_1', fieldLabel: 'X', fieldValue: 'v' }]),
+				formbuilderData: JSON.stringify([
+					{ fieldName: '', fieldIdentifire: 'text_1', fieldLabel: 'X', fieldValue: 'v' },
+				]),
 			}),
 		);
 		expect(item.text_1).toBe('v');
@@ -170,7 +204,10 @@ describe('flattenInquiry', () => {
 
 	it('reads rows of unequal length column by column, missing cells as empty, and says so', () => {
 		const item = flattenInquiry(
-			record([], { formData: [['1', '2'], ['A'], ['a', 'b', 'c', '']], formbuilderData: undefined }),
+			record([], {
+				formData: [['1', '2'], ['A'], ['a', 'b', 'c', '']],
+				formbuilderData: undefined,
+			}),
 		);
 		expect(item).toMatchObject({ a: '1', b: '2', c: '', fieldLabels: { a: 'A', b: '', c: '' } });
 		expect(item.formWarnings).toEqual(['formData rows have different lengths (2, 1, 4)']);
@@ -178,13 +215,22 @@ describe('flattenInquiry', () => {
 
 	it('drops a column with neither a name nor a value, and stringifies numbers but not objects', () => {
 		const item = flattenInquiry(
-			record([], { formData: [[42, '', { x: 1 }, true], ['Age', 'Heading', 'Obj', 'Agree'], ['age', '', 'obj', 'agree']], formbuilderData: undefined }),
+			record([], {
+				formData: [
+					[42, '', { x: 1 }, true],
+					['Age', 'Heading', 'Obj', 'Agree'],
+					['age', '', 'obj', 'agree'],
+				],
+				formbuilderData: undefined,
+			}),
 		);
 		expect(item.age).toBe('42');
 		expect(item.obj).toBe('');
 		expect(item.agree).toBe('true');
 		expect(Object.values(item.fieldLabels as object)).not.toContain('Heading');
-		expect(item.formWarnings).toEqual(['formData has cells that are not text or numbers; they were read as empty']);
+		expect(item.formWarnings).toEqual([
+			'formData has cells that are not text or numbers; they were read as empty',
+		]);
 	});
 
 	it('takes formData first, appends what only formbuilderData has, and warns without quoting values when they disagree', () => {
@@ -192,12 +238,23 @@ describe('flattenInquiry', () => {
 			record([['a', 'A', '1']], {
 				formbuilderData: JSON.stringify([
 					{ fieldName: 'a', fieldIdentifire: 'a', fieldLabel: 'A', fieldValue: 'hunter2' },
-					{ fieldName: 'extra', fieldIdentifire: 'extra', fieldLabel: 'Extra', fieldValue: 'from builder' },
+					{
+						fieldName: 'extra',
+						fieldIdentifire: 'extra',
+						fieldLabel: 'Extra',
+						fieldValue: 'from builder',
+					},
 				]),
 			}),
 		);
-		expect(item).toMatchObject({ a: '1', extra: 'from builder', fieldLabels: { a: 'A', extra: 'Extra' } });
-		expect(item.formWarnings).toEqual(['formData and formbuilderData disagree on the value of "a"; the formData value was used']);
+		expect(item).toMatchObject({
+			a: '1',
+			extra: 'from builder',
+			fieldLabels: { a: 'A', extra: 'Extra' },
+		});
+		expect(item.formWarnings).toEqual([
+			'formData and formbuilderData disagree on the value of "a"; the formData value was used',
+		]);
 		expect(JSON.stringify(item.formWarnings)).not.toContain('hunter2');
 	});
 
@@ -210,8 +267,18 @@ describe('flattenInquiry', () => {
 					['name', ''],
 				],
 				formbuilderData: JSON.stringify([
-					{ fieldName: 'name', fieldIdentifire: 'name', fieldLabel: 'Your Name', fieldValue: 'Ann' },
-					{ fieldName: '', fieldIdentifire: 'textarea_2', fieldLabel: 'Comment', fieldValue: 'Call me after 5' },
+					{
+						fieldName: 'name',
+						fieldIdentifire: 'name',
+						fieldLabel: 'Your Name',
+						fieldValue: 'Ann',
+					},
+					{
+						fieldName: '',
+						fieldIdentifire: 'textarea_2',
+						fieldLabel: 'Comment',
+						fieldValue: 'Call me after 5',
+					},
 				]),
 			}),
 		);
@@ -232,12 +299,27 @@ describe('flattenInquiry', () => {
 				formbuilderData: JSON.stringify([
 					{ fieldName: '', fieldIdentifire: 'note_1', fieldLabel: 'Note', fieldValue: 'first' },
 					{ fieldName: '', fieldIdentifire: 'note_2', fieldLabel: 'Note', fieldValue: 'hunter2' },
-					{ fieldName: '', fieldIdentifire: 'extra_9', fieldLabel: 'Extra', fieldValue: 'only in builder' },
+					{
+						fieldName: '',
+						fieldIdentifire: 'extra_9',
+						fieldLabel: 'Extra',
+						fieldValue: 'only in builder',
+					},
 				]),
 			}),
 		);
-		expect(item).toMatchObject({ note_1: 'first', note_2: 'second', field_3: 'other', extra_9: 'only in builder' });
-		expect(Object.keys(item.fieldLabels as object).sort()).toEqual(['extra_9', 'field_3', 'note_1', 'note_2']);
+		expect(item).toMatchObject({
+			note_1: 'first',
+			note_2: 'second',
+			field_3: 'other',
+			extra_9: 'only in builder',
+		});
+		expect(Object.keys(item.fieldLabels as object).sort()).toEqual([
+			'extra_9',
+			'field_3',
+			'note_1',
+			'note_2',
+		]);
 		expect(item.formWarnings).toEqual([
 			'formData and formbuilderData disagree on the value of "note_2"; the formData value was used',
 		]);
@@ -258,7 +340,11 @@ describe('flattenInquiry', () => {
 
 	it.each([
 		['broken JSON', '[{"fieldName": "a", "fieldValue": "9"', ['formbuilderData is not valid JSON']],
-		['JSON that is not a list', '{"fieldName": "a"}', ['formbuilderData does not hold a list of fields']],
+		[
+			'JSON that is not a list',
+			'{"fieldName": "a"}',
+			['formbuilderData does not hold a list of fields'],
+		],
 		['a number', 7, ['formbuilderData is neither JSON text nor a list']],
 		['an object', { fieldName: 'a' }, ['formbuilderData is neither JSON text nor a list']],
 		[
@@ -273,15 +359,23 @@ describe('flattenInquiry', () => {
 				'formbuilderData has 1 entry with nothing in them; skipped',
 			],
 		],
-	])('keeps the formData fields and warns when formbuilderData is %s', (_, formbuilderData, warnings) => {
-		const item = flattenInquiry(record([['a', 'A', '1']], { formbuilderData }));
-		expect(item.a).toBe('1');
-		expect(item.formWarnings).toEqual(warnings);
-	});
+	])(
+		'keeps the formData fields and warns when formbuilderData is %s',
+		(_, formbuilderData, warnings) => {
+			const item = flattenInquiry(record([['a', 'A', '1']], { formbuilderData }));
+			expect(item.a).toBe('1');
+			expect(item.formWarnings).toEqual(warnings);
+		},
+	);
 
 	it('reads formbuilderData that arrives already decoded', () => {
 		const item = flattenInquiry(
-			record([], { formData: undefined, formbuilderData: [{ fieldName: 'n', fieldIdentifire: 'n', fieldLabel: 'N', fieldValue: 'v' }] }),
+			record([], {
+				formData: undefined,
+				formbuilderData: [
+					{ fieldName: 'n', fieldIdentifire: 'n', fieldLabel: 'N', fieldValue: 'v' },
+				],
+			}),
 		);
 		expect(item.n).toBe('v');
 		expect(item.formWarnings).toBeUndefined();
@@ -289,9 +383,17 @@ describe('flattenInquiry', () => {
 
 	it.each([
 		['formData is not a list', { formData: 'nope' }, 'formData is not a list of rows'],
-		['formData has 2 rows', { formData: [['v'], ['L']] }, 'formData has 2 rows instead of 3 (values, labels, names)'],
+		[
+			'formData has 2 rows',
+			{ formData: [['v'], ['L']] },
+			'formData has 2 rows instead of 3 (values, labels, names)',
+		],
 		['a row is not a list', { formData: [['v'], 'L', ['n']] }, 'formData row 2 is not a list'],
-		['both sources are missing', { formData: undefined, formbuilderData: undefined }, 'the record has neither formData nor formbuilderData'],
+		[
+			'both sources are missing',
+			{ formData: undefined, formbuilderData: undefined },
+			'the record has neither formData nor formbuilderData',
+		],
 	])('warns when %s', (_, extra, warning) => {
 		const item = flattenInquiry(record([], extra));
 		expect(item.formWarnings).toContain(warning);
@@ -312,7 +414,14 @@ describe('flattenInquiry', () => {
 	});
 
 	it('turns metadata JSON cannot carry into null, so the item round-trips unchanged', () => {
-		const item = flattenInquiry(record([['a', 'A', '1']], { status: Number.NaN, mailStatus: -0, readStatus: { x: 1 }, subject: ['s'] }));
+		const item = flattenInquiry(
+			record([['a', 'A', '1']], {
+				status: Number.NaN,
+				mailStatus: -0,
+				readStatus: { x: 1 },
+				subject: ['s'],
+			}),
+		);
 		expect(item).toMatchObject({ status: null, mailStatus: 0, readStatus: null, subject: null });
 		expect(Object.is(item.mailStatus, -0)).toBe(false);
 		expect(jsonRoundTrip(item)).toStrictEqual(item);
@@ -343,14 +452,29 @@ describe('flattenInquiry, property-based', () => {
 		fc.string(),
 		fc.string({ unit: 'grapheme' }),
 	);
-	const cell = fc.oneof(hostileName, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.object());
+	const cell = fc.oneof(
+		hostileName,
+		fc.integer(),
+		fc.double(),
+		fc.boolean(),
+		fc.constant(null),
+		fc.object(),
+	);
 	const row = fc.array(cell, { maxLength: 6 });
 	const builderEntry = fc.record(
-		{ fieldName: hostileName, fieldIdentifire: hostileName, fieldLabel: fc.string(), fieldValue: fc.oneof(fc.string(), fc.jsonValue()) },
+		{
+			fieldName: hostileName,
+			fieldIdentifire: hostileName,
+			fieldLabel: fc.string(),
+			fieldValue: fc.oneof(fc.string(), fc.jsonValue()),
+		},
 		{ requiredKeys: [] },
 	);
 	const anything = fc.anything({
-		key: fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'formData', 'formbuilderData', 'addedon', '_id')),
+		key: fc.oneof(
+			fc.string(),
+			fc.constantFrom('__proto__', 'constructor', 'formData', 'formbuilderData', 'addedon', '_id'),
+		),
 		withBigInt: true,
 		withNullPrototype: true,
 		withBoxedValues: true,
@@ -368,7 +492,9 @@ describe('flattenInquiry, property-based', () => {
 			requestId: fc.oneof(fc.string(), anything),
 			formData: fc.oneof(fc.tuple(row, row, row), fc.array(row, { maxLength: 5 }), anything),
 			formbuilderData: fc.oneof(
-				fc.array(fc.oneof(builderEntry, fc.jsonValue()), { maxLength: 5 }).map((entries) => JSON.stringify(entries)),
+				fc
+					.array(fc.oneof(builderEntry, fc.jsonValue()), { maxLength: 5 })
+					.map((entries) => JSON.stringify(entries)),
 				fc.string(),
 				anything,
 			),
@@ -397,9 +523,12 @@ describe('flattenInquiry, property-based', () => {
 					(key) => !ITEM_KEYS.has(key) && !Object.prototype.hasOwnProperty.call(labels, key),
 				);
 				expect(strayKeys).toEqual([]);
-				if (item.formWarnings !== undefined) expect((item.formWarnings as string[]).length).toBeGreaterThan(0);
+				if (item.formWarnings !== undefined)
+					expect((item.formWarnings as string[]).length).toBeGreaterThan(0);
 				expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-				expect(inquiryKey(input)).toMatch(/^([A-Za-z0-9_.-]{1,64}|#[0-9a-f]{16}|r:[A-Za-z0-9_.-]{1,64}|r:#[0-9a-f]{16}|h:[0-9a-f]{16})$/);
+				expect(inquiryKey(input)).toMatch(
+					/^([A-Za-z0-9_.-]{1,64}|#[0-9a-f]{16}|r:[A-Za-z0-9_.-]{1,64}|r:#[0-9a-f]{16}|h:[0-9a-f]{16})$/,
+				);
 			}),
 			{ numRuns: 2000 },
 		);
@@ -410,7 +539,8 @@ describe('flattenInquiry, property-based', () => {
 		const field = fc.tuple(hostileName, fc.string(), fc.string({ minLength: 1 }));
 		fc.assert(
 			fc.property(fc.array(field, { maxLength: 8 }), (fields) => {
-				const identifierOf = (name: string, index: number) => name.trim() || `text_${index}\u{1F511}`;
+				const identifierOf = (name: string, index: number) =>
+					name.trim() || `text_${index}\u{1F511}`;
 				const item = flattenInquiry(
 					record(fields, {
 						formbuilderData: JSON.stringify(

@@ -16,7 +16,12 @@ function reversedKeys(value: unknown): unknown {
 	if (typeof value !== 'object' || value === null) return value;
 	const copy: Record<string, unknown> = {};
 	for (const key of Object.keys(value).reverse()) {
-		Object.defineProperty(copy, key, { value: reversedKeys((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(copy, key, {
+			value: reversedKeys((value as Record<string, unknown>)[key]),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return copy;
 }
@@ -26,8 +31,19 @@ describe('inquiryKey keeps the keys stored trigger state already holds', () => {
 		[
 			'a full record without _id or requestId',
 			{
-				formData: [['Ann', 'ann@example.com'], ['Your Name', 'Email'], ['name', 'email']],
-				formbuilderData: JSON.stringify([{ fieldName: 'name', fieldIdentifire: 'name', fieldLabel: 'Your Name', fieldValue: 'Ann' }]),
+				formData: [
+					['Ann', 'ann@example.com'],
+					['Your Name', 'Email'],
+					['name', 'email'],
+				],
+				formbuilderData: JSON.stringify([
+					{
+						fieldName: 'name',
+						fieldIdentifire: 'name',
+						fieldLabel: 'Your Name',
+						fieldValue: 'Ann',
+					},
+				]),
 				addedon: 1767225600,
 				readStatus: 0,
 			},
@@ -36,7 +52,11 @@ describe('inquiryKey keeps the keys stored trigger state already holds', () => {
 		['formData and addedon only', { formData: [['x']], addedon: 1 }, 'h:c46de9e95ceb6857'],
 		['addedon only, as text', { addedon: '1767225600123' }, 'h:363e2414fc170f1b'],
 		['formbuilderData only', { formbuilderData: '[]', subject: 'ignored' }, 'h:23da7ee88093c689'],
-		['objects inside formData, in their own key order', { formData: [[{ b: 1, a: 2 }]], addedon: 5 }, 'h:35ec88e700bc018f'],
+		[
+			'objects inside formData, in their own key order',
+			{ formData: [[{ b: 1, a: 2 }]], addedon: 5 },
+			'h:35ec88e700bc018f',
+		],
 		['an _id that is not plain', { _id: 'with space', requestId: 'R' }, '#2fa3977cadeceaa7'],
 		['a requestId', { requestId: 'REQ-7' }, 'r:REQ-7'],
 	])('%s', (_, record, key) => {
@@ -59,7 +79,9 @@ describe('inquiryKey gives distinct records distinct keys', () => {
 		const ann = { subject: 'Ann', requestPage: 'Contact', appId: 'app_1' };
 		const bob = { subject: 'Bob', requestPage: 'Contact', appId: 'app_1' };
 		expect(inquiryKey(ann)).not.toBe(inquiryKey(bob));
-		expect(inquiryKey({ ...ann, formData: null, addedon: null })).not.toBe(inquiryKey({ ...bob, formData: null, addedon: null }));
+		expect(inquiryKey({ ...ann, formData: null, addedon: null })).not.toBe(
+			inquiryKey({ ...bob, formData: null, addedon: null }),
+		);
 		expect(inquiryKey(ann)).not.toBe(inquiryKey({}));
 		expect(inquiryKey(ann)).toMatch(/^h:[0-9a-f]{16}$/);
 	});
@@ -68,7 +90,9 @@ describe('inquiryKey gives distinct records distinct keys', () => {
 		const record = { subject: 'Ann', extra: { b: [1, { y: 2, x: 3 }], a: 'z' }, pageId: 'p' };
 		const key = inquiryKey(record);
 		expect(inquiryKey(reversedKeys(record))).toBe(key);
-		expect(inquiryKey({ ...record, readStatus: 1, status: 2, mailStatus: 1, updatedon: 1767225600 })).toBe(key);
+		expect(
+			inquiryKey({ ...record, readStatus: 1, status: 2, mailStatus: 1, updatedon: 1767225600 }),
+		).toBe(key);
 	});
 
 	it('keys a deeply nested record without formData, formbuilderData and addedon by its content', () => {
@@ -78,7 +102,23 @@ describe('inquiryKey gives distinct records distinct keys', () => {
 
 	it('property: records without ids that differ outside the mutable status fields get different keys (500 runs)', () => {
 		const body = fc.dictionary(
-			fc.string().filter((key) => !['_id', 'requestId', 'formData', 'formbuilderData', 'addedon', 'readStatus', 'status', 'mailStatus', 'updatedon', 'paymentStatus'].includes(key)),
+			fc
+				.string()
+				.filter(
+					(key) =>
+						![
+							'_id',
+							'requestId',
+							'formData',
+							'formbuilderData',
+							'addedon',
+							'readStatus',
+							'status',
+							'mailStatus',
+							'updatedon',
+							'paymentStatus',
+						].includes(key),
+				),
 			fc.jsonValue({ maxDepth: 3 }),
 			{ minKeys: 1, maxKeys: 4 },
 		);

@@ -89,13 +89,25 @@ describe('toEpochMillis: one rule for a usable time', () => {
 
 	it.each([
 		['UTC with Z', '2026-11-10T09:12:05Z', Date.UTC(2026, 10, 10, 9, 12, 5)],
-		['a space instead of T, no offset (read as UTC)', '2026-11-10 09:12:05', Date.UTC(2026, 10, 10, 9, 12, 5)],
+		[
+			'a space instead of T, no offset (read as UTC)',
+			'2026-11-10 09:12:05',
+			Date.UTC(2026, 10, 10, 9, 12, 5),
+		],
 		['no offset (read as UTC)', '2026-11-10T09:12:05', Date.UTC(2026, 10, 10, 9, 12, 5)],
 		['a fraction of a second', '2026-11-10T09:12:05.1236Z', Date.UTC(2026, 10, 10, 9, 12, 5, 124)],
 		['an offset with a colon', '2026-11-10T09:12:05+02:00', Date.UTC(2026, 10, 10, 7, 12, 5)],
-		['an offset without a colon', '2026-11-10 09:12:05.5-0530', Date.UTC(2026, 10, 10, 14, 42, 5, 500)],
+		[
+			'an offset without a colon',
+			'2026-11-10 09:12:05.5-0530',
+			Date.UTC(2026, 10, 10, 14, 42, 5, 500),
+		],
 		['hours and minutes only', '2026-11-10T09:12Z', Date.UTC(2026, 10, 10, 9, 12)],
-		['lower-case t and z, surrounding spaces', ' 2026-11-10t09:12:05z ', Date.UTC(2026, 10, 10, 9, 12, 5)],
+		[
+			'lower-case t and z, surrounding spaces',
+			' 2026-11-10t09:12:05z ',
+			Date.UTC(2026, 10, 10, 9, 12, 5),
+		],
 		['29 February of a leap year', '2028-02-29T00:00:00Z', Date.UTC(2028, 1, 29)],
 	])('reads an ISO 8601 date-time with %s as the instant it names', (_, text, expected) => {
 		expect(toEpochMillis(text)).toBe(expected);
@@ -130,7 +142,9 @@ describe('toEpochMillis: one rule for a usable time', () => {
 			fc.integer(),
 			fc.bigInt().map(String),
 			fc.double().map(String),
-			fc.date({ noInvalidDate: false }).map((date) => (Number.isNaN(date.getTime()) ? 'x' : date.toISOString())),
+			fc
+				.date({ noInvalidDate: false })
+				.map((date) => (Number.isNaN(date.getTime()) ? 'x' : date.toISOString())),
 			fc.string({ unit: fc.constantFrom(...'0123456789.eE+-:TZ tz') }),
 			fc.anything(),
 		);
@@ -148,9 +162,16 @@ describe('toEpochMillis: one rule for a usable time', () => {
 
 	it('property: a Date from 1973 to 9999 written by toISOString reads back as the same millisecond', () => {
 		fc.assert(
-			fc.property(fc.date({ min: new Date(Date.UTC(1973, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }), (date) => {
-				expect(toEpochMillis(date.toISOString())).toBe(date.getTime());
-			}),
+			fc.property(
+				fc.date({
+					min: new Date(Date.UTC(1973, 0, 1)),
+					max: new Date(Date.UTC(9999, 11, 31)),
+					noInvalidDate: true,
+				}),
+				(date) => {
+					expect(toEpochMillis(date.toISOString())).toBe(date.getTime());
+				},
+			),
 			{ numRuns: 1000 },
 		);
 	});

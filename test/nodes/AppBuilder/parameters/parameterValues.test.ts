@@ -34,7 +34,10 @@ describe('textFrom (string fields)', () => {
 	});
 
 	it('never shows a secret value, only its type', () => {
-		expect(textFrom({ password: 'Secr3t-pass' }, true)).toEqual({ expected: 'text or a number', given: 'an object' });
+		expect(textFrom({ password: 'Secr3t-pass' }, true)).toEqual({
+			expected: 'text or a number',
+			given: 'an object',
+		});
 		expect(textFrom(false, true)).toEqual({ expected: 'text or a number', given: 'a boolean' });
 		expect(textFrom(Number.NaN, true)).toEqual({
 			expected: 'text or a number',
@@ -47,7 +50,9 @@ describe('textFrom (string fields)', () => {
 			fc.property(fc.anything(), (value) => {
 				const checked = textFrom(value);
 				if ('value' in checked) {
-					expect(typeof value === 'string' || typeof value === 'number' || value == null).toBe(true);
+					expect(typeof value === 'string' || typeof value === 'number' || value == null).toBe(
+						true,
+					);
 				}
 			}),
 		);
@@ -77,7 +82,10 @@ describe('wholeNumberFrom (Limit, Concurrency, trigger counts)', () => {
 		[true, 'true (a boolean)'],
 		[[3], 'a list (array)'],
 	])('refuses %p, saying it gave %s', (value, given) => {
-		expect(wholeNumberFrom(value, { min: 1 })).toEqual({ expected: 'a whole number of 1 or more', given });
+		expect(wholeNumberFrom(value, { min: 1 })).toEqual({
+			expected: 'a whole number of 1 or more',
+			given,
+		});
 	});
 
 	it('refuses a number above the maximum and names the range', () => {
@@ -130,31 +138,47 @@ describe('booleanFrom (Return All, Simplify)', () => {
 		expect(booleanFrom('true')).toEqual({ value: true });
 	});
 
-	it.each([['no'], [0], [1], [''], [undefined]])('refuses %p rather than read it as true or false', (value) => {
-		expect(booleanFrom(value)).toMatchObject({ expected: 'true or false' });
-	});
+	it.each([['no'], [0], [1], [''], [undefined]])(
+		'refuses %p rather than read it as true or false',
+		(value) => {
+			expect(booleanFrom(value)).toMatchObject({ expected: 'true or false' });
+		},
+	);
 });
 
 describe('dateFrom (date filters)', () => {
-	const EXPECTED = "a date and time such as 2026-01-31T09:00:00 (read in the workflow's time zone) or 2026-01-31T09:00:00Z";
+	const EXPECTED =
+		"a date and time such as 2026-01-31T09:00:00 (read in the workflow's time zone) or 2026-01-31T09:00:00Z";
 
 	it('reads ISO text with an offset and Date objects to the millisecond, whatever the time zone', () => {
 		for (const zone of ['UTC', 'America/New_York']) {
-			expect(dateFrom('2026-03-01T10:02:00.500Z', zone)).toEqual({ value: Date.parse('2026-03-01T10:02:00.500Z') });
-			expect(dateFrom(new Date(Date.parse('2026-03-01T10:02:00.500Z')), zone)).toEqual({ value: Date.parse('2026-03-01T10:02:00.500Z') });
+			expect(dateFrom('2026-03-01T10:02:00.500Z', zone)).toEqual({
+				value: Date.parse('2026-03-01T10:02:00.500Z'),
+			});
+			expect(dateFrom(new Date(Date.parse('2026-03-01T10:02:00.500Z')), zone)).toEqual({
+				value: Date.parse('2026-03-01T10:02:00.500Z'),
+			});
 		}
 	});
 
-	it('reads a date and time without an offset in the time zone given (the workflow\'s)', () => {
-		expect(dateFrom('2026-01-31T09:00:00', 'UTC')).toEqual({ value: Date.parse('2026-01-31T09:00:00Z') });
-		expect(dateFrom('2026-01-31T09:00:00', 'America/New_York')).toEqual({ value: Date.parse('2026-01-31T14:00:00Z') });
-		expect(dateFrom(' 2026-07-01 09:00 ', 'Europe/Berlin')).toEqual({ value: Date.parse('2026-07-01T07:00:00Z') });
+	it("reads a date and time without an offset in the time zone given (the workflow's)", () => {
+		expect(dateFrom('2026-01-31T09:00:00', 'UTC')).toEqual({
+			value: Date.parse('2026-01-31T09:00:00Z'),
+		});
+		expect(dateFrom('2026-01-31T09:00:00', 'America/New_York')).toEqual({
+			value: Date.parse('2026-01-31T14:00:00Z'),
+		});
+		expect(dateFrom(' 2026-07-01 09:00 ', 'Europe/Berlin')).toEqual({
+			value: Date.parse('2026-07-01T07:00:00Z'),
+		});
 	});
 
 	it('reads a Luxon DateTime, as {{ $now }} and {{ $today }} give it, by its moment', () => {
 		const moment = DateTime.fromISO('2026-01-31T09:00:00', { zone: 'Asia/Tokyo' });
 		expect(dateFrom(moment, 'UTC')).toEqual({ value: Date.parse('2026-01-31T00:00:00Z') });
-		expect(dateFrom(moment.minus({ days: 1 }), 'America/New_York')).toEqual({ value: Date.parse('2026-01-30T00:00:00Z') });
+		expect(dateFrom(moment.minus({ days: 1 }), 'America/New_York')).toEqual({
+			value: Date.parse('2026-01-30T00:00:00Z'),
+		});
 	});
 
 	it('reads no value as no filter', () => {
@@ -174,11 +198,14 @@ describe('dateFrom (date filters)', () => {
 		['March 1, 2026', '"March 1, 2026"'],
 		[new Date(Number.NaN), 'the date "Invalid Date"'],
 		[DateTime.fromISO('not a date'), 'the date "Invalid DateTime"'],
-	])('refuses %p, which JavaScript would read as some other date, a date in the server\'s zone, or none', (value, given) => {
-		expect(dateFrom(value, 'UTC')).toEqual({ expected: EXPECTED, given });
-	});
+	])(
+		"refuses %p, which JavaScript would read as some other date, a date in the server's zone, or none",
+		(value, given) => {
+			expect(dateFrom(value, 'UTC')).toEqual({ expected: EXPECTED, given });
+		},
+	);
 
-	it('says so when the workflow\'s time zone is not one it knows', () => {
+	it("says so when the workflow's time zone is not one it knows", () => {
 		expect(dateFrom('2026-01-31T09:00:00', 'Mars/Olympus')).toEqual({
 			expected: `${EXPECTED}; the workflow's time zone "Mars/Olympus" is not one this n8n knows`,
 			given: '"2026-01-31T09:00:00"',

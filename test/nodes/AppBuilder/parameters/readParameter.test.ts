@@ -1,7 +1,10 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { wholeNumberFrom } from '../../../../nodes/AppBuilder/parameters/parameterValues';
-import { checkedParameter, holdsExpression } from '../../../../nodes/AppBuilder/parameters/readParameter';
+import {
+	checkedParameter,
+	holdsExpression,
+} from '../../../../nodes/AppBuilder/parameters/readParameter';
 
 const nodeWith = (parameters: INodeParameters): INode => ({
 	id: 'n',
@@ -21,13 +24,18 @@ describe('checkedParameter', () => {
 	});
 
 	it('names the field, what it takes, what the expression gave and the item', () => {
-		const run = () => checkedParameter(nodeWith({ limit: '={{ $json.limit }}' }), LIMIT, refusedLimit, 4);
-		expect(run).toThrow('Limit must be a whole number of 1 or more, but the expression gave "-2" [item 4]');
+		const run = () =>
+			checkedParameter(nodeWith({ limit: '={{ $json.limit }}' }), LIMIT, refusedLimit, 4);
+		expect(run).toThrow(
+			'Limit must be a whole number of 1 or more, but the expression gave "-2" [item 4]',
+		);
 		try {
 			run();
 		} catch (error) {
 			expect((error as { context: { itemIndex?: number } }).context.itemIndex).toBe(4);
-			expect((error as { description?: string }).description).toMatch(/^Set Limit to a whole number of 1 or more\./);
+			expect((error as { description?: string }).description).toMatch(
+				/^Set Limit to a whole number of 1 or more\./,
+			);
 		}
 	});
 
@@ -39,18 +47,25 @@ describe('checkedParameter', () => {
 
 	it('finds the expression inside a collection or a resource locator, or holding the whole of it', () => {
 		const field = { label: 'Concurrency', path: 'options.concurrency' };
-		expect(() => checkedParameter(nodeWith({ options: { concurrency: '={{ NaN }}' } }), field, refusedLimit, 0)).toThrow(
-			/but the expression gave/,
-		);
-		expect(() => checkedParameter(nodeWith({ options: '={{ { concurrency: -2 } }}' }), field, refusedLimit, 0)).toThrow(
-			/but the expression gave/,
-		);
-		expect(() => checkedParameter(nodeWith({ options: { concurrency: -2 } }), field, refusedLimit, 0)).toThrow(
-			/but it is/,
-		);
+		expect(() =>
+			checkedParameter(
+				nodeWith({ options: { concurrency: '={{ NaN }}' } }),
+				field,
+				refusedLimit,
+				0,
+			),
+		).toThrow(/but the expression gave/);
+		expect(() =>
+			checkedParameter(nodeWith({ options: '={{ { concurrency: -2 } }}' }), field, refusedLimit, 0),
+		).toThrow(/but the expression gave/);
+		expect(() =>
+			checkedParameter(nodeWith({ options: { concurrency: -2 } }), field, refusedLimit, 0),
+		).toThrow(/but it is/);
 		const form = { label: 'Form', path: 'pageId.value' };
 		const locator = { __rl: true, mode: 'list', value: '={{ $json.page }}' };
-		expect(() => checkedParameter(nodeWith({ pageId: locator }), form, refusedLimit, 0)).toThrow(/but the expression gave/);
+		expect(() => checkedParameter(nodeWith({ pageId: locator }), form, refusedLimit, 0)).toThrow(
+			/but the expression gave/,
+		);
 	});
 
 	it('leaves the item out when there is none (the trigger)', () => {
@@ -63,13 +78,19 @@ describe('checkedParameter', () => {
 describe('holdsExpression', () => {
 	it('finds an expression at the path, holding it, or anywhere inside it', () => {
 		expect(holdsExpression({ email: '={{ $json.email }}' }, 'email')).toBe(true);
-		expect(holdsExpression({ options: '={{ { concurrency: 2 } }}' }, 'options.concurrency')).toBe(true);
-		expect(holdsExpression({ filters: { dates: [{ after: '={{ $json.after }}' }] } }, 'filters')).toBe(true);
+		expect(holdsExpression({ options: '={{ { concurrency: 2 } }}' }, 'options.concurrency')).toBe(
+			true,
+		);
+		expect(
+			holdsExpression({ filters: { dates: [{ after: '={{ $json.after }}' }] } }, 'filters'),
+		).toBe(true);
 	});
 
 	it('says a fixed value, an unset one, or a text with = inside it holds none', () => {
 		expect(holdsExpression({ passwordFormat: 'md5' }, 'passwordFormat')).toBe(false);
 		expect(holdsExpression({ additionalFields: {} }, 'additionalFields.status')).toBe(false);
-		expect(holdsExpression({ filters: { dates: [{ after: 'a=b' }], limit: 3 } }, 'filters')).toBe(false);
+		expect(holdsExpression({ filters: { dates: [{ after: 'a=b' }], limit: 3 } }, 'filters')).toBe(
+			false,
+		);
 	});
 });

@@ -2,8 +2,13 @@ import { failureCauseOf } from '../../../../nodes/AppBuilder/transport/failureCa
 import type { CallFailure } from '../../../../nodes/AppBuilder/transport/callFailure';
 
 describe("a failed call's cause in n8n's terms", () => {
-	const api = (code: number, extra: Partial<CallFailure> = {}): CallFailure =>
-		({ ok: false, code, httpStatus: code < 1000 ? code : 400, bodyKind: 'json', ...extra });
+	const api = (code: number, extra: Partial<CallFailure> = {}): CallFailure => ({
+		ok: false,
+		code,
+		httpStatus: code < 1000 ? code : 400,
+		bodyKind: 'json',
+		...extra,
+	});
 
 	it.each([
 		[401, 'credential-invalid'],
@@ -21,7 +26,10 @@ describe("a failed call's cause in n8n's terms", () => {
 	});
 
 	it('a rate limit carries the wait the API asked for', () => {
-		expect(failureCauseOf(api(429, { retryAfterMs: 30_000 }))).toEqual({ cause: 'rate-limited', retryAfterMs: 30_000 });
+		expect(failureCauseOf(api(429, { retryAfterMs: 30_000 }))).toEqual({
+			cause: 'rate-limited',
+			retryAfterMs: 30_000,
+		});
 		expect(failureCauseOf(api(429))).toEqual({ cause: 'rate-limited' });
 	});
 
@@ -31,13 +39,32 @@ describe("a failed call's cause in n8n's terms", () => {
 	});
 
 	it('a proxy page in place of the answer, a dropped connection or a slow answer are temporary', () => {
-		expect(failureCauseOf({ ok: false, code: 200, httpStatus: 200, bodyKind: 'html' })).toEqual({ cause: 'temporarily-unavailable' });
-		expect(failureCauseOf({ ok: false, network: true, errorCode: 'ECONNRESET' } as unknown as CallFailure)).toEqual({ cause: 'temporarily-unavailable' });
-		expect(failureCauseOf({ ok: false, limit: 'time', bound: 120 })).toEqual({ cause: 'temporarily-unavailable' });
+		expect(failureCauseOf({ ok: false, code: 200, httpStatus: 200, bodyKind: 'html' })).toEqual({
+			cause: 'temporarily-unavailable',
+		});
+		expect(
+			failureCauseOf({
+				ok: false,
+				network: true,
+				errorCode: 'ECONNRESET',
+			} as unknown as CallFailure),
+		).toEqual({ cause: 'temporarily-unavailable' });
+		expect(failureCauseOf({ ok: false, limit: 'time', bound: 120 })).toEqual({
+			cause: 'temporarily-unavailable',
+		});
 	});
 
 	it('a redirect or an answer past its size bound mean the base URL points elsewhere', () => {
-		expect(failureCauseOf({ ok: false, limit: 'bytes', bound: 1 })).toEqual({ cause: 'configuration-invalid' });
-		expect(failureCauseOf({ ok: false, redirect: true, httpStatus: 302, target: 'x' } as unknown as CallFailure)).toEqual({ cause: 'configuration-invalid' });
+		expect(failureCauseOf({ ok: false, limit: 'bytes', bound: 1 })).toEqual({
+			cause: 'configuration-invalid',
+		});
+		expect(
+			failureCauseOf({
+				ok: false,
+				redirect: true,
+				httpStatus: 302,
+				target: 'x',
+			} as unknown as CallFailure),
+		).toEqual({ cause: 'configuration-invalid' });
 	});
 });

@@ -1,6 +1,13 @@
-import { InquiryListBuilder, type InquiryList } from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+import {
+	InquiryListBuilder,
+	type InquiryList,
+} from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
-import { streamedOutcome, type AnswerReading, type StreamedResponse } from '../../../../nodes/AppBuilder/transport/streamedOutcome';
+import {
+	streamedOutcome,
+	type AnswerReading,
+	type StreamedResponse,
+} from '../../../../nodes/AppBuilder/transport/streamedOutcome';
 import { valueRedactor, type ValueRedactor } from '../../../../nodes/shared/text/redact';
 
 /** A server that answers each request with the next of `answers`, in two chunks; counts what was asked. */
@@ -20,7 +27,14 @@ function server(answers: Array<{ status: number; body: string }>) {
 }
 /** The trigger's reading on a later poll: only inquiries from 1,700,000,000 s on may be emitted. */
 const readLaterPoll = (chunks: AsyncIterable<Buffer | string>, redact: ValueRedactor) =>
-	readInquiryStream(chunks, new InquiryListBuilder('new', (event) => event.time === undefined || event.time >= 1_700_000_000_000, redact));
+	readInquiryStream(
+		chunks,
+		new InquiryListBuilder(
+			'new',
+			(event) => event.time === undefined || event.time >= 1_700_000_000_000,
+			redact,
+		),
+	);
 /** No secret to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
 /** Takes "s3cret" out, as the transport's redactor takes the credential's secrets out. */
@@ -30,31 +44,55 @@ const NEW = '{"_id":"new","addedon":1700000500}';
 
 describe('streamedOutcome', () => {
 	it('reads a successful answer as it arrives, in one request', async () => {
-		const { send, asked } = server([{ status: 200, body: `{"status":"success","data":[${OLD},${NEW}]}` }]);
+		const { send, asked } = server([
+			{ status: 200, body: `{"status":"success","data":[${OLD},${NEW}]}` },
+		]);
 		const outcome = await streamedOutcome(send, keepAsIs, readLaterPoll);
 		expect(outcome.ok).toBe(true);
 		expect(asked).toHaveLength(1);
 	});
 
 	it('reads an error answer whole and recognises its code', async () => {
-		const { send } = server([{ status: 401, body: '{"status":"error","code":401,"msg":"Invalid access token"}' }]);
-		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toMatchObject({ ok: false, code: 401, apiMessage: 'Invalid access token' });
+		const { send } = server([
+			{ status: 401, body: '{"status":"error","code":401,"msg":"Invalid access token"}' },
+		]);
+		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toMatchObject({
+			ok: false,
+			code: 401,
+			apiMessage: 'Invalid access token',
+		});
 	});
 
 	it('recognises an error answer sent with status 200 and no data', async () => {
-		const { send } = server([{ status: 200, body: '{"successCode":"2032","message":"apiKey is required"}' }]);
-		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toMatchObject({ ok: false, code: 2032 });
+		const { send } = server([
+			{ status: 200, body: '{"successCode":"2032","message":"apiKey is required"}' },
+		]);
+		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toMatchObject({
+			ok: false,
+			code: 2032,
+		});
 	});
 
 	it('reads whole an answer the scan does not take before any record was let go', async () => {
-		const { send, asked } = server([{ status: 200, body: '<html><body>502 Bad Gateway</body></html>' }]);
-		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toMatchObject({ ok: false, code: 502, bodyKind: 'html' });
+		const { send, asked } = server([
+			{ status: 200, body: '<html><body>502 Bad Gateway</body></html>' },
+		]);
+		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toMatchObject({
+			ok: false,
+			code: 502,
+			bodyKind: 'html',
+		});
 		expect(asked).toHaveLength(1);
 	});
 
 	it('fails as cut short an answer that stops after records were let go, without asking again', async () => {
 		const { send, asked } = server([{ status: 200, body: `{"data":[${OLD},${NEW}` }]);
-		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toEqual({ ok: false, code: 200, httpStatus: 200, bodyKind: 'malformed-json' });
+		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toEqual({
+			ok: false,
+			code: 200,
+			httpStatus: 200,
+			bodyKind: 'malformed-json',
+		});
 		expect(asked).toHaveLength(1);
 	});
 
@@ -74,13 +112,17 @@ describe('streamedOutcome', () => {
 		const ECHO = '{"_id":"new","addedon":1700000500,"note":"token s3cret"}';
 		const echoed = `{"status":"success","msg":"hello s3cret","data":[${OLD},${ECHO}]}`;
 
-		it('read as it arrives: the answer\'s fields and each record handed on', async () => {
+		it("read as it arrives: the answer's fields and each record handed on", async () => {
 			const { send } = server([{ status: 200, body: echoed }]);
 			const outcome = await streamedOutcome(send, redactS3cret, readLaterPoll);
 			if (!outcome.ok) throw new Error('expected a success');
 			expect(outcome.body.msg).toBe('hello [redacted]');
 			const list = outcome.body.data as unknown as InquiryList;
-			expect(list.recordOf('new')).toEqual({ _id: 'new', addedon: 1700000500, note: 'token [redacted]' });
+			expect(list.recordOf('new')).toEqual({
+				_id: 'new',
+				addedon: 1700000500,
+				note: 'token [redacted]',
+			});
 			// What identity reads is the record as sent: its key does not change.
 			expect(list.events.map((event) => event.key)).toEqual(['old', 'new']);
 		});
@@ -99,7 +141,10 @@ describe('streamedOutcome', () => {
 				{ status: 200, body: odd },
 			]);
 			const outcome = await streamedOutcome(send, redactS3cret, readLaterPoll);
-			expect(outcome).toEqual({ ok: true, body: { data: [{ _id: 'new', addedon: 1700000500, note: 'token [redacted]' }] } });
+			expect(outcome).toEqual({
+				ok: true,
+				body: { data: [{ _id: 'new', addedon: 1700000500, note: 'token [redacted]' }] },
+			});
 		});
 	});
 });

@@ -1,5 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
-import type { ConnectTokens, TokenExchangeResult } from '../../../../nodes/shared/connect/connectToken';
+import type {
+	ConnectTokens,
+	TokenExchangeResult,
+} from '../../../../nodes/shared/connect/connectToken';
 import { SharedRefresh } from '../../../../nodes/shared/connect/sharedRefresh';
 
 /**
@@ -51,7 +54,11 @@ describe('SharedRefresh', () => {
 		const { refresh, requests } = setUp();
 		const results = await Promise.all([1, 2, 3, 4, 5].map(async () => await refresh('refresh-0')));
 		expect(requests).toEqual(['refresh-0']);
-		for (const result of results) expect(result).toEqual({ ok: true, tokens: expect.objectContaining({ accessToken: 'access-1', refreshToken: 'refresh-1' }) });
+		for (const result of results)
+			expect(result).toEqual({
+				ok: true,
+				tokens: expect.objectContaining({ accessToken: 'access-1', refreshToken: 'refresh-1' }),
+			});
 		// Each caller gets its own copy.
 		expect(new Set(results.map((result) => (result.ok ? result.tokens : undefined))).size).toBe(5);
 	});
@@ -64,9 +71,12 @@ describe('SharedRefresh', () => {
 			return { ok: false, reason: 'unreachable', status: 0, detail: 'the connection was refused' };
 		};
 		const key = { tokenUrl, clientId, refreshToken: 'refresh-0' };
-		const results = await Promise.all([1, 2, 3].map(async () => await failing.run(key, '', exchange)));
+		const results = await Promise.all(
+			[1, 2, 3].map(async () => await failing.run(key, '', exchange)),
+		);
 		expect(calls).toBe(1);
-		for (const result of results) expect(result).toMatchObject({ ok: false, reason: 'unreachable' });
+		for (const result of results)
+			expect(result).toMatchObject({ ok: false, reason: 'unreachable' });
 		await failing.run(key, 'access-held', exchange);
 		await failing.run(key, '', exchange);
 		expect(calls).toBe(3);
@@ -80,7 +90,9 @@ describe('SharedRefresh', () => {
 			throw new Error('boom');
 		};
 		const key = { tokenUrl, clientId, refreshToken: 'refresh-0' };
-		const settled = await Promise.allSettled([1, 2].map(async () => await throwing.run(key, '', exchange)));
+		const settled = await Promise.allSettled(
+			[1, 2].map(async () => await throwing.run(key, '', exchange)),
+		);
 		expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
 		expect(calls).toBe(1);
 		await expect(throwing.run(key, '', exchange)).rejects.toThrow('boom');
@@ -150,13 +162,20 @@ describe('SharedRefresh', () => {
 		const seen: string[] = [];
 		const exchange = (label: string) => async (): Promise<TokenExchangeResult> => {
 			seen.push(label);
-			return { ok: true, tokens: { accessToken: `a-${label}`, refreshToken: `r-${label}`, expiresAtMs: 0 } };
+			return {
+				ok: true,
+				tokens: { accessToken: `a-${label}`, refreshToken: `r-${label}`, expiresAtMs: 0 },
+			};
 		};
 		await Promise.all([
 			shared.run({ tokenUrl, clientId, refreshToken: 'one' }, '', exchange('1')),
 			shared.run({ tokenUrl, clientId, refreshToken: 'two' }, '', exchange('2')),
 			shared.run({ tokenUrl, clientId: 'other-client', refreshToken: 'one' }, '', exchange('3')),
-			shared.run({ tokenUrl: 'https://other.example/v1/oauth2/token', clientId, refreshToken: 'one' }, '', exchange('4')),
+			shared.run(
+				{ tokenUrl: 'https://other.example/v1/oauth2/token', clientId, refreshToken: 'one' },
+				'',
+				exchange('4'),
+			),
 		]);
 		expect(seen.sort()).toEqual(['1', '2', '3', '4']);
 	});
@@ -173,7 +192,10 @@ describe('SharedRefresh', () => {
 	it('holds no refresh token as a key', async () => {
 		const { shared, refresh } = setUp();
 		await refresh('refresh-token-in-clear');
-		const internals = shared as unknown as { kept: Map<string, unknown>; inFlight: Map<string, unknown> };
+		const internals = shared as unknown as {
+			kept: Map<string, unknown>;
+			inFlight: Map<string, unknown>;
+		};
 		const keys = [...internals.kept.keys(), ...internals.inFlight.keys()].join(' ');
 		expect(keys).not.toContain('refresh-token-in-clear');
 		expect(internals.kept.size).toBe(1);
@@ -195,9 +217,12 @@ describe('SharedRefresh', () => {
 			};
 			const key = { tokenUrl, clientId, refreshToken: 'refresh-0' };
 			const started = Date.now();
-			const results = await Promise.all([1, 2, 3].map(async () => await shared.run(key, '', exchange)));
+			const results = await Promise.all(
+				[1, 2, 3].map(async () => await shared.run(key, '', exchange)),
+			);
 			expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-			for (const result of results) expect(result).toEqual({ ok: false, reason: 'timed_out', status: 0, bound: 1 });
+			for (const result of results)
+				expect(result).toEqual({ ok: false, reason: 'timed_out', status: 0, bound: 1 });
 			expect(signals).toHaveLength(1);
 			expect(signals[0].aborted).toBe(true);
 

@@ -14,7 +14,10 @@ const thrownBy = (decode: () => unknown): unknown => {
 };
 
 describe('contentCoding', () => {
-	const gzipHeaderThenJunk = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]), Buffer.from('junk, not deflate data')]);
+	const gzipHeaderThenJunk = Buffer.concat([
+		Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]),
+		Buffer.from('junk, not deflate data'),
+	]);
 
 	it('asks only for codings the HTTP client decodes, never compress', () => {
 		expect(ACCEPT_ENCODING.split(', ')).toEqual(['gzip', 'deflate', 'br']);
@@ -25,11 +28,15 @@ describe('contentCoding', () => {
 		const brotliError = thrownBy(() => brotliDecompressSync(Buffer.from('junk junk junk junk')));
 		expect(isDecodingFailure(gzipError)).toBe(true);
 		expect(isDecodingFailure(brotliError)).toBe(true);
-		expect(isDecodingFailure(new Error('Failed to decompress response', { cause: gzipError }))).toBe(true);
+		expect(
+			isDecodingFailure(new Error('Failed to decompress response', { cause: gzipError })),
+		).toBe(true);
 	});
 
 	it('does not take a network failure or an error without a code for one', () => {
-		expect(isDecodingFailure(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(false);
+		expect(
+			isDecodingFailure(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })),
+		).toBe(false);
 		expect(isDecodingFailure(new Error('Z_DATA_ERROR in the text only'))).toBe(false);
 		expect(isDecodingFailure('Z_DATA_ERROR')).toBe(false);
 		expect(isDecodingFailure(undefined)).toBe(false);

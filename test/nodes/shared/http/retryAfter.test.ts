@@ -27,7 +27,9 @@ describe('Retry-After as RFC 9110 defines it', () => {
 	});
 
 	it('reads a two-digit year as at most 50 years ahead, and a date in the past as a wait that is over', () => {
-		expect(parseRetryAfter('Sunday, 01-Mar-76 12:00:00 GMT', NOW)).toBe(Date.UTC(2076, 2, 1, 12) - NOW);
+		expect(parseRetryAfter('Sunday, 01-Mar-76 12:00:00 GMT', NOW)).toBe(
+			Date.UTC(2076, 2, 1, 12) - NOW,
+		);
 		expect(parseRetryAfter('Monday, 01-Mar-77 12:00:00 GMT', NOW)).toBe(0);
 		expect(parseRetryAfter('Sun, 06 Nov 1994 08:49:37 GMT', NOW)).toBe(0);
 	});

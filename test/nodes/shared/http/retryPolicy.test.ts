@@ -1,4 +1,9 @@
-import { delayAfterRateLimit, delayBeforeNextAttempt, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../../../nodes/shared/http/retryPolicy';
+import {
+	delayAfterRateLimit,
+	delayBeforeNextAttempt,
+	DEFAULT_RETRY_POLICY,
+	type RetryPolicy,
+} from '../../../../nodes/shared/http/retryPolicy';
 
 describe('retry policy', () => {
 	it('has the numbers the documentation gives', () => {
@@ -37,17 +42,33 @@ describe('retry policy', () => {
 
 	describe('after a 429', () => {
 		it('waits what Retry-After asks, at least the floor, and backs off without it', () => {
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 1, elapsedMs: 0 }, 7000, 0)).toBe(7000);
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 1, elapsedMs: 0 }, 0, 0)).toBe(1000);
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 3, elapsedMs: 0 }, undefined, 0)).toBe(4000);
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 1, elapsedMs: 0 }, 7000, 0),
+			).toBe(7000);
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 1, elapsedMs: 0 }, 0, 0),
+			).toBe(1000);
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 3, elapsedMs: 0 }, undefined, 0),
+			).toBe(4000);
 		});
 
 		it('fails the call at its most 429 answers, or when the next attempt would start past the budget', () => {
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 29, elapsedMs: 0 }, 0, 0)).toBe(1000);
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 30, elapsedMs: 0 }, 0, 0)).toBeUndefined();
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 2, elapsedMs: 299_000 }, 1000, 0)).toBe(1000);
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 2, elapsedMs: 299_001 }, 1000, 0)).toBeUndefined();
-			expect(delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 1, elapsedMs: 0 }, 301_000, 0)).toBeUndefined();
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 29, elapsedMs: 0 }, 0, 0),
+			).toBe(1000);
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 30, elapsedMs: 0 }, 0, 0),
+			).toBeUndefined();
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 2, elapsedMs: 299_000 }, 1000, 0),
+			).toBe(1000);
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 2, elapsedMs: 299_001 }, 1000, 0),
+			).toBeUndefined();
+			expect(
+				delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 1, elapsedMs: 0 }, 301_000, 0),
+			).toBeUndefined();
 		});
 
 		/** The requests one call sends to a server answering 429 after `answerMs`, until the policy gives up. */
@@ -57,7 +78,12 @@ describe('retry policy', () => {
 			for (let rateLimited = 1; ; rateLimited++) {
 				sent.push(now);
 				now += answerMs;
-				const delay = delayAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited, elapsedMs: now }, retryAfterMs, 0.99);
+				const delay = delayAfterRateLimit(
+					DEFAULT_RETRY_POLICY,
+					{ rateLimited, elapsedMs: now },
+					retryAfterMs,
+					0.99,
+				);
 				if (delay === undefined) return sent;
 				now += delay;
 			}

@@ -13,7 +13,10 @@ describe('jsonProblem', () => {
 		['{"a":"x', { what: 'a string that never ends', at: 5 }],
 		['{"a":[1,]}', { what: '"]" where a value belongs', at: 8 }],
 		['{"a":1} x', { what: 'text after the end: "x"', at: 8 }],
-		[`${'['.repeat(100_000)}${']'.repeat(99_999)}`, { what: 'the text ends too early', at: 199_999 }],
+		[
+			`${'['.repeat(100_000)}${']'.repeat(99_999)}`,
+			{ what: 'the text ends too early', at: 199_999 },
+		],
 	])('says what is wrong in %j and where', (text, problem) => {
 		expect(jsonProblem(text)).toEqual(problem);
 	});

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 
 import type { ScanOutcome } from '../../../../nodes/shared/jsonStream/jsonStreamScanner';
 import { jsonProblem } from '../../../../nodes/shared/jsonStream/jsonProblem';
-import { InquiryStreamScanner, readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import {
+	InquiryStreamScanner,
+	readInquiryStream,
+} from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 import { EveryRecord } from '../../../support/everyRecord';
 
@@ -43,7 +46,16 @@ function randomSource(seed: number): () => number {
 	};
 }
 
-const SHORT_ESCAPES: Record<number, string> = { 0x22: '\\"', 0x5c: '\\\\', 0x08: '\\b', 0x0c: '\\f', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x2f: '\\/' };
+const SHORT_ESCAPES: Record<number, string> = {
+	0x22: '\\"',
+	0x5c: '\\\\',
+	0x08: '\\b',
+	0x0c: '\\f',
+	0x0a: '\\n',
+	0x0d: '\\r',
+	0x09: '\\t',
+	0x2f: '\\/',
+};
 const WHITESPACE = ['', '', '', '', ' ', '\n', '\t', '\r\n  '];
 
 class Writer {
@@ -85,7 +97,11 @@ class Writer {
 			if (must || roll < 0.15) {
 				const short = SHORT_ESCAPES[code];
 				const hex = code.toString(16).padStart(4, '0');
-				units.push(short !== undefined && (roll < 0.1 || code === 0x22 || code === 0x5c) ? short : `\\u${roll < 0.05 ? hex.toUpperCase() : hex}`);
+				units.push(
+					short !== undefined && (roll < 0.1 || code === 0x22 || code === 0x5c)
+						? short
+						: `\\u${roll < 0.05 ? hex.toUpperCase() : hex}`,
+				);
 			} else if (isPair(text, i)) {
 				units.push(text.slice(i, i + 2));
 				i++;
@@ -111,20 +127,54 @@ const awkward = fc.oneof(
 	fc.string({ maxLength: 10 }),
 	fc.string({ unit: 'binary', maxLength: 8 }),
 	fc.string({ unit: 'grapheme', maxLength: 6 }),
-	fc.constantFrom('é', '😀', 'a\u2028b', '"', '\\', '\\"', '}', ']', '{"_id":"fake"}', '"_id"', ',', ':', '\u0000\u001f', 'ü\u00e9\u{1F600}'),
+	fc.constantFrom(
+		'é',
+		'😀',
+		'a\u2028b',
+		'"',
+		'\\',
+		'\\"',
+		'}',
+		']',
+		'{"_id":"fake"}',
+		'"_id"',
+		',',
+		':',
+		'\u0000\u001f',
+		'ü\u00e9\u{1F600}',
+	),
 );
 const strJson = awkward.map(str);
 /** Number texts JSON allows: integers, fractions, exponents, big and negative ones. */
 const numberText = fc.oneof(
 	fc.integer({ min: -1e6, max: 2e12 }).map(String),
 	fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
-	fc.tuple(fc.integer({ min: -99, max: 99 }), fc.nat(999), fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'), fc.nat(12)).map(
-		([whole, fraction, e, exponent]) => `${whole}.${fraction}${e}${exponent}`,
+	fc
+		.tuple(
+			fc.integer({ min: -99, max: 99 }),
+			fc.nat(999),
+			fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'),
+			fc.nat(12),
+		)
+		.map(([whole, fraction, e, exponent]) => `${whole}.${fraction}${e}${exponent}`),
+	fc.constantFrom(
+		'-0',
+		'0',
+		'0.0',
+		'1E5',
+		'1.7e9',
+		'17000000e2',
+		'12345678901234567890',
+		'1700000000.5',
+		'-1e-7',
 	),
-	fc.constantFrom('-0', '0', '0.0', '1E5', '1.7e9', '17000000e2', '12345678901234567890', '1700000000.5', '-1e-7'),
 );
 const numJson = numberText.map((text): Json => ({ t: 'num', text }));
-const litJson = fc.constantFrom<Json>({ t: 'lit', text: 'true' }, { t: 'lit', text: 'false' }, { t: 'lit', text: 'null' });
+const litJson = fc.constantFrom<Json>(
+	{ t: 'lit', text: 'true' },
+	{ t: 'lit', text: 'false' },
+	{ t: 'lit', text: 'null' },
+);
 const anyJson: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
 	value: fc.oneof(
 		{ depthSize: 'small' },
@@ -132,17 +182,37 @@ const anyJson: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
 		numJson,
 		litJson,
 		fc.array(tie('value'), { maxLength: 3 }).map((items): Json => ({ t: 'arr', items })),
-		fc.array(fc.record({ key: strJson, value: tie('value') }), { maxLength: 3 }).map((entries): Json => ({ t: 'obj', entries })),
+		fc
+			.array(fc.record({ key: strJson, value: tie('value') }), { maxLength: 3 })
+			.map((entries): Json => ({ t: 'obj', entries })),
 	),
 })).value;
 
-const formData = fc
-	.array(fc.tuple(awkward, awkward, awkward), { maxLength: 4 })
-	.map((columns): Json => ({ t: 'arr', items: [0, 1, 2].map((row) => ({ t: 'arr', items: columns.map((column) => str(column[row])) })) }));
+const formData = fc.array(fc.tuple(awkward, awkward, awkward), { maxLength: 4 }).map(
+	(columns): Json => ({
+		t: 'arr',
+		items: [0, 1, 2].map((row) => ({
+			t: 'arr',
+			items: columns.map((column) => str(column[row])),
+		})),
+	}),
+);
 const formbuilderData = fc
-	.array(fc.record({ fieldName: awkward, fieldIdentifire: awkward, fieldLabel: awkward, fieldValue: awkward }), { maxLength: 3 })
+	.array(
+		fc.record({
+			fieldName: awkward,
+			fieldIdentifire: awkward,
+			fieldLabel: awkward,
+			fieldValue: awkward,
+		}),
+		{ maxLength: 3 },
+	)
 	.map((fields) => str(JSON.stringify(fields)));
-const time = fc.oneof(numJson, fc.integer({ min: 1e9, max: 2e9 }).map((n) => str(String(n))), litJson);
+const time = fc.oneof(
+	numJson,
+	fc.integer({ min: 1e9, max: 2e9 }).map((n) => str(String(n))),
+	litJson,
+);
 const recordFields: Record<string, fc.Arbitrary<Json>> = {
 	_id: fc.oneof(fc.stringMatching(/^[0-9a-f]{24}$/).map(str), strJson, numJson, anyJson),
 	appId: strJson,
@@ -164,13 +234,23 @@ const recordFields: Record<string, fc.Arbitrary<Json>> = {
 const record: fc.Arbitrary<Json & { t: 'obj' }> = fc
 	.tuple(
 		fc.record(recordFields, { requiredKeys: [] }),
-		fc.array(fc.record({ key: fc.oneof(strJson, fc.constantFrom(...SUMMARY_KEYS).map(str)), value: anyJson }), { maxLength: 2 }),
+		fc.array(
+			fc.record({
+				key: fc.oneof(strJson, fc.constantFrom(...SUMMARY_KEYS).map(str)),
+				value: anyJson,
+			}),
+			{ maxLength: 2 },
+		),
 		fc.nat(),
 	)
 	.map(([fields, extra, seed]) => {
-		const entries: Entry[] = Object.entries(fields).map(([key, value]) => ({ key: str(key), value: value as Json }));
+		const entries: Entry[] = Object.entries(fields).map(([key, value]) => ({
+			key: str(key),
+			value: value as Json,
+		}));
 		const random = randomSource(seed);
-		for (const entry of extra) entries.splice(Math.floor(random() * (entries.length + 1)), 0, entry);
+		for (const entry of extra)
+			entries.splice(Math.floor(random() * (entries.length + 1)), 0, entry);
 		return { t: 'obj', entries: shuffle(entries, random) };
 	});
 
@@ -195,17 +275,37 @@ const answer: fc.Arbitrary<Answer> = fc
 		status: fc.oneof(fc.constant(str('success')), strJson),
 		msg: strJson,
 		data: fc.oneof(
-			{ weight: 8, arbitrary: fc.array(fc.oneof({ weight: 6, arbitrary: record }, { weight: 1, arbitrary: anyJson }), { maxLength: 6 }).map((items): Json => ({ t: 'arr', items })) },
+			{
+				weight: 8,
+				arbitrary: fc
+					.array(fc.oneof({ weight: 6, arbitrary: record }, { weight: 1, arbitrary: anyJson }), {
+						maxLength: 6,
+					})
+					.map((items): Json => ({ t: 'arr', items })),
+			},
 			{ weight: 1, arbitrary: fc.constant<Json | undefined>(undefined) },
 			{ weight: 1, arbitrary: fc.constant<Json>({ t: 'lit', text: 'null' }) },
 		),
-		extra: fc.array(fc.record({ key: awkward.filter((key) => !['data', 'status', 'msg', '__proto__'].includes(key)).map(str), value: anyJson }), { maxLength: 2 }),
+		extra: fc.array(
+			fc.record({
+				key: awkward
+					.filter((key) => !['data', 'status', 'msg', '__proto__'].includes(key))
+					.map(str),
+				value: anyJson,
+			}),
+			{ maxLength: 2 },
+		),
 		seed: fc.nat(),
 	})
 	.map(({ bom, status, msg, data, extra, seed }) => {
-		const entries: Entry[] = [{ key: str('status'), value: status }, { key: str('msg'), value: msg }];
+		const entries: Entry[] = [
+			{ key: str('status'), value: status },
+			{ key: str('msg'), value: msg },
+		];
 		if (data !== undefined) entries.push({ key: str('data'), value: data });
-		const unique = extra.filter((entry, index) => extra.findIndex((other) => other.key.v === entry.key.v) === index);
+		const unique = extra.filter(
+			(entry, index) => extra.findIndex((other) => other.key.v === entry.key.v) === index,
+		);
 		return { bom, entries: shuffle([...entries, ...unique], randomSource(seed)) };
 	});
 
@@ -215,7 +315,8 @@ function write(doc: Answer, seed: number): Buffer {
 	return Buffer.from(text, 'utf8');
 }
 
-const parseDoc = (bytes: Buffer) => JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
+const parseDoc = (bytes: Buffer) =>
+	JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
 
 // ---- Feeding the scanner --------------------------------------------------------------------------
 
@@ -231,7 +332,8 @@ const cuts = fc.record({
 type Cuts = { random: number[]; awkward: number[]; everyByte: boolean };
 
 function chunksOf(bytes: Buffer, plan: Cuts): Buffer[] {
-	if (plan.everyByte && bytes.length <= 600) return Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
+	if (plan.everyByte && bytes.length <= 600)
+		return Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
 	const inside: number[] = [];
 	for (let i = 0; i < bytes.length; i++) {
 		// A continuation byte of UTF-8, or just after a backslash: cutting before it splits a character or an escape.
@@ -259,7 +361,9 @@ interface Scanned {
 
 function scan(bytes: Buffer, plan: Cuts): Scanned {
 	const elements: Scanned['elements'] = [];
-	const scanner = new InquiryStreamScanner((summary, element) => elements.push({ summary, text: element().toString('utf8') }));
+	const scanner = new InquiryStreamScanner((summary, element) =>
+		elements.push({ summary, text: element().toString('utf8') }),
+	);
 	for (const chunk of chunksOf(bytes, plan)) scanner.push(chunk);
 	return { outcome: scanner.finish(), elements };
 }
@@ -275,7 +379,8 @@ function summaryOf(parsed: Record<string, unknown>): Record<string, unknown> {
 	return summary;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function expectReadAsJsonParseDoes(scanned: Scanned, doc: Record<string, unknown>): void {
 	const { data, ...fields } = doc;
@@ -289,13 +394,31 @@ function expectReadAsJsonParseDoes(scanned: Scanned, doc: Record<string, unknown
 	expect(scanned.elements).toHaveLength(records.length);
 	records.forEach((expected, i) => {
 		expect(JSON.parse(scanned.elements[i].text)).toEqual(expected);
-		expect(scanned.elements[i].summary).toEqual(isRecord(expected) ? summaryOf(expected) : undefined);
+		expect(scanned.elements[i].summary).toEqual(
+			isRecord(expected) ? summaryOf(expected) : undefined,
+		);
 	});
 }
 
 // ---- One record broken inside -------------------------------------------------------------------
 
-const BARE_WORDS = ['hello', 'True', 'undefined', 'NaN', 'Infinity', "'x'", 'nul', 'tru', '0x1F', '01', '1.', '+1', '.5', '-', '12abc'];
+const BARE_WORDS = [
+	'hello',
+	'True',
+	'undefined',
+	'NaN',
+	'Infinity',
+	"'x'",
+	'nul',
+	'tru',
+	'0x1F',
+	'01',
+	'1.',
+	'+1',
+	'.5',
+	'-',
+	'12abc',
+];
 const BAD_ESCAPES = ['\\q', '\\x41', '\\a', "\\'", '\\U0041', '\\uZ', '\\u12X', '\\\n', '\\ '];
 type Breakage = typeof breakage extends fc.Arbitrary<infer B> ? B : never;
 const breakage = fc.record({
@@ -313,29 +436,47 @@ const breakage = fc.record({
 function breakOneRecord(doc: Answer, how: Breakage) {
 	const data = doc.entries.find((entry) => entry.key.v === 'data')?.value;
 	if (data?.t !== 'arr') return undefined;
-	const candidates = data.items.map((item, index) => ({ item, index })).filter(({ item }) => item.t === 'obj' && item.entries.length > 0);
+	const candidates = data.items
+		.map((item, index) => ({ item, index }))
+		.filter(({ item }) => item.t === 'obj' && item.entries.length > 0);
 	if (candidates.length === 0) return undefined;
-	const { item, index } = candidates[how.record % candidates.length] as { item: Json & { t: 'obj' }; index: number };
+	const { item, index } = candidates[how.record % candidates.length] as {
+		item: Json & { t: 'obj' };
+		index: number;
+	};
 	const entryIndex = how.entry % item.entries.length;
 	const entry = item.entries[entryIndex];
-	const fault: Fault = { at: how.at, text: how.kind === 'control character' ? how.control : how.escape };
+	const fault: Fault = {
+		at: how.at,
+		text: how.kind === 'control character' ? how.control : how.escape,
+	};
 	let broken: Entry;
 	let keyBroken = false;
 	if (how.kind === 'bare word') broken = { key: entry.key, value: { t: 'raw', text: how.word } };
-	else if (entry.value.t === 'str' && !how.inKey) broken = { key: entry.key, value: { ...entry.value, fault } };
+	else if (entry.value.t === 'str' && !how.inKey)
+		broken = { key: entry.key, value: { ...entry.value, fault } };
 	else {
 		broken = { key: { ...entry.key, fault }, value: entry.value };
 		keyBroken = true;
 	}
-	const brokenRecord: Json = { t: 'obj', entries: item.entries.map((other, i) => (i === entryIndex ? broken : other)) };
+	const brokenRecord: Json = {
+		t: 'obj',
+		entries: item.entries.map((other, i) => (i === entryIndex ? broken : other)),
+	};
 	const items = data.items.map((other, i) => (i === index ? brokenRecord : other));
-	const brokenDoc: Answer = { ...doc, entries: doc.entries.map((other) => (other.key.v === 'data' ? { key: other.key, value: { t: 'arr', items } } : other)) };
+	const brokenDoc: Answer = {
+		...doc,
+		entries: doc.entries.map((other) =>
+			other.key.v === 'data' ? { key: other.key, value: { t: 'arr', items } } : other,
+		),
+	};
 	// The summary the scan can still read: the broken field counts as absent, earlier listings of its key aside.
 	const expectedSummary: Record<string, unknown> = {};
 	item.entries.forEach((other, i) => {
 		if (!SUMMARY_KEYS.includes(other.key.v) || (i === entryIndex && keyBroken)) return;
 		const value = i === entryIndex ? undefined : valueOf(other.value);
-		if (value === undefined || (value !== null && typeof value === 'object')) delete expectedSummary[other.key.v];
+		if (value === undefined || (value !== null && typeof value === 'object'))
+			delete expectedSummary[other.key.v];
 		else expectedSummary[other.key.v] = value;
 	});
 	return { brokenDoc, index, expectedSummary };
@@ -382,7 +523,15 @@ function structureOf(text: string): Array<{ at: number; char: string; depth: num
 }
 
 /** Breaks that leave no reading but "not complete": brackets that no longer match, text where none may be, a list that is not one. */
-const STRICT_BREAKS = ['truncate', 'drop bracket', 'double bracket', 'swap bracket', 'trailing text', 'data not a list', 'text between records'] as const;
+const STRICT_BREAKS = [
+	'truncate',
+	'drop bracket',
+	'double bracket',
+	'swap bracket',
+	'trailing text',
+	'data not a list',
+	'text between records',
+] as const;
 type StructuralBreak = typeof structuralBreak extends fc.Arbitrary<infer B> ? B : never;
 const structuralBreak = fc.record({
 	kind: fc.constantFrom(...STRICT_BREAKS, 'drop separator'),
@@ -395,8 +544,10 @@ const structuralBreak = fc.record({
 function breakStructure(text: string, how: StructuralBreak): string | undefined {
 	const structure = structureOf(text);
 	const brackets = structure.filter(({ char }) => '{}[]'.includes(char));
-	const pickFrom = <T>(items: T[]): T | undefined => (items.length === 0 ? undefined : items[how.pick % items.length]);
-	const cut = (at: number, remove: number, insert = '') => text.slice(0, at) + insert + text.slice(at + remove);
+	const pickFrom = <T>(items: T[]): T | undefined =>
+		items.length === 0 ? undefined : items[how.pick % items.length];
+	const cut = (at: number, remove: number, insert = '') =>
+		text.slice(0, at) + insert + text.slice(at + remove);
 	switch (how.kind) {
 		case 'truncate':
 			return text.slice(0, Math.floor(how.share * text.length));
@@ -417,7 +568,12 @@ function breakStructure(text: string, how: StructuralBreak): string | undefined 
 			// The answer's own separators, those of data and a record's own, next to a bracket or a string: between two
 			// bare values (1,2 -> 12) no reader can tell a dropped comma from a value.
 			const place = pickFrom(
-				structure.filter(({ at, char, depth }) => (char === ',' || char === ':') && depth <= 3 && (delimits(text[before(text, at)]) || delimits(text[after(text, at)]))),
+				structure.filter(
+					({ at, char, depth }) =>
+						(char === ',' || char === ':') &&
+						depth <= 3 &&
+						(delimits(text[before(text, at)]) || delimits(text[after(text, at)])),
+				),
 			);
 			return place && cut(place.at, 1);
 		}
@@ -427,11 +583,24 @@ function breakStructure(text: string, how: StructuralBreak): string | undefined 
 			const open = /"data"\s*:\s*\[/.exec(text);
 			if (!open) return undefined;
 			const start = open.index + open[0].length - 1;
-			const close = brackets.find((place) => place.at > start && place.char === ']' && place.depth === 2);
-			return close && `${text.slice(0, start)}${how.trailing === 'null' ? 'null' : '{}'}${text.slice(close.at + 1)}`;
+			const close = brackets.find(
+				(place) => place.at > start && place.char === ']' && place.depth === 2,
+			);
+			return (
+				close &&
+				`${text.slice(0, start)}${how.trailing === 'null' ? 'null' : '{}'}${text.slice(close.at + 1)}`
+			);
 		}
 		case 'text between records': {
-			const place = pickFrom(structure.filter(({ at, char, depth }) => char === ',' && depth === 2 && text[before(text, at)] === '}' && text[after(text, at)] === '{'));
+			const place = pickFrom(
+				structure.filter(
+					({ at, char, depth }) =>
+						char === ',' &&
+						depth === 2 &&
+						text[before(text, at)] === '}' &&
+						text[after(text, at)] === '{',
+				),
+			);
 			return place && cut(place.at, 1, how.trailing === ',' ? ' ' : how.trailing);
 		}
 	}
@@ -462,7 +631,7 @@ function parsesTo(text: string, expected: unknown): boolean {
 // ---- The properties -------------------------------------------------------------------------------
 
 describe('InquiryStreamScanner against JSON.parse', () => {
-	it('reads a valid answer exactly as JSON.parse does: its fields, each record\'s bytes and summary, however it is laid out and cut into chunks', () => {
+	it("reads a valid answer exactly as JSON.parse does: its fields, each record's bytes and summary, however it is laid out and cut into chunks", () => {
 		fc.assert(
 			fc.property(answer, fc.nat(), cuts, (doc, seed, plan) => {
 				const bytes = write(doc, seed);
@@ -488,7 +657,9 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 				records.forEach((expected, i) => {
 					if (i === index) return;
 					expect(JSON.parse(scanned.elements[i].text)).toEqual(expected);
-					expect(scanned.elements[i].summary).toEqual(isRecord(expected) ? summaryOf(expected) : undefined);
+					expect(scanned.elements[i].summary).toEqual(
+						isRecord(expected) ? summaryOf(expected) : undefined,
+					);
 				});
 				const bad = scanned.elements[index];
 				expect(() => JSON.parse(bad.text)).toThrow(SyntaxError);
@@ -505,7 +676,11 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 				expect(reading.kind).toBe('read');
 				const list = (reading as { list: unknown[] }).list;
 				expect(list.filter(isUnreadableInquiry)).toEqual([
-					expect.objectContaining({ ...expectedSummary, rawRecord: bad.text, formWarnings: [expect.stringContaining('is not valid JSON')] }),
+					expect.objectContaining({
+						...expectedSummary,
+						rawRecord: bad.text,
+						formWarnings: [expect.stringContaining('is not valid JSON')],
+					}),
 				]);
 				expect(list.filter((_, i) => i !== index)).toEqual(records.filter((_, i) => i !== index));
 			}),
@@ -537,7 +712,9 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 					// read complete only as the same list, that one record no longer JSON.
 					const records = parseDoc(write(doc, seed)).data as unknown[];
 					expect(scanned.elements).toHaveLength(records.length);
-					const differing = scanned.elements.filter((element, i) => !parsesTo(element.text, records[i]));
+					const differing = scanned.elements.filter(
+						(element, i) => !parsesTo(element.text, records[i]),
+					);
 					expect(differing.length).toBeLessThanOrEqual(1);
 					for (const element of differing) expect(jsonProblem(element.text)).toBeDefined();
 				}
@@ -551,9 +728,14 @@ describe('jsonProblem', () => {
 	it('finds a problem exactly when JSON.parse refuses the text', () => {
 		fc.assert(
 			fc.property(record, fc.nat(), fc.option(breakage, { nil: undefined }), (value, seed, how) => {
-				const doc: Answer = { bom: false, entries: [{ key: str('data'), value: { t: 'arr', items: [value] } }] };
+				const doc: Answer = {
+					bom: false,
+					entries: [{ key: str('data'), value: { t: 'arr', items: [value] } }],
+				};
 				const broken = how === undefined ? undefined : breakOneRecord(doc, how);
-				const text = new Writer(randomSource(seed)).value((broken?.brokenDoc ?? doc).entries[0].value);
+				const text = new Writer(randomSource(seed)).value(
+					(broken?.brokenDoc ?? doc).entries[0].value,
+				);
 				let parses = true;
 				try {
 					JSON.parse(text);

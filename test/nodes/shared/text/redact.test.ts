@@ -3,18 +3,28 @@ import fc from 'fast-check';
 
 import { decodeHtmlEntities } from '../../../../nodes/shared/text/htmlText';
 import { interpretResponse } from '../../../../nodes/AppBuilder/transport/interpretResponse';
-import { apiMessageForUser, redactOrigin, redactSecrets, redactValue, valueRedactor } from '../../../../nodes/shared/text/redact';
+import {
+	apiMessageForUser,
+	redactOrigin,
+	redactSecrets,
+	redactValue,
+	valueRedactor,
+} from '../../../../nodes/shared/text/redact';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const API_KEY = 'ak_live_7Hq2Zp9XwV';
 
 /** Every character as a decimal or hexadecimal character reference, as some servers escape text for HTML. */
 const asNumericEntities = (text: string, hex: boolean) =>
-	[...text].map((char) => (hex ? `&#x${char.codePointAt(0)!.toString(16)};` : `&#${char.codePointAt(0)};`)).join('');
+	[...text]
+		.map((char) => (hex ? `&#x${char.codePointAt(0)!.toString(16)};` : `&#${char.codePointAt(0)};`))
+		.join('');
 
 describe('redactSecrets', () => {
 	it('removes every occurrence of each secret', () => {
-		expect(redactSecrets(`Invalid API Key ${API_KEY} (${API_KEY})`, [API_KEY])).toBe('Invalid API Key [redacted] ([redacted])');
+		expect(redactSecrets(`Invalid API Key ${API_KEY} (${API_KEY})`, [API_KEY])).toBe(
+			'Invalid API Key [redacted] ([redacted])',
+		);
 	});
 
 	it('removes a secret of any length, down to one character', () => {
@@ -23,7 +33,9 @@ describe('redactSecrets', () => {
 	});
 
 	it('removes a credential value sent trimmed but stored with surrounding spaces', () => {
-		expect(redactSecrets(`Invalid API Key ${API_KEY}`, [`  ${API_KEY}\n`])).toBe('Invalid API Key [redacted]');
+		expect(redactSecrets(`Invalid API Key ${API_KEY}`, [`  ${API_KEY}\n`])).toBe(
+			'Invalid API Key [redacted]',
+		);
 	});
 
 	it('removes a secret the server wrote with HTML character references, decimal, hexadecimal or named', () => {
@@ -42,7 +54,9 @@ describe('redactSecrets', () => {
 	});
 
 	it('leaves character references that are not part of a secret as they were', () => {
-		expect(redactSecrets(`Tom &amp; Jerry &#45; key ${API_KEY}`, [API_KEY])).toBe('Tom &amp; Jerry &#45; key [redacted]');
+		expect(redactSecrets(`Tom &amp; Jerry &#45; key ${API_KEY}`, [API_KEY])).toBe(
+			'Tom &amp; Jerry &#45; key [redacted]',
+		);
 	});
 
 	it('removes a secret that decoding a character reference would swallow ("#" in "&#0")', () => {
@@ -52,7 +66,9 @@ describe('redactSecrets', () => {
 	});
 
 	it('reads names of Object.prototype as unknown character references, not as characters', () => {
-		expect(decodeHtmlEntities('&constructor; &toString; &hasOwnProperty; &amp;')).toBe('&constructor; &toString; &hasOwnProperty; &');
+		expect(decodeHtmlEntities('&constructor; &toString; &hasOwnProperty; &amp;')).toBe(
+			'&constructor; &toString; &hasOwnProperty; &',
+		);
 		expect(redactSecrets(`&constructor; ${API_KEY}`, [API_KEY])).toBe('&constructor; [redacted]');
 	});
 
@@ -66,7 +82,8 @@ describe('redactSecrets', () => {
 			'p%2fw%22d%5c%2b%20%c3%a9!',
 			'p%2Fw%22d%5C%2B+%C3%A9%21',
 		];
-		for (const text of echoed) expect(redactSecrets(`got ${text} here`, [secret])).toBe('got [redacted] here');
+		for (const text of echoed)
+			expect(redactSecrets(`got ${text} here`, [secret])).toBe('got [redacted] here');
 	});
 
 	it('removes overlapping secrets together, leaving no part of either', () => {
@@ -87,13 +104,21 @@ describe('redactSecrets', () => {
 	});
 
 	it('reads reference-like and secret-like runs in time linear in their length (4x the text, not 16x the time)', () => {
-		const texts = (n: number) => ['&'.repeat(n), '&#'.repeat(n / 2), `&${'a'.repeat(n)}`, `&#${'9'.repeat(n)}`, '&a'.repeat(n / 2), 'a'.repeat(n)];
+		const texts = (n: number) => [
+			'&'.repeat(n),
+			'&#'.repeat(n / 2),
+			`&${'a'.repeat(n)}`,
+			`&#${'9'.repeat(n)}`,
+			'&a'.repeat(n / 2),
+			'a'.repeat(n),
+		];
 		// The median of five runs of each size: a ratio of times in one process, not a time, so a loaded machine does not decide it.
 		const timeOf = (n: number) => {
 			const runs: number[] = [];
 			for (let run = 0; run < 5; run++) {
 				const start = performance.now();
-				for (const text of texts(n)) expect(redactSecrets(text, ['aaaa', 'a', API_KEY])).not.toMatch(/a{4}/);
+				for (const text of texts(n))
+					expect(redactSecrets(text, ['aaaa', 'a', API_KEY])).not.toMatch(/a{4}/);
 				runs.push(performance.now() - start);
 			}
 			return runs.sort((a, b) => a - b)[2];
@@ -116,7 +141,13 @@ describe('redactSecrets', () => {
 				secret.trim(),
 				asNumericEntities(secret.trim(), false),
 				asNumericEntities(secret.trim(), true),
-				secret.trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;'),
+				secret
+					.trim()
+					.replace(/&/g, '&amp;')
+					.replace(/</g, '&lt;')
+					.replace(/>/g, '&gt;')
+					.replace(/"/g, '&quot;')
+					.replace(/'/g, '&#039;'),
 				JSON.stringify(secret.trim()).slice(1, -1),
 				safeEncode(secret.trim()),
 			);
@@ -125,7 +156,9 @@ describe('redactSecrets', () => {
 				fc.array(secretArb, { minLength: 1, maxLength: 3 }).chain((secrets) =>
 					fc.tuple(
 						fc.tuple(...secrets.map(spaced)),
-						fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.oneof(...secrets.map(embedded))), { maxLength: 4 }),
+						fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.oneof(...secrets.map(embedded))), {
+							maxLength: 4,
+						}),
 						fc.string({ maxLength: 8 }),
 					),
 				),
@@ -148,7 +181,10 @@ describe('redactSecrets', () => {
 describe('apiMessageForUser', () => {
 	it('shows no part of a secret that the 300-character cut would split', () => {
 		const message = `${'x'.repeat(290)} key ${API_KEY} was refused`;
-		const outcome = interpretResponse({ statusCode: 200, body: { successCode: '2036', message } }, NOW);
+		const outcome = interpretResponse(
+			{ statusCode: 200, body: { successCode: '2036', message } },
+			NOW,
+		);
 		expect(outcome.ok).toBe(false);
 		if (outcome.ok) return;
 		const shown = apiMessageForUser(outcome.apiMessage ?? '', [API_KEY]);
@@ -158,7 +194,9 @@ describe('apiMessageForUser', () => {
 	});
 
 	it('keeps a short message whole, and redacts it', () => {
-		expect(apiMessageForUser(`Invalid API Key ${API_KEY}`, [API_KEY])).toBe('Invalid API Key [redacted]');
+		expect(apiMessageForUser(`Invalid API Key ${API_KEY}`, [API_KEY])).toBe(
+			'Invalid API Key [redacted]',
+		);
 	});
 
 	it('never cuts a character written with two UTF-16 units in half', () => {
@@ -172,7 +210,14 @@ describe('redactValue', () => {
 		const body = {
 			successCode: '200',
 			message: `User added with key ${API_KEY}`,
-			data: { apiKey: API_KEY, tags: ['a', `k=${API_KEY}`], count: 2, ok: true, none: null, [API_KEY]: 'x' },
+			data: {
+				apiKey: API_KEY,
+				tags: ['a', `k=${API_KEY}`],
+				count: 2,
+				ok: true,
+				none: null,
+				[API_KEY]: 'x',
+			},
 			note: 'Tom &amp; Jerry',
 		};
 		const before = structuredClone(body);
@@ -182,17 +227,28 @@ describe('redactValue', () => {
 		expect(redacted).toEqual({
 			successCode: '200',
 			message: 'User added with key [redacted]',
-			data: { apiKey: '[redacted]', tags: ['a', 'k=[redacted]'], count: 2, ok: true, none: null, '[redacted]': 'x' },
+			data: {
+				apiKey: '[redacted]',
+				tags: ['a', 'k=[redacted]'],
+				count: 2,
+				ok: true,
+				none: null,
+				'[redacted]': 'x',
+			},
 			note: 'Tom &amp; Jerry',
 		});
 	});
 
 	it('keeps both members when two keys redact to the same text, and keeps "__proto__" a plain key', () => {
-		const body = JSON.parse(`{"${API_KEY}": 1, "[redacted]": 2, "__proto__": {"polluted": "${API_KEY}"}}`) as object;
+		const body = JSON.parse(
+			`{"${API_KEY}": 1, "[redacted]": 2, "__proto__": {"polluted": "${API_KEY}"}}`,
+		) as object;
 		const redacted = redactValue(body, [API_KEY]) as Record<string, unknown>;
 		expect(Object.values(redacted).slice(0, 2).sort()).toEqual([1, 2]);
 		expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
-		expect(Object.getOwnPropertyDescriptor(redacted, '__proto__')?.value).toEqual({ polluted: '[redacted]' });
+		expect(Object.getOwnPropertyDescriptor(redacted, '__proto__')?.value).toEqual({
+			polluted: '[redacted]',
+		});
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 	});
 
@@ -229,7 +285,9 @@ function expectSameShape(redacted: unknown, original: unknown, secret: string): 
 	if (Array.isArray(original)) {
 		expect(Array.isArray(redacted)).toBe(true);
 		expect((redacted as unknown[]).length).toBe(original.length);
-		original.forEach((item, index) => expectSameShape((redacted as unknown[])[index], item, secret));
+		original.forEach((item, index) =>
+			expectSameShape((redacted as unknown[])[index], item, secret),
+		);
 		return;
 	}
 	if (typeof original === 'object' && original !== null) {
@@ -269,7 +327,9 @@ describe('redactOrigin', () => {
 		expect(origin).toBe('https://abc123tok.evil.example:8443');
 		expect(redactSecrets(origin, ['AbC123Tok'])).toBe(origin);
 		expect(redactOrigin(origin, ['AbC123Tok'])).toBe('https://[redacted].evil.example:8443');
-		expect(redactOrigin(`a redirect (HTTP 302) to ${origin}`, ['AbC123Tok', 5])).toBe('a redirect (HTTP 302) to https://[redacted].evil.example:8443');
+		expect(redactOrigin(`a redirect (HTTP 302) to ${origin}`, ['AbC123Tok', 5])).toBe(
+			'a redirect (HTTP 302) to https://[redacted].evil.example:8443',
+		);
 	});
 });
 
@@ -277,7 +337,9 @@ describe('valueRedactor', () => {
 	it('redacts many values with the secrets read once, as redactValue does each', () => {
 		const redact = valueRedactor(['k3y']);
 		const values = [{ a: 'k3y' }, 'x k3y', ['k3y', 1], 7];
-		expect(values.map((value) => redact(value))).toEqual(values.map((value) => redactValue(value, ['k3y'])));
+		expect(values.map((value) => redact(value))).toEqual(
+			values.map((value) => redactValue(value, ['k3y'])),
+		);
 		expect(redact({ a: 'k3y' })).toEqual({ a: '[redacted]' });
 	});
 

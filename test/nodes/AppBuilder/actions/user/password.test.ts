@@ -10,7 +10,10 @@ describe('preparePassword', () => {
 
 	it('hashes with MD5 in n8n when asked', () => {
 		const expected = createHash('md5').update('s3cret!').digest('hex');
-		expect(preparePassword('s3cret!', 'hashInN8n')).toEqual({ password: expected, passwordType: 'MD5' });
+		expect(preparePassword('s3cret!', 'hashInN8n')).toEqual({
+			password: expected,
+			passwordType: 'MD5',
+		});
 	});
 
 	it('accepts a value declared MD5 only if it looks like one', () => {

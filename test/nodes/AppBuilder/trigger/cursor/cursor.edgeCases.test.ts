@@ -24,17 +24,27 @@ const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
 });
 const ev = (key: string, time: number | undefined): CursorEvent => ({ key, time });
 const numbered = (prefix: string, count: number, timeOf: (index: number) => number | undefined) =>
-	Array.from({ length: count }, (_, index) => ev(`${prefix}${String(index).padStart(4, '0')}`, timeOf(index)));
+	Array.from({ length: count }, (_, index) =>
+		ev(`${prefix}${String(index).padStart(4, '0')}`, timeOf(index)),
+	);
 
 /** One poll: plan, emit everything planned, commit onto the plan, store through JSON as n8n does. */
 function poll(state: CursorState | undefined, present: CursorEvent[], opts: CursorOptions) {
 	const plan = planPoll(state, present, opts);
 	const next = commitPoll(plan, plan.toEmit, opts);
-	return { emitted: plan.toEmit.map((event) => event.key), plan, state: storedCursor(JSON.parse(JSON.stringify(next))) as CursorState };
+	return {
+		emitted: plan.toEmit.map((event) => event.key),
+		plan,
+		state: storedCursor(JSON.parse(JSON.stringify(next))) as CursorState,
+	};
 }
 
 /** Polls until a poll emits nothing; every key emitted, in order, repeats included. */
-function drain(state: CursorState, present: CursorEvent[], optionsAt: (poll: number) => CursorOptions) {
+function drain(
+	state: CursorState,
+	present: CursorEvent[],
+	optionsAt: (poll: number) => CursorOptions,
+) {
 	const emitted: string[] = [];
 	let current = state;
 	for (let round = 0; round < 100; round++) {
@@ -102,7 +112,9 @@ describe('late arrivals that share one time, split by Max per Poll', () => {
 		state = poll(state, [ev('seed', T0), ...newer], opts).state;
 
 		const late = numbered('late', 600, () => T0 + 30 * MINUTE);
-		const { emitted } = drain(state, [ev('seed', T0), ...newer, ...late], () => options({ maxItems: 500, nowMs: T0 + 2 * HOUR }));
+		const { emitted } = drain(state, [ev('seed', T0), ...newer, ...late], () =>
+			options({ maxItems: 500, nowMs: T0 + 2 * HOUR }),
+		);
 		expect(emitted).toHaveLength(600);
 		expect([...emitted].sort()).toEqual(late.map((event) => event.key));
 	});

@@ -49,7 +49,14 @@ const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 
 type Op =
-	| { kind: 'submit'; advance: number; late: number; burst: number; undated: boolean; future: number }
+	| {
+			kind: 'submit';
+			advance: number;
+			late: number;
+			burst: number;
+			undated: boolean;
+			future: number;
+	  }
 	| { kind: 'bulkUndated'; count: number }
 	| { kind: 'update'; pick: number; advance: number }
 	| { kind: 'stamp'; pick: number }
@@ -99,25 +106,50 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 				{ weight: 1, arbitrary: fc.constant(1) }, // exactly the lookback: the edge of the contract
 			),
 			// A late arrival sometimes comes with others on the same time, a tie for Max per Poll to split.
-			burst: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 8 }) }),
+			burst: fc.oneof(
+				{ weight: 3, arbitrary: fc.constant(1) },
+				{ weight: 1, arbitrary: fc.integer({ min: 2, max: 8 }) },
+			),
 			// About one submission in twelve has no usable time.
 			undated: fc.integer({ min: 0, max: 11 }).map((n) => n === 0),
 			// About one in twenty-five is dated ahead of the clock: hours, or years (a test lead dated 2099).
 			future: fc.oneof(
 				{ weight: 24, arbitrary: fc.constant(0) },
-				{ weight: 1, arbitrary: fc.oneof(fc.integer({ min: 1, max: 48 * HOUR }), fc.constant(Date.parse('2099-01-01T00:00:00Z') - T0)) },
+				{
+					weight: 1,
+					arbitrary: fc.oneof(
+						fc.integer({ min: 1, max: 48 * HOUR }),
+						fc.constant(Date.parse('2099-01-01T00:00:00Z') - T0),
+					),
+				},
 			),
 		}),
 	},
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('bulkUndated' as const), count: fc.integer({ min: 2, max: 30 }) }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), advance: fc.integer({ min: 1, max: 30 * MINUTE }) }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('bulkUndated' as const),
+			count: fc.integer({ min: 2, max: 30 }),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('update' as const),
+			pick: fc.nat(),
+			advance: fc.integer({ min: 1, max: 30 * MINUTE }),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('stamp' as const), pick: fc.nat() }) },
 	{
 		weight: 1,
 		arbitrary: fc.record({
 			kind: fc.constant('delete' as const),
 			pick: fc.nat(),
-			count: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 40 }) }),
+			count: fc.oneof(
+				{ weight: 3, arbitrary: fc.constant(1) },
+				{ weight: 1, arbitrary: fc.integer({ min: 2, max: 40 }) },
+			),
 		}),
 	},
 	{
@@ -132,27 +164,41 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 	},
 );
 
-const settingsArb = (mode: EventMode, lateArrivals: Settings['lateArrivals']): fc.Arbitrary<Settings> =>
+const settingsArb = (
+	mode: EventMode,
+	lateArrivals: Settings['lateArrivals'],
+): fc.Arbitrary<Settings> =>
 	fc.record({
 		mode: fc.constant(mode),
 		// Mostly a small bound, so pruning by count happens in most runs.
-		maxTracked: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 3, max: 20 }) }, { weight: 1, arbitrary: fc.constant(1000) }),
+		maxTracked: fc.oneof(
+			{ weight: 4, arbitrary: fc.integer({ min: 3, max: 20 }) },
+			{ weight: 1, arbitrary: fc.constant(1000) },
+		),
 		lookbackMs: fc.constantFrom(10 * MINUTE, 2 * HOUR, 1000 * HOUR),
-		firstPollCount: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }) }),
+		firstPollCount: fc.oneof(
+			{ weight: 3, arbitrary: fc.constant(0) },
+			{ weight: 1, arbitrary: fc.integer({ min: 1, max: 5 }) },
+		),
 		legacyPersistence: fc.boolean(),
-		undatedCells: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) }, { weight: 1, arbitrary: fc.constant(60) }),
+		undatedCells: fc.oneof(
+			{ weight: 3, arbitrary: fc.integer({ min: 1, max: 3 }) },
+			{ weight: 1, arbitrary: fc.constant(60) },
+		),
 		lateArrivals: fc.constant(lateArrivals),
 	});
 
 /** A plain check: jest's expect costs too much inside loops that run millions of times. */
 function check(condition: boolean, message: string, detail?: unknown): void {
-	if (!condition) throw new Error(`${message}${detail === undefined ? '' : `: ${JSON.stringify(detail)}`}`);
+	if (!condition)
+		throw new Error(`${message}${detail === undefined ? '' : `: ${JSON.stringify(detail)}`}`);
 }
 
 /** The cursor's order: by time, then key. */
 const byPosition = (a: { key: string; time: number }, b: { key: string; time: number }) =>
 	a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-const byTimeThenKey = (a: CursorEvent, b: CursorEvent) => byPosition(a as { key: string; time: number }, b as { key: string; time: number });
+const byTimeThenKey = (a: CursorEvent, b: CursorEvent) =>
+	byPosition(a as { key: string; time: number }, b as { key: string; time: number });
 
 function runScenario(settings: Settings, ops: Op[]): void {
 	const { mode, maxTracked, lookbackMs } = settings;
@@ -187,16 +233,27 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		let count = 0;
 		for (const [other, inquiry] of inquiries) {
 			const current = timeOf(inquiry);
-			if (other !== key && current !== undefined && byPosition({ time: current, key: other }, { time, key }) > 0) count++;
+			if (
+				other !== key &&
+				current !== undefined &&
+				byPosition({ time: current, key: other }, { time, key }) > 0
+			)
+				count++;
 		}
 		return count;
 	};
 	/** Delivery promised for a version dated `time` appearing now (ARCHITECTURE.md, "The cursor"). */
-	const isPromised = (time: number, key: string): boolean => time >= clock - lookbackMs && after(time, key) <= maxTracked;
+	const isPromised = (time: number, key: string): boolean =>
+		time >= clock - lookbackMs && after(time, key) <= maxTracked;
 	const addVersion = (key: string, inquiry: Inquiry, at: number) => {
 		const time = timeOf(inquiry);
-		if (inquiry.versions.length > 0 && inquiry.versions[inquiry.versions.length - 1].time === time) return;
-		inquiry.versions.push({ time, createdAt: at, promised: time === undefined || isPromised(time, key) });
+		if (inquiry.versions.length > 0 && inquiry.versions[inquiry.versions.length - 1].time === time)
+			return;
+		inquiry.versions.push({
+			time,
+			createdAt: at,
+			promised: time === undefined || isPromised(time, key),
+		});
 	};
 	/** The earliest time from `requested` on at which a late arrival keyed `key` is promised; undefined when none before the clock. */
 	const promisedLateTime = (requested: number, key: string): number | undefined => {
@@ -217,7 +274,8 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		return key;
 	};
 
-	const presentEvents = (): CursorEvent[] => alive().map(([key, inquiry]) => ({ key, time: timeOf(inquiry) }));
+	const presentEvents = (): CursorEvent[] =>
+		alive().map(([key, inquiry]) => ({ key, time: timeOf(inquiry) }));
 	const options = (maxItems: number): CursorOptions => ({
 		mode,
 		maxItems,
@@ -225,16 +283,30 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		maxTracked,
 		nowMs: clock,
 		undatedCells: settings.undatedCells,
-		firstPoll: settings.firstPollCount > 0 ? { kind: 'latest', count: settings.firstPollCount } : { kind: 'none' },
+		firstPoll:
+			settings.firstPollCount > 0
+				? { kind: 'latest', count: settings.firstPollCount }
+				: { kind: 'none' },
 	});
 
 	const checkInvariants = (next: CursorState) => {
-		check(previousFloor === undefined || byPosition(next.floor, previousFloor) >= 0, 'the floor went down', [previousFloor, next.floor]);
+		check(
+			previousFloor === undefined || byPosition(next.floor, previousFloor) >= 0,
+			'the floor went down',
+			[previousFloor, next.floor],
+		);
 		previousFloor = next.floor;
 		for (const [key, times] of emissions) {
 			for (const time of times) {
-				const tracked = time === undefined || byPosition({ time, key }, next.floor) <= 0 || next.seen[key] >= time;
-				check(tracked, 'an emitted key after the floor is not in seen', { key, time, floor: next.floor });
+				const tracked =
+					time === undefined ||
+					byPosition({ time, key }, next.floor) <= 0 ||
+					next.seen[key] >= time;
+				check(tracked, 'an emitted key after the floor is not in seen', {
+					key,
+					time,
+					floor: next.floor,
+				});
 			}
 		}
 		const seen = Object.entries(next.seen);
@@ -255,18 +327,39 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		const keptNewest =
 			typeof keep === 'function'
 				? undefined
-				: new Set(events.filter((event) => event.time !== undefined).sort(byTimeThenKey).slice(-keep.newest).map((event) => `${event.key}@${event.time}`));
+				: new Set(
+						events
+							.filter((event) => event.time !== undefined)
+							.sort(byTimeThenKey)
+							.slice(-keep.newest)
+							.map((event) => `${event.key}@${event.time}`),
+					);
 		for (const event of plan.toEmit) {
-			const kept = typeof keep === 'function' ? keep(event) : (keptNewest as Set<string>).has(`${event.key}@${event.time}`);
+			const kept =
+				typeof keep === 'function'
+					? keep(event)
+					: (keptNewest as Set<string>).has(`${event.key}@${event.time}`);
 			check(kept, 'planned an event whose record was let go', event);
 		}
 		// The default table tells apart up to 150 changes between two polls; each undated inquiry makes at most two.
-		if (settings.undatedCells >= 60 && undatedCreated <= 75) check(plan.unresolvedUndated === 0, 'unresolved undated changes within the bound', plan.unresolvedUndated);
+		if (settings.undatedCells >= 60 && undatedCreated <= 75)
+			check(
+				plan.unresolvedUndated === 0,
+				'unresolved undated changes within the bound',
+				plan.unresolvedUndated,
+			);
 		lastUnresolved = plan.unresolvedUndated;
 		if (plan.isFirstPoll) {
-			const newest = events.filter((event) => event.time !== undefined).sort(byTimeThenKey).slice(-settings.firstPollCount);
+			const newest = events
+				.filter((event) => event.time !== undefined)
+				.sort(byTimeThenKey)
+				.slice(-settings.firstPollCount);
 			const wanted = settings.firstPollCount > 0 ? newest : [];
-			check(JSON.stringify(plan.toEmit) === JSON.stringify(wanted.slice(0, maxItems)), 'a first poll emits the newest count', plan.toEmit);
+			check(
+				JSON.stringify(plan.toEmit) === JSON.stringify(wanted.slice(0, maxItems)),
+				'a first poll emits the newest count',
+				plan.toEmit,
+			);
 			baselineMark = opIndex;
 			chosenOnFirstPoll = new Set(wanted.map((event) => `${event.key}@${event.time}`));
 			previousFloor = undefined;
@@ -278,8 +371,16 @@ function runScenario(settings: Settings, ops: Op[]): void {
 			const before = emissions.get(event.key) ?? [];
 			// Mode new: an inquiry handled or emitted while undated, given a time meanwhile, told apart only if its change was.
 			const wasUndated = before[0] === undefined && inquiry.versions[0].time === undefined;
-			const handledUndated = before.length === 0 && inquiry.versions[0].time === undefined && inquiry.versions[0].createdAt <= baselineMark;
-			if (mode === 'new' && event.time !== undefined && (wasUndated && before.length === 1 || handledUndated) && plan.unresolvedUndated > 0) {
+			const handledUndated =
+				before.length === 0 &&
+				inquiry.versions[0].time === undefined &&
+				inquiry.versions[0].createdAt <= baselineMark;
+			if (
+				mode === 'new' &&
+				event.time !== undefined &&
+				((wasUndated && before.length === 1) || handledUndated) &&
+				plan.unresolvedUndated > 0
+			) {
 				excusedRepeats.add(event.key);
 			}
 			emissions.set(event.key, [...before, event.time]);
@@ -301,9 +402,17 @@ function runScenario(settings: Settings, ops: Op[]): void {
 			} else if (op.future > 0) {
 				submit(opIndex, clock + op.future);
 			} else if (op.late > 0) {
-				const requested = clock - Math.max(1, Math.round(op.late * (settings.lateArrivals === 'contract' ? 1 : 2) * lookbackMs));
+				const requested =
+					clock -
+					Math.max(
+						1,
+						Math.round(op.late * (settings.lateArrivals === 'contract' ? 1 : 2) * lookbackMs),
+					);
 				// Keys are k0, k1, ...: the burst's keys are known before they are submitted.
-				const time = settings.lateArrivals === 'contract' ? (promisedLateTime(requested, `k${seq}`) ?? clock) : requested;
+				const time =
+					settings.lateArrivals === 'contract'
+						? (promisedLateTime(requested, `k${seq}`) ?? clock)
+						: requested;
 				for (let i = 0; i < op.burst; i++) submit(opIndex, time);
 			} else {
 				submit(opIndex, clock);
@@ -327,7 +436,8 @@ function runScenario(settings: Settings, ops: Op[]): void {
 			addVersion(key, inquiry, opIndex);
 		} else if (op.kind === 'delete') {
 			const living = alive();
-			for (let i = 0; i < Math.min(op.count, living.length); i++) living[(op.pick + i) % living.length][1].deleted = true;
+			for (let i = 0; i < Math.min(op.count, living.length); i++)
+				living[(op.pick + i) % living.length][1].deleted = true;
 		} else if (!op.fail) {
 			doPoll(opIndex, op.maxItems, op.commitShare);
 			if (op.restart) {
@@ -337,26 +447,46 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		}
 	});
 	// Drain: healthy polls until nothing is left to emit.
-	for (let i = 0; i < 300; i++) if (doPoll(ops.length + i, 6, 1) === 0 && state !== undefined) break;
+	for (let i = 0; i < 300; i++)
+		if (doPoll(ops.length + i, 6, 1) === 0 && state !== undefined) break;
 
 	const eligible = (key: string, version: Version) =>
 		version.createdAt > baselineMark || chosenOnFirstPoll.has(`${key}@${version.time}`);
 	/** Mode new judges inquiries, not versions: one that appeared after the first poll, or that the first poll emitted. */
-	const newInquiry = (key: string, inquiry: Inquiry) => inquiry.versions.some((version, index) => (index === 0 || chosenOnFirstPoll.has(`${key}@${version.time}`)) && eligible(key, version));
+	const newInquiry = (key: string, inquiry: Inquiry) =>
+		inquiry.versions.some(
+			(version, index) =>
+				(index === 0 || chosenOnFirstPoll.has(`${key}@${version.time}`)) && eligible(key, version),
+		);
 	for (const [key, times] of emissions) {
 		const inquiry = inquiries.get(key) as Inquiry;
 		// Nothing twice, in order, and only versions that appeared after the first poll.
 		check(new Set(times).size === times.length, 'emitted twice', { key, times });
-		check(mode !== 'new' || times.length === 1 || (times.length === 2 && excusedRepeats.has(key)), 'emitted twice in mode new', { key, times });
+		check(
+			mode !== 'new' || times.length === 1 || (times.length === 2 && excusedRepeats.has(key)),
+			'emitted twice in mode new',
+			{ key, times },
+		);
 		for (const time of times) {
 			const version = inquiry.versions.find((candidate) => candidate.time === time) as Version;
-			check(version !== undefined && eligible(key, version), 'emitted what was there before the first poll', { key, time });
+			check(
+				version !== undefined && eligible(key, version),
+				'emitted what was there before the first poll',
+				{ key, time },
+			);
 		}
 		// Mode new judges the inquiry, not its version: one there before the first poll is not emitted when it gains a time.
 		const firstSeen = newInquiry(key, inquiry) || excusedRepeats.has(key);
-		check(mode !== 'new' || firstSeen, 'emitted an inquiry that was there before the first poll', { key, times });
+		check(mode !== 'new' || firstSeen, 'emitted an inquiry that was there before the first poll', {
+			key,
+			times,
+		});
 		const dated = times.filter((time): time is number => time !== undefined);
-		check(dated.every((time, index) => index === 0 || time > dated[index - 1]), 'versions emitted out of order', { key, times });
+		check(
+			dated.every((time, index) => index === 0 || time > dated[index - 1]),
+			'versions emitted out of order',
+			{ key, times },
+		);
 	}
 	for (const [key, inquiry] of inquiries) {
 		if (inquiry.deleted) continue;
@@ -367,7 +497,12 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		if (mode === 'new' && (!newInquiry(key, inquiry) || times.length > 0)) continue;
 		if (!eligible(key, current) || !current.promised) continue;
 		if (current.time === undefined && lastUnresolved > 0 && !times.includes(undefined)) continue;
-		check(times.filter((time) => time === current.time).length === 1, 'not emitted exactly once', { key, version: current, times, lastUnresolved });
+		check(times.filter((time) => time === current.time).length === 1, 'not emitted exactly once', {
+			key,
+			version: current,
+			times,
+			lastUnresolved,
+		});
 	}
 }
 

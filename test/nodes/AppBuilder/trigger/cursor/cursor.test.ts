@@ -10,7 +10,10 @@ import {
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
-import { DEFAULT_CELLS_PER_SUBTABLE, SUBTABLES } from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
+import {
+	DEFAULT_CELLS_PER_SUBTABLE,
+	SUBTABLES,
+} from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
 import { deepFreeze } from '../../../../support/deepFreeze';
 
 const HOUR = 3_600_000;
@@ -28,27 +31,41 @@ const ev = (key: string, time: number | undefined): CursorEvent => ({ key, time 
 const keys = (events: CursorEvent[]) => events.map((event) => event.key);
 
 /** Static data is JSON between polls; the trigger reads it back through parseCursorState. */
-const stored = (state: CursorState): CursorState => storedCursor(JSON.parse(JSON.stringify(state))) as CursorState;
+const stored = (state: CursorState): CursorState =>
+	storedCursor(JSON.parse(JSON.stringify(state))) as CursorState;
 
 /** One full poll on frozen inputs: plan, emit everything planned, commit onto the plan's baseline, store. */
-function poll(state: CursorState | undefined, events: CursorEvent[], opts: CursorOptions = options()) {
+function poll(
+	state: CursorState | undefined,
+	events: CursorEvent[],
+	opts: CursorOptions = options(),
+) {
 	const plan = planPoll(deepFreeze(state), deepFreeze([...events]), opts);
 	const next = commitPoll(deepFreeze(plan), plan.toEmit, opts);
 	return { emitted: keys(plan.toEmit), state: stored(next), plan };
 }
 
 /** A state that has taken `events` as handled on a first poll. */
-const baselineOf = (events: CursorEvent[], opts: CursorOptions = options()) => poll(undefined, events, opts).state;
+const baselineOf = (events: CursorEvent[], opts: CursorOptions = options()) =>
+	poll(undefined, events, opts).state;
 
 describe('first poll', () => {
 	it('takes what exists as handled, then emits new events oldest first from unsorted input', () => {
 		const first = poll(undefined, [ev('a', T0), ev('b', T0 + 1)]);
 		expect(first.plan.isFirstPoll).toBe(true);
 		expect(first.emitted).toEqual([]);
-		const second = poll(first.state, [ev('c', T0 + 20), ev('a', T0), ev('e', T0 + 10), ev('b', T0 + 1), ev('d', T0 + 10)]);
+		const second = poll(first.state, [
+			ev('c', T0 + 20),
+			ev('a', T0),
+			ev('e', T0 + 10),
+			ev('b', T0 + 1),
+			ev('d', T0 + 10),
+		]);
 		expect(second.plan.isFirstPoll).toBe(false);
 		expect(second.emitted).toEqual(['d', 'e', 'c']);
-		expect(poll(second.state, [ev('c', T0 + 20), ev('d', T0 + 10), ev('e', T0 + 10)]).emitted).toEqual([]);
+		expect(
+			poll(second.state, [ev('c', T0 + 20), ev('d', T0 + 10), ev('e', T0 + 10)]).emitted,
+		).toEqual([]);
 	});
 
 	it('emits the newest `count` when asked, oldest first, and never again', () => {
@@ -59,7 +76,9 @@ describe('first poll', () => {
 	});
 
 	it('spreads the newest `count` over polls when maxItems is smaller, and caps count at 50', () => {
-		const events = Array.from({ length: 80 }, (_, i) => ev(`k${String(i).padStart(2, '0')}`, T0 + i));
+		const events = Array.from({ length: 80 }, (_, i) =>
+			ev(`k${String(i).padStart(2, '0')}`, T0 + i),
+		);
 		const opts = options({ firstPoll: { kind: 'latest', count: 5 }, maxItems: 2 });
 		const first = poll(undefined, events, opts);
 		expect(first.emitted).toEqual(['k75', 'k76']);
@@ -105,13 +124,22 @@ describe('ties', () => {
 			emitted.push(...next.emitted);
 			state = next.state;
 		}
-		expect(emitted.sort()).toEqual(present.slice(1).map((e) => e.key).sort());
+		expect(emitted.sort()).toEqual(
+			present
+				.slice(1)
+				.map((e) => e.key)
+				.sort(),
+		);
 	});
 
 	it('prunes by count to exactly maxTracked, with the floor at the newest event dropped', () => {
 		const opts = options({ maxTracked: 3 });
 		let state = baselineOf([], opts);
-		state = poll(state, [ev('a', T0 + 10), ev('b', T0 + 20), ev('c', T0 + 30), ev('d', T0 + 30), ev('e', T0 + 40)], opts).state;
+		state = poll(
+			state,
+			[ev('a', T0 + 10), ev('b', T0 + 20), ev('c', T0 + 30), ev('d', T0 + 30), ev('e', T0 + 40)],
+			opts,
+		).state;
 		// a and b do not fit beside c, d, e; the floor is b's position: b and all before it are handled.
 		expect(state.floor).toEqual({ time: T0 + 20, key: 'b' });
 		expect(Object.keys(state.seen).sort()).toEqual(['c', 'd', 'e']);
@@ -129,7 +157,9 @@ describe('ties', () => {
 		expect(state.floor).toEqual({ time: T0 + 50, key: 'crowd3' });
 		expect(poll(state, [...crowd, ev('crowd7', T0 + 50)], opts).emitted).toEqual(['crowd7']);
 		// A first poll over 5,000 inquiries of one second keeps 1,000.
-		const imported = Array.from({ length: 5000 }, (_, i) => ev(`imported${String(i).padStart(4, '0')}`, T0));
+		const imported = Array.from({ length: 5000 }, (_, i) =>
+			ev(`imported${String(i).padStart(4, '0')}`, T0),
+		);
 		const first = baselineOf(imported);
 		expect(Object.keys(first.seen)).toHaveLength(DEFAULT_MAX_TRACKED);
 		expect(poll(first, imported).emitted).toEqual([]);
@@ -141,8 +171,12 @@ describe('late arrivals', () => {
 		let state = baselineOf([ev('seed', T0)]);
 		state = poll(state, [ev('new', T0 + 30 * HOUR)]).state;
 		expect(poll(state, [ev('late', T0 + 30 * HOUR - 23 * HOUR)]).emitted).toEqual(['late']);
-		expect(poll(state, [ev('edge', T0 + 30 * HOUR - DEFAULT_LOOKBACK_MS)]).emitted).toEqual(['edge']);
-		expect(poll(state, [ev('too-late', T0 + 30 * HOUR - DEFAULT_LOOKBACK_MS - 1)]).emitted).toEqual([]);
+		expect(poll(state, [ev('edge', T0 + 30 * HOUR - DEFAULT_LOOKBACK_MS)]).emitted).toEqual([
+			'edge',
+		]);
+		expect(poll(state, [ev('too-late', T0 + 30 * HOUR - DEFAULT_LOOKBACK_MS - 1)]).emitted).toEqual(
+			[],
+		);
 	});
 
 	it('as documented, misses a late arrival within the lookback when more than maxTracked newer ones were emitted', () => {
@@ -152,7 +186,9 @@ describe('late arrivals', () => {
 		expect(poll(withThree, [...newer, ev('late', T0 + 5)], opts).emitted).toEqual(['late']);
 
 		const withFour = poll(withThree, [...newer, ev('n4', T0 + 40)], opts).state;
-		expect(poll(withFour, [...newer, ev('n4', T0 + 40), ev('late', T0 + 5)], opts).emitted).toEqual([]);
+		expect(poll(withFour, [...newer, ev('n4', T0 + 40), ev('late', T0 + 5)], opts).emitted).toEqual(
+			[],
+		);
 		// In order is always caught, whatever the bound.
 		expect(poll(withFour, [ev('next', T0 + 40)], opts).emitted).toEqual(['next']);
 	});
@@ -160,22 +196,44 @@ describe('late arrivals', () => {
 	it('does not let one record dated far in the future hide the next leads', () => {
 		let state = baselineOf([ev('seed', T0)], options({ nowMs: T0 }));
 		state = poll(state, [ev('future', T0 + 5000 * HOUR)], options({ nowMs: T0 + HOUR })).state;
-		expect(poll(state, [ev('normal', T0 + 2 * HOUR)], options({ nowMs: T0 + 2 * HOUR })).emitted).toEqual(['normal']);
+		expect(
+			poll(state, [ev('normal', T0 + 2 * HOUR)], options({ nowMs: T0 + 2 * HOUR })).emitted,
+		).toEqual(['normal']);
 	});
 });
 
 describe('one response', () => {
 	it('reads a key listed twice by its newest time, and as dated when only one listing has a time', () => {
 		const state = baselineOf([]);
-		const plan = planPoll(state, [ev('a', T0 + 5), ev('a', T0 + 9), ev('a', T0 + 1), ev('b', undefined), ev('b', T0 + 3), ev('b', undefined)], options());
+		const plan = planPoll(
+			state,
+			[
+				ev('a', T0 + 5),
+				ev('a', T0 + 9),
+				ev('a', T0 + 1),
+				ev('b', undefined),
+				ev('b', T0 + 3),
+				ev('b', undefined),
+			],
+			options(),
+		);
 		expect(plan.toEmit).toEqual([ev('b', T0 + 3), ev('a', T0 + 9)]);
 	});
 
 	it('puts undated inquiries after the dated ones, and maxItems counts them too', () => {
 		const state = baselineOf([]);
-		const events = [ev('u2', undefined), ev('late', T0 + 9), ev('u1', undefined), ev('early', T0 + 1)];
+		const events = [
+			ev('u2', undefined),
+			ev('late', T0 + 9),
+			ev('u1', undefined),
+			ev('early', T0 + 1),
+		];
 		expect(keys(planPoll(state, events, options()).toEmit)).toEqual(['early', 'late', 'u1', 'u2']);
-		expect(keys(planPoll(state, events, options({ maxItems: 3 })).toEmit)).toEqual(['early', 'late', 'u1']);
+		expect(keys(planPoll(state, events, options({ maxItems: 3 })).toEmit)).toEqual([
+			'early',
+			'late',
+			'u1',
+		]);
 	});
 });
 
@@ -188,7 +246,9 @@ describe('deletions, backlog and partial commits', () => {
 		// a and c deleted, e new: nothing comes back, nothing is skipped.
 		const third = poll(state, [ev('b', T0 + 1), ev('d', T0 + 3), ev('e', T0 + 3)]);
 		expect(third.emitted).toEqual(['e']);
-		expect(poll(third.state, [ev('d', T0 + 3), ev('e', T0 + 3), ev('c', T0 + 2)]).emitted).toEqual([]);
+		expect(poll(third.state, [ev('d', T0 + 3), ev('e', T0 + 3), ev('c', T0 + 2)]).emitted).toEqual(
+			[],
+		);
 	});
 
 	it('spreads a backlog over polls oldest first and loses nothing, even with partial commits and failed polls', () => {
@@ -227,30 +287,71 @@ describe('newOrUpdated', () => {
 
 	it('derives events from records: addedon for new, the later of addedon and updatedon for newOrUpdated', () => {
 		const s = T0 / 1000; // seconds, as the API may send them
-		expect(toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 + 200_000 });
-		expect(toCursorEvent({ _id: 'x', addedon: s + 300, updatedon: s + 200 }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 + 300_000 });
-		expect(toCursorEvent({ _id: 'x', updatedon: String(s + 200) }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 + 200_000 });
-		expect(toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'new')).toEqual({ key: 'x', time: T0 + 100_000 });
-		expect(toCursorEvent({ _id: 'x', updatedon: s + 200 }, 'new')).toEqual({ key: 'x', time: undefined });
-		expect(toCursorEvent({ requestId: 'R', addedon: 'soon' }, 'new')).toEqual({ key: 'r:R', time: undefined });
+		expect(
+			toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'newOrUpdated'),
+		).toEqual({ key: 'x', time: T0 + 200_000 });
+		expect(
+			toCursorEvent({ _id: 'x', addedon: s + 300, updatedon: s + 200 }, 'newOrUpdated'),
+		).toEqual({ key: 'x', time: T0 + 300_000 });
+		expect(toCursorEvent({ _id: 'x', updatedon: String(s + 200) }, 'newOrUpdated')).toEqual({
+			key: 'x',
+			time: T0 + 200_000,
+		});
+		expect(toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'new')).toEqual({
+			key: 'x',
+			time: T0 + 100_000,
+		});
+		expect(toCursorEvent({ _id: 'x', updatedon: s + 200 }, 'new')).toEqual({
+			key: 'x',
+			time: undefined,
+		});
+		expect(toCursorEvent({ requestId: 'R', addedon: 'soon' }, 'new')).toEqual({
+			key: 'r:R',
+			time: undefined,
+		});
 		expect(toCursorEvent(null, 'new').time).toBeUndefined();
 	});
 
 	it('treats an addedon beyond the range of a Date as undated, not as far in the future', () => {
-		expect(toCursorEvent({ _id: 'x', addedon: 1e20 }, 'new')).toEqual({ key: 'x', time: undefined });
-		expect(toCursorEvent({ _id: 'x', addedon: 1e20, updatedon: T0 / 1000 }, 'newOrUpdated')).toEqual({ key: 'x', time: T0 });
+		expect(toCursorEvent({ _id: 'x', addedon: 1e20 }, 'new')).toEqual({
+			key: 'x',
+			time: undefined,
+		});
+		expect(
+			toCursorEvent({ _id: 'x', addedon: 1e20, updatedon: T0 / 1000 }, 'newOrUpdated'),
+		).toEqual({ key: 'x', time: T0 });
 		// Undated, it is emitted once like any undated lead and holds back no later lead.
 		const state = baselineOf([ev('seed', T0)]);
-		const first = poll(state, [ev('seed', T0), toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'), ev('later', T0 + 1000)]);
+		const first = poll(state, [
+			ev('seed', T0),
+			toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'),
+			ev('later', T0 + 1000),
+		]);
 		expect(first.emitted.sort()).toEqual(['huge', 'later']);
-		const second = poll(first.state, [ev('seed', T0), toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'), ev('later', T0 + 1000), ev('latest', T0 + 2000)]);
+		const second = poll(first.state, [
+			ev('seed', T0),
+			toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'),
+			ev('later', T0 + 1000),
+			ev('latest', T0 + 2000),
+		]);
 		expect(second.emitted).toEqual(['latest']);
 	});
 
 	it('reads an ISO 8601 addedon as the instant it names, like flattenInquiry does', () => {
-		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01T00:00:05Z' }, 'new')).toEqual({ key: 'x', time: T0 + 5000 });
-		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01 02:00:05+02:00' }, 'new')).toEqual({ key: 'x', time: T0 + 5000 });
-		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01 00:00:05', updatedon: '2026-06-01T00:00:09.250Z' }, 'newOrUpdated')).toEqual({
+		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01T00:00:05Z' }, 'new')).toEqual({
+			key: 'x',
+			time: T0 + 5000,
+		});
+		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01 02:00:05+02:00' }, 'new')).toEqual({
+			key: 'x',
+			time: T0 + 5000,
+		});
+		expect(
+			toCursorEvent(
+				{ _id: 'x', addedon: '2026-06-01 00:00:05', updatedon: '2026-06-01T00:00:09.250Z' },
+				'newOrUpdated',
+			),
+		).toEqual({
 			key: 'x',
 			time: T0 + 9250,
 		});
@@ -260,17 +361,27 @@ describe('newOrUpdated', () => {
 describe('undated inquiries', () => {
 	it('emits each once, across restarts', () => {
 		let state = baselineOf([ev('dated', T0), ev('old-undated', undefined)]);
-		const first = poll(state, [ev('dated', T0), ev('old-undated', undefined), ev('nodate', undefined)]);
+		const first = poll(state, [
+			ev('dated', T0),
+			ev('old-undated', undefined),
+			ev('nodate', undefined),
+		]);
 		expect(first.emitted).toEqual(['nodate']);
 		state = first.state;
-		expect(poll(state, [ev('nodate', undefined), ev('old-undated', undefined)]).emitted).toEqual([]);
+		expect(poll(state, [ev('nodate', undefined), ev('old-undated', undefined)]).emitted).toEqual(
+			[],
+		);
 	});
 
 	it('tells apart 150 changes between two polls in a form of 10,000 undated inquiries: the new ones once, a deleted one releases nothing', () => {
-		const form = Array.from({ length: 10_000 }, (_, i) => ev(`u${String(i).padStart(5, '0')}`, undefined));
+		const form = Array.from({ length: 10_000 }, (_, i) =>
+			ev(`u${String(i).padStart(5, '0')}`, undefined),
+		);
 		let state = baselineOf(form);
 		// 100 deleted, 50 new, at once.
-		const fresh = Array.from({ length: 50 }, (_, i) => ev(`new${String(i).padStart(2, '0')}`, undefined));
+		const fresh = Array.from({ length: 50 }, (_, i) =>
+			ev(`new${String(i).padStart(2, '0')}`, undefined),
+		);
 		const present = [...form.slice(100), ...fresh];
 		const next = poll(state, present);
 		expect(next.plan.unresolvedUndated).toBe(0);
@@ -284,9 +395,13 @@ describe('undated inquiries', () => {
 	it('past what its table tells apart, emits what it can, repeats nothing, and reports the rest until it is told apart', () => {
 		// 5 parts of 3 cells: a table that tells apart about 10 changes.
 		const opts = options({ undatedCells: 3 });
-		const form = Array.from({ length: 40 }, (_, i) => ev(`u${String(i).padStart(2, '0')}`, undefined));
+		const form = Array.from({ length: 40 }, (_, i) =>
+			ev(`u${String(i).padStart(2, '0')}`, undefined),
+		);
 		let state = baselineOf(form, opts);
-		const fresh = Array.from({ length: 30 }, (_, i) => ev(`new${String(i).padStart(2, '0')}`, undefined));
+		const fresh = Array.from({ length: 30 }, (_, i) =>
+			ev(`new${String(i).padStart(2, '0')}`, undefined),
+		);
 		const first = poll(state, [...form, ...fresh], opts);
 		expect(first.plan.unresolvedUndated).toBeGreaterThan(0);
 		expect(first.emitted.length).toBeLessThan(30);
@@ -330,7 +445,11 @@ describe('undated inquiries', () => {
 });
 
 describe('records to keep while an answer streams in', () => {
-	const kept = (state: CursorState | undefined, events: CursorEvent[], opts: CursorOptions = options()) => {
+	const kept = (
+		state: CursorState | undefined,
+		events: CursorEvent[],
+		opts: CursorOptions = options(),
+	) => {
 		const keep = recordsToKeepGiven(state, opts);
 		if (typeof keep !== 'function') throw new Error('expected a later poll');
 		return keys(events.filter(keep));
@@ -348,7 +467,9 @@ describe('records to keep while an answer streams in', () => {
 	it('keeps a tracked record listed again with a later time in mode newOrUpdated only, and the later listing alone', () => {
 		const state = baselineOf([ev('a', T0), ev('b', T0 + 1)], options({ mode: 'newOrUpdated' }));
 		const events = [ev('a', T0), ev('a', T0 + 50), ev('b', T0 + 1)];
-		const keep = recordsToKeepGiven(state, options({ mode: 'newOrUpdated' })) as (event: CursorEvent) => boolean;
+		const keep = recordsToKeepGiven(state, options({ mode: 'newOrUpdated' })) as (
+			event: CursorEvent,
+		) => boolean;
 		expect(events.filter(keep)).toEqual([ev('a', T0 + 50)]);
 		const stateNew = baselineOf([ev('a', T0), ev('b', T0 + 1)]);
 		expect(kept(stateNew, events)).toEqual([]);
@@ -356,15 +477,29 @@ describe('records to keep while an answer streams in', () => {
 
 	it('reads tracked keys such as __proto__ as keys, not as properties of an object', () => {
 		const state = baselineOf([ev('__proto__', T0), ev('constructor', T0 + 1)]);
-		expect(kept(state, [ev('__proto__', T0), ev('constructor', T0 + 1), ev('toString', T0 + 2)])).toEqual(['toString']);
+		expect(
+			kept(state, [ev('__proto__', T0), ev('constructor', T0 + 1), ev('toString', T0 + 2)]),
+		).toEqual(['toString']);
 	});
 });
 
 describe('purity, storage and size', () => {
 	it('never mutates its inputs, on a first poll or later, and survives keys such as __proto__', () => {
-		const events = deepFreeze([ev('b', T0 + 1), ev('__proto__', T0 + 2), ev('constructor', T0 + 3), ev('a', T0), ev('x', undefined)]);
-		const firstPlan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 2 } }));
-		const state = stored(commitPoll(deepFreeze(firstPlan), deepFreeze(firstPlan.toEmit), options()));
+		const events = deepFreeze([
+			ev('b', T0 + 1),
+			ev('__proto__', T0 + 2),
+			ev('constructor', T0 + 3),
+			ev('a', T0),
+			ev('x', undefined),
+		]);
+		const firstPlan = planPoll(
+			undefined,
+			events,
+			options({ firstPoll: { kind: 'latest', count: 2 } }),
+		);
+		const state = stored(
+			commitPoll(deepFreeze(firstPlan), deepFreeze(firstPlan.toEmit), options()),
+		);
 		expect(keys(firstPlan.toEmit)).toEqual(['__proto__', 'constructor']);
 		expect(Object.keys(state.seen).sort()).toEqual(['__proto__', 'a', 'b', 'constructor']);
 		const frozen = deepFreeze(state);
@@ -375,7 +510,11 @@ describe('purity, storage and size', () => {
 	});
 
 	it('exports the documented defaults', () => {
-		expect([DEFAULT_LOOKBACK_MS, DEFAULT_MAX_TRACKED, SUBTABLES * DEFAULT_CELLS_PER_SUBTABLE]).toEqual([24 * HOUR, 1000, 300]);
+		expect([
+			DEFAULT_LOOKBACK_MS,
+			DEFAULT_MAX_TRACKED,
+			SUBTABLES * DEFAULT_CELLS_PER_SUBTABLE,
+		]).toEqual([24 * HOUR, 1000, 300]);
 	});
 
 	const id = (i: number) => `65f1c0ffee${String(i).padStart(14, '0')}`; // 24 characters, like the API's ids
@@ -391,8 +530,13 @@ describe('purity, storage and size', () => {
 		expect(state.undated).toHaveLength(UNDATED_TABLE_CHARS);
 		let emitted = 0;
 		for (let round = 0; round < 30; round++) {
-			for (let j = 0; j < 100; j++) events.push(ev(id(300_000 + round * 100 + j), T0 + 100_000_000 + round * 60_000 + j));
-			const next = poll(state, events, options({ nowMs: T0 + 100_000_000 + round * 60_000 + 1000 }));
+			for (let j = 0; j < 100; j++)
+				events.push(ev(id(300_000 + round * 100 + j), T0 + 100_000_000 + round * 60_000 + j));
+			const next = poll(
+				state,
+				events,
+				options({ nowMs: T0 + 100_000_000 + round * 60_000 + 1000 }),
+			);
 			emitted += next.emitted.length;
 			state = next.state;
 			expect(Object.keys(state.seen).length).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED);

@@ -1,8 +1,13 @@
 import { planUndated } from '../../../../../nodes/AppBuilder/trigger/cursor/undated';
-import { hashText, keyHash, tableOf } from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
+import {
+	hashText,
+	keyHash,
+	tableOf,
+} from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
 
 const table = (keys: string[], size = 60) => tableOf(keys.map(keyHash), size);
-const keys = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+const keys = (prefix: string, count: number) =>
+	Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
 describe('planUndated', () => {
 	it('reads what appeared and what disappeared, and commits onto the table of what is present and handled', () => {
@@ -10,7 +15,12 @@ describe('planUndated', () => {
 		const present = [...handled.slice(10), 'new-b', 'new-a'];
 		const plan = planUndated(table(handled), present, () => false);
 		expect(plan.toEmit).toEqual(['new-a', 'new-b']);
-		expect([...plan.disappeared].sort()).toEqual(handled.slice(0, 10).map((key) => hashText(keyHash(key))).sort());
+		expect([...plan.disappeared].sort()).toEqual(
+			handled
+				.slice(0, 10)
+				.map((key) => hashText(keyHash(key)))
+				.sort(),
+		);
 		expect(plan.unresolved).toBe(0);
 		// Once the emitted ones are added, the table is that of the present set.
 		plan.table.toggle(keyHash('new-a'), 1);
@@ -19,7 +29,11 @@ describe('planUndated', () => {
 	});
 
 	it('adopts without emitting a key that was emitted while it had a time', () => {
-		const plan = planUndated(table(['u']), ['u', 'was-dated', 'fresh'], (key) => key === 'was-dated');
+		const plan = planUndated(
+			table(['u']),
+			['u', 'was-dated', 'fresh'],
+			(key) => key === 'was-dated',
+		);
 		expect(plan.toEmit).toEqual(['fresh']);
 		expect(plan.table.encode()).toBe(table(['u', 'was-dated']).encode());
 	});

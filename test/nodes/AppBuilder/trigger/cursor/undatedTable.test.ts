@@ -10,14 +10,17 @@ import {
 } from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
 
 const ID = '65f1c0ffee00000000000001';
-const keys = (count: number) => Array.from({ length: count }, (_, i) => `65f1c0ffee${String(i).padStart(14, '0')}`);
+const keys = (count: number) =>
+	Array.from({ length: count }, (_, i) => `65f1c0ffee${String(i).padStart(14, '0')}`);
 
 describe('the table of undated inquiries', () => {
 	it('hashes keys and places them exactly as stored tables were written (the stored format depends on it)', () => {
 		expect(hashText(keyHash(''))).toBe('cbf29ce484222325'); // FNV-1a 64's offset basis
 		expect(hashText(keyHash(ID))).toBe('56c35bcc68114d23');
 		const table = new UndatedTable(DEFAULT_CELLS_PER_SUBTABLE);
-		expect(Array.from({ length: SUBTABLES }, (_, part) => table.cellOf(keyHash(ID), part))).toEqual([7, 69, 149, 213, 280]);
+		expect(Array.from({ length: SUBTABLES }, (_, part) => table.cellOf(keyHash(ID), part))).toEqual(
+			[7, 69, 149, 213, 280],
+		);
 		expect(tableOf([keyHash(ID)], DEFAULT_CELLS_PER_SUBTABLE).encode()).toBe(
 			'AgA8AAcAAAABVsNbzGgRTSPKAHqzAEUAAAABVsNbzGgRTSPKAHqzAJUAAAABVsNbzGgRTSPKAHqzANUAAAABVsNbzGgRTSPKAHqzARgAAAABVsNbzGgRTSPKAHqz',
 		);
@@ -48,10 +51,15 @@ describe('the table of undated inquiries', () => {
 
 		const withExtra = tableOf([...keys(50), 'extra'].map(keyHash), 11);
 		const difference = withExtra.minus(table);
-		const lone = [...difference.count.keys()].map((cell) => difference.loneHash(cell)).filter((found) => found !== undefined);
+		const lone = [...difference.count.keys()]
+			.map((cell) => difference.loneHash(cell))
+			.filter((found) => found !== undefined);
 		expect(lone).toHaveLength(SUBTABLES);
 		for (const found of lone) expect(found).toEqual({ hash: extra, sign: 1 });
-		expect(table.minus(withExtra).loneHash(table.cellOf(extra, 0))).toEqual({ hash: extra, sign: -1 });
+		expect(table.minus(withExtra).loneHash(table.cellOf(extra, 0))).toEqual({
+			hash: extra,
+			sign: -1,
+		});
 	});
 
 	it('does not take a cell that holds several keys for one holding one', () => {
@@ -79,13 +87,30 @@ describe('the table of undated inquiries', () => {
 			[withHeader(1, 2000, Buffer.alloc(16)), 'its 2000 cells per part are not 1 to 1024'],
 			[withHeader(2, 60, Buffer.alloc(0)), 'its cells are cut short'],
 			[withHeader(2, 60, Buffer.alloc(17)), 'its cells are cut short'],
-			[withHeader(2, 60, Buffer.concat([Buffer.from([0x01, 0x2c]), Buffer.alloc(16)])), 'its cells are out of order or out of range'],
-			[withHeader(2, 60, Buffer.concat([Buffer.from([0, 5]), Buffer.alloc(16), Buffer.from([0, 5]), Buffer.alloc(16)])), 'its cells are out of order or out of range'],
+			[
+				withHeader(2, 60, Buffer.concat([Buffer.from([0x01, 0x2c]), Buffer.alloc(16)])),
+				'its cells are out of order or out of range',
+			],
+			[
+				withHeader(
+					2,
+					60,
+					Buffer.concat([
+						Buffer.from([0, 5]),
+						Buffer.alloc(16),
+						Buffer.from([0, 5]),
+						Buffer.alloc(16),
+					]),
+				),
+				'its cells are out of order or out of range',
+			],
 			[bytes.subarray(0, bytes.length - 3).toString('base64'), 'its cells are cut short'],
 		];
 		for (const [text, problem] of cases) {
 			expect(undatedTableProblem(text)).toBe(problem);
-			expect(() => decodeUndatedTable(text, 60)).toThrow(`The table of undated inquiries is damaged: ${problem}`);
+			expect(() => decodeUndatedTable(text, 60)).toThrow(
+				`The table of undated inquiries is damaged: ${problem}`,
+			);
 		}
 	});
 });

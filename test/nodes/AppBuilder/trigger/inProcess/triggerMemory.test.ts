@@ -38,8 +38,20 @@ describe('one poll at a time per trigger', () => {
 });
 
 describe('positions handed to n8n under durable poll cursors', () => {
-	const before = positionFingerprint({ v: 1, scope: 'a/b/new', floor: 10, seen: { x: 10 }, undated: [] });
-	const handedOver = positionFingerprint({ v: 1, scope: 'a/b/new', floor: 10, seen: { x: 10, y: 20 }, undated: [] });
+	const before = positionFingerprint({
+		v: 1,
+		scope: 'a/b/new',
+		floor: 10,
+		seen: { x: 10 },
+		undated: [],
+	});
+	const handedOver = positionFingerprint({
+		v: 1,
+		scope: 'a/b/new',
+		floor: 10,
+		seen: { x: 10, y: 20 },
+		undated: [],
+	});
 	const reset = positionFingerprint(undefined);
 
 	it('fingerprints a position whatever order the database gives its keys back in', () => {
@@ -141,7 +153,9 @@ describe('what the process remembers stays bounded', () => {
 		// Another trigger's poll, past the time: the deleted workflow's trigger is gone, the live one not.
 		claimPoll('other:node', start + FORGET_AFTER_MS, start + FORGET_AFTER_MS + 1)?.();
 		expect(recordSucceededPoll('gone:node', 'reads', start + FORGET_AFTER_MS)).toBeUndefined();
-		expect(recordSucceededPoll('alive:node', 'reads', start + FORGET_AFTER_MS)).toMatchObject({ polls: 2 });
+		expect(recordSucceededPoll('alive:node', 'reads', start + FORGET_AFTER_MS)).toMatchObject({
+			polls: 2,
+		});
 	});
 
 	it('holds at most MAX_TRIGGERS triggers however many come and go, the least recently polled going first', () => {
@@ -155,7 +169,9 @@ describe('what the process remembers stays bounded', () => {
 		}
 		expect(rememberedTriggers()).toBe(MAX_TRIGGERS);
 		const last = now + MAX_TRIGGERS + 5_000;
-		expect(recordSucceededPoll(`many:${MAX_TRIGGERS + 4_999}`, 'reads', last)).toMatchObject({ polls: 1 });
+		expect(recordSucceededPoll(`many:${MAX_TRIGGERS + 4_999}`, 'reads', last)).toMatchObject({
+			polls: 1,
+		});
 		expect(recordSucceededPoll('many:0', 'reads', last)).toBeUndefined();
 	});
 

@@ -11,7 +11,13 @@ import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/sa
  * has saved its first position (at time t0), every lead submitted since is
  * emitted exactly once, and no lead is ever emitted twice.
  */
-const FORMS = ['formbuilder_9_1', 'formbuilder_9_2', 'formbuilder_9_3', 'formbuilder_9_4', 'formbuilder_9_5'];
+const FORMS = [
+	'formbuilder_9_1',
+	'formbuilder_9_2',
+	'formbuilder_9_3',
+	'formbuilder_9_4',
+	'formbuilder_9_5',
+];
 
 type Step =
 	| { kind: 'lead'; form: number }
@@ -50,7 +56,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 1, arbitrary: form.map((index) => ({ kind: 'heal' as const, form: index })) },
 	{
 		weight: 4,
-		arbitrary: fc.record({ kind: fc.constant('poll' as const), reachedShare: fc.double({ min: 0, max: 1, noNaN: true }), emittedShare: fc.double({ min: 0, max: 1, noNaN: true }) }),
+		arbitrary: fc.record({
+			kind: fc.constant('poll' as const),
+			reachedShare: fc.double({ min: 0, max: 1, noNaN: true }),
+			emittedShare: fc.double({ min: 0, max: 1, noNaN: true }),
+		}),
 	},
 );
 
@@ -58,14 +68,18 @@ describe('a trigger watching every form of an app, against a model', () => {
 	it('emits every lead submitted since it began watching exactly once, and none twice', () => {
 		fc.assert(
 			fc.property(
-				fc.array(fc.integer({ min: 0, max: 3 }), { minLength: FORMS.length, maxLength: FORMS.length }),
+				fc.array(fc.integer({ min: 0, max: 3 }), {
+					minLength: FORMS.length,
+					maxLength: FORMS.length,
+				}),
 				fc.array(step, { minLength: 10, maxLength: 60, size: 'large' }),
 				fc.integer({ min: 1, max: 6 }),
 				(existing, steps, maxItems) => {
 					let clock = 1_800_000_000_000;
 					const leads = FORMS.map(() => [] as Array<{ key: string; time: number }>);
 					let serial = 0;
-					const addLead = (index: number) => leads[index].push({ key: `lead-${serial++}`, time: (clock += 1000) });
+					const addLead = (index: number) =>
+						leads[index].push({ key: `lead-${serial++}`, time: (clock += 1000) });
 					existing.forEach((count, index) => {
 						for (let i = 0; i < count; i++) addLead(index);
 					});
@@ -82,7 +96,12 @@ describe('a trigger watching every form of an app, against a model', () => {
 							scope: 'app/new',
 							listed: FORMS.filter((_, index) => listed.has(index)),
 							allForms: true,
-							cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems, nowMs: clock } as const,
+							cursorOptions: {
+								mode: 'new',
+								firstPoll: { kind: 'none' },
+								maxItems,
+								nowMs: clock,
+							} as const,
 							nowMs: clock,
 						};
 						const forms = new FormsPoll(setup);
@@ -96,10 +115,15 @@ describe('a trigger watching every form of an app, against a model', () => {
 							return { pageId, events: leads[index].map((lead) => ({ ...lead })) };
 						});
 						// As pollForms does: a poll in which not one form could be read saves nothing.
-						if (outcomes.every((outcome) => typeof outcome.events === 'string') && outcomes.some((outcome) => outcome.events === 'failed')) return;
+						if (
+							outcomes.every((outcome) => typeof outcome.events === 'string') &&
+							outcomes.some((outcome) => outcome.events === 'failed')
+						)
+							return;
 						const plan = forms.plan(outcomes);
 						const count = Math.round(plan.emissions.length * emittedShare);
-						for (const { event } of plan.emissions.slice(0, count)) emitted.set(event.key, (emitted.get(event.key) ?? 0) + 1);
+						for (const { event } of plan.emissions.slice(0, count))
+							emitted.set(event.key, (emitted.get(event.key) ?? 0) + 1);
 						saved = JSON.parse(JSON.stringify(plan.commit(count))) as TriggerPosition;
 						watchingSince ??= setup.nowMs;
 					};
@@ -111,7 +135,8 @@ describe('a trigger watching every form of an app, against a model', () => {
 						else if (current.kind === 'fail') failing.add(current.form);
 						else if (current.kind === 'heal') failing.delete(current.form);
 						else poll(current.reachedShare, current.emittedShare);
-						for (const [key, times] of emitted) if (times > 1) throw new Error(`${key} was emitted ${times} times`);
+						for (const [key, times] of emitted)
+							if (times > 1) throw new Error(`${key} was emitted ${times} times`);
 					}
 
 					// Every form back in the list and healthy; polls that reach every form and emit all they plan.
@@ -121,7 +146,11 @@ describe('a trigger watching every form of an app, against a model', () => {
 					for (let i = 0; i < total / maxItems + 2; i++) poll(1, 1);
 
 					const since = watchingSince as number;
-					const expected = leads.flat().filter((lead) => lead.time >= since).map((lead) => lead.key).sort();
+					const expected = leads
+						.flat()
+						.filter((lead) => lead.time >= since)
+						.map((lead) => lead.key)
+						.sort();
 					expect([...emitted.keys()].sort()).toEqual(expected);
 					expect([...emitted.values()].every((times) => times === 1)).toBe(true);
 				},

@@ -1,4 +1,7 @@
-import { leftOverAfter, readingOrder } from '../../../../../nodes/AppBuilder/trigger/plan/readingOrder';
+import {
+	leftOverAfter,
+	readingOrder,
+} from '../../../../../nodes/AppBuilder/trigger/plan/readingOrder';
 
 describe('the order a poll reads the forms of an app in', () => {
 	const forms = ['a', 'b', 'c', 'd'];

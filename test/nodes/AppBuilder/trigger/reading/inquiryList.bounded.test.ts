@@ -1,4 +1,8 @@
-import { InquiryListBuilder, type InquiryList, type KeepRule } from '../../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+import {
+	InquiryListBuilder,
+	type InquiryList,
+	type KeepRule,
+} from '../../../../../nodes/AppBuilder/trigger/reading/inquiryList';
 import { readInquiryStream } from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { ValueRedactor } from '../../../../../nodes/shared/text/redact';
 
@@ -7,14 +11,23 @@ const keepAsIs: ValueRedactor = (value) => value;
 
 const T0 = 1_700_000_000;
 /** About 300 bytes a record, so a bound of a few KB holds a handful. */
-const record = (id: string, addedon: number) => JSON.stringify({ _id: id, addedon, note: 'x'.repeat(240) });
+const record = (id: string, addedon: number) =>
+	JSON.stringify({ _id: id, addedon, note: 'x'.repeat(240) });
 
-async function listOf(records: string[], keep: KeepRule, maxKeptBytes: number): Promise<InquiryList> {
+async function listOf(
+	records: string[],
+	keep: KeepRule,
+	maxKeptBytes: number,
+): Promise<InquiryList> {
 	async function* chunks() {
 		yield Buffer.from(`{"data":[${records.join(',')}]}`);
 	}
-	const reading = await readInquiryStream(chunks(), new InquiryListBuilder('new', keep, keepAsIs, undefined, maxKeptBytes));
-	if (reading.kind !== 'read' || reading.list === undefined) throw new Error(`not read: ${reading.kind}`);
+	const reading = await readInquiryStream(
+		chunks(),
+		new InquiryListBuilder('new', keep, keepAsIs, undefined, maxKeptBytes),
+	);
+	if (reading.kind !== 'read' || reading.list === undefined)
+		throw new Error(`not read: ${reading.kind}`);
 	return reading.list;
 }
 
@@ -37,15 +50,41 @@ describe('the records a poll keeps as the answer streams past', () => {
 	});
 
 	it('count only those the cursor may emit against the bound', async () => {
-		const list = await listOf(answer(50), (event) => event.key === 'r7' || event.key === 'r8', 10_000);
+		const list = await listOf(
+			answer(50),
+			(event) => event.key === 'r7' || event.key === 'r8',
+			10_000,
+		);
 		expect(list.complete).toBe(true);
 		expect(list.recordOf('r8')).toMatchObject({ _id: 'r8' });
 	});
 });
 
 describe('the records of a plan, read again', () => {
-	it('are the planned ones, in the plan\'s order, up to the bound: a prefix of the plan', async () => {
-		const planned = ['r30', 'r2', 'r40', 'r9', 'r11', 'r12', 'r13', 'r14', 'r15', 'r16', 'r17', 'r18', 'r19', 'r20', 'r21', 'r22', 'r23', 'r24', 'r25', 'r26', 'r27'];
+	it("are the planned ones, in the plan's order, up to the bound: a prefix of the plan", async () => {
+		const planned = [
+			'r30',
+			'r2',
+			'r40',
+			'r9',
+			'r11',
+			'r12',
+			'r13',
+			'r14',
+			'r15',
+			'r16',
+			'r17',
+			'r18',
+			'r19',
+			'r20',
+			'r21',
+			'r22',
+			'r23',
+			'r24',
+			'r25',
+			'r26',
+			'r27',
+		];
 		const list = await listOf(answer(50), { planned }, 3000);
 		const held = planned.filter((key) => list.recordOf(key) !== undefined);
 		expect(held.length).toBeGreaterThan(2);
@@ -54,8 +93,13 @@ describe('the records of a plan, read again', () => {
 		expect(list.recordOf('r0')).toBeUndefined();
 	});
 
-	it('say undefined for a planned inquiry the answer no longer lists, and keep a key\'s latest listing', async () => {
-		const records = [record('r1', T0 + 1), record('r2', T0 + 5), record('r2', T0 + 9), record('r2', T0 + 7)];
+	it("say undefined for a planned inquiry the answer no longer lists, and keep a key's latest listing", async () => {
+		const records = [
+			record('r1', T0 + 1),
+			record('r2', T0 + 5),
+			record('r2', T0 + 9),
+			record('r2', T0 + 7),
+		];
 		const list = await listOf(records, { planned: ['r2', 'gone', 'r1'] }, 1_000_000);
 		expect(list.recordOf('gone')).toBeUndefined();
 		expect(list.recordOf('r2')).toMatchObject({ addedon: T0 + 9 });

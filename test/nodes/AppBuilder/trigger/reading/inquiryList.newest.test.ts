@@ -1,19 +1,36 @@
-import { planPoll, recordsToKeepGiven, type CursorOptions } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
-import { InquiryListBuilder, type InquiryList } from '../../../../../nodes/AppBuilder/trigger/reading/inquiryList';
-import { readInquiryStream, type RecordCollector } from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import {
+	planPoll,
+	recordsToKeepGiven,
+	type CursorOptions,
+} from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import {
+	InquiryListBuilder,
+	type InquiryList,
+} from '../../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+import {
+	readInquiryStream,
+	type RecordCollector,
+} from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { ValueRedactor } from '../../../../../nodes/shared/text/redact';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
 
 const T0 = Date.parse('2026-05-01T08:00:00Z');
-const OPTIONS: CursorOptions = { mode: 'new', firstPoll: { kind: 'latest', count: 3 }, maxItems: 500, nowMs: T0 + 30 * 24 * 60 * 60 * 1000 };
+const OPTIONS: CursorOptions = {
+	mode: 'new',
+	firstPoll: { kind: 'latest', count: 3 },
+	maxItems: 500,
+	nowMs: T0 + 30 * 24 * 60 * 60 * 1000,
+};
 
 /** An answer of `count` records one second apart, oldest first (the worst order for a bounded set), one chunk per record. */
 async function* answerOf(count: number): AsyncGenerator<Buffer> {
 	yield Buffer.from('{"status":200,"data":[');
 	for (let i = 0; i < count; i++) {
-		yield Buffer.from(`${i > 0 ? ',' : ''}${JSON.stringify({ _id: `lead-${String(i).padStart(3, '0')}`, addedon: (T0 + i * 1000) / 1000, name: `Lead ${i}` })}`);
+		yield Buffer.from(
+			`${i > 0 ? ',' : ''}${JSON.stringify({ _id: `lead-${String(i).padStart(3, '0')}`, addedon: (T0 + i * 1000) / 1000, name: `Lead ${i}` })}`,
+		);
 	}
 	yield Buffer.from(']}');
 }
@@ -45,7 +62,9 @@ describe('the trigger list on an Emit the Latest first poll', () => {
 
 		const plan = planPoll(undefined, list.events, OPTIONS);
 		expect(plan.toEmit.map((event) => event.key)).toEqual(['lead-097', 'lead-098', 'lead-099']);
-		expect(plan.toEmit.map((event) => (list.recordOf(event.key) as { name: string }).name)).toEqual(['Lead 97', 'Lead 98', 'Lead 99']);
+		expect(plan.toEmit.map((event) => (list.recordOf(event.key) as { name: string }).name)).toEqual(
+			['Lead 97', 'Lead 98', 'Lead 99'],
+		);
 		expect(() => list.recordOf('lead-096')).toThrow('was not kept');
 		expect(() => list.recordOf('lead-000')).toThrow('was not kept');
 	});

@@ -21,7 +21,13 @@ describe('reading several forms', () => {
 			{ concurrency: 2 },
 		);
 		expect(most).toBe(2);
-		expect(results.map((result) => (result.kind === 'read' ? result.list : result.kind))).toEqual(['A', 'B', 'failed', 'D', 'E']);
+		expect(results.map((result) => (result.kind === 'read' ? result.list : result.kind))).toEqual([
+			'A',
+			'B',
+			'failed',
+			'D',
+			'E',
+		]);
 	});
 
 	it('starts no further form once startBefore has passed, but always the first', async () => {

@@ -1,5 +1,13 @@
-import { commitPoll, planPoll, type CursorOptions, type CursorState } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
-import { SAVED_POSITION_VERSION, type TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+import {
+	commitPoll,
+	planPoll,
+	type CursorOptions,
+	type CursorState,
+} from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import {
+	SAVED_POSITION_VERSION,
+	type TriggerPosition,
+} from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import {
 	CURSOR_STATE_MIGRATIONS,
 	migrateCursorState,
@@ -12,7 +20,13 @@ const SCOPE = 'app/form/new';
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 
 /** A v1 state as the trigger stores it: every field of CursorState, as JSON gives it back. */
-const V1 = Object.freeze({ v: 1, scope: SCOPE, floor: T0 - 1000, seen: { a: T0, b: T0 + 5 }, undated: ['u1'] });
+const V1 = Object.freeze({
+	v: 1,
+	scope: SCOPE,
+	floor: T0 - 1000,
+	seen: { a: T0, b: T0 + 5 },
+	undated: ['u1'],
+});
 const fromJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 describe('migrateCursorState', () => {
@@ -52,12 +66,20 @@ describe('migrateCursorState', () => {
 		expect(stored).toEqual(V1);
 
 		calls.length = 0;
-		expect(migrateCursorState({ ...V1, v: 2 }, steps, 3)).toMatchObject({ kind: 'migrated', from: 2, state: { v: 3, seen: V1.seen } });
+		expect(migrateCursorState({ ...V1, v: 2 }, steps, 3)).toMatchObject({
+			kind: 'migrated',
+			from: 2,
+			state: { v: 3, seen: V1.seen },
+		});
 		expect(calls).toEqual(['2:v2']);
 	});
 
 	it('sets the version after each step itself, whatever the step returns as v', () => {
-		const outcome = migrateCursorState({ v: 0 }, { 0: () => ({ v: 7 }), 1: (state) => ({ was: state.v }) }, 2);
+		const outcome = migrateCursorState(
+			{ v: 0 },
+			{ 0: () => ({ v: 7 }), 1: (state) => ({ was: state.v }) },
+			2,
+		);
 		expect(outcome).toEqual({ kind: 'migrated', from: 0, state: { was: 1, v: 2 } });
 	});
 
@@ -65,8 +87,14 @@ describe('migrateCursorState', () => {
 		const never: CursorStateMigration = () => {
 			throw new Error('no step runs for a newer format');
 		};
-		expect(migrateCursorState({ ...V1, v: 2 }, { 1: never }, 1)).toEqual({ kind: 'newer', version: 2 });
-		expect(migrateCursorState({ v: 9, whatever: true }, {}, 3)).toEqual({ kind: 'newer', version: 9 });
+		expect(migrateCursorState({ ...V1, v: 2 }, { 1: never }, 1)).toEqual({
+			kind: 'newer',
+			version: 2,
+		});
+		expect(migrateCursorState({ v: 9, whatever: true }, {}, 3)).toEqual({
+			kind: 'newer',
+			version: 9,
+		});
 	});
 
 	it('names an older format it has no step from, a step that fails, and a step that gives no state', () => {
@@ -122,8 +150,20 @@ describe('readSavedPosition', () => {
 	});
 
 	it('reads a position exactly as the current release stores it', () => {
-		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
-		const { floor, seen, undated } = commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options);
+		const options: CursorOptions = {
+			mode: 'new',
+			firstPoll: { kind: 'none' },
+			maxItems: 10,
+			nowMs: T0 + 60_000,
+		};
+		const { floor, seen, undated } = commitPoll(
+			undefined,
+			[
+				{ key: 'a', time: T0 },
+				{ key: 'u', time: undefined },
+			],
+			options,
+		);
 		const written = {
 			v: SAVED_POSITION_VERSION,
 			scope: 'app/new',
@@ -142,12 +182,24 @@ describe('readSavedPosition', () => {
 		const outcome = readSavedPosition(fromJson(V1));
 		expect(outcome).toEqual({
 			kind: 'readable',
-			state: { v: SAVED_POSITION_VERSION, scope: 'app/new', forms: { form: { floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) } }, ...ONE_FORM },
+			state: {
+				v: SAVED_POSITION_VERSION,
+				scope: 'app/new',
+				forms: {
+					form: { floor: { time: T0 - 1000, key: '' }, seen: V1.seen, undated: expect.any(String) },
+				},
+				...ONE_FORM,
+			},
 		});
 		const cursor = (outcome as { state: TriggerPosition }).state.forms.form;
 		const state: CursorState = cursor;
 		// The table holds u1 alone: a poll with u1 present emits only the undated inquiry that is new.
-		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
+		const options: CursorOptions = {
+			mode: 'new',
+			firstPoll: { kind: 'none' },
+			maxItems: 10,
+			nowMs: T0 + 60_000,
+		};
 		const present = [
 			{ key: 'a', time: T0 },
 			{ key: 'b', time: T0 + 5 },
@@ -165,29 +217,51 @@ describe('readSavedPosition', () => {
 	it('brings an older format up through the migrations it is given', () => {
 		// A made-up v0: one time and the ids at it, before seen and undated existed.
 		const v0ToV1: CursorStateMigration = (state) => {
-			if (typeof state.lastTime !== 'number' || !Array.isArray(state.ids)) throw new Error('not a v0 state');
+			if (typeof state.lastTime !== 'number' || !Array.isArray(state.ids))
+				throw new Error('not a v0 state');
 			const ids = state.ids as string[];
-			return { scope: state.scope, floor: state.lastTime, seen: Object.fromEntries(ids.map((id) => [id, state.lastTime])), undated: [] };
+			return {
+				scope: state.scope,
+				floor: state.lastTime,
+				seen: Object.fromEntries(ids.map((id) => [id, state.lastTime])),
+				undated: [],
+			};
 		};
 		const v0 = { v: 0, scope: SCOPE, lastTime: T0, ids: ['a', 'b'] };
 		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'readable',
-			state: { v: SAVED_POSITION_VERSION, scope: 'app/new', forms: { form: { floor: { time: T0, key: '' }, seen: { a: T0, b: T0 }, undated: '' } }, ...ONE_FORM },
+			state: {
+				v: SAVED_POSITION_VERSION,
+				scope: 'app/new',
+				forms: { form: { floor: { time: T0, key: '' }, seen: { a: T0, b: T0 }, undated: '' } },
+				...ONE_FORM,
+			},
 		});
-		expect(readSavedPosition({ v: 0, scope: SCOPE }, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
+		expect(
+			readSavedPosition({ v: 0, scope: SCOPE }, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 }),
+		).toEqual({
 			kind: 'damaged',
 			problem: 'it is not a valid v0 state (not a v0 state)',
 		});
 		// A step whose result is not a valid current state is caught by the same checks as a stored one.
-		const sloppy: CursorStateMigration = (state) => ({ scope: state.scope, floor: 'later', seen: {}, undated: [] });
+		const sloppy: CursorStateMigration = (state) => ({
+			scope: state.scope,
+			floor: 'later',
+			seen: {},
+			undated: [],
+		});
 		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: sloppy })).toEqual({
 			kind: 'damaged',
 			problem: 'it is not a valid v1 state ("floor" is not a number)',
 		});
-		const sloppyV1: CursorStateMigration = (state) => ({ ...state, floor: { time: 'later', key: '' } });
+		const sloppyV1: CursorStateMigration = (state) => ({
+			...state,
+			floor: { time: 'later', key: '' },
+		});
 		expect(readSavedPosition(fromJson(V1), { ...CURSOR_STATE_MIGRATIONS, 1: sloppyV1 })).toEqual({
 			kind: 'damaged',
-			problem: 'the cursor of form form is not readable: "floor.time" is not a number (after its upgrade from format v1)',
+			problem:
+				'the cursor of form form is not readable: "floor.time" is not a number (after its upgrade from format v1)',
 		});
 	});
 
@@ -206,7 +280,13 @@ describe('readSavedPosition', () => {
 		const full = { ...V1, undated: Array.from({ length: 200 }, (_, index) => `u${index}`) };
 		const outcome = readSavedPosition(fromJson(full)) as { state: TriggerPosition };
 		expect(outcome.state.undatedUnknown).toEqual(['form']);
-		expect((readSavedPosition(fromJson({ ...full, undated: full.undated.slice(1) })) as { state: TriggerPosition }).state.undatedUnknown).toEqual([]);
+		expect(
+			(
+				readSavedPosition(fromJson({ ...full, undated: full.undated.slice(1) })) as {
+					state: TriggerPosition;
+				}
+			).state.undatedUnknown,
+		).toEqual([]);
 	});
 
 	it('upgrades a v3 position: a removed form becomes a cursor from where it stopped, away, its undated inquiries unknown; the watch keeps its start and its forms left over', () => {
@@ -221,7 +301,10 @@ describe('readSavedPosition', () => {
 			state: {
 				v: SAVED_POSITION_VERSION,
 				scope: 'app/new',
-				forms: { a: v3.forms.a, b: { floor: { time: T0 + 9, key: '' }, seen: { y: T0 + 9, z: T0 + 9 }, undated: '' } },
+				forms: {
+					a: v3.forms.a,
+					b: { floor: { time: T0 + 9, key: '' }, seen: { y: T0 + 9, z: T0 + 9 }, undated: '' },
+				},
 				away: { b: { since: T0 - 5000, polls: 0 } },
 				undatedUnknown: ['b'],
 				allFormsSince: T0 - 5000,
@@ -231,16 +314,43 @@ describe('readSavedPosition', () => {
 	});
 
 	it('names the field that is damaged, in a v3 position, a v2 state and a v1 state', () => {
-		const options: CursorOptions = { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 + 60_000 };
-		const V2 = { v: 2, scope: SCOPE, ...commitPoll(undefined, [{ key: 'a', time: T0 }, { key: 'u', time: undefined }], options) };
-		const inForm = (problem: string, from?: number) => `the cursor of form form is not readable: ${problem}${from === undefined ? '' : ` (after its upgrade from format v${from})`}`;
-		const V3 = { v: 3, scope: 'app/new', forms: { form: { floor: V2.floor, seen: V2.seen, undated: V2.undated } } };
+		const options: CursorOptions = {
+			mode: 'new',
+			firstPoll: { kind: 'none' },
+			maxItems: 10,
+			nowMs: T0 + 60_000,
+		};
+		const V2 = {
+			v: 2,
+			scope: SCOPE,
+			...commitPoll(
+				undefined,
+				[
+					{ key: 'a', time: T0 },
+					{ key: 'u', time: undefined },
+				],
+				options,
+			),
+		};
+		const inForm = (problem: string, from?: number) =>
+			`the cursor of form form is not readable: ${problem}${from === undefined ? '' : ` (after its upgrade from format v${from})`}`;
+		const V3 = {
+			v: 3,
+			scope: 'app/new',
+			forms: { form: { floor: V2.floor, seen: V2.seen, undated: V2.undated } },
+		};
 		const cases: Array<[unknown, string]> = [
 			['garbage', 'it is not an object'],
 			[{ ...V3, scope: 5 }, '"scope" is not text (after its upgrade from format v3)'],
 			[{ ...V3, forms: [] }, 'it is not a valid v3 state ("forms" is not an object)'],
-			[{ ...V3, forms: { form: { ...V3.forms.form, floor: T0 } } }, inForm('"floor" is not a position', 3)],
-			[{ ...V3, app: { since: 'x', leftOver: [], gone: {} } }, '"allFormsSince" is not a time (after its upgrade from format v3)'],
+			[
+				{ ...V3, forms: { form: { ...V3.forms.form, floor: T0 } } },
+				inForm('"floor" is not a position', 3),
+			],
+			[
+				{ ...V3, app: { since: 'x', leftOver: [], gone: {} } },
+				'"allFormsSince" is not a time (after its upgrade from format v3)',
+			],
 			[{ ...V2, scope: 5 }, 'it is not a valid v2 state (its scope names no app, form and event)'],
 			[{ ...V2, floor: T0 }, inForm('"floor" is not a position', 2)],
 			[{ ...V2, floor: null }, inForm('"floor" is not a position', 2)],
@@ -249,17 +359,38 @@ describe('readSavedPosition', () => {
 			[{ ...V2, seen: [] }, inForm('"seen" is not an object', 2)],
 			[{ ...V2, seen: { a: 'soon' } }, inForm('"seen" holds a time that is not a number', 2)],
 			[{ ...V2, undated: ['u'] }, inForm('"undated" is not text', 2)],
-			[{ ...V2, undated: 'u1!' }, inForm('"undated" is not a table of undated inquiries (it is not base64)', 2)],
-			[{ ...V2, undated: 'AAAA' }, inForm('"undated" is not a table of undated inquiries (its 0 cells per part are not 1 to 1024)', 2)],
-			[{ ...V2, undated: V2.undated.slice(0, -8) }, inForm('"undated" is not a table of undated inquiries (its cells are cut short)', 2)],
-			[{ ...V2, undated: 'A'.repeat(200_000) }, inForm('"undated" is not a table of undated inquiries (it is longer than any release writes)', 2)],
+			[
+				{ ...V2, undated: 'u1!' },
+				inForm('"undated" is not a table of undated inquiries (it is not base64)', 2),
+			],
+			[
+				{ ...V2, undated: 'AAAA' },
+				inForm(
+					'"undated" is not a table of undated inquiries (its 0 cells per part are not 1 to 1024)',
+					2,
+				),
+			],
+			[
+				{ ...V2, undated: V2.undated.slice(0, -8) },
+				inForm('"undated" is not a table of undated inquiries (its cells are cut short)', 2),
+			],
+			[
+				{ ...V2, undated: 'A'.repeat(200_000) },
+				inForm(
+					'"undated" is not a table of undated inquiries (it is longer than any release writes)',
+					2,
+				),
+			],
 			[{ v: 1, scope: 5 }, 'it is not a valid v1 state ("scope" is not text)'],
 			[{ ...V1, floor: 'x' }, 'it is not a valid v1 state ("floor" is not a number)'],
 			[{ ...V1, floor: null }, 'it is not a valid v1 state ("floor" is not a number)'],
 			[{ ...V1, seen: [] }, 'it is not a valid v1 state ("seen" is not an object)'],
 			[{ ...V1, seen: { a: 'soon' } }, inForm('"seen" holds a time that is not a number', 1)],
 			[{ ...V1, undated: 'u1' }, 'it is not a valid v1 state ("undated" is not a list)'],
-			[{ ...V1, undated: [1] }, 'it is not a valid v1 state ("undated" holds a key that is not text)'],
+			[
+				{ ...V1, undated: [1] },
+				'it is not a valid v1 state ("undated" holds a key that is not text)',
+			],
 		];
 		for (const [value, problem] of cases) {
 			expect(readSavedPosition(value)).toEqual({ kind: 'damaged', problem });

@@ -22,7 +22,10 @@ describe("the trigger's saved position over its forms", () => {
 		undated: '',
 	});
 	const SCOPE = 'app_1/new';
-	const position = (forms: Record<string, CursorState>, extra: Partial<TriggerPosition> = {}): TriggerPosition => ({
+	const position = (
+		forms: Record<string, CursorState>,
+		extra: Partial<TriggerPosition> = {},
+	): TriggerPosition => ({
 		scope: SCOPE,
 		forms,
 		away: {},
@@ -36,65 +39,146 @@ describe("the trigger's saved position over its forms", () => {
 
 	it('keeps the cursors of forms that failed or were not reached, and takes the new ones of forms read', () => {
 		const previous = position({ a: cursor(1), b: cursor(2), c: cursor(3) });
-		const next = nextPosition(previous, SCOPE, { listed: ['a', 'b', 'c'], read: new Map([['a', cursor(10)]]), leftOver: ['c'] }, ONE);
-		expect(next).toEqual(position({ a: cursor(10), b: cursor(2), c: cursor(3) }, { leftOver: ['c'] }));
+		const next = nextPosition(
+			previous,
+			SCOPE,
+			{ listed: ['a', 'b', 'c'], read: new Map([['a', cursor(10)]]), leftOver: ['c'] },
+			ONE,
+		);
+		expect(next).toEqual(
+			position({ a: cursor(10), b: cursor(2), c: cursor(3) }, { leftOver: ['c'] }),
+		);
 	});
 
 	it('starts over for another app or event', () => {
 		const previous = { ...position({ a: cursor(1) }), scope: 'other/new' };
-		expect(nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, ONE).forms).toEqual({});
+		expect(
+			nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, ONE).forms,
+		).toEqual({});
 	});
 
 	it('keeps the whole cursor of a form missing from one list answer, counts its absence, and forgets the absence when it is back', () => {
 		const watching = position({ a: cursor(5), b: cursor(7, ['x']) }, { allFormsSince: 100 });
-		const missing = nextPosition(watching, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 500 });
+		const missing = nextPosition(
+			watching,
+			SCOPE,
+			{ listed: ['a'], read: new Map(), leftOver: [] },
+			{ ...ALL, nowMs: 500 },
+		);
 		expect(missing.forms.b).toEqual(cursor(7, ['x']));
 		expect(missing.away).toEqual({ b: { since: 500, polls: 1 } });
-		const stillMissing = nextPosition(missing, SCOPE, { listed: [], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 600 });
+		const stillMissing = nextPosition(
+			missing,
+			SCOPE,
+			{ listed: [], read: new Map(), leftOver: [] },
+			{ ...ALL, nowMs: 600 },
+		);
 		expect(stillMissing.away).toEqual({ a: { since: 600, polls: 1 }, b: { since: 500, polls: 2 } });
 		expect(stillMissing.forms).toEqual(watching.forms);
-		const back = nextPosition(stillMissing, SCOPE, { listed: ['a', 'b'], read: new Map([['b', cursor(8)]]), leftOver: [] }, { ...ALL, nowMs: 700 });
+		const back = nextPosition(
+			stillMissing,
+			SCOPE,
+			{ listed: ['a', 'b'], read: new Map([['b', cursor(8)]]), leftOver: [] },
+			{ ...ALL, nowMs: 700 },
+		);
 		expect(back.away).toEqual({});
 		expect(back.forms).toEqual({ a: cursor(5), b: cursor(8) });
-		expect(formStarts(back, { allForms: true, firstPoll: NONE })('b')).toEqual({ kind: 'cursor', cursor: cursor(8), undatedUnknown: false });
+		expect(formStarts(back, { allForms: true, firstPoll: NONE })('b')).toEqual({
+			kind: 'cursor',
+			cursor: cursor(8),
+			undatedUnknown: false,
+		});
 	});
 
 	it('forgets a form only once it has been away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS', () => {
-		const away = (since: number, polls: number) => position({ a: cursor(5), b: cursor(7) }, { away: { b: { since, polls } }, allFormsSince: 0 });
-		const after = (previous: TriggerPosition, nowMs: number) => nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { ...ALL, nowMs });
-		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS).forms)).toEqual(['a']);
-		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 2), FORGET_AFTER_MS * 10).forms)).toEqual(['a', 'b']);
-		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS * 10), FORGET_AFTER_MS - 1).forms)).toEqual(['a', 'b']);
+		const away = (since: number, polls: number) =>
+			position({ a: cursor(5), b: cursor(7) }, { away: { b: { since, polls } }, allFormsSince: 0 });
+		const after = (previous: TriggerPosition, nowMs: number) =>
+			nextPosition(
+				previous,
+				SCOPE,
+				{ listed: ['a'], read: new Map(), leftOver: [] },
+				{ ...ALL, nowMs },
+			);
+		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS).forms)).toEqual([
+			'a',
+		]);
+		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 2), FORGET_AFTER_MS * 10).forms)).toEqual(
+			['a', 'b'],
+		);
+		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS * 10), FORGET_AFTER_MS - 1).forms)).toEqual(
+			['a', 'b'],
+		);
 	});
 
 	it('makes the cursor of a form small once it has been away for both SHRINK_AFTER_MS and SHRINK_AFTER_POLLS, its undated inquiries then unknown', () => {
 		const many = Array.from({ length: 30 }, (_, index) => `k${index}`);
-		const away = (since: number, polls: number) => position({ a: cursor(5), b: cursor(7, many) }, { away: { b: { since, polls } }, allFormsSince: 0 });
-		const after = (previous: TriggerPosition, nowMs: number) => nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, { ...ALL, nowMs });
+		const away = (since: number, polls: number) =>
+			position(
+				{ a: cursor(5), b: cursor(7, many) },
+				{ away: { b: { since, polls } }, allFormsSince: 0 },
+			);
+		const after = (previous: TriggerPosition, nowMs: number) =>
+			nextPosition(
+				previous,
+				SCOPE,
+				{ listed: ['a'], read: new Map(), leftOver: [] },
+				{ ...ALL, nowMs },
+			);
 		const shrunk = after(away(0, SHRINK_AFTER_POLLS - 1), SHRINK_AFTER_MS);
 		expect(Object.keys(shrunk.forms.b.seen)).toHaveLength(SMALL_CURSOR_KEYS);
 		expect(shrunk.undatedUnknown).toEqual(['b']);
-		expect(after(away(0, SHRINK_AFTER_POLLS - 2), SHRINK_AFTER_MS * 2).forms.b).toEqual(cursor(7, many));
-		expect(after(away(0, SHRINK_AFTER_POLLS * 2), SHRINK_AFTER_MS - 1).forms.b).toEqual(cursor(7, many));
+		expect(after(away(0, SHRINK_AFTER_POLLS - 2), SHRINK_AFTER_MS * 2).forms.b).toEqual(
+			cursor(7, many),
+		);
+		expect(after(away(0, SHRINK_AFTER_POLLS * 2), SHRINK_AFTER_MS - 1).forms.b).toEqual(
+			cursor(7, many),
+		);
 	});
 
 	it('how a form starts: its cursor; else since the watch of every form began; else Since; else as On First Poll says', () => {
 		const watching = position({ a: cursor(5) }, { allFormsSince: 100, undatedUnknown: ['a'] });
 		const all = { allForms: true, firstPoll: { kind: 'since', sinceMs: 50 } } as const;
-		expect(formStarts(watching, all)('a')).toEqual({ kind: 'cursor', cursor: cursor(5), undatedUnknown: true });
-		expect(formStarts(watching, all)('new')).toEqual({ kind: 'cursor', cursor: { floor: { time: 100, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
+		expect(formStarts(watching, all)('a')).toEqual({
+			kind: 'cursor',
+			cursor: cursor(5),
+			undatedUnknown: true,
+		});
+		expect(formStarts(watching, all)('new')).toEqual({
+			kind: 'cursor',
+			cursor: { floor: { time: 100, key: '' }, seen: {}, undated: '' },
+			undatedUnknown: true,
+		});
 		// The watch of every form not begun yet (the first poll, or One Form): Since, then the cursor's first poll.
-		expect(formStarts(position({}), all)('new')).toEqual({ kind: 'cursor', cursor: { floor: { time: 50, key: '' }, seen: {}, undated: '' }, undatedUnknown: true });
-		expect(formStarts(watching, { allForms: false, firstPoll: NONE })('new')).toEqual({ kind: 'first-poll' });
-		expect(formStarts(undefined, { allForms: true, firstPoll: NONE })('new')).toEqual({ kind: 'first-poll' });
+		expect(formStarts(position({}), all)('new')).toEqual({
+			kind: 'cursor',
+			cursor: { floor: { time: 50, key: '' }, seen: {}, undated: '' },
+			undatedUnknown: true,
+		});
+		expect(formStarts(watching, { allForms: false, firstPoll: NONE })('new')).toEqual({
+			kind: 'first-poll',
+		});
+		expect(formStarts(undefined, { allForms: true, firstPoll: NONE })('new')).toEqual({
+			kind: 'first-poll',
+		});
 	});
 
 	it('keeps when the watch of every form began, and the other forms, across a switch to One Form and back', () => {
 		const watching = position({ a: cursor(5), b: cursor(7) }, { allFormsSince: 100 });
-		const oneForm = nextPosition(watching, SCOPE, { listed: ['a'], read: new Map([['a', cursor(9)]]), leftOver: [] }, { ...ONE, nowMs: 900, allFormsSince: 900 });
+		const oneForm = nextPosition(
+			watching,
+			SCOPE,
+			{ listed: ['a'], read: new Map([['a', cursor(9)]]), leftOver: [] },
+			{ ...ONE, nowMs: 900, allFormsSince: 900 },
+		);
 		expect(oneForm.allFormsSince).toBe(100);
 		expect(oneForm.forms.b).toEqual(cursor(7));
-		const allAgain = nextPosition(oneForm, SCOPE, { listed: ['a', 'b'], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 950, allFormsSince: 950 });
+		const allAgain = nextPosition(
+			oneForm,
+			SCOPE,
+			{ listed: ['a', 'b'], read: new Map(), leftOver: [] },
+			{ ...ALL, nowMs: 950, allFormsSince: 950 },
+		);
 		expect(allAgain.allFormsSince).toBe(100);
 		expect(allAgain.forms).toEqual({ a: cursor(9), b: cursor(7) });
 	});
@@ -104,10 +188,18 @@ describe("the trigger's saved position over its forms", () => {
 		const forms: Record<string, CursorState> = {};
 		const away: TriggerPosition['away'] = {};
 		for (let index = 0; index < count; index++) {
-			forms[`f${index}`] = cursor(10_000, Array.from({ length: 30 }, (_, key) => `k${key}`));
+			forms[`f${index}`] = cursor(
+				10_000,
+				Array.from({ length: 30 }, (_, key) => `k${key}`),
+			);
 			away[`f${index}`] = { since: index, polls: 1 };
 		}
-		const next = nextPosition(position(forms, { away, allFormsSince: 0 }), SCOPE, { listed: [], read: new Map(), leftOver: [] }, { ...ALL, nowMs: 5 });
+		const next = nextPosition(
+			position(forms, { away, allFormsSince: 0 }),
+			SCOPE,
+			{ listed: [], read: new Map(), leftOver: [] },
+			{ ...ALL, nowMs: 5 },
+		);
 		const kept = Object.keys(next.forms);
 		expect(kept).toHaveLength(MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS);
 		// The most recently gone keep their whole cursor.
@@ -120,18 +212,32 @@ describe("the trigger's saved position over its forms", () => {
 
 	it('a small cursor keeps the newest keys, a record dated in the future among them, and its floor at most when the form left', () => {
 		const future = 10_000_000;
-		const big: CursorState = { floor: { time: 0, key: '' }, seen: Object.fromEntries([...Array.from({ length: 20 }, (_, index) => [`k${index}`, 1000 + index]), ['future', future]]), undated: 'AAAA' };
+		const big: CursorState = {
+			floor: { time: 0, key: '' },
+			seen: Object.fromEntries([
+				...Array.from({ length: 20 }, (_, index) => [`k${index}`, 1000 + index]),
+				['future', future],
+			]),
+			undated: 'AAAA',
+		};
 		const small = compactCursor(big, 2000);
-		expect(Object.keys(small.seen).sort()).toEqual(['future', 'k11', 'k12', 'k13', 'k14', 'k15', 'k16', 'k17', 'k18', 'k19'].sort());
+		expect(Object.keys(small.seen).sort()).toEqual(
+			['future', 'k11', 'k12', 'k13', 'k14', 'k15', 'k16', 'k17', 'k18', 'k19'].sort(),
+		);
 		expect(small.floor.time).toBeLessThanOrEqual(2000);
 		expect(small.undated).toBe('');
 	});
 
 	it('names what is wrong with a damaged position', () => {
-		const good = { v: SAVED_POSITION_VERSION, ...position({ a: cursor(1) }, { away: { a: { since: 1, polls: 2 } }, allFormsSince: 1 }) };
+		const good = {
+			v: SAVED_POSITION_VERSION,
+			...position({ a: cursor(1) }, { away: { a: { since: 1, polls: 2 } }, allFormsSince: 1 }),
+		};
 		expect(positionProblem(good)).toBeUndefined();
 		expect(positionProblem({ ...good, forms: [] })).toMatch(/forms/);
-		expect(positionProblem({ ...good, forms: { a: { floor: 'x', seen: {}, undated: '' } } })).toMatch(/form a.*floor/);
+		expect(
+			positionProblem({ ...good, forms: { a: { floor: 'x', seen: {}, undated: '' } } }),
+		).toMatch(/form a.*floor/);
 		expect(positionProblem({ ...good, allFormsSince: 'x' })).toMatch(/allFormsSince/);
 		expect(positionProblem({ ...good, away: { a: { since: 1, polls: -1 } } })).toMatch(/away/);
 		expect(positionProblem({ ...good, undatedUnknown: [3] })).toMatch(/undatedUnknown/);
