@@ -87,12 +87,12 @@ export const POLL_PARTS: ProfilePart[] = [
 	{
 		name: 'keeping the records the cursor may emit',
 		matches: (url) =>
-			inPackage(url, 'AppBuilder/trigger/inquiryList', 'AppBuilder/trigger/newestListings'),
+			inPackage(url, 'AppBuilder/trigger/reading/inquiryList', 'AppBuilder/trigger/cursor/latestListings'),
 	},
 	{
 		name: 'the cursor: what is new, the state to save',
 		matches: (url) =>
-			inPackage(url, 'AppBuilder/trigger/cursor', 'AppBuilder/trigger/undatedTable'),
+			inPackage(url, 'AppBuilder/trigger/cursor/'),
 	},
 	{
 		name: 'flattening what it emits',

@@ -50,11 +50,7 @@ const ERROR_AFTER_MINUTES: ParameterField = {
 
 export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
-	const watch = checkedParameter(
-		node,
-		WATCH,
-		choiceFrom(context.getNodeParameter('watch', 'form'), ['form', 'allForms'] as const),
-	);
+	const watch = choiceOption(context, WATCH, ['form', 'allForms'] as const);
 	let appId: string;
 	let pageId: string | undefined;
 	if (watch === 'form') {
@@ -66,20 +62,8 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	} else {
 		appId = validateAppId(node, context.getNodeParameter('appId', ''));
 	}
-	const mode = checkedParameter(
-		node,
-		EVENT,
-		choiceFrom(context.getNodeParameter('event', 'new'), ['new', 'newOrUpdated'] as const),
-	);
-	const firstPollChoice = checkedParameter(
-		node,
-		FIRST_POLL,
-		choiceFrom(context.getNodeParameter(FIRST_POLL.path, 'none'), [
-			'none',
-			'latest',
-			'since',
-		] as const),
-	);
+	const mode = choiceOption(context, EVENT, ['new', 'newOrUpdated'] as const);
+	const firstPollChoice = choiceOption(context, FIRST_POLL, ['none', 'latest', 'since'] as const);
 	return {
 		appId,
 		pageId,
@@ -129,6 +113,16 @@ function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since
 		});
 	}
 	return { kind: 'since', sinceMs };
+}
+
+/** One of `choices`, the first by default; any other value is an error naming the field. */
+function choiceOption<T extends string>(
+	context: IPollFunctions,
+	field: ParameterField,
+	choices: readonly [T, ...T[]],
+): T {
+	const value = context.getNodeParameter(field.path, choices[0]);
+	return checkedParameter(context.getNode(), field, choiceFrom(value, choices));
 }
 
 /** A whole-number option; from an expression, NaN or 2.5 is an error rather than clamped into something else. */

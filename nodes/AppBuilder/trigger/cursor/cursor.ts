@@ -2,6 +2,7 @@ import { inquiryKey } from '../../inquiries/identity';
 import type { RawInquiry } from '../../inquiries/inquiry.types';
 import { toEpochMillis } from '../../inquiries/timestamps';
 import { floorBefore, isAfterFloor, later, raiseFloor, type CursorPosition } from './floor';
+import { isRecord, isTime } from './storedShapes';
 import { planUndated } from './undated';
 import { byTimeThenKey, NewestListings, replacesListing } from './latestListings';
 import {
@@ -307,14 +308,6 @@ function limitsOf(options: CursorOptions) {
 		),
 		nowMs: isTime(options.nowMs) ? options.nowMs : undefined,
 	};
-}
-
-function isTime(value: unknown): value is number {
-	return typeof value === 'number' && Number.isFinite(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function toMap(seen: Record<string, number>): Map<string, number> {

@@ -8,15 +8,11 @@ import {
 } from './undatedTable';
 
 /**
- * Inquiries without a usable time cannot sit under a floor, so the cursor
- * keeps a table of the undated keys it has handled (undatedTable.ts), of a
- * fixed size however many there are. Each poll subtracts it from the table
- * of the undated keys present and reads back the difference: the keys that
- * appeared since (new, unless emitted while they had a time) and the hashes
- * of those that disappeared (deleted, or given a time meanwhile). That works
- * while the two sets differ by no more than the table can tell apart; past
- * that, what can be read is used and the rest waits, reported as unresolved
- * (see ARCHITECTURE.md, "The cursor").
+ * Inquiries without a time cannot sit under a floor: the cursor keeps a table
+ * of the undated keys it handled (undatedTable.ts), and each poll reads the
+ * difference to the undated keys present: those that appeared (new, unless
+ * emitted while they had a time) and those that disappeared. Past what the
+ * table tells apart, the rest waits, reported as unresolved.
  */
 export interface UndatedPlan {
 	/** Keys to emit, in key order: present, undated, not handled, and not emitted while they had a time. */

@@ -1,20 +1,13 @@
 import { fnv1a64Halves } from '../../inquiries/identity';
 
 /**
- * A fixed-size table of a set of keys from which the difference to another
- * set can be read back: an invertible Bloom lookup table (Goodrich and
- * Mitzenmacher, 2011) of the keys' 64-bit hashes. The cursor keeps one of
- * the undated inquiries it has handled; on each poll the table of the
- * undated inquiries present, minus the stored one, decodes into those that
- * appeared and those that disappeared, however many there are in all, as
- * long as not too many changed (see ARCHITECTURE.md, "The cursor").
- *
- * The table has SUBTABLES parts of `size` cells; a key lands in one cell of
- * each part. A cell holds how many keys landed in it, the XOR of their
- * hashes and the XOR of a check of each hash. A cell of a difference that
- * holds one key alone (count ±1, the check matches, and that key lands in
- * this very cell) gives the key back; taking it out of its other cells may
- * leave other cells with one key, and so on ("peeling").
+ * An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of keys'
+ * 64-bit hashes: a fixed size however many keys, and the difference of two
+ * tables reads back the keys that differ, as long as not too many do
+ * (ARCHITECTURE.md, "The cursor"). A key lands in one cell of each of
+ * SUBTABLES parts; a cell holds a count and the XOR of hashes and of checks;
+ * a cell with one key alone gives it back, and taking it out of its other
+ * cells frees more ("peeling").
  */
 export const SUBTABLES = 5;
 /** Cells per part of a new table: 300 cells, 4,800 bytes, 6,404 characters stored when most are in use. */

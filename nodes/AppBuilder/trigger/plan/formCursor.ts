@@ -9,6 +9,7 @@ import {
 	type RecordsToKeep,
 } from '../cursor/cursor';
 import { floorBefore } from '../cursor/floor';
+import { ownValue } from '../cursor/storedShapes';
 import type { TriggerPosition } from '../saved/position';
 
 /** One form's cursor in a poll: how it starts, what it emits, what it saves. Pure. */
@@ -32,10 +33,9 @@ export function formStarts(
 	const since = watch.firstPoll.kind === 'since' ? watch.firstPoll.sinceMs : undefined;
 	const from = (watch.allForms ? position?.allFormsSince : undefined) ?? since;
 	return (pageId) => {
-		const forms = position?.forms;
-		if (forms !== undefined && Object.prototype.hasOwnProperty.call(forms, pageId)) {
-			return { kind: 'cursor', cursor: forms[pageId], undatedUnknown: unknown.has(pageId) };
-		}
+		const cursor = ownValue(position?.forms, pageId);
+		if (cursor !== undefined)
+			return { kind: 'cursor', cursor, undatedUnknown: unknown.has(pageId) };
 		if (from === undefined) return { kind: 'first-poll' };
 		// Nothing was emitted after `from`; undated inquiries present have no time to tell them new, so are handled.
 		return {

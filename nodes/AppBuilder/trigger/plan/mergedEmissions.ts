@@ -1,12 +1,9 @@
 import type { CursorEvent } from '../cursor/cursor';
 
 /**
- * One poll's emissions over several forms: each form's cursor says what to
- * emit, in its order (oldest first, undated last); the poll emits the
- * oldest across all forms, undated ones last, at most `maxItems` in all.
- * The lists are merged, never re-sorted, so what each form gets to emit is
- * a prefix of its own list, as its cursor requires; the rest comes first in
- * its next poll. Pure.
+ * The oldest emissions across forms, undated last, at most `maxItems`:
+ * merged, never re-sorted, so each form emits a prefix of its own list, as
+ * its cursor requires. Pure.
  */
 export interface FormEvent<Form> {
 	form: Form;

@@ -19,11 +19,10 @@ export interface ListReading {
 }
 
 /**
- * All inquiries of one form, for the trigger: read as the answer arrives, so
- * only the records `keep` names are kept, and parsed only when asked
- * for (see nodes/shared/jsonStream/README.md). When they are more than a
- * poll may hold (MAX_KEPT_RECORD_BYTES), the answer is read a second time,
- * keeping only the records the poll emits.
+ * All inquiries of one form, keeping only the records `keep` names; when
+ * those are more than a poll may hold, the answer is read a second time,
+ * keeping only the records the poll emits: a backlog of any size costs a
+ * second request, never its memory.
  */
 export async function fetchInquiryList(
 	this: WebServiceContext,

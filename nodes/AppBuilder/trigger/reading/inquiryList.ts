@@ -10,12 +10,7 @@ import {
 } from '../cursor/cursor';
 import { LatestListings, NewestListings, replacesListing } from '../cursor/latestListings';
 
-/**
- * Most bytes of records a poll keeps while the answer streams past (each
- * counted with RECORD_OVERHEAD_BYTES): past it, none are kept, and the
- * records to emit are read from the answer again (fetchInquiryList.ts), so
- * a backlog of any size costs a second request, never the memory it takes.
- */
+/** Most bytes of records a poll keeps as the answer streams past; past it, the answer is read again (fetchInquiryList.ts). */
 export const MAX_KEPT_RECORD_BYTES = 64 * 1024 * 1024;
 /** What holding a record's bytes costs beyond them (the buffer, its summary, the map entry). */
 const RECORD_OVERHEAD_BYTES = 256;
@@ -24,17 +19,12 @@ const RECORD_OVERHEAD_BYTES = 256;
 export interface InquiryList {
 	/** One per inquiry in the answer, in its order. */
 	readonly events: readonly CursorEvent[];
-	/**
-	 * Whether every record the cursor may emit was kept. When not (more
-	 * than MAX_KEPT_RECORD_BYTES of them), recordOf has none of them.
-	 */
+	/** Whether every record the cursor may emit was kept; when not, recordOf has none of them. */
 	readonly complete: boolean;
 	/**
-	 * The record to emit for a key: of its listings, the one with the latest
-	 * time (the last of equals), as the cursor reads a key listed twice. A
-	 * record whose text is not JSON comes back as an UnreadableInquiry.
-	 * Throws for a key that was not kept; undefined only in a list read
-	 * again whose answer no longer lists the key (fetchInquiryList.ts).
+	 * The record of a key's latest listing (an UnreadableInquiry when its text
+	 * is not JSON). Throws for a key not kept; undefined only when an answer
+	 * read again no longer lists it.
 	 */
 	recordOf(key: string): unknown;
 }
@@ -50,10 +40,7 @@ export function listFromRecords(records: unknown[], mode: EventMode): InquiryLis
 	return { events, complete: true, recordOf: (key) => chosen.get(key) };
 }
 
-/**
- * Which records a builder keeps: what the cursor names (RecordsToKeep), or,
- * reading an answer again, the records a poll plans to emit, in its order.
- */
+/** What the cursor names, or, reading an answer again, the records a poll plans to emit, in its order. */
 export type KeepRule = RecordsToKeep | { planned: readonly string[] };
 
 /** A record's bytes copied out of the answer, with the fields the scan read of it. */
@@ -63,14 +50,10 @@ interface KeptRecord {
 }
 
 /**
- * Builds the trigger's list from a scanned answer, record by record as the
- * bytes arrive (see nodes/shared/jsonStream/README.md): every record gives its event; only
- * the records `keep` names keep their bytes, copied out of the answer so
- * the rest of it can be freed: those its predicate accepts, or the newest
- * few (an Emit the Latest first poll), let go as newer ones arrive. A
- * record is parsed only when it is emitted. Past `maxKeptBytes` of
- * accepted records, it lets them all go and keeps only events: the list is
- * then not complete.
+ * The trigger's list, built record by record as the answer streams past
+ * (nodes/shared/jsonStream/README.md): every record gives its event, only
+ * those `keep` names keep their bytes, and a record is parsed only when it
+ * is emitted.
  */
 export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	private readonly events: CursorEvent[] = [];
@@ -255,11 +238,7 @@ class PlannedRecords implements KeptRecords {
 	}
 }
 
-/**
- * The event of a record read whole. One whose text is not JSON keeps the
- * times the scan could read; its identity is then a hash of its bytes, the
- * same on every poll, so it is emitted once.
- */
+/** The event of a record read whole; one that is not JSON is known by a hash of its bytes, so emitted once. */
 function eventOfWholeRecord(
 	bytes: Buffer,
 	summary: Record<string, unknown> | undefined,

@@ -1,8 +1,6 @@
 /**
- * Reads several forms a few at a time, each apart: one form's failure ends
- * only that form's read, and once `startBefore` has passed no further form
- * is started (a form already under way runs to its own deadline). The forms
- * not started are reported as such, to be read first in the next poll.
+ * Reads forms a few at a time, each apart: one form's failure ends only its
+ * own read, and past `startBefore` no further form is started.
  */
 /** Forms of an app read at once, by a poll and by Fetch Test Event. */
 export const FORM_CONCURRENCY = 4;

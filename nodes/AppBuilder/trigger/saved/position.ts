@@ -1,5 +1,6 @@
 import { cursorStateProblem, DEFAULT_LOOKBACK_MS, type CursorState } from '../cursor/cursor';
 import { isAfterFloor, raiseFloor } from '../cursor/floor';
+import { isRecord, isTime, ownValue } from '../cursor/storedShapes';
 
 /**
  * What a trigger saves between polls, and what it keeps of a form it does
@@ -43,12 +44,7 @@ export const MAX_SMALL_CURSORS = 1000;
 /** Emitted keys a small cursor keeps: its newest. */
 export const SMALL_CURSOR_KEYS = 10;
 
-/**
- * The format of the saved position, stored in it as `v` (see
- * cursorStateVersions.ts). v1 and v2 were one form's cursor state; v3 a
- * position over forms that kept only where a removed form stopped; v4 keeps
- * every form's cursor and records when the watch of every form began.
- */
+/** The saved format, stored as `v`: raise it with each change of shape or meaning, with its step in migrations.ts. */
 export const SAVED_POSITION_VERSION = 4;
 
 /** The scope of a position: another app or another event starts over. */
@@ -56,22 +52,14 @@ export function positionScope(appId: string, event: string): string {
 	return `${appId}/${event}`;
 }
 
-/** What a poll learnt: the cursors of the forms it read, and the forms it did not reach. */
+/** What a poll learnt: the forms it watched, the new cursor of each read, and those not reached. */
 export interface PollFindings {
-	/** Every form the poll watched: the app's forms as listed, or the one form. */
 	listed: readonly string[];
-	/** The new cursor of each form read successfully. */
 	read: ReadonlyMap<string, CursorState>;
-	/** Forms not reached, in reading order. */
 	leftOver: readonly string[];
 }
 
-/**
- * The position after a poll. Forms read take their new cursor; every other
- * form keeps its own, and those not watched now count as away; forms away
- * long enough are forgotten, and past MAX_WHOLE_CURSORS forms the longest
- * away keep a small cursor.
- */
+/** The position after a poll: forms read take their new cursor, every other form keeps its own. */
 export function nextPosition(
 	previous: TriggerPosition | undefined,
 	scope: string,
@@ -80,7 +68,6 @@ export function nextPosition(
 ): TriggerPosition {
 	const kept = previous?.scope === scope ? previous : undefined;
 	const listed = new Set(findings.listed);
-	// Entries, then fromEntries: page IDs come from stored data, and an own "__proto__" key must stay a key.
 	const forms: Array<[string, CursorState]> = [];
 	for (const pageId of findings.listed) {
 		const cursor = findings.read.get(pageId) ?? ownValue(kept?.forms, pageId);
@@ -133,13 +120,9 @@ export function nextPosition(
 }
 
 /**
- * A cursor made small for a form long away: its newest SMALL_CURSOR_KEYS
- * emitted keys, the floor raised as the cursor raises it (within the
- * lookback of its newest time, capped at when it left, so a record dated in
- * the future hides nothing), and no table of undated inquiries (the next
- * read takes those present as handled). What it loses, if the form comes
- * back: late arrivals older than those keys, and undated inquiries
- * submitted while it was away.
+ * A small cursor for a form long away: its newest keys, the floor raised as
+ * the cursor raises it (capped at when it left), no undated table. Back, the
+ * form loses older late arrivals and undated leads of its absence.
  */
 export function compactCursor(cursor: CursorState, awaySince: number): CursorState {
 	const seen = new Map(Object.entries(cursor.seen));
@@ -182,20 +165,6 @@ export function positionProblem(value: unknown): string | undefined {
 	return undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isTime(value: unknown): value is number {
-	return typeof value === 'number' && Number.isFinite(value);
-}
-
 function isTextList(value: unknown): value is string[] {
 	return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
-}
-
-function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
-	return record !== undefined && Object.prototype.hasOwnProperty.call(record, key)
-		? record[key]
-		: undefined;
 }

@@ -9,10 +9,10 @@ import {
 	type TriggerPosition,
 } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import {
-	CURSOR_STATE_MIGRATIONS,
-	migrateCursorState,
+	POSITION_MIGRATIONS,
+	migratePosition,
 	readSavedPosition,
-	type CursorStateMigration,
+	type PositionMigration,
 } from '../../../../../nodes/AppBuilder/trigger/saved/migrations';
 import { deepFreeze } from '../../../../support/deepFreeze';
 
@@ -29,18 +29,18 @@ const V1 = Object.freeze({
 });
 const fromJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-describe('migrateCursorState', () => {
+describe('migratePosition', () => {
 	it('returns a state of the current format as it is, applying nothing', () => {
-		const never: CursorStateMigration = () => {
+		const never: PositionMigration = () => {
 			throw new Error('no step runs for the current format');
 		};
-		const outcome = migrateCursorState(fromJson(V1), { 0: never, 1: never }, 1);
+		const outcome = migratePosition(fromJson(V1), { 0: never, 1: never }, 1);
 		expect(outcome).toEqual({ kind: 'migrated', state: V1, from: 1 });
 	});
 
 	it('applies each step from the stored format up to the target, in order, without changing the input', () => {
 		const calls: string[] = [];
-		const steps: Record<number, CursorStateMigration> = {
+		const steps: Record<number, PositionMigration> = {
 			1: (state) => {
 				calls.push(`1:v${String(state.v)}`);
 				return { ...state, seen: 'from v1' };
@@ -55,7 +55,7 @@ describe('migrateCursorState', () => {
 			},
 		};
 		const stored = deepFreeze(fromJson(V1));
-		const outcome = migrateCursorState(stored, steps, 3);
+		const outcome = migratePosition(stored, steps, 3);
 		// Step 3 leads past the target and is not applied; each step sees the version it starts from.
 		expect(calls).toEqual(['1:v1', '2:v2']);
 		expect(outcome).toEqual({
@@ -66,7 +66,7 @@ describe('migrateCursorState', () => {
 		expect(stored).toEqual(V1);
 
 		calls.length = 0;
-		expect(migrateCursorState({ ...V1, v: 2 }, steps, 3)).toMatchObject({
+		expect(migratePosition({ ...V1, v: 2 }, steps, 3)).toMatchObject({
 			kind: 'migrated',
 			from: 2,
 			state: { v: 3, seen: V1.seen },
@@ -75,7 +75,7 @@ describe('migrateCursorState', () => {
 	});
 
 	it('sets the version after each step itself, whatever the step returns as v', () => {
-		const outcome = migrateCursorState(
+		const outcome = migratePosition(
 			{ v: 0 },
 			{ 0: () => ({ v: 7 }), 1: (state) => ({ was: state.v }) },
 			2,
@@ -84,46 +84,46 @@ describe('migrateCursorState', () => {
 	});
 
 	it('refuses a newer format without applying anything', () => {
-		const never: CursorStateMigration = () => {
+		const never: PositionMigration = () => {
 			throw new Error('no step runs for a newer format');
 		};
-		expect(migrateCursorState({ ...V1, v: 2 }, { 1: never }, 1)).toEqual({
+		expect(migratePosition({ ...V1, v: 2 }, { 1: never }, 1)).toEqual({
 			kind: 'newer',
 			version: 2,
 		});
-		expect(migrateCursorState({ v: 9, whatever: true }, {}, 3)).toEqual({
+		expect(migratePosition({ v: 9, whatever: true }, {}, 3)).toEqual({
 			kind: 'newer',
 			version: 9,
 		});
 	});
 
 	it('names an older format it has no step from, a step that fails, and a step that gives no state', () => {
-		expect(migrateCursorState({ v: 0 }, {}, 1)).toEqual({
+		expect(migratePosition({ v: 0 }, {}, 1)).toEqual({
 			kind: 'unreadable',
 			problem: 'there is no upgrade from its format v0',
 		});
 		// A gap in the chain is found at the missing step, not at the stored format.
-		expect(migrateCursorState({ v: 0 }, { 0: (state) => ({ ...state }) }, 2)).toEqual({
+		expect(migratePosition({ v: 0 }, { 0: (state) => ({ ...state }) }, 2)).toEqual({
 			kind: 'unreadable',
 			problem: 'there is no upgrade from its format v1',
 		});
-		const failing: CursorStateMigration = () => {
+		const failing: PositionMigration = () => {
 			throw new Error('"lastTime" is missing');
 		};
-		expect(migrateCursorState({ v: 0 }, { 0: failing }, 1)).toEqual({
+		expect(migratePosition({ v: 0 }, { 0: failing }, 1)).toEqual({
 			kind: 'unreadable',
 			problem: 'it is not a valid v0 state ("lastTime" is missing)',
 		});
-		const nothing = (() => null) as unknown as CursorStateMigration;
-		expect(migrateCursorState({ v: 0 }, { 0: nothing }, 1)).toEqual({
+		const nothing = (() => null) as unknown as PositionMigration;
+		expect(migratePosition({ v: 0 }, { 0: nothing }, 1)).toEqual({
 			kind: 'unreadable',
 			problem: 'its upgrade from format v0 gave no state',
 		});
 	});
 
 	it('finds no step on the prototype of the table', () => {
-		const table = Object.create({ 0: () => ({}) }) as Record<number, CursorStateMigration>;
-		expect(migrateCursorState({ v: 0 }, table, 1)).toMatchObject({ kind: 'unreadable' });
+		const table = Object.create({ 0: () => ({}) }) as Record<number, PositionMigration>;
+		expect(migratePosition({ v: 0 }, table, 1)).toMatchObject({ kind: 'unreadable' });
 	});
 
 	it('names a value with no usable format version', () => {
@@ -139,7 +139,7 @@ describe('migrateCursorState', () => {
 			[{ v: Number.MAX_VALUE }, 'its format version is not a whole number'],
 		];
 		for (const [value, problem] of cases) {
-			expect(migrateCursorState(value, {}, 1)).toEqual({ kind: 'unreadable', problem });
+			expect(migratePosition(value, {}, 1)).toEqual({ kind: 'unreadable', problem });
 		}
 	});
 });
@@ -216,7 +216,7 @@ describe('readSavedPosition', () => {
 
 	it('brings an older format up through the migrations it is given', () => {
 		// A made-up v0: one time and the ids at it, before seen and undated existed.
-		const v0ToV1: CursorStateMigration = (state) => {
+		const v0ToV1: PositionMigration = (state) => {
 			if (typeof state.lastTime !== 'number' || !Array.isArray(state.ids))
 				throw new Error('not a v0 state');
 			const ids = state.ids as string[];
@@ -228,7 +228,7 @@ describe('readSavedPosition', () => {
 			};
 		};
 		const v0 = { v: 0, scope: SCOPE, lastTime: T0, ids: ['a', 'b'] };
-		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 })).toEqual({
+		expect(readSavedPosition(v0, { ...POSITION_MIGRATIONS, 0: v0ToV1 })).toEqual({
 			kind: 'readable',
 			state: {
 				v: SAVED_POSITION_VERSION,
@@ -238,27 +238,27 @@ describe('readSavedPosition', () => {
 			},
 		});
 		expect(
-			readSavedPosition({ v: 0, scope: SCOPE }, { ...CURSOR_STATE_MIGRATIONS, 0: v0ToV1 }),
+			readSavedPosition({ v: 0, scope: SCOPE }, { ...POSITION_MIGRATIONS, 0: v0ToV1 }),
 		).toEqual({
 			kind: 'damaged',
 			problem: 'it is not a valid v0 state (not a v0 state)',
 		});
 		// A step whose result is not a valid current state is caught by the same checks as a stored one.
-		const sloppy: CursorStateMigration = (state) => ({
+		const sloppy: PositionMigration = (state) => ({
 			scope: state.scope,
 			floor: 'later',
 			seen: {},
 			undated: [],
 		});
-		expect(readSavedPosition(v0, { ...CURSOR_STATE_MIGRATIONS, 0: sloppy })).toEqual({
+		expect(readSavedPosition(v0, { ...POSITION_MIGRATIONS, 0: sloppy })).toEqual({
 			kind: 'damaged',
 			problem: 'it is not a valid v1 state ("floor" is not a number)',
 		});
-		const sloppyV1: CursorStateMigration = (state) => ({
+		const sloppyV1: PositionMigration = (state) => ({
 			...state,
 			floor: { time: 'later', key: '' },
 		});
-		expect(readSavedPosition(fromJson(V1), { ...CURSOR_STATE_MIGRATIONS, 1: sloppyV1 })).toEqual({
+		expect(readSavedPosition(fromJson(V1), { ...POSITION_MIGRATIONS, 1: sloppyV1 })).toEqual({
 			kind: 'damaged',
 			problem:
 				'the cursor of form form is not readable: "floor.time" is not a number (after its upgrade from format v1)',
@@ -400,7 +400,7 @@ describe('readSavedPosition', () => {
 
 describe('the released migrations', () => {
 	it('have a step from every format below the current one, and none from it or above', () => {
-		const from = Object.keys(CURSOR_STATE_MIGRATIONS).map(Number);
+		const from = Object.keys(POSITION_MIGRATIONS).map(Number);
 		const expected = Array.from({ length: SAVED_POSITION_VERSION - 1 }, (_, index) => index + 1);
 		expect(from.sort((a, b) => a - b)).toEqual(expected);
 	});

@@ -136,33 +136,6 @@ describe("the trigger's saved position over its forms", () => {
 		);
 	});
 
-	it('how a form starts: its cursor; else since the watch of every form began; else Since; else as On First Poll says', () => {
-		const watching = position({ a: cursor(5) }, { allFormsSince: 100, undatedUnknown: ['a'] });
-		const all = { allForms: true, firstPoll: { kind: 'since', sinceMs: 50 } } as const;
-		expect(formStarts(watching, all)('a')).toEqual({
-			kind: 'cursor',
-			cursor: cursor(5),
-			undatedUnknown: true,
-		});
-		expect(formStarts(watching, all)('new')).toEqual({
-			kind: 'cursor',
-			cursor: { floor: { time: 100, key: '' }, seen: {}, undated: '' },
-			undatedUnknown: true,
-		});
-		// The watch of every form not begun yet (the first poll, or One Form): Since, then the cursor's first poll.
-		expect(formStarts(position({}), all)('new')).toEqual({
-			kind: 'cursor',
-			cursor: { floor: { time: 50, key: '' }, seen: {}, undated: '' },
-			undatedUnknown: true,
-		});
-		expect(formStarts(watching, { allForms: false, firstPoll: NONE })('new')).toEqual({
-			kind: 'first-poll',
-		});
-		expect(formStarts(undefined, { allForms: true, firstPoll: NONE })('new')).toEqual({
-			kind: 'first-poll',
-		});
-	});
-
 	it('keeps when the watch of every form began, and the other forms, across a switch to One Form and back', () => {
 		const watching = position({ a: cursor(5), b: cursor(7) }, { allFormsSince: 100 });
 		const oneForm = nextPosition(

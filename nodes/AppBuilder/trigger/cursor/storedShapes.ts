@@ -1,0 +1,15 @@
+/** Checks for values read back from static data, which is JSON anyone may have edited. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isTime(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** A record's own member only: keys come from stored data, and "__proto__" must stay a key. */
+export function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+	return record !== undefined && Object.prototype.hasOwnProperty.call(record, key)
+		? record[key]
+		: undefined;
+}
