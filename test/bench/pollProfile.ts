@@ -87,12 +87,15 @@ export const POLL_PARTS: ProfilePart[] = [
 	{
 		name: 'keeping the records the cursor may emit',
 		matches: (url) =>
-			inPackage(url, 'AppBuilder/trigger/reading/inquiryList', 'AppBuilder/trigger/cursor/latestListings'),
+			inPackage(
+				url,
+				'AppBuilder/trigger/reading/inquiryList',
+				'AppBuilder/trigger/cursor/latestListings',
+			),
 	},
 	{
 		name: 'the cursor: what is new, the state to save',
-		matches: (url) =>
-			inPackage(url, 'AppBuilder/trigger/cursor/'),
+		matches: (url) => inPackage(url, 'AppBuilder/trigger/cursor/'),
 	},
 	{
 		name: 'flattening what it emits',

@@ -1,22 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { FIXTURE, credentialDataFor } from '../emulator';
-import { MemoryCredentialsHelper, runPoll } from '../harness';
+import { FIXTURE } from '../emulator';
+import type { MemoryCredentialsHelper } from '../harness';
+import {
+	appBuilderCredentials,
+	FIXTURE_FORM,
+	pollAppBuilderTrigger,
+	triggerParameters,
+} from '../support/appBuilderRuns';
 
-// With the explicit extension: Node's resolver would otherwise find the codex
-// file AppBuilderTrigger.node.json before the TypeScript source.
-const { AppBuilderTrigger } =
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
-	require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
-
-/** The App Builder Trigger as n8n runs it (n8n-core's PollContext), with its static data kept between polls. */
 let pollers = 0;
 
+/** The App Builder Trigger as n8n runs it (n8n-core's PollContext), with its static data kept between polls. */
 export class TriggerPoller {
 	staticData: IDataObject = {};
 
-	private readonly helper: MemoryCredentialsHelper;
+	private readonly credentials: MemoryCredentialsHelper;
 	/** One workflow per poller: its polls are of one trigger. */
 	private readonly workflowId = `bench-trigger-${++pollers}`;
 
@@ -28,31 +27,16 @@ export class TriggerPoller {
 		/** Other parameters, for instance Watch: All Forms of the App. */
 		private readonly parameters: IDataObject = {},
 	) {
-		this.helper = new MemoryCredentialsHelper({
-			types: { appBuilderApi: new AppBuilderApi() },
-			credentials: {
-				appBuilderApi: {
-					...credentialDataFor({ webUrl, connectUrl: webUrl }),
-					connectAccessToken: '',
-				},
-			},
-		});
+		this.credentials = appBuilderCredentials({ webUrl, connectUrl: webUrl });
 	}
 
 	async poll(): Promise<number> {
-		const outcome = await runPoll({
-			nodeType: new AppBuilderTrigger(),
-			typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
-			parameters: {
-				event: 'new',
-				appId: FIXTURE.appId,
-				pageId: { __rl: true, mode: 'id', value: this.pageId },
-				simplify: true,
-				options: this.options,
-				...this.parameters,
-			},
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			credentialsHelper: this.helper,
+		const parameters = triggerParameters({
+			pageId: { ...FIXTURE_FORM, value: this.pageId },
+			options: this.options,
+			...this.parameters,
+		});
+		const outcome = await pollAppBuilderTrigger(this.credentials, parameters, {
 			staticData: this.staticData,
 			workflowId: this.workflowId,
 		});

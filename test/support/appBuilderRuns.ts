@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
-import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
+import { AppBuilder, AppBuilderTrigger } from './nodeClasses';
 import type { Emulator } from './useEmulator';
 
 /** The fixture's form, as the Form picker stores it when given by ID. */
@@ -59,7 +58,7 @@ export const triggerParameters = (extra: IDataObject = {}): IDataObject => ({
 
 /** The App Builder API credential pointing at the emulator (web services only unless overridden). */
 export function appBuilderCredentials(
-	emulator: Emulator,
+	emulator: Pick<Emulator, 'webUrl' | 'connectUrl'>,
 	overrides: IDataObject = {},
 ): MemoryCredentialsHelper {
 	return new MemoryCredentialsHelper({

@@ -22,16 +22,8 @@ import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
 import { MEASURED_FORM, MEASURED_LINE, WARMUP_FORM } from './inquiryAnswers';
+import { AppBuilder, AppBuilderTrigger } from './nodeClasses';
 import { peakRssAddedDuring } from './peakDuring';
-
-// With the explicit extension: Node's resolver would otherwise find the codex
-// files (*.node.json) before the TypeScript sources.
-const { AppBuilder } =
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
-	require('../../nodes/AppBuilder/AppBuilder.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilder.node');
-const { AppBuilderTrigger } =
-	// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import cannot name the .ts extension
-	require('../../nodes/AppBuilder/AppBuilderTrigger.node.ts') as typeof import('../../nodes/AppBuilder/AppBuilderTrigger.node');
 
 const CREDENTIALS = { appBuilderApi: { id: '1', name: 'App Builder' } };
 
