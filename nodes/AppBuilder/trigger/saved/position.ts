@@ -66,18 +66,19 @@ export function nextPosition(
 	findings: PollFindings,
 	watch: { allForms: boolean; nowMs: number; allFormsSince: number },
 ): TriggerPosition {
-	const kept = previous?.scope === scope ? previous : undefined;
+	// Another app or event starts over.
+	const saved = previous?.scope === scope ? previous : undefined;
 	const listed = new Set(findings.listed);
 	const forms: Array<[string, CursorState]> = [];
 	for (const pageId of findings.listed) {
-		const cursor = findings.read.get(pageId) ?? ownValue(kept?.forms, pageId);
+		const cursor = findings.read.get(pageId) ?? ownValue(saved?.forms, pageId);
 		if (cursor !== undefined) forms.push([pageId, cursor]);
 	}
 
 	const awayForms: Array<{ pageId: string; cursor: CursorState; absence: Absence }> = [];
-	for (const [pageId, cursor] of Object.entries(kept?.forms ?? {})) {
+	for (const [pageId, cursor] of Object.entries(saved?.forms ?? {})) {
 		if (listed.has(pageId)) continue;
-		const before = ownValue(kept?.away, pageId);
+		const before = ownValue(saved?.away, pageId);
 		const absence = { since: before?.since ?? watch.nowMs, polls: (before?.polls ?? 0) + 1 };
 		if (absence.polls >= FORGET_AFTER_POLLS && watch.nowMs - absence.since >= FORGET_AFTER_MS)
 			continue;
@@ -90,7 +91,7 @@ export function nextPosition(
 	);
 
 	const unknown = new Set(
-		(kept?.undatedUnknown ?? []).filter((pageId) => !findings.read.has(pageId)),
+		(saved?.undatedUnknown ?? []).filter((pageId) => !findings.read.has(pageId)),
 	);
 	const away: Array<[string, Absence]> = [];
 	const watched = forms.length;
@@ -107,8 +108,8 @@ export function nextPosition(
 
 	const remembered = new Set(forms.map(([pageId]) => pageId));
 	const allFormsSince = watch.allForms
-		? (kept?.allFormsSince ?? watch.allFormsSince)
-		: kept?.allFormsSince;
+		? (saved?.allFormsSince ?? watch.allFormsSince)
+		: saved?.allFormsSince;
 	return {
 		scope,
 		forms: Object.fromEntries(forms),
@@ -132,9 +133,9 @@ export function compactCursor(cursor: CursorState, awaySince: number): CursorSta
 		{ lookbackMs: DEFAULT_LOOKBACK_MS, maxTracked: SMALL_CURSOR_KEYS, nowMs: awaySince },
 		undefined,
 	);
-	const kept: Array<[string, number]> = [];
-	for (const [key, time] of seen) if (isAfterFloor(time, key, floor)) kept.push([key, time]);
-	return { floor, seen: Object.fromEntries(kept), undated: '' };
+	const newest: Array<[string, number]> = [];
+	for (const [key, time] of seen) if (isAfterFloor(time, key, floor)) newest.push([key, time]);
+	return { floor, seen: Object.fromEntries(newest), undated: '' };
 }
 
 /** What keeps a stored value from being a position of the current format, in words for an error; undefined if nothing. */
