@@ -35,8 +35,8 @@ const unusedVars = {
 // reaches no I/O: the transport's calls take its readers, not the other way round. Each folder lists the folders it
 // must not import from; an import string is matched by path segment, so '../inquiries/cursor' is caught.
 const NODE_FILE = 'AppBuilder(Trigger)?\\.node';
-// Inside trigger/ too: the poll at the top, then reading/ and inProcess/, then plan/, saved/ and cursor/; the
-// last three are pure (neither n8n-workflow nor the transport), so property tests drive them without n8n.
+// Inside trigger/ too: the poll at the top, then reading/ and inProcess/, then plan/, saved/, quiet/ and cursor/;
+// the last four are pure (neither n8n-workflow nor the transport), so property tests drive them without n8n.
 const TRIGGER = ['actions', 'credentials', NODE_FILE];
 const TRIGGER_TOP = '(pollInquiries|pollForms|pollReports|testEvent|triggerSettings)';
 const PURE = [
@@ -65,7 +65,8 @@ const LAYERS = {
 	],
 	'nodes/AppBuilder/trigger/plan': [...TRIGGER, ...PURE],
 	'nodes/AppBuilder/trigger/saved': [...TRIGGER, ...PURE, 'plan'],
-	'nodes/AppBuilder/trigger/cursor': [...TRIGGER, ...PURE, 'plan', 'saved'],
+	'nodes/AppBuilder/trigger/quiet': [...TRIGGER, ...PURE, 'plan', 'saved'],
+	'nodes/AppBuilder/trigger/cursor': [...TRIGGER, ...PURE, 'plan', 'saved', 'quiet'],
 	'nodes/AppBuilder/inquiries': [
 		'actions',
 		'trigger',

@@ -18,7 +18,11 @@ import {
 	DEFAULT_ERROR_AFTER_POLLS,
 } from './trigger/inProcess/triggerMemory';
 import { pollInquiries } from './trigger/pollInquiries';
-import { DEFAULT_FIRST_POLL_COUNT, DEFAULT_MAX_ITEMS_PER_POLL } from './trigger/triggerSettings';
+import {
+	DEFAULT_FIRST_POLL_COUNT,
+	DEFAULT_MAX_ITEMS_PER_POLL,
+	DEFAULT_QUIET_HOURS,
+} from './trigger/triggerSettings';
 
 export class AppBuilderTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -153,6 +157,38 @@ export class AppBuilderTrigger implements INodeType {
 					default: DEFAULT_ERROR_AFTER_MINUTES,
 					description:
 						'How long polls must keep failing before the trigger reports an error (see Error After Failed Polls)',
+				},
+				{
+					displayName: 'Alert When Quiet',
+					name: 'quietAlert',
+					type: 'options',
+					default: 'off',
+					description:
+						"Report a form that gets no new lead for too long, once per quiet spell: n8n records a failed execution and runs the workflow's error workflow (Workflow Settings > Error Workflow). Leads are emitted as usual either way.",
+					options: [
+						{ name: 'Off', value: 'off' },
+						{
+							name: 'After a Fixed Time',
+							value: 'fixed',
+							description:
+								'When a form has had no new lead for Quiet Hours (with All Forms, each form on its own; a form with no lead yet is not judged)',
+						},
+						{
+							name: 'When Unusually Quiet',
+							value: 'unusual',
+							description:
+								'When a form is quiet twice as long as its longest gap of the last four weeks, and at least 2 hours; a form needs 10 leads going back over a week first',
+						},
+					],
+				},
+				{
+					displayName: 'Quiet Hours',
+					name: 'quietHours',
+					type: 'number',
+					typeOptions: { minValue: 0.01, numberPrecision: 2 },
+					default: DEFAULT_QUIET_HOURS,
+					description:
+						'When Alert When Quiet is After a Fixed Time: the hours without a new lead after which a form is reported',
 				},
 				{
 					...timeoutOption,

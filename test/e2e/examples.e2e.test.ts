@@ -9,7 +9,9 @@ import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { N8N_VERSIONS } from './n8nVersions';
+import { FOUR_POLLS_A_MINUTE } from './durableCursors';
 import { callWebhook, waitForPolls } from './scenarios';
+import { newInquiryWorkflow } from './workflows';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Workflow {
@@ -258,4 +260,66 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
 	}, 180_000);
+
+	it('quiet-form-alert.json: as the error workflow of a lead workflow, tells the team once per quiet spell that the form went quiet, naming it; a lead ends the spell, and the next spell is told again', async () => {
+		const alerts = await importExample('quiet-form-alert.json');
+		expect(await parameterIssues(alerts)).toEqual({});
+		expect((await prepare(alerts)).sort()).toEqual([
+			'Email the Failure',
+			'Tell the Team a Form Went Quiet',
+		]);
+
+		const form = { appId: FIXTURE.appId, pageId: FIXTURE.secondFormPageId };
+		emu.control.addInquiry({ ...form, fields: demoLeadFields(0), addedon: Date.now() - 3_600_000 });
+		const base = newInquiryWorkflow(credential, form, FOUR_POLLS_A_MINUTE);
+		const leadWorkflowId = await n8n.createWorkflow({
+			...base,
+			name: 'Leads with Alert When Quiet',
+			nodes: base.nodes.map((node) =>
+				node.name === 'New Inquiry'
+					? {
+							...node,
+							parameters: {
+								...node.parameters,
+								options: { quietAlert: 'fixed', quietHours: 0.01 },
+							},
+						}
+					: node,
+			),
+			settings: { executionOrder: 'v1', errorWorkflow: alerts.id },
+		});
+		await n8n.activate(leadWorkflowId);
+
+		/** The error workflow's runs, once there are `count` of them settled (a poll every 15 s, 36 s of quiet). */
+		const alertRuns = async (count: number) => {
+			const deadline = Date.now() + 150_000;
+			let runs = await settledExecutions(alerts.id, count);
+			while (runs.length < count && Date.now() < deadline) {
+				await new Promise((resolveWait) => setTimeout(resolveWait, 2000));
+				runs = await settledExecutions(alerts.id, count);
+			}
+			return runs;
+		};
+		const toldOf = (run: { data: { resultData: { runData: Record<string, unknown> } } }) =>
+			JSON.stringify(run.data.resultData.runData['Tell the Team a Form Went Quiet'] ?? null);
+
+		const first = await alertRuns(1);
+		expect(first).toHaveLength(1);
+		expect(toldOf(first[0])).toContain(`Form ${form.pageId} has had no new lead for`);
+		expect(first[0].data.resultData.runData['Email the Failure']).toBeUndefined();
+		// The same spell is not told again while it lasts.
+		await new Promise((resolveWait) => setTimeout(resolveWait, 45_000));
+		expect(await n8n.executions(alerts.id)).toHaveLength(1);
+
+		const lead = emu.control.addInquiry({ ...form, fields: demoLeadFields(1) });
+		const second = await alertRuns(2);
+		await n8n.api('POST', `/workflows/${leadWorkflowId}/deactivate`);
+		expect(second).toHaveLength(2);
+		expect(second.map(toldOf).every((text) => text.includes(form.pageId))).toBe(true);
+		const received = (await n8n.executions(leadWorkflowId)).filter(
+			(execution: { status: string }) => execution.status === 'success',
+		);
+		expect(JSON.stringify(received)).toContain(lead._id);
+		expect(JSON.stringify(second)).not.toContain(FIXTURE.accessToken);
+	}, 420_000);
 });

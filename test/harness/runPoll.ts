@@ -24,6 +24,8 @@ export interface PollOutcome {
 	/** The workflow's whole static data after the poll (global and every node's), deep-copied. */
 	workflowStaticData: IDataObject;
 	error?: Error & { description?: string; failure?: unknown };
+	/** Errors the poll reported through __emitError without failing (n8n records each as a failed execution). */
+	emittedErrors: Array<Error & { description?: string; failure?: unknown }>;
 }
 
 /**
@@ -87,6 +89,8 @@ export async function runPoll(options: {
 		? workflow.getStaticData('node', node)
 		: (options.staticData ?? {});
 	const mode = options.mode ?? 'trigger';
+	// What the poll reported through n8n's __emitError (a failed execution and the error workflow, in n8n).
+	const emittedErrors: Error[] = [];
 	const context = new PollContext(
 		workflow,
 		node,
@@ -97,7 +101,7 @@ export async function runPoll(options: {
 			throw new Error('poll() should return its items, not emit them');
 		},
 		(error: Error) => {
-			throw error;
+			emittedErrors.push(error);
 		},
 		async () => {},
 		async <T>(poll: () => Promise<T>) => await poll(),
@@ -114,12 +118,18 @@ export async function runPoll(options: {
 	const copy = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 	try {
 		const result = await (options.nodeType.poll as NonNullable<INodeType['poll']>).call(context);
-		return { result, staticData: copy(staticData), workflowStaticData: copy(workflow.staticData) };
+		return {
+			result,
+			staticData: copy(staticData),
+			workflowStaticData: copy(workflow.staticData),
+			emittedErrors,
+		};
 	} catch (error) {
 		return {
 			result: null,
 			staticData: copy(staticData),
 			workflowStaticData: copy(workflow.staticData),
+			emittedErrors,
 			error: error as Error,
 		};
 	}

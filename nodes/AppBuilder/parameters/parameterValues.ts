@@ -64,6 +64,15 @@ export function wholeNumberFrom(value: unknown, range: WholeNumberRange): Checke
 	return { expected, given: describeGiven(value) };
 }
 
+/** A number above 0 and at most `max`, fractions allowed, given as a number or as its digits ("1.5"). */
+export function positiveNumberFrom(value: unknown, max: number): Checked<number> {
+	const number = typeof value === 'string' ? numberInText(value) : value;
+	if (typeof number === 'number' && Number.isFinite(number) && number > 0 && number <= max) {
+		return { value: number };
+	}
+	return { expected: `a number above 0, at most ${max}`, given: describeGiven(value) };
+}
+
 /** One of an options field's values; a number is taken as its digits ("1" for 1). */
 export function choiceFrom<T extends string>(value: unknown, choices: readonly T[]): Checked<T> {
 	const text = typeof value === 'number' ? String(value) : value;

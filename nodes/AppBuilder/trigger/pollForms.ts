@@ -7,7 +7,12 @@ import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { awaitsHandOff, positionFingerprint, recordHandOff } from './inProcess/triggerMemory';
 import { FormsPoll, type FormOutcome } from './plan/pollPlan';
-import { reportFailures, reportUnresolvedUndated, type Failure } from './pollReports';
+import {
+	reportFailures,
+	reportQuietForms,
+	reportUnresolvedUndated,
+	type Failure,
+} from './pollReports';
 import { fetchInquiryList } from './reading/fetchInquiryList';
 import type { InquiryList } from './reading/inquiryList';
 import { withItsForm } from './reading/itemForm';
@@ -96,6 +101,7 @@ export async function pollForms(
 			maxItems: settings.maxItems,
 			nowMs: Date.now(),
 		},
+		quiet: settings.quiet,
 		nowMs: timing.startedAt,
 	});
 	const reads = await readForms(
@@ -171,6 +177,15 @@ export async function pollForms(
 			positionFingerprint(storedPosition(node.id, stores)),
 			Date.now(),
 		);
+	// Reported once the position that records the spell is saved: once per spell.
+	reportQuietForms(
+		this,
+		settings,
+		plan.quietSpells.map(({ pageId, spell, away }) => {
+			const form = formsById.get(pageId);
+			return { label: form ? formLabel(form) : pageId, spell, away };
+		}),
+	);
 	return items.length > 0 ? [items] : null;
 }
 

@@ -9,6 +9,7 @@ import {
 	recordSucceededPoll,
 	type FailureStreak,
 } from './inProcess/triggerMemory';
+import type { QuietSpell } from './quiet/formRhythm';
 import type { TriggerSettings } from './triggerSettings';
 
 /**
@@ -105,4 +106,72 @@ function withoutFinalDots(text: string): string {
 	let end = text.length;
 	while (end > 0 && text[end - 1] === '.') end--;
 	return text.slice(0, end);
+}
+
+/**
+ * Forms quiet past Alert When Quiet, reported once per spell as a lasting
+ * failure is (a failed execution, the error workflow), without failing the
+ * poll: its leads are emitted and its position saved as usual. No failure
+ * cause is set: none of n8n's fits a form that stopped sending, and one
+ * would make n8n's scheduler back off the polls.
+ */
+export function reportQuietForms(
+	context: IPollFunctions,
+	settings: TriggerSettings,
+	quiet: ReadonlyArray<{ label: string; spell: QuietSpell; away: boolean }>,
+): void {
+	if (quiet.length === 0) return;
+	const node = context.getNode();
+	const fixed = settings.quiet.kind === 'fixed';
+	const named = quiet.map(
+		({ label, spell }) => `${label ?? 'The form'} (${duration(spell.quietMs)})`,
+	);
+	const message =
+		quiet.length === 1
+			? `Form ${quiet[0].label} has had no new lead for ${duration(quiet[0].spell.quietMs)}`
+			: `${quiet.length} forms have had no new lead for too long: ${named.join(', ')}`;
+	const details = quiet.map(({ label, spell, away }) => {
+		const usual = fixed
+			? `Alert When Quiet is set to ${duration(spell.thresholdMs)}`
+			: `it is usually never quiet for more than ${duration(spell.usualMs)} (its longest gap of the last four weeks), and is reported after ${duration(spell.thresholdMs)}`;
+		const gone = away
+			? " It is no longer in the app's list of forms: it may have been unpublished or deleted."
+			: '';
+		return `${label}: its last lead came ${when(spell.last, context.getTimezone())}; ${usual}.${gone}`;
+	});
+	const error = new NodeOperationError(node, message, {
+		description: `${details.join(' ')} Check that the form still works in the app (a field made required, the page unpublished, the submit button). This is reported once; the next lead ends the quiet spell. No lead is lost: the trigger keeps polling and emits every lead as usual.`,
+	});
+	// n8n's poll context reports an error without failing the poll (a failed execution, the error workflow).
+	if (typeof context.__emitError === 'function') context.__emitError(error);
+	else
+		context.logger.error(`${message}. ${error.description ?? ''}`, {
+			workflowId: context.getWorkflow().id,
+			node: node.name,
+		});
+}
+
+/** "3 days 4 hours", "5 hours 12 minutes", "45 minutes". */
+function duration(ms: number): string {
+	const minutes = Math.max(1, Math.round(ms / 60_000));
+	const parts: Array<[number, string]> = [
+		[Math.floor(minutes / 1440), 'day'],
+		[Math.floor((minutes % 1440) / 60), 'hour'],
+		[minutes % 60, 'minute'],
+	];
+	const shown = parts.filter(([count]) => count > 0).slice(0, 2);
+	return shown.map(([count, unit]) => `${count} ${unit}${count === 1 ? '' : 's'}`).join(' ');
+}
+
+function when(time: number, timeZone: string): string {
+	try {
+		const text = new Intl.DateTimeFormat('en-GB', {
+			timeZone,
+			dateStyle: 'medium',
+			timeStyle: 'short',
+		}).format(time);
+		return `on ${text} (${timeZone})`;
+	} catch {
+		return `at ${new Date(time).toISOString()}`;
+	}
 }

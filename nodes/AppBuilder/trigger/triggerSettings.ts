@@ -3,8 +3,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { validateAppId, validateFormTarget } from '../descriptions/appAndForm';
 import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
-import { choiceFrom, dateFrom, wholeNumberFrom } from '../parameters/parameterValues';
+import {
+	choiceFrom,
+	dateFrom,
+	positiveNumberFrom,
+	wholeNumberFrom,
+} from '../parameters/parameterValues';
 import { checkedParameter, type ParameterField } from '../parameters/readParameter';
+import type { QuietRule } from './quiet/formRhythm';
 import { MAX_FIRST_POLL_COUNT, type EventMode, type FirstPoll } from './cursor/cursor';
 import {
 	DEFAULT_ERROR_AFTER_MINUTES,
@@ -28,6 +34,7 @@ export interface TriggerSettings {
 	maxItems: number;
 	answerTimeoutMs: number;
 	reporting: FailureReporting;
+	quiet: QuietRule;
 }
 
 const WATCH: ParameterField = { label: 'Watch', path: 'watch' };
@@ -43,6 +50,11 @@ const ERROR_AFTER_POLLS: ParameterField = {
 	label: 'Error After Failed Polls',
 	path: 'options.errorAfterPolls',
 };
+const QUIET_ALERT: ParameterField = { label: 'Alert When Quiet', path: 'options.quietAlert' };
+const QUIET_HOURS: ParameterField = { label: 'Quiet Hours', path: 'options.quietHours' };
+export const DEFAULT_QUIET_HOURS = 24;
+/** A year: a longer quiet is not an alert anyone waits for. */
+const MAX_QUIET_HOURS = 24 * 366;
 const ERROR_AFTER_MINUTES: ParameterField = {
 	label: 'Error After Minutes',
 	path: 'options.errorAfterMinutes',
@@ -64,6 +76,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	}
 	const mode = choiceOption(context, EVENT, ['new', 'newOrUpdated'] as const);
 	const firstPollChoice = choiceOption(context, FIRST_POLL, ['none', 'latest', 'since'] as const);
+	const quietChoice = choiceOption(context, QUIET_ALERT, ['off', 'fixed', 'unusual'] as const);
 	return {
 		appId,
 		pageId,
@@ -81,6 +94,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 				wholeOption(context, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) *
 				60_000,
 		},
+		quiet: quietRuleOf(context, quietChoice),
 	};
 }
 
@@ -113,6 +127,17 @@ function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since
 		});
 	}
 	return { kind: 'since', sinceMs };
+}
+
+function quietRuleOf(context: IPollFunctions, choice: QuietRule['kind']): QuietRule {
+	if (choice !== 'fixed') return { kind: choice };
+	const value = context.getNodeParameter(QUIET_HOURS.path, DEFAULT_QUIET_HOURS);
+	const hours = checkedParameter(
+		context.getNode(),
+		QUIET_HOURS,
+		positiveNumberFrom(value, MAX_QUIET_HOURS),
+	);
+	return { kind: 'fixed', afterMs: hours * 3_600_000 };
 }
 
 /** One of `choices`, the first by default; any other value is an error naming the field. */

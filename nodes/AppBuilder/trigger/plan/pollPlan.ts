@@ -7,6 +7,13 @@ import {
 	type RecordsToKeep,
 } from '../cursor/cursor';
 import { MAX_WHOLE_CURSORS, nextPosition, type TriggerPosition } from '../saved/position';
+import {
+	nextRhythm,
+	quietSpell,
+	type FormRhythm,
+	type QuietRule,
+	type QuietSpell,
+} from '../quiet/formRhythm';
 import { formStarts, planForm, recordsToKeepFor } from './formCursor';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
@@ -30,6 +37,8 @@ export interface PollSetup {
 	allForms: boolean;
 	/** The cursor's options for one form (maxTracked is set here, from the number of forms). */
 	cursorOptions: CursorOptions;
+	/** Alert When Quiet. */
+	quiet: QuietRule;
 	nowMs: number;
 }
 
@@ -44,6 +53,8 @@ export interface FormsPlan {
 	emissions: Array<{ pageId: string; event: CursorEvent }>;
 	/** Per form read, about how many undated inquiries changed beyond what its cursor tells apart. */
 	unresolvedUndated: Array<{ pageId: string; count: number }>;
+	/** Forms quiet past Alert When Quiet, each reported once per spell (the position records it). */
+	quietSpells: Array<{ pageId: string; spell: QuietSpell; away: boolean }>;
 	/** The position to save once the first `emittedCount` emissions went out. */
 	commit(emittedCount: number): TriggerPosition;
 }
@@ -86,6 +97,7 @@ export class FormsPoll {
 			if (typeof events !== 'string')
 				runs.push({ pageId, plan: planForm(this.startOf(pageId), events, options) });
 		}
+		const { rhythms, quietSpells } = this.quietForms(outcomes);
 		const merged = mergedEmissions(
 			runs.map((run) => ({ form: run, toEmit: run.plan.toEmit })),
 			options.maxItems,
@@ -96,6 +108,7 @@ export class FormsPoll {
 				pageId: run.pageId,
 				count: run.plan.unresolvedUndated,
 			})),
+			quietSpells,
 			commit: (emittedCount) => {
 				const emitted = new Map(runs.map((run) => [run, [] as CursorEvent[]]));
 				for (const { form, event } of merged.slice(0, emittedCount)) emitted.get(form)?.push(event);
@@ -117,6 +130,7 @@ export class FormsPoll {
 					listed: setup.listed,
 					read,
 					leftOver: leftOverAfter(this.ordered, reached),
+					quiet: rhythms,
 				};
 				return nextPosition(setup.saved, setup.scope, findings, {
 					allForms: setup.allForms,
@@ -126,6 +140,48 @@ export class FormsPoll {
 			},
 		};
 	}
+
+	/**
+	 * Each form's rhythm after this poll and the spells to report: forms read
+	 * learn their new leads; forms away (out of the list) are judged as they
+	 * stand; forms that failed or were not reached are neither.
+	 */
+	private quietForms(outcomes: readonly FormOutcome[]): {
+		rhythms: Map<string, FormRhythm> | undefined;
+		quietSpells: FormsPlan['quietSpells'];
+	} {
+		const { setup } = this;
+		if (setup.quiet.kind === 'off') return { rhythms: undefined, quietSpells: [] };
+		const saved = new Map(Object.entries(setup.saved?.quiet ?? {}));
+		const rhythms = new Map<string, FormRhythm>();
+		const judged = new Map<string, boolean>();
+		for (const { pageId, events } of outcomes) {
+			const before = saved.get(pageId);
+			if (typeof events !== 'string') {
+				rhythms.set(pageId, nextRhythm(before, eventTimes(events), setup.nowMs));
+				judged.set(pageId, false);
+			} else if (before !== undefined) rhythms.set(pageId, before);
+		}
+		const listed = new Set(setup.listed);
+		for (const [pageId, rhythm] of saved) {
+			if (listed.has(pageId)) continue;
+			rhythms.set(pageId, rhythm);
+			judged.set(pageId, true);
+		}
+		const quietSpells: FormsPlan['quietSpells'] = [];
+		for (const [pageId, away] of judged) {
+			const rhythm = rhythms.get(pageId) as FormRhythm;
+			const spell = quietSpell(rhythm, setup.quiet, setup.nowMs);
+			if (spell === undefined) continue;
+			quietSpells.push({ pageId, spell, away });
+			rhythms.set(pageId, { ...rhythm, alerted: spell.last });
+		}
+		return { rhythms, quietSpells };
+	}
+}
+
+function* eventTimes(events: readonly CursorEvent[]): Iterable<number | undefined> {
+	for (const event of events) yield event.time;
 }
 
 /** Forms share the state's size bound: each tracks a share of one form's keys, counting the forms away too. */

@@ -1,6 +1,7 @@
 import { cursorStateProblem, DEFAULT_LOOKBACK_MS, type CursorState } from '../cursor/cursor';
 import { isAfterFloor, raiseFloor } from '../cursor/floor';
 import { isRecord, isTime, ownValue } from '../cursor/storedShapes';
+import { rhythmProblem, type FormRhythm } from '../quiet/formRhythm';
 
 /**
  * What a trigger saves between polls, and what it keeps of a form it does
@@ -21,6 +22,8 @@ export interface TriggerPosition {
 	allFormsSince?: number;
 	/** Page IDs of the forms the last poll did not reach, to read first. */
 	leftOver: string[];
+	/** Per form, its rhythm of leads, while Alert When Quiet is on (quiet/formRhythm.ts). */
+	quiet: Record<string, FormRhythm>;
 }
 
 export interface Absence {
@@ -45,18 +48,20 @@ export const MAX_SMALL_CURSORS = 1000;
 export const SMALL_CURSOR_KEYS = 10;
 
 /** The saved format, stored as `v`: raise it with each change of shape or meaning, with its step in migrations.ts. */
-export const SAVED_POSITION_VERSION = 4;
+export const SAVED_POSITION_VERSION = 5;
 
 /** The scope of a position: another app or another event starts over. */
 export function positionScope(appId: string, event: string): string {
 	return `${appId}/${event}`;
 }
 
-/** What a poll learnt: the forms it watched, the new cursor of each read, and those not reached. */
+/** What a poll learnt: the forms it watched, the new cursor of each read, those not reached, the rhythms. */
 export interface PollFindings {
 	listed: readonly string[];
 	read: ReadonlyMap<string, CursorState>;
 	leftOver: readonly string[];
+	/** The rhythm of each form, when Alert When Quiet is on; undefined: none kept. */
+	quiet?: ReadonlyMap<string, FormRhythm>;
 }
 
 /** The position after a poll: forms read take their new cursor, every other form keeps its own. */
@@ -107,6 +112,9 @@ export function nextPosition(
 	});
 
 	const remembered = new Set(forms.map(([pageId]) => pageId));
+	const quiet: Array<[string, FormRhythm]> = [];
+	for (const [pageId, rhythm] of findings.quiet ?? [])
+		if (remembered.has(pageId)) quiet.push([pageId, rhythm]);
 	const allFormsSince = watch.allForms
 		? (saved?.allFormsSince ?? watch.allFormsSince)
 		: saved?.allFormsSince;
@@ -117,6 +125,7 @@ export function nextPosition(
 		undatedUnknown: [...unknown].filter((pageId) => remembered.has(pageId)).sort(),
 		...(allFormsSince === undefined ? {} : { allFormsSince }),
 		leftOver: [...findings.leftOver],
+		quiet: Object.fromEntries(quiet),
 	};
 }
 
@@ -163,6 +172,11 @@ export function positionProblem(value: unknown): string | undefined {
 	if (value.allFormsSince !== undefined && !isTime(value.allFormsSince))
 		return '"allFormsSince" is not a time';
 	if (!isTextList(value.leftOver)) return '"leftOver" is not a list of forms';
+	if (!isRecord(value.quiet)) return '"quiet" is not an object';
+	for (const [pageId, rhythm] of Object.entries(value.quiet)) {
+		const problem = rhythmProblem(rhythm);
+		if (problem !== undefined) return `the rhythm of form ${pageId} is not readable: ${problem}`;
+	}
 	return undefined;
 }
 

@@ -17,6 +17,7 @@ describe('how a form starts', () => {
 		away: {},
 		undatedUnknown: [],
 		leftOver: [],
+		quiet: {},
 		...extra,
 	});
 	const NONE = { kind: 'none' } as const;

@@ -102,6 +102,7 @@ describe('a trigger watching every form of an app, against a model', () => {
 								maxItems,
 								nowMs: clock,
 							} as const,
+							quiet: { kind: 'off' } as const,
 							nowMs: clock,
 						};
 						const forms = new FormsPoll(setup);

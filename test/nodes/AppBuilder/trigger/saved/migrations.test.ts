@@ -172,11 +172,25 @@ describe('readSavedPosition', () => {
 			undatedUnknown: ['away'],
 			allFormsSince: T0,
 			leftOver: ['form'],
+			quiet: { form: { since: T0, last: T0, weeks: [[2943, 0, 1]], alerted: T0 } },
 		};
 		expect(readSavedPosition(fromJson(written))).toEqual({ kind: 'readable', state: written });
+		for (const [quiet, problem] of [
+			[{ form: { last: T0, weeks: [] } }, '"since" is not a time'],
+			[
+				{ form: { since: T0, weeks: Array(6).fill([1, 0, 1]) } },
+				'"weeks" is not a list of at most 5 weeks',
+			],
+			[{ form: { since: T0, weeks: [[1, 'x', 1]] } }, '"weeks" is not a list of at most 5 weeks'],
+		] as const) {
+			expect(readSavedPosition(fromJson({ ...written, quiet }))).toEqual({
+				kind: 'damaged',
+				problem: `the rhythm of form form is not readable: ${problem}`,
+			});
+		}
 	});
 
-	const ONE_FORM = { away: {}, undatedUnknown: [], leftOver: [] };
+	const ONE_FORM = { away: {}, undatedUnknown: [], leftOver: [], quiet: {} };
 
 	it('brings a v1 state up through v2 and v3: the floor time F becomes the position before every event at F, the undated list a table of the same keys, the cursor the one form of the position', () => {
 		const outcome = readSavedPosition(fromJson(V1));
@@ -309,6 +323,8 @@ describe('readSavedPosition', () => {
 				undatedUnknown: ['b'],
 				allFormsSince: T0 - 5000,
 				leftOver: ['a'],
+				// v4 -> v5: no form has a rhythm yet; Alert When Quiet learns it at the next read.
+				quiet: {},
 			},
 		});
 	});

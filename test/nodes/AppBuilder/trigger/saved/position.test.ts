@@ -31,6 +31,7 @@ describe("the trigger's saved position over its forms", () => {
 		away: {},
 		undatedUnknown: [],
 		leftOver: [],
+		quiet: {},
 		...extra,
 	});
 	const ALL = { allForms: true, nowMs: 0, allFormsSince: 0 };

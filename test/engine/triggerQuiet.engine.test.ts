@@ -1,0 +1,88 @@
+import { FIXTURE } from '../emulator';
+import {
+	appBuilderCredentials,
+	pollAppBuilderTrigger,
+	triggerParameters,
+} from '../support/appBuilderRuns';
+import { submitLead } from '../support/submitLead';
+import { useEmulator } from '../support/useEmulator';
+
+/**
+ * Alert When Quiet through n8n-core's PollContext over real HTTP against the
+ * emulator: the poll reports a quiet form through n8n's __emitError (a failed
+ * execution and the error workflow, in n8n) once per spell, and still emits
+ * its leads and saves its position. Only the clock is faked.
+ */
+describe('App Builder Trigger, Alert When Quiet, in the n8n engine', () => {
+	const emu = useEmulator();
+	const HOUR = 60 * 60 * 1000;
+	const T0 = Date.parse('2026-06-01T09:00:00Z');
+	const SECOND_FORM = FIXTURE.secondFormPageId;
+
+	beforeEach(() => {
+		jest.useFakeTimers({
+			doNotFake: [
+				'setTimeout',
+				'clearTimeout',
+				'setInterval',
+				'clearInterval',
+				'setImmediate',
+				'clearImmediate',
+				'nextTick',
+				'queueMicrotask',
+				'hrtime',
+				'performance',
+			],
+		});
+	});
+	afterEach(() => jest.useRealTimers());
+
+	it('reports each quiet form once per spell, naming it, while the other forms emit their leads; the next lead ends the spell', async () => {
+		const credentials = appBuilderCredentials(emu());
+		const parameters = triggerParameters({
+			watch: 'allForms',
+			options: { quietAlert: 'fixed', quietHours: 24 },
+		});
+		let workflowStaticData = {};
+		const pollAt = async (time: number) => {
+			jest.setSystemTime(time);
+			const outcome = await pollAppBuilderTrigger(credentials, parameters, { workflowStaticData });
+			expect(outcome.error).toBeUndefined();
+			workflowStaticData = outcome.workflowStaticData;
+			return outcome;
+		};
+
+		submitLead(emu(), { name: 'Old lead', addedon: T0 - HOUR });
+		submitLead(emu(), { name: 'Other form', addedon: T0 - HOUR, pageId: SECOND_FORM });
+		expect((await pollAt(T0)).emittedErrors).toEqual([]);
+		// A full day after activation: both forms quiet; the second gets a lead just in time.
+		submitLead(emu(), {
+			name: 'Second form lead',
+			addedon: T0 + 23 * HOUR,
+			pageId: SECOND_FORM,
+		});
+		const quiet = await pollAt(T0 + 24 * HOUR);
+		expect(quiet.result?.[0].map((item) => item.json.name)).toEqual(['Second form lead']);
+		expect(quiet.emittedErrors).toHaveLength(1);
+		expect(quiet.emittedErrors[0].message).toMatch(
+			/^Form .*formbuilder.* has had no new lead for 1 day 1 hour$/,
+		);
+		expect(quiet.emittedErrors[0].message).toContain(FIXTURE.formPageId);
+		expect(quiet.emittedErrors[0].description).toContain('Alert When Quiet is set to 1 day');
+		expect(quiet.emittedErrors[0].description).toContain('This is reported once');
+
+		// The same spell, later: not again.
+		expect((await pollAt(T0 + 30 * HOUR)).emittedErrors).toEqual([]);
+		// A lead ends the spell silently; the next spell is reported again.
+		submitLead(emu(), { name: 'Back', addedon: T0 + 31 * HOUR });
+		const back = await pollAt(T0 + 32 * HOUR);
+		expect(back.emittedErrors).toEqual([]);
+		expect(back.result?.[0].map((item) => item.json.name)).toEqual(['Back']);
+		const again = await pollAt(T0 + 31 * HOUR + 24 * HOUR);
+		expect(again.emittedErrors.map((error) => error.message)).toEqual([
+			expect.stringContaining(FIXTURE.formPageId),
+		]);
+		// The second form went quiet at T0 + 23 hours: it is reported in the same poll.
+		expect(again.emittedErrors[0].message).toContain(SECOND_FORM);
+	});
+});
