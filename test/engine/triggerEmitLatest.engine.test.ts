@@ -98,6 +98,7 @@ describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', (
 			away: {},
 			undatedUnknown: [],
 			leftOver: [],
+			quiet: {},
 		});
 	});
 
