@@ -123,6 +123,8 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	async function prepare(
 		workflow: Workflow,
 		parameters: Record<string, Record<string, unknown>> = {},
+		/** Credentials of other nodes, by node name (the App Builder nodes get the App Builder credential). */
+		credentials: Record<string, Record<string, { id: string; name: string }>> = {},
 	): Promise<string[]> {
 		const swapped: string[] = [];
 		const nodes = workflow.nodes.map((node) => {
@@ -137,6 +139,8 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 					parameters: {},
 				};
 			}
+			if (credentials[node.name] !== undefined)
+				return { ...node, credentials: credentials[node.name] };
 			if (!node.type.startsWith('n8n-nodes-appbuilder.')) return node;
 			return {
 				...node,
@@ -210,10 +214,21 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
 	}, 300_000);
 
-	it('webhook-add-user.json: imports whole, adds the user the webhook names and answers 201, and answers 422 with the node’s message, through its error output, for an email already taken', async () => {
+	it('webhook-add-user.json: imports whole, refuses a caller without its header key, adds the user the webhook names and answers 201, answers 422 with the node’s message for an email already taken, and 500 for any other error', async () => {
 		const workflow = await importExample('webhook-add-user.json');
 		expect(await parameterIssues(workflow)).toEqual({});
-		expect(await prepare(workflow)).toEqual([]);
+		const keyId = await n8n.createCredential('Sign-up key', 'httpHeaderAuth', {
+			name: 'X-Signup-Key',
+			value: 'a-long-random-sign-up-key',
+		});
+		expect(
+			await prepare(
+				workflow,
+				{},
+				{ 'Sign-up Webhook': { httpHeaderAuth: { id: keyId, name: 'Sign-up key' } } },
+			),
+		).toEqual([]);
+		const key = { 'X-Signup-Key': 'a-long-random-sign-up-key' };
 
 		const person = {
 			email: 'ann.lee@example.com',
@@ -221,7 +236,11 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 			password: 'Pa55word!',
 			phone: '5551234567',
 		};
-		const added = await callWebhook(n8n, 'appbuilder-add-user', person);
+		const stranger = await callWebhook(n8n, 'appbuilder-add-user', person);
+		expect(stranger.status).toBe(403);
+		expect(emu.control.users()).toEqual([]);
+
+		const added = await callWebhook(n8n, 'appbuilder-add-user', person, key);
 		expect({ status: added.status, body: JSON.parse(added.body) }).toEqual({
 			status: 201,
 			body: { ok: true, email: 'ann.lee@example.com', message: expect.any(String) },
@@ -237,26 +256,35 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		]);
 		expect(JSON.stringify(emu.control.requests())).not.toContain('Pa55word!');
 
-		const again = await callWebhook(n8n, 'appbuilder-add-user', person);
+		const again = await callWebhook(n8n, 'appbuilder-add-user', person, key);
 		expect(again.status).toBe(422);
 		expect(JSON.parse(again.body)).toEqual({
 			ok: false,
 			error: expect.stringMatching(/already belongs to an app user/),
 		});
+		const broken = await callWebhook(n8n, 'appbuilder-add-user', { ...person, email: '' }, key);
+		expect({ status: broken.status, body: JSON.parse(broken.body) }).toEqual({
+			status: 500,
+			body: { ok: false, error: 'The user could not be added; try again later.' },
+		});
 		expect(emu.control.users()).toHaveLength(1);
 
-		const executions = await settledExecutions(workflow.id, 2);
-		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
-		expect(Object.keys(executions[0].data.resultData.runData).sort()).toEqual([
-			'Add User',
-			'Respond Added',
-			'Sign-up Webhook',
+		const executions = await settledExecutions(workflow.id, 3);
+		expect(executions.map((execution) => execution.status)).toEqual([
+			'success',
+			'success',
+			'success',
 		]);
-		expect(Object.keys(executions[1].data.resultData.runData).sort()).toEqual([
-			'Add User',
-			'Respond Refused',
-			'Sign-up Webhook',
-		]);
+		const ran = executions.map((execution) =>
+			Object.keys(execution.data.resultData.runData).sort(),
+		);
+		expect(ran).toEqual(
+			expect.arrayContaining([
+				['Add User', 'Respond Added', 'Sign-up Webhook'],
+				['Add User', 'Email Already Registered?', 'Respond Refused', 'Sign-up Webhook'],
+				['Add User', 'Email Already Registered?', 'Respond Failed', 'Sign-up Webhook'],
+			]),
+		);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
 	}, 180_000);

@@ -10,11 +10,12 @@ export async function callWebhook(
 	n8n: N8nInstance,
 	path: string,
 	body: unknown,
+	headers: Record<string, string> = {},
 ): Promise<{ status: number; body: string }> {
 	for (let attempt = 0; ; attempt++) {
 		const response = await fetch(`${n8n.url}/webhook/${path}`, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
+			headers: { 'Content-Type': 'application/json', ...headers },
 			body: JSON.stringify(body),
 		});
 		const text = await response.text();
