@@ -56,7 +56,8 @@ export class AppBuilderTrigger implements INodeType {
 					{
 						name: 'New or Updated Inquiry',
 						value: 'newOrUpdated',
-						description: "Also starts the workflow again when an inquiry's last-updated time moves",
+						description:
+							'Also starts the workflow again when the inquiry is changed in App Builder (its updatedon time changes)',
 					},
 				],
 			},
@@ -93,24 +94,23 @@ export class AppBuilderTrigger implements INodeType {
 					type: 'options',
 					default: 'none',
 					description:
-						'What the first poll after activation (or after changing the form) emits; every inquiry after it is emitted once either way',
+						'What to do with the leads already in the form when the workflow is activated. Old leads run through every step, emails included.',
 					options: [
 						{
-							name: 'Emit Nothing',
+							name: 'Only New Leads',
 							value: 'none',
-							description: 'Inquiries already in the form are not sent; only new ones are',
+							description: 'Start with the leads that arrive from now on',
 						},
 						{
-							name: 'Emit the Latest',
+							name: 'Send the Latest Leads',
 							value: 'latest',
 							description:
-								'Also send the latest few inquiries already in the form (with All Forms, in each form)',
+								'Also send the latest few leads already there (with All Forms, of each form)',
 						},
 						{
-							name: 'Emit Since a Date',
+							name: 'Send Leads Since a Date',
 							value: 'since',
-							description:
-								'Also send every inquiry submitted at or after Since, oldest first (more than Max Inquiries per Poll follow on the next polls)',
+							description: 'Also send every lead submitted since the date in Since, oldest first',
 						},
 					],
 				},
@@ -120,7 +120,7 @@ export class AppBuilderTrigger implements INodeType {
 					type: 'dateTime',
 					default: '',
 					description:
-						"When On First Poll is Emit Since a Date: the first poll emits every inquiry submitted at or after this moment (not in the future), such as 2026-01-31T09:00:00 (read in the workflow's time zone) or 2026-01-31T09:00:00Z; n8n dates such as {{ $now.minus({ days: 7 }) }} work too",
+						'For Send Leads Since a Date: send every lead from this moment on, such as 2026-01-31T09:00:00 or {{ $now.minus({ days: 7 }) }}',
 				},
 				{
 					displayName: 'Latest Count',
@@ -129,7 +129,7 @@ export class AppBuilderTrigger implements INodeType {
 					typeOptions: { minValue: 1, maxValue: MAX_FIRST_POLL_COUNT },
 					default: DEFAULT_FIRST_POLL_COUNT,
 					description:
-						'How many of the latest inquiries the first poll emits, when On First Poll is Emit the Latest',
+						'How many of the latest inquiries the first poll emits, when On First Poll is Send the Latest Leads',
 				},
 				{
 					displayName: 'Max Inquiries per Poll',
@@ -147,7 +147,7 @@ export class AppBuilderTrigger implements INodeType {
 					typeOptions: { minValue: 1 },
 					default: DEFAULT_ERROR_AFTER_POLLS,
 					description:
-						"Once the trigger has worked, a failed poll is logged and tried again at the next poll. When this many polls in a row fail, and for at least Error After Minutes, the trigger reports an error once: n8n records a failed execution and runs the workflow's error workflow. No inquiry is lost either way.",
+						'Report an error (to the Error Workflow of Workflow Settings) once this many polls in a row fail, for at least Error After Minutes',
 				},
 				{
 					displayName: 'Error After Minutes',
@@ -156,7 +156,7 @@ export class AppBuilderTrigger implements INodeType {
 					typeOptions: { minValue: 0 },
 					default: DEFAULT_ERROR_AFTER_MINUTES,
 					description:
-						'How long polls must keep failing before the trigger reports an error (see Error After Failed Polls)',
+						'Report an error only once polls have been failing for this long, and at least Error After Failed Polls times (both must be reached)',
 				},
 				{
 					displayName: 'Alert When Quiet',
@@ -164,7 +164,7 @@ export class AppBuilderTrigger implements INodeType {
 					type: 'options',
 					default: 'off',
 					description:
-						"Report a form that gets no new lead for too long, once per quiet spell: n8n records a failed execution and runs the workflow's error workflow (Workflow Settings > Error Workflow). Leads are emitted as usual either way.",
+						'Warn once when a form gets no new lead for too long, through the Error Workflow of Workflow Settings. Leads still come through as usual.',
 					options: [
 						{ name: 'Off', value: 'off' },
 						{
@@ -177,7 +177,7 @@ export class AppBuilderTrigger implements INodeType {
 							name: 'When Unusually Quiet',
 							value: 'unusual',
 							description:
-								'When a form is quiet twice as long as its longest gap of the last four weeks, and at least 2 hours; a form needs 10 leads going back over a week first',
+								'When a form is quiet twice as long as its longest quiet of the last four weeks (at least 2 hours); needs 10 leads over more than a week first',
 						},
 					],
 				},
@@ -193,7 +193,7 @@ export class AppBuilderTrigger implements INodeType {
 				{
 					...timeoutOption,
 					description:
-						"Seconds the answer of the App Builder API may take to arrive in full (n8n's own poll time limit, when shorter, applies instead); a poll that runs out of time saves nothing and is tried again next poll",
+						'How many seconds to wait for App Builder to answer; a poll that waits longer is tried again at the next poll, and no lead is lost',
 				},
 			]),
 		],

@@ -5,7 +5,7 @@
  * every millisecond, and the process's maximum when that is higher), less
  * the resident set size just before it. Modes:
  * - ours: an everyday poll, from the static data a previous poll left (a JSON file);
- * - latest: a first poll set to Emit the Latest (the largest Latest Count), with no saved state;
+ * - latest: a first poll set to Send the Latest Leads (the largest Latest Count), with no saved state;
  * - floor: the same request and JSON.parse of the body.
  * Usage: tsx memoryProbe.ts <ours|latest|floor> <emulator url> [static data file]
  */

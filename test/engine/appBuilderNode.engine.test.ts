@@ -93,6 +93,7 @@ describe('App Builder node in the n8n engine', () => {
 			const result = await run(addUser({ phone: '5550000000' }));
 			expect(result.error?.message).toMatch(/already belongs to an app user/);
 			expect(result.error?.description).toMatch(/Update User/);
+			expect(result.error?.description).toMatch(/send them to the app to log in/);
 			expectNoSecrets({ message: result.error?.message, description: result.error?.description });
 		});
 	});
@@ -260,6 +261,7 @@ describe('App Builder node in the n8n engine', () => {
 			await run(addUser());
 			const result = await run(addUser({ email: 'other@example.com' }));
 			expect(result.error?.message).toMatch(/phone number already belongs/);
+			expect(result.error?.description).toMatch(/check the number for this item/);
 		});
 
 		it('reads an HTML error page as a clear error, not a parse crash', async () => {

@@ -184,7 +184,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		expect(trigger.staticData).toEqual({});
 	});
 
-	it('with "Emit the Latest" the first poll sends the latest N, oldest first', async () => {
+	it('with "Send the Latest Leads" the first poll sends the latest N, oldest first', async () => {
 		for (let i = 0; i < 8; i++) submit(`Lead ${i}`, T0 + i * 1000);
 		const trigger = makeTrigger({ options: { firstPoll: 'latest', firstPollCount: 3 } });
 		expect(names((await trigger.poll()).result)).toEqual(['Lead 5', 'Lead 6', 'Lead 7']);

@@ -254,7 +254,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		expect(trigger.saved).toEqual({});
 	});
 
-	describe('On First Poll: Emit Since a Date', () => {
+	describe('On First Poll: Send Leads Since a Date', () => {
 		const since = T0 - 24 * 3600_000;
 
 		it('emits every lead at or after the date, oldest first, within Max Inquiries per Poll, then carries on', async () => {
@@ -482,7 +482,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			);
 		});
 
-		it('Watch switched to One Form and back to All Forms with Emit Since a Date emits nothing twice', async () => {
+		it('Watch switched to One Form and back to All Forms with Send Leads Since a Date emits nothing twice', async () => {
 			const since = Date.now() - 3_600_000;
 			listForms('contact', 'quote');
 			submit('contact', 'Contact Since', since + 1000);
@@ -524,7 +524,9 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			});
 			const outcome = await trigger.poll();
 			expect(outcome.error?.message).toBe('Since is in the future');
-			expect(outcome.error?.description).toMatch(/Set Since to a moment in the past.*Emit Nothing/);
+			expect(outcome.error?.description).toMatch(
+				/Set Since to a moment in the past.*Only New Leads/,
+			);
 			expect(JSON.stringify(trigger.saved)).not.toMatch(/appBuilderTrigger|inquiryCursor/);
 		});
 	});

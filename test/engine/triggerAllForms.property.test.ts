@@ -26,7 +26,7 @@ import { pollAppBuilderTrigger } from '../support/appBuilderRuns';
  * What must hold, for each Event (a change of Event starts over):
  * - no lead is emitted twice;
  * - a lead submitted after the trigger began to watch its form (or, with
- *   Emit Since a Date, one dated at or after Since) is emitted, once the
+ *   Send Leads Since a Date, one dated at or after Since) is emitted, once the
  *   app behaves again; an undated one once its form has been read;
  * - none submitted before, and dated before, is emitted;
  * - each poll's items are oldest first, undated last;

@@ -16,13 +16,13 @@ import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 
 /**
- * A first poll set to Emit the Latest, through n8n-core's PollContext over
+ * A first poll set to Send the Latest Leads, through n8n-core's PollContext over
  * real HTTP against the emulator: the trigger keeps only the newest records
  * as the answer streams past, and must still emit exactly the newest N, in
  * the cursor's order (time, then key), with the record the cursor reads for
  * a key listed twice, and leave the same saved state.
  */
-describe('App Builder Trigger, Emit the Latest first poll, in the n8n engine', () => {
+describe('App Builder Trigger, Send the Latest Leads first poll, in the n8n engine', () => {
 	const emu = useEmulator();
 
 	const T0 = Date.parse('2026-05-01T08:00:00Z');

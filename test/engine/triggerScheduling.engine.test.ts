@@ -193,7 +193,7 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			await workflow.poll({ id: 'node-1', name: 'Renamed' });
 			submit('Ann', T0 + 1000);
 			const newcomer = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' });
-			expect(newcomer.result).toBeNull(); // its first poll: Emit Nothing
+			expect(newcomer.result).toBeNull(); // its first poll: Only New Leads
 			expect(names((await workflow.poll({ id: 'node-1', name: 'Renamed' })).result)).toEqual([
 				'Ann',
 			]);

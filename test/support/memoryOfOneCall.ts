@@ -7,7 +7,7 @@
  *
  * Usage: tsx memoryOfOneCall.ts <path> <web service base URL>
  * Paths: getManyLimit, getManyAll, poll (a later poll whose floor every record
- * is above, so each may be emitted), firstPoll (Emit Nothing, so no record is
+ * is above, so each may be emitted), firstPoll (Only New Leads, so no record is
  * kept), fetchTestEvent. The form is MEASURED_FORM; a warm-up call first reads the
  * form WARMUP_FORM the same way, so modules and the HTTP stack are loaded.
  * Prints a line MEASURED_LINE and {"peakAddedBytes", "items", "error",

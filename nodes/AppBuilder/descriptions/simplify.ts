@@ -7,5 +7,5 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to return a flat item with one field per form field instead of the raw inquiry record',
+		"Whether to return each lead as simple fields (name, email, ...) rather than App Builder's raw record",
 };

@@ -16,7 +16,7 @@ export const CREDENTIAL = 'the App Builder API credential';
 export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	400: {
 		message: 'The App Builder API rejected the request as invalid',
-		fix: "Check the values of the node's fields against what the API expects; the API's own message is shown above.",
+		fix: "Check the node's fields against the API's message above; a field filled by an expression may be empty or wrong for this item.",
 		retryable: false,
 	},
 	401: {
@@ -36,12 +36,12 @@ export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	},
 	405: {
 		message: 'The App Builder API does not allow this HTTP method here',
-		fix: `Check the Web Service Base URL in ${CREDENTIAL}: a proxy or a wrong host may be rewriting the request.`,
+		fix: `Check the Web Service Base URL in ${CREDENTIAL}: leave it at https://api.appexecutable.com unless App Builder gave you another address.`,
 		retryable: false,
 	},
 	406: {
 		message: 'The App Builder API cannot answer in the requested format',
-		fix: 'The node asks for JSON; a proxy between n8n and the API may be changing the Accept header.',
+		fix: `Check the Web Service Base URL in ${CREDENTIAL} (https://api.appexecutable.com unless App Builder gave you another). If it is right, ask whoever runs your n8n whether a proxy changes its requests.`,
 		retryable: false,
 	},
 	410: {
@@ -96,12 +96,12 @@ export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	},
 	2039: {
 		message: 'This email already belongs to an app user',
-		fix: 'Use the Update User operation to change an existing user, or register the user with another email.',
+		fix: "This person already has an account: send them to the app to log in (or reset their password there). To carry on with the other items, set the node's Settings > On Error to Continue (using error output) and route this case, or register another email. Update User changes an existing user but needs their current password.",
 		retryable: false,
 	},
 	2040: {
 		message: 'This phone number already belongs to another app user',
-		fix: 'Each app user needs a unique phone number: use another one, or update the user who already has it.',
+		fix: 'Each app user needs their own phone number: check the number for this item, or leave Phone out of this step if the app does not need it.',
 		retryable: false,
 	},
 	2041: {

@@ -113,7 +113,7 @@ function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since
 	if (sinceMs === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
-			'On First Poll is "Since a Date", but Since is empty',
+			'On First Poll is "Send Leads Since a Date", but Since is empty',
 			{
 				description:
 					'Set Options > Since to the date and time from which inquiries are emitted on the first poll, such as 2026-01-31T09:00:00Z.',
@@ -123,7 +123,7 @@ function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since
 	// A first poll would emit nothing until then, and forms read later would not wait for it: refused, so every form starts alike.
 	if (sinceMs > Date.now()) {
 		throw new NodeOperationError(context.getNode(), 'Since is in the future', {
-			description: `On First Poll is "Emit Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set On First Poll to Emit Nothing to start with the inquiries that arrive from now on.`,
+			description: `On First Poll is "Send Leads Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set On First Poll to Only New Leads to start with the inquiries that arrive from now on.`,
 		});
 	}
 	return { kind: 'since', sinceMs };

@@ -79,7 +79,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					"Only inquiries submitted after this moment: a date and time such as 2026-01-31T09:00:00, read in the workflow's time zone (Workflow Settings > Timezone), or with an offset (2026-01-31T09:00:00Z); {{ $now.minus({ days: 1 }) }} and {{ $today }} work as they are",
+					"Only inquiries submitted after this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $now.minus({ days: 1 }) }}",
 			},
 			{
 				displayName: 'Submitted Before',
@@ -87,7 +87,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					"Only inquiries submitted before this moment: a date and time such as 2026-01-31T09:00:00, read in the workflow's time zone (Workflow Settings > Timezone), or with an offset (2026-01-31T09:00:00Z); {{ $now }} and {{ $today }} work as they are",
+					"Only inquiries submitted before this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $today }}",
 			},
 		],
 	},

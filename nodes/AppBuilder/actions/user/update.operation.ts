@@ -40,7 +40,7 @@ const properties: INodeProperties[] = [
 	{
 		...phoneField,
 		description:
-			'The phone number as digits, such as 5551234567: the API takes it as a number. Spaces, dashes, dots and brackets are removed; a leading 0 or + is refused unless Phone Format is Text.',
+			'The phone number, such as 5551234567; spaces, dashes and brackets are removed. For a leading 0 or +, set Phone Format to Text.',
 	},
 	{
 		displayName: 'Phone Format',

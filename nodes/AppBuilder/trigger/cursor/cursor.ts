@@ -158,7 +158,7 @@ export function planPoll(
  * Which records a caller reading a large answer keeps the bytes of: those
  * planPoll could emit given the same cursor and options (after the floor
  * and not seen, or seen earlier in newOrUpdated; every undated one), or on
- * an Emit the Latest first poll the newest `count`; on any other first
+ * an Send the Latest Leads first poll the newest `count`; on any other first
  * poll, none. An everyday poll so copies out only the few new records.
  */
 export type RecordsToKeep = ((event: CursorEvent) => boolean) | { newest: number };

@@ -14,4 +14,19 @@ describe('error catalog', () => {
 		expect(meaningOf(599).retryable).toBe(true);
 		expect(meaningOf(418).retryable).toBe(false);
 	});
+
+	// Each says what a workflow builder does next, in their words: no header names, no proxies to debug.
+	it.each([
+		[400, /a field filled by an expression may be empty or wrong/],
+		[405, /leave it at https:\/\/api\.appexecutable\.com/],
+		[406, /Web Service Base URL.*ask whoever runs your n8n/],
+		[
+			2039,
+			/already has an account: send them to the app to log in.*On Error to Continue \(using error output\).*needs their current password/,
+		],
+		[2040, /check the number for this item, or leave Phone out/],
+	])('says what to do for %s', (code, fix) => {
+		expect(API_ERROR_CATALOG[code].fix).toMatch(fix);
+		expect(API_ERROR_CATALOG[code].fix).not.toMatch(/Accept header|rewriting the request/);
+	});
 });
