@@ -1,6 +1,6 @@
 /**
  * addedon and updatedon arrive in a unit the API does not state; the
- * magnitude tells it (see docs/trigger.md, "How times are read"). One rule for every
+ * magnitude tells it (see docs/trigger-internals.md, "How times are read"). One rule for every
  * caller (the item, the trigger's cursor, Get Many's filters): a usable time
  * names a valid Date from 1973 on, in whole milliseconds. 0 is not one: read
  * as 1970 it would file a new lead as ancient.

@@ -5,7 +5,7 @@ import { fnv1a64 } from './identity';
 /**
  * An inquiry the API listed with text that is not JSON inside. It is still a
  * lead: it is emitted once like any other, with its text in rawRecord and a
- * warning (see docs/trigger.md, "A malformed record"). Its own fields are the _id,
+ * warning (see docs/trigger-internals.md, "A malformed record"). Its own fields are the _id,
  * requestId, addedon and updatedon the scan could read, so identity, the
  * cursor and Get Many's filters read it as they read a record.
  */

@@ -17,7 +17,7 @@ const CLAIM_MARGIN_MS = 60_000;
 /**
  * One poll of the trigger, or "Fetch Test Event". One poll of a trigger runs
  * at a time in this n8n: a poll that finds another under way returns at once
- * and leaves the leads to it (docs/trigger.md, "Overlapping polls").
+ * and leaves the leads to it (docs/trigger-internals.md, "Overlapping polls").
  */
 export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();

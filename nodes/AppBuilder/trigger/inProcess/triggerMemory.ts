@@ -3,7 +3,7 @@ import { fnv1a64 } from '../../inquiries/identity';
 
 /**
  * What this n8n process remembers of each trigger between its polls, and why
- * (docs/trigger.md, "When n8n polls"): the poll under way, the position the
+ * (docs/trigger-internals.md, "When n8n polls"): the poll under way, the position the
  * last poll handed to n8n under durable poll cursors, and how long failures
  * have lasted. One entry per trigger (workflow ID and node ID), dropped
  * FORGET_AFTER_MS after the trigger's last poll, or the least recently
