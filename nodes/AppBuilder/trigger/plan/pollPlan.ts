@@ -143,8 +143,8 @@ export class FormsPoll {
 
 	/**
 	 * Each form's rhythm after this poll and the spells to report: forms read
-	 * learn their new leads; forms away (out of the list) are judged as they
-	 * stand; forms that failed or were not reached are neither.
+	 * learn their new leads; forms out of the app's list are judged as they
+	 * stand; forms that failed, were not reached or are not watched are neither.
 	 */
 	private quietForms(outcomes: readonly FormOutcome[]): {
 		rhythms: Map<string, FormRhythm> | undefined;
@@ -166,7 +166,8 @@ export class FormsPoll {
 		for (const [pageId, rhythm] of saved) {
 			if (listed.has(pageId)) continue;
 			rhythms.set(pageId, rhythm);
-			judged.set(pageId, true);
+			// Out of the app's list is judged; merely not watched (Watch: One Form) is not.
+			if (setup.allForms) judged.set(pageId, true);
 		}
 		const quietSpells: FormsPlan['quietSpells'] = [];
 		for (const [pageId, away] of judged) {

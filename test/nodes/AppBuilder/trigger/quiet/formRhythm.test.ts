@@ -164,6 +164,33 @@ describe('Alert When Quiet, over 90 days of leads', () => {
 });
 
 describe('a form rhythm', () => {
+	it("judges a form out of the app's list, but not one only left unwatched by Watch: One Form", () => {
+		const quietSince = T0 - 30 * DAY;
+		const saved: TriggerPosition = {
+			scope: 'app/new',
+			forms: {
+				a: { floor: { time: 0, key: '' }, seen: {}, undated: '' },
+				b: { floor: { time: 0, key: '' }, seen: {}, undated: '' },
+			},
+			away: {},
+			undatedUnknown: [],
+			leftOver: [],
+			quiet: { b: { since: quietSince, last: quietSince, weeks: [] } },
+		};
+		const spellsWhen = (allForms: boolean) =>
+			new FormsPoll({
+				saved,
+				scope: 'app/new',
+				listed: ['a'],
+				allForms,
+				cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 },
+				quiet: { kind: 'fixed', afterMs: DAY },
+				nowMs: T0,
+			}).plan([{ pageId: 'a', events: [] }]).quietSpells;
+		expect(spellsWhen(true)).toEqual([expect.objectContaining({ pageId: 'b', away: true })]);
+		expect(spellsWhen(false)).toEqual([]);
+	});
+
 	it('waits a full period after activation, however old the last lead', () => {
 		const rhythm = nextRhythm(undefined, [T0 - 30 * DAY], T0);
 		expect(quietSpell(rhythm, { kind: 'fixed', afterMs: DAY }, T0 + DAY - 1)).toBeUndefined();
