@@ -30,7 +30,7 @@ const unusedVars = {
 	ignoreRestSiblings: true,
 };
 
-// Dependencies only point down: node files -> actions, trigger -> inquiries, methods -> descriptions ->
+// Dependencies only point down: node files -> actions, trigger -> acrossForms (reading each form of an app) -> inquiries, methods -> descriptions ->
 // parameters, transport -> nodes/shared (see ARCHITECTURE.md, "Layers"); inquiries/ is pure lead logic and
 // reaches no I/O: the transport's calls take its readers, not the other way round. Each folder lists the folders it
 // must not import from; an import string is matched by path segment, so '../inquiries/cursor' is caught.
@@ -51,6 +51,15 @@ const PURE = [
 ];
 const LAYERS = {
 	'nodes/AppBuilder/actions': ['trigger', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/acrossForms': [
+		'actions',
+		'trigger',
+		'methods',
+		'descriptions',
+		'parameters',
+		'credentials',
+		NODE_FILE,
+	],
 	'nodes/AppBuilder/trigger': TRIGGER,
 	'nodes/AppBuilder/trigger/reading': [...TRIGGER, 'plan', 'saved', 'inProcess', TRIGGER_TOP],
 	'nodes/AppBuilder/trigger/inProcess': [
@@ -68,6 +77,7 @@ const LAYERS = {
 	'nodes/AppBuilder/trigger/quiet': [...TRIGGER, ...PURE, 'plan', 'saved'],
 	'nodes/AppBuilder/trigger/cursor': [...TRIGGER, ...PURE, 'plan', 'saved', 'quiet'],
 	'nodes/AppBuilder/inquiries': [
+		'acrossForms',
 		'actions',
 		'trigger',
 		'methods',
@@ -76,8 +86,16 @@ const LAYERS = {
 		'credentials',
 		NODE_FILE,
 	],
-	'nodes/AppBuilder/methods': ['actions', 'trigger', 'inquiries', 'credentials', NODE_FILE],
+	'nodes/AppBuilder/methods': [
+		'acrossForms',
+		'actions',
+		'trigger',
+		'inquiries',
+		'credentials',
+		NODE_FILE,
+	],
 	'nodes/AppBuilder/descriptions': [
+		'acrossForms',
 		'actions',
 		'trigger',
 		'inquiries',
@@ -87,6 +105,7 @@ const LAYERS = {
 		NODE_FILE,
 	],
 	'nodes/AppBuilder/parameters': [
+		'acrossForms',
 		'actions',
 		'trigger',
 		'inquiries',
@@ -97,6 +116,7 @@ const LAYERS = {
 		NODE_FILE,
 	],
 	'nodes/AppBuilder/transport': [
+		'acrossForms',
 		'actions',
 		'trigger',
 		'inquiries',

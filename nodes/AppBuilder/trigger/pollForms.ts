@@ -1,6 +1,8 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { formLabel, withItsForm } from '../acrossForms/itemForm';
+import { FORM_CONCURRENCY, readForms } from '../acrossForms/readForms';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { asNodeError } from '../parameters/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
@@ -15,8 +17,6 @@ import {
 } from './pollReports';
 import { fetchInquiryList } from './reading/fetchInquiryList';
 import type { InquiryList } from './reading/inquiryList';
-import { withItsForm } from './reading/itemForm';
-import { FORM_CONCURRENCY, readForms } from './reading/readForms';
 import { positionScope, type TriggerPosition } from './saved/position';
 import {
 	isStagedCopy,
@@ -206,8 +206,4 @@ function sameScope(
 	scope: string,
 ): TriggerPosition | undefined {
 	return position?.scope === scope ? position : undefined;
-}
-
-function formLabel(form: AppForm): string {
-	return form.pageName === form.pageId ? form.pageId : `"${form.pageName}" (${form.pageId})`;
 }

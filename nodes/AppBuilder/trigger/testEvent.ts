@@ -1,13 +1,13 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withItsForm } from '../acrossForms/itemForm';
+import { FORM_CONCURRENCY, readForms } from '../acrossForms/readForms';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { replacesListing } from './cursor/latestListings';
-import { withItsForm } from './reading/itemForm';
 import { latestInquiry } from './reading/latestInquiry';
-import { FORM_CONCURRENCY, readForms } from './reading/readForms';
 import type { TriggerSettings } from './triggerSettings';
 
 /**

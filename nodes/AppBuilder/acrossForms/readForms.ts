@@ -1,8 +1,4 @@
-/**
- * Reads forms a few at a time, each apart: one form's failure ends only its
- * own read, and past `startBefore` no further form is started.
- */
-/** Forms of an app read at once, by a poll and by Fetch Test Event. */
+/** Forms of an app read at once: by a poll, Fetch Test Event and Get Many over every form. */
 export const FORM_CONCURRENCY = 4;
 
 export type FormRead<Form, List> =
@@ -10,6 +6,7 @@ export type FormRead<Form, List> =
 	| { form: Form; kind: 'failed'; error: unknown }
 	| { form: Form; kind: 'not-reached' };
 
+/** Reads forms a few at a time, each apart: one form's failure ends only its own read; none starts past `startBefore`. */
 export async function readForms<Form, List>(
 	forms: readonly Form[],
 	read: (form: Form) => Promise<List>,

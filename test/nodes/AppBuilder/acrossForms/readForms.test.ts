@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { readForms } from '../../../../../nodes/AppBuilder/trigger/reading/readForms';
+import { readForms } from '../../../../nodes/AppBuilder/acrossForms/readForms';
 
 describe('reading several forms', () => {
 	const wait = async (ms: number) => await sleep(ms);
