@@ -1,6 +1,7 @@
 import type { IPollFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { durationText, momentText } from '../../shared/text/timeText';
 import { asNodeError } from '../parameters/asNodeError';
 import type { AppForm } from '../transport/appForms';
 import { UNDATED_CHANGES_TOLD_APART } from './cursor/undatedTable';
@@ -124,20 +125,20 @@ export function reportQuietForms(
 	const node = context.getNode();
 	const fixed = settings.quiet.kind === 'fixed';
 	const named = quiet.map(
-		({ label, spell }) => `${label ?? 'The form'} (${duration(spell.quietMs)})`,
+		({ label, spell }) => `${label ?? 'The form'} (${durationText(spell.quietMs)})`,
 	);
 	const message =
 		quiet.length === 1
-			? `Form ${quiet[0].label} has had no new lead for ${duration(quiet[0].spell.quietMs)}`
+			? `Form ${quiet[0].label} has had no new lead for ${durationText(quiet[0].spell.quietMs)}`
 			: `${quiet.length} forms have had no new lead for too long: ${named.join(', ')}`;
 	const details = quiet.map(({ label, spell, away }) => {
 		const usual = fixed
-			? `Alert When Quiet is set to ${duration(spell.thresholdMs)}`
-			: `it is usually never quiet for more than ${duration(spell.usualMs)} (its longest gap of the last four weeks), and is reported after ${duration(spell.thresholdMs)}`;
+			? `Alert When Quiet is set to ${durationText(spell.thresholdMs)}`
+			: `it is usually never quiet for more than ${durationText(spell.usualMs)} (its longest gap of the last four weeks), and is reported after ${durationText(spell.thresholdMs)}`;
 		const gone = away
 			? " It is no longer in the app's list of forms: it may have been unpublished or deleted."
 			: '';
-		return `${label}: its last lead came ${when(spell.last, context.getTimezone())}; ${usual}.${gone}`;
+		return `${label}: its last lead came ${momentText(spell.last, context.getTimezone())}; ${usual}.${gone}`;
 	});
 	const error = new NodeOperationError(node, message, {
 		description: `${details.join(' ')} Check that the form still works in the app (a field made required, the page unpublished, the submit button). This is reported once; the next lead ends the quiet spell. No lead is lost: the trigger keeps polling and emits every lead as usual.`,
@@ -149,29 +150,4 @@ export function reportQuietForms(
 			workflowId: context.getWorkflow().id,
 			node: node.name,
 		});
-}
-
-/** "3 days 4 hours", "5 hours 12 minutes", "45 minutes". */
-function duration(ms: number): string {
-	const minutes = Math.max(1, Math.round(ms / 60_000));
-	const parts: Array<[number, string]> = [
-		[Math.floor(minutes / 1440), 'day'],
-		[Math.floor((minutes % 1440) / 60), 'hour'],
-		[minutes % 60, 'minute'],
-	];
-	const shown = parts.filter(([count]) => count > 0).slice(0, 2);
-	return shown.map(([count, unit]) => `${count} ${unit}${count === 1 ? '' : 's'}`).join(' ');
-}
-
-function when(time: number, timeZone: string): string {
-	try {
-		const text = new Intl.DateTimeFormat('en-GB', {
-			timeZone,
-			dateStyle: 'medium',
-			timeStyle: 'short',
-		}).format(time);
-		return `on ${text} (${timeZone})`;
-	} catch {
-		return `at ${new Date(time).toISOString()}`;
-	}
 }
