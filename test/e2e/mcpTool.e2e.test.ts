@@ -3,9 +3,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+	StreamableHTTPClientTransport,
+	StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
-import { McpClient, type McpTool, type McpToolResult } from './mcpClient';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { N8N_VERSIONS } from './n8nVersions';
 import { mcpToolWorkflow } from './workflows';
@@ -19,9 +25,16 @@ const PASSWORD = 'Agent-pa55word';
 const SECRETS = [FIXTURE.apiKey, FIXTURE.accessToken, PASSWORD];
 
 /** The text of a tool result: n8n answers with one text part. */
-function textOf(result: McpToolResult): string {
+function textOf(result: CallToolResult): string {
 	expect(result.content).toEqual([{ type: 'text', text: expect.any(String) }]);
-	return result.content[0].text;
+	const [part] = result.content;
+	if (part.type !== 'text') throw new Error(`not a text part: ${JSON.stringify(part)}`);
+	return part.text;
+}
+
+/** A JSON Schema property of a tool's input, as n8n describes each $fromAI field. */
+function propertyOf(t: Tool, name: string): { type?: string; description?: string } | undefined {
+	return t.inputSchema.properties?.[name];
 }
 
 function expectNoSecret(text: string): void {
@@ -31,21 +44,26 @@ function expectNoSecret(text: string): void {
 /**
  * The App Builder node as an AI agent's tool in a real n8n: an MCP Server
  * Trigger offers it as three tools (one per operation), and this test is the
- * MCP client, speaking JSON-RPC over the Streamable HTTP endpoint n8n serves,
- * with the emulator behind the node.
+ * MCP client: the official MCP TypeScript SDK's Client over the Streamable HTTP
+ * endpoint n8n serves, with the emulator behind the node.
  */
 describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => {
 	let emu: Emulator;
 	let n8n: N8nInstance;
-	let mcp: McpClient;
-	let tools: McpTool[];
+	let mcpUrl: URL;
+	let transport: StreamableHTTPClientTransport | undefined;
+	let mcp: Client;
+	let tools: Tool[];
 
-	const tool = (name: string): McpTool => {
+	const tool = (name: string): Tool => {
 		const found = tools.find((candidate) => candidate.name === name);
 		if (!found)
 			throw new Error(`n8n offers no tool ${name}: ${tools.map((t) => t.name).join(', ')}`);
 		return found;
 	};
+
+	const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+		(await mcp.callTool({ name, arguments: args })) as CallToolResult;
 
 	beforeAll(async () => {
 		emu = await startEmulator();
@@ -74,10 +92,12 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 			),
 		);
 		await n8n.activate(workflowId);
-		mcp = new McpClient(`${n8n.url}/mcp/${MCP_PATH}`);
+		mcpUrl = new URL(`${n8n.url}/mcp/${MCP_PATH}`);
 	}, 600_000);
 
 	afterAll(async () => {
+		// Ends the session on n8n (DELETE), as an MCP client leaving should.
+		await transport?.terminateSession().catch(() => undefined);
 		await mcp?.close().catch(() => undefined);
 		if (n8n) await n8n.destroy();
 		if (emu) await emu.close();
@@ -85,22 +105,28 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 
 	it('initialize: n8n answers as an MCP server that offers tools', async () => {
 		// n8n registers the production webhook a moment after activation.
-		let answer: Awaited<ReturnType<McpClient['initialize']>> | undefined;
-		for (let attempt = 0; !answer; attempt++) {
+		// A failed connect closes its client and transport, so each attempt makes new ones.
+		for (let attempt = 0; !transport; attempt++) {
+			const client = new Client({ name: 'appbuilder-e2e', version: '1.0.0' });
+			const candidate = new StreamableHTTPClientTransport(mcpUrl);
 			try {
-				answer = await mcp.initialize();
+				// initialize, then the initialized notification
+				await client.connect(candidate);
+				mcp = client;
+				transport = candidate;
 			} catch (error) {
+				const notYet = error instanceof StreamableHTTPError && error.code === 404;
 				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- not a node: the test fails with the client's error
-				if (attempt >= 30 || !String(error).includes('HTTP 404')) throw error;
+				if (attempt >= 30 || !notYet) throw error;
 				await sleep(1000);
 			}
 		}
-		expect(answer.capabilities).toHaveProperty('tools');
-		expect(answer.serverInfo.name).toBe('MCP_Server_Trigger');
+		expect(mcp.getServerCapabilities()).toHaveProperty('tools');
+		expect(mcp.getServerVersion()?.name).toBe('MCP_Server_Trigger');
 	});
 
 	it('tools/list: each operation is a tool whose description says what it does, with the $fromAI fields as its input', async () => {
-		tools = await mcp.listTools();
+		tools = (await mcp.listTools()).tools;
 		console.log(`tools/list as n8n served it:\n${JSON.stringify(tools, null, 2)}`);
 		expect(tools.map((t) => t.name).sort()).toEqual([
 			'Add_app_user',
@@ -112,7 +138,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		expect(tool('Update_app_user').description).toBe('Update an app user in App Builder');
 		expect(tool('Get_form_inquiries').description).toBe('Get many form inquiries in App Builder');
 
-		const fields = (t: McpTool) => Object.keys(t.inputSchema.properties ?? {}).sort();
+		const fields = (t: Tool) => Object.keys(t.inputSchema.properties ?? {}).sort();
 		expect(fields(tool('Add_app_user'))).toEqual(['email', 'name', 'password', 'phone']);
 		expect(fields(tool('Update_app_user'))).toEqual([
 			'email',
@@ -123,15 +149,15 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		]);
 		expect(fields(tool('Get_form_inquiries'))).toEqual(['formId']);
 		for (const t of tools) expect([...(t.inputSchema.required ?? [])].sort()).toEqual(fields(t));
-		expect(tool('Get_form_inquiries').inputSchema.properties?.formId).toEqual({
+		expect(propertyOf(tool('Get_form_inquiries'), 'formId')).toEqual({
 			type: 'string',
 			description: expect.stringContaining('formbuilder_<digits>_<digits>'),
 		});
-		expect(tool('Add_app_user').inputSchema.properties?.phone?.description).toMatch(/digits/);
+		expect(propertyOf(tool('Add_app_user'), 'phone')?.description).toMatch(/digits/);
 	});
 
 	it('tools/call Add app user: the user exists in the App Builder API afterwards', async () => {
-		const result = await mcp.callTool('Add_app_user', {
+		const result = await callTool('Add_app_user', {
 			email: 'ana.lima@example.com',
 			name: 'Ana Lima',
 			password: PASSWORD,
@@ -156,7 +182,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	});
 
 	it('tools/call Update app user: the API holds the changed name, phone and group', async () => {
-		const result = await mcp.callTool('Update_app_user', {
+		const result = await callTool('Update_app_user', {
 			email: 'ana.lima@example.com',
 			name: 'Ana Lima Souza',
 			password: PASSWORD,
@@ -179,7 +205,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 
 	it('tools/call Get form inquiries: the 20 newest inquiries, flattened, in a compact answer', async () => {
 		emu.control.clearRequests();
-		const result = await mcp.callTool('Get_form_inquiries', { formId: FIXTURE.formPageId });
+		const result = await callTool('Get_form_inquiries', { formId: FIXTURE.formPageId });
 		expect(result.isError).toBeUndefined();
 		const text = textOf(result);
 		const inquiries = JSON.parse(text) as Array<Record<string, unknown>>;
@@ -222,7 +248,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	});
 
 	it('tools/call with an email the API refuses: an error result that says what to fix, with no secret', async () => {
-		const result = await mcp.callTool('Add_app_user', {
+		const result = await callTool('Add_app_user', {
 			email: 'ana.lima-at-example.com',
 			name: 'Ana',
 			password: PASSWORD,
@@ -238,7 +264,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 
 	it("tools/call with a form name instead of its ID: an error result naming the ID's shape, with no secret", async () => {
 		emu.control.clearRequests();
-		const result = await mcp.callTool('Get_form_inquiries', { formId: 'Contact Us' });
+		const result = await callTool('Get_form_inquiries', { formId: 'Contact Us' });
 		const text = textOf(result);
 		console.log(`error result (bad form ID): ${text}`);
 		expect(result.isError).toBe(true);
