@@ -40,12 +40,7 @@ export interface PollTiming {
 	fetchOptions: WebServiceCallOptions;
 }
 
-/**
- * One poll over the forms the trigger watches (one, or every form the app
- * lists now), each read apart so one form's failure holds back only that
- * form; the oldest leads across forms first, within Max per Poll. Nothing is
- * saved when the poll ends in an error.
- */
+/** One poll over the forms watched, each read apart; nothing is saved when it ends in an error. */
 export async function pollForms(
 	this: IPollFunctions,
 	settings: TriggerSettings,

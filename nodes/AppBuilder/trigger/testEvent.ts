@@ -10,11 +10,7 @@ import { replacesListing } from './cursor/latestListings';
 import { latestInquiry } from './reading/latestInquiry';
 import type { TriggerSettings } from './triggerSettings';
 
-/**
- * "Fetch Test Event": the latest inquiry of the form, or of every form of
- * the app (with the form it came from), without touching the trigger's
- * saved position.
- */
+/** "Fetch Test Event": the latest inquiry of the form or of every form, never touching the saved position. */
 export async function testEvent(
 	this: IPollFunctions,
 	settings: TriggerSettings,

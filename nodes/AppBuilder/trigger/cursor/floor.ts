@@ -26,13 +26,7 @@ export function floorBefore(time: number): CursorPosition {
 	return { time, key: '' };
 }
 
-/**
- * Where the floor goes after a poll (see ARCHITECTURE.md, "The cursor"):
- * up to lookbackMs below the newest tracked time, capped at now; then, when
- * more than maxTracked tracked events are after it, up to the newest event
- * beyond the newest maxTracked; but never past `highest` (set while an
- * event this poll found new is left for a later poll), and never down.
- */
+/** Where the floor goes after a poll (ARCHITECTURE.md, "The cursor"): never past `highest`, never down. */
 export function raiseFloor(
 	current: CursorPosition,
 	tracked: ReadonlyMap<string, number>,

@@ -34,13 +34,7 @@ export class LatestListings<T> {
 	}
 }
 
-/**
- * The newest `count` dated keys of a stream of listings, in the cursor's
- * order, holding at most `count` values at any time (an Send the Latest Leads
- * first poll keeps only these records' bytes). Enough because a key that
- * falls out has `count` newer keys, which only get newer: it can come back
- * only with a later listing, the one to keep anyway.
- */
+/** The newest `count` dated keys of a stream, never holding more: a key that falls out has `count` newer ones. */
 export interface DatedListing<T> {
 	key: string;
 	time: number;

@@ -7,13 +7,7 @@ import {
 	type UndatedTable,
 } from './undatedTable';
 
-/**
- * Inquiries without a time cannot sit under a floor: the cursor keeps a table
- * of the undated keys it handled (undatedTable.ts), and each poll reads the
- * difference to the undated keys present: those that appeared (new, unless
- * emitted while they had a time) and those that disappeared. Past what the
- * table tells apart, the rest waits, reported as unresolved.
- */
+/** Undated inquiries cannot sit under a floor: a table of those handled, and each poll reads what changed. */
 export interface UndatedPlan {
 	/** Keys to emit, in key order: present, undated, not handled, and not emitted while they had a time. */
 	toEmit: string[];
@@ -53,13 +47,7 @@ interface Changes {
 	unresolved: number;
 }
 
-/**
- * The difference between the keys present and the stored table, by peeling
- * the table of their difference. Every key read back is checked against
- * what is present: one that appeared must be a present key, one that
- * disappeared must not be; a cell that fails either check is left, and
- * counts as unresolved with whatever else could not be peeled.
- */
+/** What changed, by peeling the difference; a key read back that contradicts what is present is left unresolved. */
 function readChanges(stored: UndatedTable, presentUndated: readonly string[]): Changes {
 	const present = new PresentKeys();
 	const hashes: KeyHash[] = [];

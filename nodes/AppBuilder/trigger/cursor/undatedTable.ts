@@ -1,22 +1,13 @@
 import { fnv1a64Halves } from '../../inquiries/identity';
 
 /**
- * An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of keys'
- * 64-bit hashes: a fixed size however many keys, and the difference of two
- * tables reads back the keys that differ, as long as not too many do
- * (ARCHITECTURE.md, "The cursor"). A key lands in one cell of each of
- * SUBTABLES parts; a cell holds a count and the XOR of hashes and of checks;
- * a cell with one key alone gives it back, and taking it out of its other
- * cells frees more ("peeling").
+ * An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of keys' 64-bit hashes: fixed
+ * size, and the difference of two tables reads back the keys that differ (ARCHITECTURE.md, "The cursor").
  */
 export const SUBTABLES = 5;
 /** Cells per part of a new table: 300 cells, 4,800 bytes, 6,404 characters stored when most are in use. */
 export const DEFAULT_CELLS_PER_SUBTABLE = 60;
-/**
- * How many keys a difference of the default table decodes into: in
- * simulation, 150 decode every time and the first failures come near 170
- * (a failure leaves what it could not read for later polls).
- */
+/** Keys a difference of the default table decodes: in simulation 150 every time, first failures near 170. */
 export const UNDATED_CHANGES_TOLD_APART = 150;
 /** A stored table larger than this is damaged, not written by any release. */
 export const MAX_CELLS_PER_SUBTABLE = 1024;

@@ -2,12 +2,8 @@ import { jsonText } from '../../../shared/text/jsonText';
 import { fnv1a64 } from '../../inquiries/identity';
 
 /**
- * What this n8n process remembers of each trigger between its polls, and why
- * (docs/trigger-internals.md, "When n8n polls"): the poll under way, the position the
- * last poll handed to n8n under durable poll cursors, and how long failures
- * have lasted. One entry per trigger (workflow ID and node ID), dropped
- * FORGET_AFTER_MS after the trigger's last poll, or the least recently
- * polled first past MAX_TRIGGERS: a deleted workflow leaves nothing behind.
+ * What this process remembers per trigger (docs/trigger-internals.md, "When n8n polls"): one entry, dropped
+ * FORGET_AFTER_MS after its last poll or least recently polled first past MAX_TRIGGERS.
  */
 export const FORGET_AFTER_MS = 40 * 24 * 60 * 60 * 1000;
 export const MAX_TRIGGERS = 10_000;
@@ -60,11 +56,7 @@ export function rememberedTriggers(): number {
 	return entries.size;
 }
 
-/**
- * One poll at a time per trigger: a release function when this poll may run,
- * undefined while another poll holds the claim. A claim lapses at `lapsesAt`,
- * so a poll that never ends cannot stop the trigger for good.
- */
+/** One poll at a time per trigger: a release function, or undefined while another holds an unlapsed claim. */
 export function claimPoll(
 	triggerKey: string,
 	nowMs: number,
@@ -91,12 +83,7 @@ export function recordHandOff(triggerKey: string, from: string, to: string, nowM
 	entryOf(triggerKey, nowMs).handOff = from === to ? undefined : { from, to, at: nowMs };
 }
 
-/**
- * Whether a poll given the position with this fingerprint leaves the leads
- * to a later poll: it was given the position the last hand-over started
- * from, so n8n has not stored that hand-over yet. Past the wait, the
- * hand-over is taken as not stored (nothing holds those leads).
- */
+/** Whether a poll given the position the last hand-over started from waits: n8n has not stored that hand-over yet. */
 export function awaitsHandOff(triggerKey: string, given: string, nowMs: number): boolean {
 	const entry = entryOf(triggerKey, nowMs);
 	const handOff = entry.handOff;

@@ -1,10 +1,6 @@
 import type { CursorEvent } from '../cursor/cursor';
 
-/**
- * The oldest emissions across forms, undated last, at most `maxItems`:
- * merged, never re-sorted, so each form emits a prefix of its own list, as
- * its cursor requires. Pure.
- */
+/** The oldest emissions across forms, at most `maxItems`, merged so each form emits a prefix of its own list. */
 export interface FormEvent<Form> {
 	form: Form;
 	event: CursorEvent;

@@ -18,13 +18,6 @@ import { formStarts, planForm, recordsToKeepFor } from './formCursor';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
 
-/**
- * The decisions of one poll over the forms a trigger watches, without I/O:
- * which forms to read first, what to emit across them, and the position to
- * save once a prefix of that went out. Pure, so a property test drives it
- * through forms coming, going and failing.
- */
-
 /** Fewest emitted keys each form's cursor tracks, however many forms an app has (the state's size bound). */
 export const MIN_TRACKED_PER_FORM = 50;
 
@@ -59,7 +52,7 @@ export interface FormsPlan {
 	commit(emittedCount: number): TriggerPosition;
 }
 
-/** A setup's forms and cursor options, worked out once per poll. */
+/** One poll's decisions over forms, pure so a property test drives them: what to read, emit and save. */
 export class FormsPoll {
 	readonly options: CursorOptions;
 	private readonly startOf: ReturnType<typeof formStarts>;

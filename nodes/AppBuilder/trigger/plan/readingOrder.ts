@@ -1,10 +1,4 @@
-/**
- * A poll may run out of time before it has read every form (n8n's poll
- * budget): the forms it did not reach are read first in the next poll, so a
- * large app's last forms are not always the ones left out. Pure.
- */
-
-/** The forms to read, those left over from the last poll first (in that order), then the rest as listed. */
+/** The forms the last poll did not reach (out of time) first, so the same forms are not always left out. */
 export function readingOrder(listed: readonly string[], leftOver: readonly string[]): string[] {
 	const listedIds = new Set(listed);
 	const first = [...new Set(leftOver)].filter((pageId) => listedIds.has(pageId));

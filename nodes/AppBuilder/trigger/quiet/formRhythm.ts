@@ -1,12 +1,6 @@
 import { isRecord, isTime } from '../cursor/storedShapes';
 
-/**
- * When a form goes quiet: no lead for longer than a fixed time, or than its
- * own rhythm allows (docs/trigger.md, "Alert When Quiet"). Pure. A form's
- * rhythm is the time of its newest lead and, per week of the last four, the
- * longest gap between two leads that ended in it: a handful of numbers per
- * form, whatever its traffic.
- */
+/** When a form goes quiet (docs/trigger.md, "Alert When Quiet"); a rhythm is a few numbers per week. */
 export type QuietRule = { kind: 'off' } | { kind: 'fixed'; afterMs: number } | { kind: 'unusual' };
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -40,11 +34,7 @@ export interface QuietSpell {
 	thresholdMs: number;
 }
 
-/**
- * The rhythm after a successful read of the form, given the times of every
- * inquiry it lists (in any order; undefined for one without a time). A first
- * read learns the rhythm from the leads of the last weeks.
- */
+/** The rhythm after a read of the form, given every inquiry's time; a first read learns from the last weeks. */
 export function nextRhythm(
 	previous: FormRhythm | undefined,
 	times: Iterable<number | undefined>,

@@ -18,12 +18,7 @@ export interface ListReading {
 	toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
 }
 
-/**
- * All inquiries of one form, keeping only the records `keep` names; when
- * those are more than a poll may hold, the answer is read a second time,
- * keeping only the records the poll emits: a backlog of any size costs a
- * second request, never its memory.
- */
+/** A form's inquiries, keeping the records `keep` names; too many to hold, and the answer is read again. */
 export async function fetchInquiryList(
 	this: WebServiceContext,
 	target: FormTarget,

@@ -14,11 +14,7 @@ import type { WebServiceCallOptions } from '../../transport/request';
 import { toCursorEvent, type EventMode } from '../cursor/cursor';
 import { replacesListing } from '../cursor/latestListings';
 
-/**
- * For Fetch Test Event: the latest inquiry of a form by the Event's time
- * (replacesListing), with its time; undefined for a form without any. Only
- * the latest record so far is held as the answer streams past.
- */
+/** Fetch Test Event's latest inquiry of a form (undefined: none), holding one record as the answer streams. */
 export async function latestInquiry(
 	this: IPollFunctions,
 	target: FormTarget,

@@ -2,12 +2,7 @@ import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../cursor/undatedT
 import { isRecord, ownValue } from '../cursor/storedShapes';
 import { positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
-/**
- * The saved position across releases: each older format is read by the
- * steps from it to the next, one at a time; what cannot be read is refused,
- * never started over, since a fresh start would drop the leads submitted
- * since it was saved (docs/trigger.md, "The saved position across releases").
- */
+/** Older formats, one step at a time; what cannot be read is refused, never started over (docs/trigger.md). */
 
 /** A stored state as JSON gives it back. */
 export type StoredState = Readonly<Record<string, unknown>>;

@@ -2,12 +2,8 @@ import { readSavedPosition } from './migrations';
 import { SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
 /**
- * Where the position is stored: once, where it follows the node and not its
- * name, since n8n keys a node's static data by name and a rename does not
- * move it (docs/trigger.md, "Renaming or copying the trigger"). By default in
- * the workflow's global static data under the node's ID; under durable poll
- * cursors in the node's own static data, which n8n then keys by ID and
- * commits with the execution.
+ * Where the position is stored: keyed by node ID, since n8n keys a node's static data by name
+ * (docs/trigger.md, "Renaming or copying the trigger"); under durable poll cursors, in the node's own.
  */
 export interface TriggerStores {
 	/** The node's static data. */
@@ -39,12 +35,7 @@ export class UnusablePosition extends Error {
 	}
 }
 
-/**
- * The stored value, or undefined before the first poll: where this mode
- * keeps it, else where the other mode did, else what an earlier release left
- * under the node's name. The same object until a poll saves, so a poll can
- * tell at its end whether another one saved meanwhile.
- */
+/** The stored value (undefined before the first poll), the same object until a poll saves: see who saved meanwhile. */
 export function storedPosition(nodeId: string | undefined, stores: TriggerStores): unknown {
 	const own = stores.node[STATE_KEY];
 	const owner = stores.node[OWNER_KEY];
@@ -64,11 +55,7 @@ export function isStagedCopy(nodeData: Record<string, unknown>): boolean {
 	return !('__dataChanged' in nodeData);
 }
 
-/**
- * The saved position in the current format; undefined before the first poll.
- * One it cannot read throws UnusablePosition before anything is fetched:
- * taking it as a first poll would take every inquiry present as handled.
- */
+/** The saved position in the current format; one it cannot read throws, never starts over (leads would be lost). */
 export function readTriggerPosition(
 	nodeId: string | undefined,
 	stores: TriggerStores,
