@@ -33,20 +33,52 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /**
+ * Why a call makes no further attempt, so that its error says what the node
+ * did: the failure is not worth repeating, the attempts are used up, the
+ * server asked for a wait longer than maxDelayMs, the call had its most 429
+ * answers, its next attempt after a 429 would start past rateLimitBudgetMs,
+ * or (the caller's) the call's deadline would pass first.
+ */
+export type StopReason =
+	| 'not-retryable'
+	| 'attempts'
+	| 'server-wait'
+	| 'rate-limit-count'
+	| 'rate-limit-time'
+	| 'deadline';
+
+export type NextAttempt = { retry: true; delayMs: number } | { retry: false; stop: StopReason };
+
+/**
  * The wait after the `failures`-th failure other than 429, before the next
- * attempt, or undefined when no further attempt should be made. Retry-After
- * may lengthen the backoff, never shorten it. `jitter` in [0, 1) spreads
+ * attempt, or why no further attempt should be made. Retry-After may
+ * lengthen the backoff, never shorten it. `jitter` in [0, 1) spreads
  * clients that failed together.
  */
+export function nextAttemptAfterFailure(
+	policy: RetryPolicy,
+	failures: number,
+	retryAfterMs: number | undefined,
+	jitter: number,
+): NextAttempt {
+	if (failures >= policy.maxAttempts) return { retry: false, stop: 'attempts' };
+	if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs)
+		return { retry: false, stop: 'server-wait' };
+	return {
+		retry: true,
+		delayMs: Math.max(policy.minDelayMs, retryAfterMs ?? 0, backoff(policy, failures, jitter)),
+	};
+}
+
+/** The wait of nextAttemptAfterFailure, or undefined when no further attempt should be made. */
 export function delayBeforeNextAttempt(
 	policy: RetryPolicy,
 	failures: number,
 	retryAfterMs: number | undefined,
 	jitter: number,
 ): number | undefined {
-	if (failures >= policy.maxAttempts) return undefined;
-	if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return undefined;
-	return Math.max(policy.minDelayMs, retryAfterMs ?? 0, backoff(policy, failures, jitter));
+	const next = nextAttemptAfterFailure(policy, failures, retryAfterMs, jitter);
+	return next.retry ? next.delayMs : undefined;
 }
 
 /** Where a call stands when a 429 arrives. */
@@ -58,23 +90,37 @@ export interface RateLimitHistory {
 }
 
 /**
- * The wait after a 429, or undefined when the call should fail: it had its
- * most 429 answers, or the next attempt would start past the budget. What
+ * The wait after a 429, or why the call should fail: it had its most 429
+ * answers, or the next attempt would start past the budget. What
  * Retry-After asks is waited (never less than minDelayMs); without it, the
  * backoff doubles with each 429.
  */
+export function nextAttemptAfterRateLimit(
+	policy: RetryPolicy,
+	history: RateLimitHistory,
+	retryAfterMs: number | undefined,
+	jitter: number,
+): NextAttempt {
+	if (history.rateLimited >= policy.maxRateLimited)
+		return { retry: false, stop: 'rate-limit-count' };
+	const delay = Math.max(
+		policy.minDelayMs,
+		retryAfterMs ?? backoff(policy, history.rateLimited, jitter),
+	);
+	return history.elapsedMs + delay <= policy.rateLimitBudgetMs
+		? { retry: true, delayMs: delay }
+		: { retry: false, stop: 'rate-limit-time' };
+}
+
+/** The wait of nextAttemptAfterRateLimit, or undefined when the call should fail. */
 export function delayAfterRateLimit(
 	policy: RetryPolicy,
 	history: RateLimitHistory,
 	retryAfterMs: number | undefined,
 	jitter: number,
 ): number | undefined {
-	if (history.rateLimited >= policy.maxRateLimited) return undefined;
-	const delay = Math.max(
-		policy.minDelayMs,
-		retryAfterMs ?? backoff(policy, history.rateLimited, jitter),
-	);
-	return history.elapsedMs + delay <= policy.rateLimitBudgetMs ? delay : undefined;
+	const next = nextAttemptAfterRateLimit(policy, history, retryAfterMs, jitter);
+	return next.retry ? next.delayMs : undefined;
 }
 
 function backoff(policy: RetryPolicy, attempt: number, jitter: number): number {

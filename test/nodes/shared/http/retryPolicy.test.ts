@@ -2,6 +2,8 @@ import {
 	delayAfterRateLimit,
 	delayBeforeNextAttempt,
 	DEFAULT_RETRY_POLICY,
+	nextAttemptAfterFailure,
+	nextAttemptAfterRateLimit,
 	type RetryPolicy,
 } from '../../../../nodes/shared/http/retryPolicy';
 
@@ -106,6 +108,49 @@ describe('retry policy', () => {
 			const sent = requestTimes(undefined, 0);
 			expect(sent.slice(0, 3)).toEqual([0, 1495, 1495 + 2990]);
 			expect(sent[sent.length - 1]).toBeLessThanOrEqual(5 * 60_000);
+		});
+	});
+
+	// The error a call ends with says why it stopped (webServiceError.ts): each reason where the policy gives it.
+	describe('why no further attempt is made', () => {
+		it('after a failure: the attempts are used up, or Retry-After asks longer than the longest wait', () => {
+			expect(nextAttemptAfterFailure(DEFAULT_RETRY_POLICY, 1, undefined, 0)).toEqual({
+				retry: true,
+				delayMs: 1000,
+			});
+			expect(nextAttemptAfterFailure(DEFAULT_RETRY_POLICY, 4, undefined, 0)).toEqual({
+				retry: false,
+				stop: 'attempts',
+			});
+			expect(nextAttemptAfterFailure(DEFAULT_RETRY_POLICY, 4, 120_000, 0)).toEqual({
+				retry: false,
+				stop: 'attempts',
+			});
+			expect(nextAttemptAfterFailure(DEFAULT_RETRY_POLICY, 1, 60_000, 0)).toEqual({
+				retry: true,
+				delayMs: 60_000,
+			});
+			expect(nextAttemptAfterFailure(DEFAULT_RETRY_POLICY, 1, 60_001, 0)).toEqual({
+				retry: false,
+				stop: 'server-wait',
+			});
+		});
+
+		it('after a 429: its most 429 answers, or the next attempt past the time for rate limits', () => {
+			expect(
+				nextAttemptAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 30, elapsedMs: 0 }, 0, 0),
+			).toEqual({ retry: false, stop: 'rate-limit-count' });
+			expect(
+				nextAttemptAfterRateLimit(
+					DEFAULT_RETRY_POLICY,
+					{ rateLimited: 1, elapsedMs: 0 },
+					301_000,
+					0,
+				),
+			).toEqual({ retry: false, stop: 'rate-limit-time' });
+			expect(
+				nextAttemptAfterRateLimit(DEFAULT_RETRY_POLICY, { rateLimited: 1, elapsedMs: 0 }, 7000, 0),
+			).toEqual({ retry: true, delayMs: 7000 });
 		});
 	});
 });
