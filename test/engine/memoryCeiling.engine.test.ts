@@ -40,19 +40,39 @@ interface Measured {
 
 type Body = () => Iterable<Buffer>;
 
-/** A server whose form MEASURED_FORM answers each request with the next of `answers` (the last from there on); other forms have three records. */
-async function serverAnswering(answers: Body[]): Promise<RecordingServer> {
+/** The forms the server's app lists: MEASURED_FORM and three more. */
+const LISTED_FORMS = [
+	MEASURED_FORM,
+	'formbuilder_1001_3',
+	'formbuilder_1001_4',
+	'formbuilder_1001_5',
+];
+
+/**
+ * A server whose form MEASURED_FORM answers each request with the next of `answers` (the last from there on);
+ * other forms have three records, or answer `others`; the app lists LISTED_FORMS.
+ */
+async function serverAnswering(answers: Body[], others?: Body): Promise<RecordingServer> {
 	let measuredRequests = 0;
 	return await startRecordingServer((request): Answer => {
-		const pageId = (JSON.parse(request.body) as { pageId?: string }).pageId;
-		if (pageId !== MEASURED_FORM) return { status: 200, bytes: finiteInquiries(3) };
+		const { pageId, method } = JSON.parse(request.body) as { pageId?: string; method?: string };
+		if (method === 'getAppFeatures' || request.url.includes('AppFeatures'))
+			return {
+				status: 200,
+				body: {
+					status: 'success',
+					data: LISTED_FORMS.map((form) => ({ pageId: form, pageName: `Form ${form}` })),
+				},
+			};
+		if (pageId !== MEASURED_FORM)
+			return { status: 200, bytes: (others ?? (() => finiteInquiries(3)))() };
 		const answer = answers[Math.min(measuredRequests++, answers.length - 1)];
 		return { status: 200, bytes: answer() };
 	});
 }
 
-async function measure(path: string, answers: Body[]): Promise<Measured> {
-	const server = await serverAnswering(answers);
+async function measure(path: string, answers: Body[], others?: Body): Promise<Measured> {
+	const server = await serverAnswering(answers, others);
 	try {
 		const script = resolve(__dirname, '../support/memoryOfOneCall.ts');
 		const output = await new Promise<string>((done, fail) => {
@@ -125,6 +145,24 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 			expect(measured.items).toBe(count);
 			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 		}, 120_000);
+	});
+
+	describe('Get Many over every form of the app', () => {
+		it("with a Limit: a form whose answer never ends fails, named, at the answer's bound", async () => {
+			const measured = await measure('getManyAllFormsLimit', [endless]);
+			expect(measured.error).toBe(
+				`Form "Form ${MEASURED_FORM}" (${MEASURED_FORM}) could not be read: The App Builder API's answer is larger than 300 MB, so it was not read to the end`,
+			);
+			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
+		}, 180_000);
+
+		it('with Return All, every form endless at once: the call stops at its own bound, across forms', async () => {
+			const measured = await measure('getManyAllFormsAll', [endless], endless);
+			expect(measured.error).toMatch(
+				/^The app's forms have more inquiries than one Get Many can return \(more than [\d,]+ inquiries or \d+ MB of them\)/,
+			);
+			expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
+		}, 180_000);
 	});
 
 	describe('a trigger poll whose every inquiry is new', () => {

@@ -6,7 +6,8 @@
  * when that is higher), less the resident set size just before it.
  *
  * Usage: tsx memoryOfOneCall.ts <path> <web service base URL>
- * Paths: getManyLimit, getManyAll, poll (a later poll whose floor every record
+ * Paths: getManyLimit, getManyAll, getManyAllFormsLimit, getManyAllFormsAll
+ * (Get Many over every form the server lists), poll (a later poll whose floor every record
  * is above, so each may be emitted), firstPoll (Only New Leads, so no record is
  * kept), fetchTestEvent. The form is MEASURED_FORM; a warm-up call first reads the
  * form WARMUP_FORM the same way, so modules and the HTTP stack are loaded.
@@ -74,6 +75,12 @@ function getMany(helper: MemoryCredentialsHelper, extra: IDataObject): Call {
 	};
 }
 
+function acrossForms(helper: MemoryCredentialsHelper, extra: IDataObject): Call {
+	const oneForm = getMany(helper, extra);
+	const allForms = getMany(helper, { ...extra, readFrom: 'allForms' });
+	return async (pageId) => await (pageId === WARMUP_FORM ? oneForm : allForms)(pageId);
+}
+
 function poll(helper: MemoryCredentialsHelper, mode: 'trigger' | 'manual', floor?: number): Call {
 	return async (pageId) => {
 		const staticData: IDataObject =
@@ -119,6 +126,11 @@ function callFor(path: string, helper: MemoryCredentialsHelper): Call {
 			return poll(helper, 'trigger');
 		case 'fetchTestEvent':
 			return poll(helper, 'manual');
+		// Every form the server's getAppFeatures lists (MEASURED_FORM among them); the warm-up reads one form.
+		case 'getManyAllFormsLimit':
+			return acrossForms(helper, { returnAll: false, limit: 50 });
+		case 'getManyAllFormsAll':
+			return acrossForms(helper, { returnAll: true });
 		default:
 			throw new Error(`unknown path ${path}`);
 	}

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { asNodeError } from '../parameters/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
 import { readParameter } from '../parameters/readParameter';
+import { errorItem } from './errorItem';
 import { inquiryResource } from './inquiry/Inquiry.resource';
 import { pipelineItems } from './itemPipeline';
 import type { OperationModule, Resource } from './resource';
@@ -45,22 +46,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		prepare: (itemIndex) => chosen.prepare.call(this, itemIndex),
 		send: async (prepared, itemIndex) => await chosen.send.call(this, prepared, itemIndex),
 		recover: (error, itemIndex) => {
-			const nodeError = asNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			const message = error instanceof Error ? error.message : String(error);
-			const description = (error as { description?: unknown }).description;
-			return [
-				{
-					json: {
-						error: message,
-						...(typeof description === 'string' ? { errorDescription: description } : {}),
-					},
-					// Marks the item as failed: with "Continue (using error output)" n8n routes it by this, since
-					// the json holds more than n8n's own error keys.
-					error: nodeError,
-					pairedItem: { item: itemIndex },
-				},
-			];
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
+			return [errorItem(this.getNode(), error, itemIndex)];
 		},
 	});
 	return [perItem.flat()];

@@ -1,6 +1,7 @@
 import type { IPollFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withoutFinalDots } from '../../shared/text/sentence';
 import { durationText, momentText } from '../../shared/text/timeText';
 import { asNodeError } from '../parameters/asNodeError';
 import type { AppForm } from '../transport/appForms';
@@ -101,12 +102,6 @@ export function reportUnresolvedUndated(
 		workflowId: context.getWorkflow().id,
 		node: context.getNode().name,
 	});
-}
-
-function withoutFinalDots(text: string): string {
-	let end = text.length;
-	while (end > 0 && text[end - 1] === '.') end--;
-	return text.slice(0, end);
 }
 
 /**

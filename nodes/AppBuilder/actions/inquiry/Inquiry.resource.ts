@@ -10,7 +10,7 @@ export const inquiryResource: Resource = {
 			name: 'Get Many',
 			value: 'getAll',
 			description:
-				'Get the inquiries (leads) people submitted through a form of the app, newest first',
+				'Get the inquiries (leads) people submitted through one form of the app, or through all its forms, newest first',
 			action: 'Get many form inquiries',
 			module: getMany,
 		},

@@ -3,13 +3,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { FormTarget } from '../../../shared/appBuilderApi';
 import type { ValueRedactor } from '../../../shared/text/redact';
-import { appIdField, formPageField, validateFormTarget } from '../../descriptions/appAndForm';
+import {
+	appIdField,
+	formPageField,
+	validateAppId,
+	validateFormTarget,
+} from '../../descriptions/appAndForm';
 import { simplifyField } from '../../descriptions/simplify';
 import { inquiryItem } from '../../inquiries/inquiryItem';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { readChoice, readParameter } from '../../parameters/readParameter';
 import { fetchFormInquiries } from '../../transport/formInquiries';
+import { readAcrossForms } from './getManyAcrossForms';
 import { selectFromRecords, SelectedInquiries } from './getManyReader';
 import type { InquirySelection } from './inquirySelector';
 
@@ -29,7 +35,22 @@ const limitField: INodeProperties = {
 
 const properties: INodeProperties[] = [
 	appIdField,
-	formPageField,
+	{
+		displayName: 'Read From',
+		name: 'readFrom',
+		type: 'options',
+		default: 'form',
+		options: [
+			{ name: 'One Form', value: 'form', description: 'The inquiries of the form picked below' },
+			{
+				name: 'All Forms of the App',
+				value: 'allForms',
+				description:
+					'Every form the app lists; Sort and Limit apply across forms, and each item says its form (pageId, formName)',
+			},
+		],
+	},
+	{ ...formPageField, displayOptions: { show: { readFrom: ['form'] } } },
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -103,21 +124,29 @@ const READ_STATUS = { label: 'Read Status', path: 'filters.readStatus' };
 const SORT = { label: 'Sort', path: 'filters.sort' };
 const READ_STATUSES: ReadonlyArray<InquirySelection['readStatus']> = ['any', 'read', 'unread'];
 const SORTS: ReadonlyArray<InquirySelection['sort']> = ['newestFirst', 'oldestFirst'];
+const READ_FROM = { label: 'Read From', path: 'readFrom' };
+const READ_FROMS = ['form', 'allForms'] as const;
 
-/** Reads a form's inquiries (FormBuilderApi), then filters, sorts and limits them in the node. */
+/** Reads a form's inquiries (FormBuilderApi), or every form's, then filters, sorts and limits them in the node. */
 export interface InquiryQuery {
-	target: FormTarget;
+	/** One form, or (without pageId) every form of the app. */
+	target: FormTarget | { appId: string; pageId?: undefined };
 	selection: InquirySelection;
 	simplify: boolean;
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuery {
-	const target = validateFormTarget(
-		this.getNode(),
-		this.getNodeParameter('appId', itemIndex, ''),
-		this.getNodeParameter('pageId', itemIndex, '', { extractValue: true }),
-		itemIndex,
-	);
+	const readFrom = readChoice(this, READ_FROM, itemIndex, 'form', READ_FROMS);
+	const appId = this.getNodeParameter('appId', itemIndex, '');
+	const target =
+		readFrom === 'allForms'
+			? { appId: validateAppId(this.getNode(), appId, itemIndex) }
+			: validateFormTarget(
+					this.getNode(),
+					appId,
+					this.getNodeParameter('pageId', itemIndex, '', { extractValue: true }),
+					itemIndex,
+				);
 	const returnAll = readParameter(
 		this,
 		{ label: 'Return All', path: 'returnAll' },
@@ -153,6 +182,8 @@ export async function send(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const { target, selection, simplify } = query;
+	if (target.pageId === undefined)
+		return await readAcrossForms.call(this, target.appId, selection, simplify, itemIndex);
 	const selected = (redact: ValueRedactor) =>
 		new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
 	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.

@@ -19,6 +19,37 @@ export const MAX_RETURNED_BYTES = 100 * 1024 * 1024;
 export const RECORD_OVERHEAD_BYTES = 512;
 
 /**
+ * What the reads of one Get Many hold together (one form's, or those of every
+ * form of an app), against the bounds above: the call's memory follows what
+ * it returns, however many forms it reads.
+ */
+export class CallHoldings {
+	private readonly held = new Map<object, { inquiries: number; bytes: number }>();
+	/** The error the first read past the bounds stopped with: every read of the call stops with it. */
+	stopped: NodeOperationError | undefined;
+
+	constructor(readonly acrossForms = false) {}
+
+	hold(owner: object, inquiries: number, bytes: number): void {
+		this.held.set(owner, { inquiries, bytes });
+	}
+
+	release(owner: object): void {
+		this.held.delete(owner);
+	}
+
+	fits(): boolean {
+		let inquiries = 0;
+		let bytes = 0;
+		for (const held of this.held.values()) {
+			inquiries += held.inquiries;
+			bytes += held.bytes;
+		}
+		return inquiries <= MAX_RETURNED_INQUIRIES && bytes <= MAX_RETURNED_BYTES;
+	}
+}
+
+/**
  * Get Many's reading of an answer as it arrives: each record is parsed,
  * filtered and offered to the selection, so only what the Limit can return
  * is held (the best `limit` so far). Past the bounds above, reading stops
@@ -27,6 +58,7 @@ export const RECORD_OVERHEAD_BYTES = 512;
 export class SelectedInquiries implements RecordCollector<unknown[]> {
 	private readonly selector: InquirySelector<unknown>;
 	private offered = 0;
+	private selected: Array<{ record: unknown; weight: number }> | undefined;
 
 	constructor(
 		private readonly selection: InquirySelection,
@@ -34,6 +66,7 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 		private readonly node: INode,
 		private readonly itemIndex: number,
 		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
+		private readonly holdings: CallHoldings = new CallHoldings(),
 	) {
 		this.selector = new InquirySelector(selection);
 	}
@@ -43,6 +76,7 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 	}
 
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
+		if (this.holdings.stopped) throw new ReadingStopped(this.holdings.stopped);
 		if (this.offered === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
 		const text = bytes();
 		let record = readRecord(text, summary);
@@ -55,23 +89,30 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 
 	/** A record of an answer that was parsed whole (and redacted with it). */
 	addParsed(record: unknown): void {
+		if (this.holdings.stopped) throw this.holdings.stopped;
 		if (!this.offer(record, RECORD_OVERHEAD_BYTES)) throw this.tooMany();
 	}
 
 	/** The records selected, in order, with secrets the server echoed taken out (only those kept are redacted here). */
 	build(): unknown[] {
-		return this.selector
-			.result()
-			.map((record) => (isUnreadableInquiry(record) ? record : this.redact(record)));
+		return this.weighed().map(({ record }) => record);
 	}
 
-	/** Offers a record to the selection; false when what is kept has gone past the bounds. */
+	/** As build, each record with what holding it costs; worked out once. */
+	weighed(): Array<{ record: unknown; weight: number }> {
+		this.selected ??= this.selector.weighedResult().map(({ record, weight }) => ({
+			record: isUnreadableInquiry(record) ? record : this.redact(record),
+			weight,
+		}));
+		return this.selected;
+	}
+
+	/** Offers a record to the selection; false when what the call holds has gone past the bounds. */
 	private offer(record: unknown, weight: number): boolean {
 		this.offered++;
 		this.selector.offer(record, weight);
-		return (
-			this.selector.size <= MAX_RETURNED_INQUIRIES && this.selector.keptWeight <= MAX_RETURNED_BYTES
-		);
+		this.holdings.hold(this, this.selector.size, this.selector.keptWeight);
+		return this.holdings.fits();
 	}
 
 	private tooMany(): NodeOperationError {
@@ -79,18 +120,21 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 		const narrow =
 			'narrow the inquiries with the Submitted After and Submitted Before filters (or Read Status)';
 		const returnAll = this.selection.limit === undefined;
-		return new NodeOperationError(
+		const which = this.holdings.acrossForms ? "The app's forms have" : 'The form has';
+		const error = new NodeOperationError(
 			this.node,
 			returnAll
-				? `The form has more inquiries than one Get Many can return (${bounds}), so reading stopped`
+				? `${which} more inquiries than one Get Many can return (${bounds}), so reading stopped`
 				: `The Limit asks for more inquiries than one Get Many can return (${bounds}), so reading stopped`,
 			{
 				description: returnAll
-					? `This keeps n8n's memory safe. Turn Return All off and set a Limit, or ${narrow}; to read them all, run Get Many once per date range.`
+					? `This keeps n8n's memory safe. Turn Return All off and set a Limit, or ${narrow}; to read them all, run Get Many once per date range${this.holdings.acrossForms ? ' (or once per form)' : ''}.`
 					: `This keeps n8n's memory safe. Lower the Limit, or ${narrow}.`,
 				itemIndex: this.itemIndex,
 			},
 		);
+		this.holdings.stopped ??= error;
+		return error;
 	}
 }
 

@@ -31,7 +31,11 @@ export class InquirySelector<T> {
 	private offered = 0;
 	private weightKept = 0;
 
-	constructor(private readonly selection: InquirySelection) {}
+	/** `recordOf` gives the inquiry an offered entry stands for (the entry itself by default). */
+	constructor(
+		private readonly selection: InquirySelection,
+		private readonly recordOf: (entry: T) => unknown = (entry) => entry,
+	) {}
 
 	/** Records kept now. */
 	get size(): number {
@@ -46,13 +50,15 @@ export class InquirySelector<T> {
 	/**
 	 * Offers the next record of the answer. Returns whether it is kept now: it
 	 * passes the filters and, with a limit, is among the best `limit` so far
-	 * (the worst kept one then goes).
+	 * (the worst kept one then goes). `position` breaks ties of time; by
+	 * default the order of offering.
 	 */
-	offer(record: T, weight = 0): boolean {
+	offer(record: T, weight = 0, position = this.offered): boolean {
+		this.offered++;
 		const ranked: Ranked<T> = {
 			record,
-			position: this.offered++,
-			time: toEpochMillis(fieldOf(record, 'addedon')),
+			position,
+			time: toEpochMillis(fieldOf(this.recordOf(record), 'addedon')),
 			weight,
 		};
 		if (!this.passes(ranked)) return false;
@@ -72,7 +78,14 @@ export class InquirySelector<T> {
 
 	/** The records kept, in the selection's order. */
 	result(): T[] {
-		return [...this.kept].sort((a, b) => this.compare(a, b)).map(({ record }) => record);
+		return this.weighedResult().map(({ record }) => record);
+	}
+
+	/** The records kept, in the selection's order, each with the weight it was offered with. */
+	weighedResult(): Array<{ record: T; weight: number }> {
+		return [...this.kept]
+			.sort((a, b) => this.compare(a, b))
+			.map(({ record, weight }) => ({ record, weight }));
 	}
 
 	private passes({ record, time }: Ranked<T>): boolean {
@@ -82,7 +95,7 @@ export class InquirySelector<T> {
 		if (submittedBeforeMs !== undefined && (time === undefined || time >= submittedBeforeMs))
 			return false;
 		if (readStatus !== 'any') {
-			const isRead = Number(fieldOf(record, 'readStatus')) === 1;
+			const isRead = Number(fieldOf(this.recordOf(record), 'readStatus')) === 1;
 			if (isRead !== (readStatus === 'read')) return false;
 		}
 		return true;

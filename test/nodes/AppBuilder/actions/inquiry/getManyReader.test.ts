@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import {
+	CallHoldings,
 	MAX_RETURNED_BYTES,
 	MAX_RETURNED_INQUIRIES,
 	SelectedInquiries,
@@ -89,5 +90,32 @@ describe("Get Many's reading of an answer as it arrives", () => {
 		expect((stopped as ReadingStopped).reason).toMatchObject({
 			description: expect.stringMatching(/Lower the Limit/),
 		});
+	});
+
+	it('counts what every form of one call holds against the same bounds, and stops every read once past them', () => {
+		const holdings = new CallHoldings(true);
+		const selection = { readStatus: 'any', sort: 'newestFirst' } as const;
+		const [first, second] = [1, 2].map(
+			() => new SelectedInquiries(selection, redact, NODE, 0, undefined, holdings),
+		);
+		const half = Math.floor(MAX_RETURNED_INQUIRIES / 2);
+		const offer = (collector: SelectedInquiries, count: number, prefix: string) =>
+			selectFromRecords(
+				Array.from({ length: count }, (_, i) => ({ _id: `${prefix}${i}` })),
+				collector,
+			);
+		expect(offer(first, half, 'a')).toHaveLength(half);
+		// Each form alone is within the bounds; together they are past them.
+		expect(() => offer(second, MAX_RETURNED_INQUIRIES - half + 1, 'b')).toThrow(
+			/^The app's forms have more inquiries than one Get Many can return/,
+		);
+		expect(holdings.stopped?.description).toMatch(
+			/run Get Many once per date range \(or once per form\)/,
+		);
+		// A form that failed lets go of what it held: the other's records fit again.
+		holdings.release(second);
+		expect(holdings.fits()).toBe(true);
+		const third = new SelectedInquiries(selection, redact, NODE, 0, undefined, holdings);
+		expect(() => third.add({ _id: 'c' }, () => Buffer.from('{"_id":"c"}'))).toThrow(ReadingStopped);
 	});
 });

@@ -1,0 +1,177 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { FIXTURE } from '../emulator';
+import { appBuilderCredentials, getManyParameters, runAppBuilder } from '../support/appBuilderRuns';
+import { useEmulator } from '../support/useEmulator';
+
+/**
+ * Get Many over every form of an app, through n8n-core over real HTTP
+ * against the emulator: Sort, Limit and the filters apply across forms;
+ * one form that fails or answers garbage is named while the others' items
+ * still come out (Continue On Fail) or the call fails saying which forms
+ * were read; a forms list that fails or has no list is an error.
+ */
+describe('Get Many over all forms of the app, in the n8n engine', () => {
+	const emu = useEmulator();
+	const FORMS = [
+		{ pageId: 'formbuilder_2001_1', pageName: 'Contact Us' },
+		{ pageId: 'formbuilder_2001_2', pageName: 'Quote Request' },
+		{ pageId: 'formbuilder_2001_3', pageName: 'Booking' },
+	];
+	const T0 = Date.parse('2026-06-01T09:00:00Z');
+	const MINUTE = 60_000;
+
+	/** Leads of each form at interleaved times: form i gets minutes i, i + 3, i + 6, ... */
+	const seed = (perForm: number) => {
+		emu().control.addApp({
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages: [{ pageId: 'home_2001', pageName: 'Home' }, ...FORMS],
+		});
+		FORMS.forEach((form, formIndex) => {
+			for (let n = 0; n < perForm; n++) {
+				const minute = formIndex + 3 * n;
+				emu().control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: form.pageId,
+					addedon: T0 + minute * MINUTE,
+					updatedon: T0 + minute * MINUTE,
+					readStatus: n % 2,
+					fields: [{ name: 'name', label: 'Your Name', value: `m${minute}` }],
+				});
+			}
+		});
+	};
+	const getMany = async (extra: IDataObject, continueOnFail = false) =>
+		await runAppBuilder(
+			appBuilderCredentials(emu()),
+			getManyParameters({ readFrom: 'allForms', pageId: undefined, ...extra }),
+			{ continueOnFail },
+		);
+	const names = (items: INodeExecutionData[]) => items.map((item) => String(item.json.name));
+	const fail = (pageId: string, fault: IDataObject) =>
+		emu().control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			pageId,
+			times: 100,
+			...fault,
+		} as never);
+
+	it('reads every form the app lists, newest first across forms, each item naming its form', async () => {
+		seed(3);
+		const run = await getMany({});
+		expect(run.error).toBeUndefined();
+		expect(names(run.items)).toEqual(['m8', 'm7', 'm6', 'm5', 'm4', 'm3', 'm2', 'm1', 'm0']);
+		expect(run.items.map((item) => item.json.formName)).toEqual([
+			'Booking',
+			'Quote Request',
+			'Contact Us',
+			'Booking',
+			'Quote Request',
+			'Contact Us',
+			'Booking',
+			'Quote Request',
+			'Contact Us',
+		]);
+		expect(run.items[0].json.pageId).toBe(FORMS[2].pageId);
+		const asked = emu()
+			.control.requests()
+			.filter((request) => request.body?.method === 'formBuilderInquiries')
+			.map((request) => String(request.body.pageId))
+			.sort();
+		expect(asked).toEqual(FORMS.map((form) => form.pageId));
+	});
+
+	it('applies Sort, Limit and the filters across forms, not per form', async () => {
+		seed(4);
+		const oldest = await getMany({
+			returnAll: false,
+			limit: 4,
+			filters: { sort: 'oldestFirst' },
+		});
+		expect(names(oldest.items)).toEqual(['m0', 'm1', 'm2', 'm3']);
+
+		const window = await getMany({
+			returnAll: false,
+			limit: 3,
+			filters: {
+				submittedAfter: new Date(T0 + 2 * MINUTE).toISOString(),
+				submittedBefore: new Date(T0 + 9 * MINUTE).toISOString(),
+				readStatus: 'unread',
+			},
+		});
+		// Unread are n = 0 and 2: minutes 0, 1, 2 and 6, 7, 8; after minute 2 and before minute 9, newest first.
+		expect(names(window.items)).toEqual(['m8', 'm7', 'm6']);
+	});
+
+	it('names a failing form and a garbled one; with Continue On Fail the others still come out', async () => {
+		seed(2);
+		fail(FORMS[0].pageId, { kind: 'status', status: 401 });
+		fail(FORMS[1].pageId, { kind: 'truncate' });
+
+		const stopped = await getMany({});
+		expect(stopped.items).toEqual([]);
+		expect(stopped.error?.message).toBe('2 of 3 forms could not be read');
+		expect(stopped.error?.description).toMatch(
+			/^Read: "Booking" \(formbuilder_2001_3\)\. Not read: "Contact Us" \(formbuilder_2001_1\) \(The App Builder API did not accept the access token\), "Quote Request" \(formbuilder_2001_2\) \(The App Builder API sent an answer that is not JSON.*\)\. Nothing is returned/,
+		);
+
+		const continued = await getMany({}, true);
+		expect(continued.error).toBeUndefined();
+		const [read, ...failed] = [
+			continued.items.filter((item) => item.json.error === undefined),
+			...continued.items.filter((item) => item.json.error !== undefined),
+		];
+		expect(names(read)).toEqual(['m5', 'm2']);
+		// n8n keeps only the message of an error item: the form is named there.
+		expect(failed.map((item) => item.json.error)).toEqual([
+			'Form "Contact Us" (formbuilder_2001_1) could not be read: The App Builder API did not accept the access token',
+			expect.stringMatching(
+				/^Form "Quote Request" \(formbuilder_2001_2\) could not be read: The App Builder API sent an answer that is not JSON/,
+			),
+		]);
+		for (const item of failed) expect(item.error).toBeDefined();
+	});
+
+	it('names the one form that failed in the message itself', async () => {
+		seed(1);
+		fail(FORMS[2].pageId, { kind: 'status', status: 401 });
+		const run = await getMany({});
+		expect(run.error?.message).toBe(
+			'Form "Booking" (formbuilder_2001_3) could not be read: The App Builder API did not accept the access token',
+		);
+		expect(run.error?.description).toMatch(
+			/^Read: "Contact Us" \(formbuilder_2001_1\), "Quote Request" \(formbuilder_2001_2\)\. Copy the access token again/,
+		);
+	});
+
+	it('fails, never answering "no inquiries", when the forms list fails or comes without a list', async () => {
+		seed(1);
+		emu().control.injectFault({
+			endpoint: 'getAppFeatures',
+			kind: 'status',
+			status: 401,
+			times: 1,
+		});
+		const failed = await getMany({});
+		expect(failed.items).toEqual([]);
+		expect(failed.error?.message).toBe('The App Builder API did not accept the access token');
+
+		emu().control.injectFault({ endpoint: 'getAppFeatures', kind: 'noList', times: 1 });
+		const empty = await getMany({});
+		expect(empty.items).toEqual([]);
+		expect(empty.error?.message).toBe(
+			`The App Builder API lists no forms for app ${FIXTURE.appId}`,
+		);
+	});
+
+	it('still reads one form when Read From is One Form (the default)', async () => {
+		seed(2);
+		const run = await runAppBuilder(
+			appBuilderCredentials(emu()),
+			getManyParameters({ pageId: { __rl: true, mode: 'id', value: FORMS[1].pageId } }),
+		);
+		expect(names(run.items)).toEqual(['m4', 'm1']);
+		expect(run.items.map((item) => item.json.pageId)).toEqual([FORMS[1].pageId, FORMS[1].pageId]);
+	});
+});
