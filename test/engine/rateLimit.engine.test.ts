@@ -163,7 +163,7 @@ describe('retries under 429 and 5xx', () => {
 		emu().control.configure({ throttleEvery: 1, throttleRetryAfter: '400' });
 		const result = await runAppBuilder(appBuilderCredentials(emu()), addUserParameters());
 		expect(result.error?.message).toBe(
-			'The App Builder API is rate-limiting the request (429, too many requests) and asks to wait 400 seconds, longer than the node waits',
+			'The App Builder API is rate-limiting the request (429, too many requests) and asks to wait 7 minutes, longer than the node waits (tried once)',
 		);
 		expect(emu().control.requests()).toHaveLength(1);
 	});

@@ -13,6 +13,13 @@ export interface ApiErrorMeaning {
 /** How errors name the credential a user fixes. */
 export const CREDENTIAL = 'the App Builder API credential';
 
+/**
+ * The fix of a failure worth trying again. What the node did about it (how
+ * often it tried, why it stopped, when the API said to come back) and when
+ * to try again depend on the call, so webServiceError.ts says them before it.
+ */
+const SUPPORT = 'If it keeps failing, contact App Builder support.';
+
 export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	400: {
 		message: 'The App Builder API rejected the request as invalid',
@@ -51,27 +58,27 @@ export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	},
 	429: {
 		message: 'The App Builder API is receiving too many requests',
-		fix: 'The node already waited and retried. Lower the Concurrency option, or spread the work over time (for example with a Loop Over Items node and a Wait node).',
+		fix: 'To meet the limit less often, lower the Concurrency option, or spread the work over time (for example with a Loop Over Items node and a Wait node).',
 		retryable: true,
 	},
 	500: {
 		message: 'The App Builder API had an internal error',
-		fix: 'The node already retried. Try again later; if it keeps failing, contact App Builder support.',
+		fix: SUPPORT,
 		retryable: true,
 	},
 	502: {
 		message: 'A gateway in front of the App Builder API failed',
-		fix: 'The node already retried. Try again later.',
+		fix: SUPPORT,
 		retryable: true,
 	},
 	503: {
 		message: 'The App Builder API is temporarily unavailable (maintenance)',
-		fix: 'The node already retried. Try again later.',
+		fix: SUPPORT,
 		retryable: true,
 	},
 	504: {
 		message: 'A gateway in front of the App Builder API timed out',
-		fix: 'The node already retried. Try again later.',
+		fix: SUPPORT,
 		retryable: true,
 	},
 	2032: {
@@ -118,7 +125,7 @@ export function meaningOf(code: number): ApiErrorMeaning {
 	if (code >= 500 && code < 600) {
 		return {
 			message: `The App Builder API failed with status ${code}`,
-			fix: 'Try again later.',
+			fix: SUPPORT,
 			retryable: true,
 		};
 	}

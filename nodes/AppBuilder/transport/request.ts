@@ -24,8 +24,9 @@ import { redirectFailure, type RedirectFailure } from '../../shared/http/redirec
 import { RequestGate } from '../../shared/http/requestGate';
 import {
 	DEFAULT_RETRY_POLICY,
-	delayAfterRateLimit,
-	delayBeforeNextAttempt,
+	nextAttemptAfterFailure,
+	nextAttemptAfterRateLimit,
+	type NextAttempt,
 	type RetryPolicy,
 } from '../../shared/http/retryPolicy';
 import { valueRedactor, type ValueRedactor } from '../../shared/text/redact';
@@ -39,7 +40,7 @@ import {
 import { streamedOutcome, type AnswerReading, type StreamedResponse } from './streamedOutcome';
 import { readWebServiceCredentials } from './webServiceCredentials';
 import type { CallFailure, LimitFailure, OtherFailure } from './callFailure';
-import { webServiceError } from './webServiceError';
+import { webServiceError, type FailureDetails } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -141,39 +142,52 @@ export async function callWebService(
 			gate.leave();
 		}
 
+		const answeredAt = Date.now();
 		const retryAfterMs = isApiFailure(failure) ? failure.retryAfterMs : undefined;
-		let delay: number | undefined;
+		let next: NextAttempt;
 		if (isRateLimit(failure)) {
 			gate.rateLimited();
 			rateLimited++;
-			delay = delayAfterRateLimit(
+			next = nextAttemptAfterRateLimit(
 				policy,
-				{ rateLimited, elapsedMs: Date.now() - startedAt },
+				{ rateLimited, elapsedMs: answeredAt - startedAt },
 				retryAfterMs,
 				Math.random(),
 			);
 		} else {
 			failures++;
-			if (isRetryable(failure))
-				delay = delayBeforeNextAttempt(policy, failures, retryAfterMs, Math.random());
+			next = isRetryable(failure)
+				? nextAttemptAfterFailure(policy, failures, retryAfterMs, Math.random())
+				: { retry: false, stop: 'not-retryable' };
 		}
 		if (
-			delay !== undefined &&
+			next.retry &&
 			options.deadlineAt !== undefined &&
-			Date.now() + delay >= options.deadlineAt
+			Date.now() + next.delayMs >= options.deadlineAt
 		)
-			delay = undefined;
-		if (delay === undefined) {
+			next = { retry: false, stop: 'deadline' };
+		if (!next.retry) {
+			// The error says what the node did: how often it tried, why it stopped, and when the API said to come back.
 			throw webServiceError(this.getNode(), failure, {
 				failures,
 				rateLimited,
 				elapsedMs: Date.now() - startedAt,
 				secrets,
 				itemIndex: options.itemIndex,
+				stop: next.stop,
+				retryAtMs: retryAfterMs === undefined ? undefined : answeredAt + retryAfterMs,
+				policy,
+				poll: pollOf(this),
 			});
 		}
-		await sleep(delay);
+		await sleep(next.delayMs);
 	}
+}
+
+/** A trigger's poll: of an active workflow, which n8n polls again on its schedule, or Fetch Test Event. */
+function pollOf(context: WebServiceContext): FailureDetails['poll'] {
+	if (typeof context.getActivationMode !== 'function') return undefined;
+	return context.getMode?.() === 'manual' ? 'test' : 'scheduled';
 }
 
 /** Thrown inside an attempt when the answer is a redirect, which is never followed. */

@@ -2,8 +2,10 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { AnswerLimit } from '../../shared/http/answerLimits';
-import { networkFailureWords } from '../../shared/http/networkFailure';
+import { networkFailureWords, type NetworkFailure } from '../../shared/http/networkFailure';
+import type { RetryPolicy, StopReason } from '../../shared/http/retryPolicy';
 import { apiMessageForUser, redactOrigin } from '../../shared/text/redact';
+import { durationText } from '../../shared/text/timeText';
 import type { CallFailure, LimitFailure } from './callFailure';
 import { CREDENTIAL, meaningOf } from './errorCatalog';
 import { withFailureCause } from './failureCause';
@@ -18,6 +20,14 @@ export interface FailureDetails {
 	elapsedMs: number;
 	secrets: unknown[];
 	itemIndex?: number;
+	/** Why no further attempt was made. */
+	stop: StopReason;
+	/** When the last answer's Retry-After said to come back (epoch ms). */
+	retryAtMs?: number;
+	/** The bounds the call's retries kept to, which the words quote. */
+	policy: RetryPolicy;
+	/** A poll of an active trigger ('scheduled', which n8n polls again) or Fetch Test Event ('test'). */
+	poll?: 'scheduled' | 'test';
 }
 
 /**
@@ -42,7 +52,7 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 			itemIndex,
 		});
 	}
-	if ('limit' in failure) return limitError(node, failure, itemIndex);
+	if ('limit' in failure) return limitError(node, failure, details);
 	if ('undecodable' in failure) {
 		return new NodeApiError(node, { undecodable: true } as JsonObject, {
 			message:
@@ -59,14 +69,14 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 		});
 	}
 	if ('network' in failure) {
-		const tried = triedText(details);
-		const fix =
-			failure.errorCode === 'ENOTFOUND' || failure.errorCode === 'ECONNREFUSED'
-				? `Check the Web Service Base URL in ${CREDENTIAL} and that n8n can reach that host.`
-				: 'The connection to the App Builder API broke before an answer arrived. Try again later.';
+		const description = sentences(
+			whatTheNodeDid(details, undefined),
+			networkFix(failure),
+			details.stop === 'not-retryable' ? '' : nextStep(details, false),
+		);
 		return new NodeApiError(node, { unreachable: true } as JsonObject, {
-			message: `Could not reach the App Builder API: ${networkFailureWords(failure)}${tried}`,
-			description: `${fix} (${failure.errorCode})`,
+			message: `Could not reach the App Builder API: ${networkFailureWords(failure)}${triedText(details, true)}`,
+			description: `${description} (${failure.errorCode})`,
 			itemIndex,
 		});
 	}
@@ -76,13 +86,25 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 function apiError(node: INode, failure: WebServiceFailure, details: FailureDetails): NodeApiError {
 	const meaning = meaningOf(failure.code);
 	const isRateLimit = failure.code === 429 || failure.httpStatus === 429;
+	const comeBack = comeBackText(failure.retryAfterMs, details.retryAtMs);
 	let message = isRateLimit
 		? rateLimitMessage(failure, details)
 		: `${meaning.message}${triedText(details)}`;
-	let description = meaning.fix;
+	let description =
+		details.stop === 'not-retryable'
+			? meaning.fix
+			: sentences(
+					whatTheNodeDid(details, comeBack),
+					nextStep(details, comeBack !== undefined),
+					meaning.fix,
+				);
 	if (isUnreadableBody(failure)) {
 		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})${triedText(details)}`;
-		description = `The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`;
+		description = sentences(
+			whatTheNodeDid(details, comeBack),
+			`The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}.`,
+			nextStep(details, comeBack !== undefined),
+		);
 	}
 	const apiSays = failure.apiMessage
 		? apiMessageForUser(failure.apiMessage, details.secrets)
@@ -100,40 +122,139 @@ function apiError(node: INode, failure: WebServiceFailure, details: FailureDetai
 }
 
 /**
- * How often a call was tried, when more than once: attempts that failed
- * (like the last one) and, told apart, answers of 429 on the way.
+ * How often a call was tried: always when it might have been tried again or
+ * `always` (a host not reached), so an error never leaves open whether it
+ * was, otherwise only when more than once; attempts that failed (like the
+ * last one) and, told apart, answers of 429 on the way.
  */
-function triedText({ failures, rateLimited }: FailureDetails): string {
-	if (rateLimited === 0) return failures > 1 ? ` (tried ${failures} times)` : '';
-	const limited = `${rateLimited} ${rateLimited === 1 ? 'was' : 'were'} rate-limited`;
-	return ` (tried ${failures + rateLimited} times: ${failures} failed this way, ${limited})`;
-}
-
-/** Why a call gave up on a rate limit: it went on too long, or at once the API asked for a wait longer than the call may take. */
-function rateLimitMessage(
-	failure: WebServiceFailure,
-	{ rateLimited, elapsedMs }: FailureDetails,
-): string {
-	const askedSeconds =
-		failure.retryAfterMs === undefined ? undefined : Math.ceil(failure.retryAfterMs / 1000);
-	if (rateLimited > 1) {
-		return `The App Builder API kept rate-limiting the request: it answered 429 (too many requests) ${rateLimited} times in ${Math.round(elapsedMs / 1000)} seconds`;
+function triedText(details: FailureDetails, always = false): string {
+	const { failures, rateLimited } = details;
+	if (rateLimited === 0) {
+		if (failures > 1) return ` (tried ${failures} times)`;
+		return details.stop === 'not-retryable' && !always ? '' : ' (tried once)';
 	}
-	return askedSeconds === undefined
-		? 'The App Builder API is rate-limiting the request (429, too many requests), and there is no time left to wait'
-		: `The App Builder API is rate-limiting the request (429, too many requests) and asks to wait ${askedSeconds} seconds, longer than the node waits`;
+	return ` (tried ${failures + rateLimited} times: ${failures} failed this way, ${wasWere(rateLimited)} rate-limited)`;
 }
 
-function limitError(
-	node: INode,
-	failure: LimitFailure,
-	itemIndex: number | undefined,
-): NodeApiError {
+/** Why a call gave up on a rate limit: it went on too long, or the API asked for a wait longer than the call may take. */
+function rateLimitMessage(failure: WebServiceFailure, details: FailureDetails): string {
+	const { failures, rateLimited, elapsedMs, stop } = details;
+	const tried =
+		failures === 0
+			? rateLimited === 1
+				? ' (tried once)'
+				: ''
+			: ` (tried ${failures + rateLimited} times: ${wasWere(rateLimited)} rate-limited, ${failures} failed another way)`;
+	if (rateLimited > 1) {
+		return `The App Builder API kept rate-limiting the request: it answered 429 (too many requests) ${rateLimited} times in ${Math.round(elapsedMs / 1000)} seconds${tried}`;
+	}
+	const outOfTime = stop === 'rate-limit-time' || stop === 'deadline';
+	if (outOfTime && failure.retryAfterMs !== undefined && failure.retryAfterMs >= 1000) {
+		return `The App Builder API is rate-limiting the request (429, too many requests) and asks to wait ${duration(failure.retryAfterMs)}, longer than the node waits${tried}`;
+	}
+	return outOfTime
+		? `The App Builder API is rate-limiting the request (429, too many requests), and there is no time left to wait${tried}`
+		: `The App Builder API is rate-limiting the request (429, too many requests)${tried}`;
+}
+
+/**
+ * What the node did about a failure it might have tried again: how often it
+ * tried, and when it stopped before its attempts were used up, why. Every
+ * claim follows the path the call took (request.ts, retryPolicy.ts).
+ */
+function whatTheNodeDid(details: FailureDetails, comeBack: string | undefined): string {
+	const { policy } = details;
+	const attempts = details.failures + details.rateLimited;
+	const stopped =
+		attempts === 1
+			? 'The node did not try again'
+			: `The node tried ${attempts} times, then stopped`;
+	const afterRateLimits =
+		details.rateLimited > 1
+			? 'The node waited and tried again after each 429 but the last'
+			: 'The node did not try again after this 429';
+	switch (details.stop) {
+		case 'not-retryable':
+			return '';
+		case 'attempts': {
+			const tried =
+				attempts === 1
+					? 'The node tried once and made no further attempt.'
+					: `The node tried ${attempts} times in ${duration(details.elapsedMs)}.`;
+			return comeBack ? `${tried} The API asked to ${comeBack}.` : tried;
+		}
+		case 'server-wait':
+			return `${stopped}: the API asked to ${comeBack ?? 'wait'}, and the node waits at most ${duration(policy.maxDelayMs)} between attempts.`;
+		case 'deadline':
+			return `${stopped}: the wait before another attempt would have outlasted ${details.poll ? 'the time n8n gives one poll' : 'the time this request may take'}.`;
+		case 'rate-limit-count':
+			return `${afterRateLimits}: it takes at most ${policy.maxRateLimited} answers of 429 for one request.`;
+		case 'rate-limit-time':
+			return `${afterRateLimits}: it waits out a rate limit only until ${duration(policy.rateLimitBudgetMs)} after a request's first attempt, and ${comeBack ? `the API asked to ${comeBack}` : 'that time was up'}.`;
+	}
+}
+
+/** What the user can do now: the trigger polls again by itself; anyone else runs again, after the time the API gave if it gave one. */
+function nextStep(details: FailureDetails, afterComeBack: boolean): string {
+	if (details.poll === 'scheduled') return 'The trigger tries again at its next poll.';
+	return afterComeBack ? 'Try again after that time.' : 'Try again later.';
+}
+
+/** "come back in 3 minutes (at 2030-01-02T03:04:05Z)", when the last answer said so and the wait was not a mere moment. */
+function comeBackText(
+	retryAfterMs: number | undefined,
+	retryAtMs: number | undefined,
+): string | undefined {
+	if (retryAfterMs === undefined || retryAtMs === undefined || retryAfterMs < 1000)
+		return undefined;
+	const at = new Date(Math.round(retryAtMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+	return `come back in ${duration(retryAfterMs)} (at ${at})`;
+}
+
+/** A wait or a span in a user's words, never shorter than it was in seconds: "8 seconds", "7 minutes", "2 hours 5 minutes". */
+function duration(ms: number): string {
+	if (ms < 1000) return 'less than a second';
+	const seconds = Math.ceil(ms / 1000);
+	if (seconds < 120) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+	return durationText(ms);
+}
+
+/** What to check after a network failure, true to what happened: a host not reached, or a connection that broke. */
+function networkFix(failure: NetworkFailure): string {
+	if (BROKEN_CONNECTION.has(failure.errorCode))
+		return 'The connection to the App Builder API broke before an answer arrived.';
+	if (NOT_REACHED.has(failure.errorCode))
+		return `Check the Web Service Base URL in ${CREDENTIAL} and that n8n can reach that host.`;
+	// No answer in time: the message says so.
+	return '';
+}
+
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+const NOT_REACHED = new Set([
+	'ENOTFOUND',
+	'ECONNREFUSED',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'EHOSTDOWN',
+	'ENETUNREACH',
+	'ENETDOWN',
+]);
+
+function wasWere(count: number): string {
+	return `${count} ${count === 1 ? 'was' : 'were'}`;
+}
+
+/** Sentences joined by a space, the empty ones left out. */
+function sentences(...parts: string[]): string {
+	return parts.filter((part) => part !== '').join(' ');
+}
+
+function limitError(node: INode, failure: LimitFailure, details: FailureDetails): NodeApiError {
 	const texts: Record<AnswerLimit, { message: string; description: string }> = {
 		time: {
 			message: `The App Builder API did not finish its answer within ${failure.bound} seconds`,
-			description:
-				'The answer was still arriving when the time ran out, so it was not used. Try again later; for a very large form on a slow connection, raise Options > Timeout.',
+			// The time may run out before any of the answer arrived: nothing here says part of it did.
+			description: `No complete answer had arrived when the time ran out, and the node did not try again: a slow answer would only be slow again. ${nextStep(details, false)} For a very large form on a slow connection, raise Options > Timeout.`,
 		},
 		bytes: {
 			message: `The App Builder API's answer is larger than ${Math.round(failure.bound / (1024 * 1024))} MB, so it was not read to the end`,
@@ -144,9 +265,11 @@ function limitError(
 			description: `Reading stopped there to keep n8n's memory safe. Check the Web Service Base URL in ${CREDENTIAL} and that the form is the one you meant.`,
 		},
 	};
+	const { message, description } = texts[failure.limit];
 	return new NodeApiError(node, { limit: failure.limit } as JsonObject, {
-		...texts[failure.limit],
-		itemIndex,
+		message: `${message}${triedText(details)}`,
+		description,
+		itemIndex: details.itemIndex,
 	});
 }
 

@@ -29,4 +29,9 @@ describe('error catalog', () => {
 		expect(API_ERROR_CATALOG[code].fix).toMatch(fix);
 		expect(API_ERROR_CATALOG[code].fix).not.toMatch(/Accept header|rewriting the request/);
 	});
+
+	// Whether the node tried again depends on the call (webServiceError.ts says it); a fix claims nothing of it.
+	it.each([429, 500, 502, 503, 504, 599])('claims no retry in the fix for %s', (code) => {
+		expect(meaningOf(code).fix).not.toMatch(/retried|already|waited/i);
+	});
 });
