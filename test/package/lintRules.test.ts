@@ -71,6 +71,20 @@ const probes: Array<{ name: string; path: string; source: string; rule: string }
 		rule: 'no-restricted-imports',
 	},
 	{
+		name: 'the forms shared by both nodes importing the trigger',
+		path: 'nodes/AppBuilder/acrossForms/probe.ts',
+		source:
+			"import { FETCH_ATTEMPTS } from '../trigger/pollForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
+		rule: 'no-restricted-imports',
+	},
+	{
+		name: 'the transport importing the forms shared by both nodes',
+		path: 'nodes/AppBuilder/transport/probe.ts',
+		source:
+			"import { FORM_CONCURRENCY } from '../acrossForms/readForms';\n\nexport const probe = FORM_CONCURRENCY;\n",
+		rule: 'no-restricted-imports',
+	},
+	{
 		name: 'an eslint-disable comment in the product',
 		path: 'nodes/shared/probe.ts',
 		source: '// eslint-disable-next-line no-console\nconsole.log(1);\n',
