@@ -119,7 +119,7 @@ describe('App Builder nodes and compressed answers', () => {
 			const started = Date.now();
 			const result = await runAppBuilder(helper(), getManyParameters({ options: { timeout: 1 } }));
 			expect(result.error?.message).toBe(
-				'The App Builder API did not finish its answer within 1 seconds',
+				'The App Builder API did not finish its answer within 1 second',
 			);
 			expect(Date.now() - started).toBeLessThan(5000);
 			expect(inquiryCalls()[0].contentEncoding).toBe('gzip');

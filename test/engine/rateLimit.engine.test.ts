@@ -85,7 +85,7 @@ describe('retries under 429 and 5xx', () => {
 		emu().control.configure({ throttleEvery: 1, throttleRetryAfter: '0' });
 		const result = await callWith({ maxRateLimited: 3, minDelayMs: 50 });
 		expect(result.error?.message).toBe(
-			'The App Builder API kept rate-limiting the request: it answered 429 (too many requests) 3 times in 0 seconds',
+			'The App Builder API kept rate-limiting the request: it answered 429 (too many requests) 3 times in less than a second',
 		);
 		expect(emu().control.requests()).toHaveLength(3);
 	});

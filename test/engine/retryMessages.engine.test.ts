@@ -183,7 +183,7 @@ describe('what errors say about retrying', () => {
 		const result = await callWith({ maxRateLimited: 3, minDelayMs: 50 });
 		expect(emu().control.requests()).toHaveLength(3);
 		expect(result.error?.message).toBe(
-			'The App Builder API kept rate-limiting the request: it answered 429 (too many requests) 3 times in 0 seconds',
+			'The App Builder API kept rate-limiting the request: it answered 429 (too many requests) 3 times in less than a second',
 		);
 		expect(result.error?.description).toMatch(
 			/^The node waited and tried again after each 429 but the last: it takes at most 3 answers of 429 for one request\. Try again later\./,
@@ -213,7 +213,7 @@ describe('what errors say about retrying', () => {
 			getManyParameters({ options: { timeout: 1 } }),
 		);
 		expect(result.error?.message).toBe(
-			'The App Builder API did not finish its answer within 1 seconds',
+			'The App Builder API did not finish its answer within 1 second',
 		);
 		expect(result.error?.description).toMatch(
 			/^No complete answer had arrived when the time ran out, and the node did not try again: a slow answer would only be slow again\./,

@@ -146,7 +146,7 @@ function rateLimitMessage(failure: WebServiceFailure, details: FailureDetails): 
 				: ''
 			: ` (tried ${failures + rateLimited} times: ${wasWere(rateLimited)} rate-limited, ${failures} failed another way)`;
 	if (rateLimited > 1) {
-		return `The App Builder API kept rate-limiting the request: it answered 429 (too many requests) ${rateLimited} times in ${Math.round(elapsedMs / 1000)} seconds${tried}`;
+		return `The App Builder API kept rate-limiting the request: it answered 429 (too many requests) ${rateLimited} times in ${duration(elapsedMs)}${tried}`;
 	}
 	const outOfTime = stop === 'rate-limit-time' || stop === 'deadline';
 	if (outOfTime && failure.retryAfterMs !== undefined && failure.retryAfterMs >= 1000) {
@@ -252,7 +252,7 @@ function sentences(...parts: string[]): string {
 function limitError(node: INode, failure: LimitFailure, details: FailureDetails): NodeApiError {
 	const texts: Record<AnswerLimit, { message: string; description: string }> = {
 		time: {
-			message: `The App Builder API did not finish its answer within ${failure.bound} seconds`,
+			message: `The App Builder API did not finish its answer within ${duration(failure.bound * 1000)}`,
 			// The time may run out before any of the answer arrived: nothing here says part of it did.
 			description: `No complete answer had arrived when the time ran out, and the node did not try again: a slow answer would only be slow again. ${nextStep(details, false)} For a very large form on a slow connection, raise Options > Timeout.`,
 		},

@@ -138,7 +138,7 @@ describe("a failed call's error", () => {
 			details({ failures: 2, stop: 'not-retryable' }),
 		);
 		expect(error.message).toBe(
-			'The App Builder API did not finish its answer within 120 seconds (tried 2 times)',
+			'The App Builder API did not finish its answer within 2 minutes (tried 2 times)',
 		);
 		expect(error.description).not.toMatch(/still arriving/);
 	});
