@@ -5,7 +5,8 @@
 const FIXTURE = Object.freeze({
 	accessToken: 'emu-access-token',
 	apiKey: 'emu-api-key',
-	appId: 'app_1001',
+	// Digits, as the App Builder back-end shows an app ID (the node's hint and the docs use it too), kept as text.
+	appId: '6543210',
 	formPageId: 'formbuilder_1001_1',
 	secondFormPageId: 'formbuilder_1001_2',
 	pages: Object.freeze([

@@ -331,7 +331,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		 * poll over lead-0 and lead-a (captured from a run of that release).
 		 */
 		const RELEASED_V1 =
-			'{"inquiryCursor":{"v":1,"scope":"app_1001/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":[]}}';
+			'{"inquiryCursor":{"v":1,"scope":"6543210/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":[]}}';
 		const releasedCursor = () =>
 			(JSON.parse(RELEASED_V1) as { inquiryCursor: IDataObject }).inquiryCursor;
 
@@ -356,7 +356,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect(names(first.result)).toEqual(['lead-b']);
 			expect(first.staticData.inquiryCursor).toMatchObject({
 				v: SAVED_POSITION_VERSION,
-				scope: 'app_1001/new',
+				scope: '6543210/new',
 				forms: { formbuilder_1001_1: expect.any(Object) },
 			});
 
@@ -372,7 +372,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		 * from the same records).
 		 */
 		const RELEASED_V1_WITH_UNDATED =
-			'{"inquiryCursor":{"v":1,"scope":"app_1001/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":["lead-u1","lead-u2"]}}';
+			'{"inquiryCursor":{"v":1,"scope":"6543210/formbuilder_1001_1/new","floor":1777536000000,"seen":{"lead-0":1777622399000,"lead-a":1777622400000},"undated":["lead-u1","lead-u2"]}}';
 		const undatedLead = (id: string) =>
 			emu().control.addRawInquiry({
 				appId: FIXTURE.appId,
@@ -483,7 +483,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 				[
 					{
 						v: 3,
-						scope: 'app_1001/new',
+						scope: '6543210/new',
 						forms: { formbuilder_1001_1: { floor: { time: T0, key: '' }, seen: {}, undated: '' } },
 						app: { since: 'soon' },
 					},
