@@ -9,6 +9,8 @@ import { CHROMIUM_ARGS, ensureChromium } from './browser';
 import { N8nInstance, OWNER, packPackage } from './n8nInstance';
 import {
 	APP_BUILDER_TOOL,
+	APP_BUILDER_TRIGGER,
+	firstLeadWorkflow,
 	mcpToolWorkflow,
 	newInquiryWorkflow,
 	userLifecycleWorkflow,
@@ -43,6 +45,7 @@ describe('the n8n editor with the package installed', () => {
 	let actionWorkflowId: string;
 	let toolWorkflowId: string;
 	let allFormsWorkflowId: string;
+	let firstLeadWorkflowId: string;
 	const packageErrors: string[] = [];
 
 	beforeAll(async () => {
@@ -67,6 +70,13 @@ describe('the n8n editor with the package installed', () => {
 		});
 		toolWorkflowId = await n8n.createWorkflow(
 			mcpToolWorkflow(credential, form, 'appbuilder-tools'),
+		);
+		// The README's first lead workflow only renders, so its Slack credential holds a dummy token.
+		const slackCredentialId = await n8n.createCredential('Slack account', 'slackApi', {
+			accessToken: 'dummy-slack-token',
+		});
+		firstLeadWorkflowId = await n8n.createWorkflow(
+			firstLeadWorkflow(credential, { id: slackCredentialId, name: 'Slack account' }, form),
 		);
 		const trigger = newInquiryWorkflow(credential, form);
 		allFormsWorkflowId = await n8n.createWorkflow({
@@ -221,6 +231,27 @@ describe('the n8n editor with the package installed', () => {
 		await page.screenshot({ path: join(SCREENSHOTS, 'agent-tool.png') });
 	});
 
+	it("shows the README's first lead workflow: App Builder Trigger connected to Slack", async () => {
+		await page.goto(`${n8n.url}/workflow/${firstLeadWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await expectCount(page.locator('[data-test-id="canvas-node"]'), 2);
+		for (const type of [APP_BUILDER_TRIGGER, 'n8n-nodes-base.slack']) {
+			await page
+				.locator(`[data-test-id="canvas-node"][data-node-type="${type}"]`)
+				.first()
+				.waitFor();
+		}
+		await page
+			.locator(
+				'[data-test-id="edge"][data-source-node-name="App Builder Trigger"][data-target-node-name="Send a message"]',
+			)
+			.first()
+			.waitFor({ state: 'attached' });
+		await page.mouse.move(5, 5);
+		await page.waitForTimeout(800);
+		await page.screenshot({ path: join(SCREENSHOTS, 'first-lead-workflow.png') });
+	});
+
 	it('opens the credential form, whose test passes against the emulator', async () => {
 		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Add User' }).first().dblclick();
@@ -231,6 +262,32 @@ describe('the n8n editor with the package installed', () => {
 		}
 		// n8n runs the credential's test (the node's credentialTest method) when the form opens.
 		await modal.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
+	});
+
+	it('opens a new credential form with the default Web Service Base URL, as the README shows it', async () => {
+		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Add User' }).first().dblclick();
+		await page.locator('[data-test-id="node-credentials-select"]').first().click();
+		await page.locator('[data-test-id="node-credentials-select-item-new"]').first().click();
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		const input = (field: string) =>
+			modal.locator(`[data-test-id="parameter-input-${field}"] input`).first();
+		await input('baseUrl').waitFor();
+		// The README's Credentials step 3 says to leave this value; the picture shows it, unsaved and without secrets.
+		expect(await input('baseUrl').inputValue()).toBe('https://api.appexecutable.com');
+		expect(await input('accessToken').inputValue()).toBe('');
+		expect(await input('apiKey').inputValue()).toBe('');
+		// This n8n already has the emulator's credential, so n8n suggests "App Builder account 2"; a new user's first is named as below.
+		await modal.locator('[data-test-id="credential-name"]').click();
+		await page.keyboard.press('ControlOrMeta+A');
+		await page.keyboard.type('App Builder account');
+		await page.keyboard.press('Enter');
+		const shownName = modal.locator(
+			'[data-test-id="credential-name"] [data-test-id="inline-edit-preview"]',
+		);
+		expect(await shownName.innerText()).toBe('App Builder account');
+		await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+		await page.mouse.move(5, 5);
 		await page.waitForTimeout(500);
 		await page.screenshot({ path: join(SCREENSHOTS, 'credential.png') });
 	});

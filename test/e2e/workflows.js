@@ -163,6 +163,41 @@ function newInquiryWorkflow(credential, form, pollTimes = POLL_EVERY_MINUTE) {
 }
 
 /**
+ * The README's first lead workflow: App Builder Trigger on a form, then
+ * Slack > Send Message with the lead's email mapped into the text.
+ * @param {{id: string, name: string}} credential
+ * @param {{id: string, name: string}} slackCredential
+ * @param {{appId: string, pageId: string}} form
+ */
+function firstLeadWorkflow(credential, slackCredential, form) {
+	const [trigger] = newInquiryWorkflow(credential, form).nodes;
+	return {
+		name: 'My first lead workflow',
+		nodes: [
+			{ ...trigger, name: 'App Builder Trigger' },
+			{
+				id: 'slack',
+				name: 'Send a message',
+				type: 'n8n-nodes-base.slack',
+				typeVersion: 2.3,
+				position: [250, 0],
+				webhookId: 'e2e-first-lead-slack',
+				parameters: {
+					resource: 'message',
+					operation: 'post',
+					select: 'channel',
+					channelId: { __rl: true, mode: 'name', value: '#sales' },
+					text: '=New lead: {{ $json.name }} ({{ $json.email }})',
+					otherOptions: {},
+				},
+				credentials: { slackApi: slackCredential },
+			},
+		],
+		connections: chain(['App Builder Trigger', 'Send a message']),
+	};
+}
+
+/**
  * Workflow C: n8n's HTTP Request node calls a Connect endpoint with the App Builder API credential.
  * @param {{id: string, name: string}} credential
  * @param {string} url
@@ -285,6 +320,7 @@ module.exports = {
 	APP_BUILDER_TOOL,
 	userLifecycleWorkflow,
 	newInquiryWorkflow,
+	firstLeadWorkflow,
 	connectCallWorkflow,
 	POLL_EVERY_MINUTE,
 	APP_BUILDER,
