@@ -83,20 +83,25 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 	return apiError(node, failure, details);
 }
 
+const TRIGGER_RATE_LIMIT_FIX =
+	'The limit is shared by everything that uses this access token: other workflows (Add User with a high Concurrency) or apps sending many requests leave less for the trigger. A longer Poll Times interval also helps.';
+
 function apiError(node: INode, failure: WebServiceFailure, details: FailureDetails): NodeApiError {
 	const meaning = meaningOf(failure.code);
 	const isRateLimit = failure.code === 429 || failure.httpStatus === 429;
 	const comeBack = comeBackText(failure.retryAfterMs, details.retryAtMs);
+	// The trigger has no Concurrency to lower: its requests are one per form and poll.
+	const fix = isRateLimit && details.poll !== undefined ? TRIGGER_RATE_LIMIT_FIX : meaning.fix;
 	let message = isRateLimit
 		? rateLimitMessage(failure, details)
 		: `${meaning.message}${triedText(details)}`;
 	let description =
 		details.stop === 'not-retryable'
-			? meaning.fix
+			? fix
 			: sentences(
 					whatTheNodeDid(details, comeBack),
 					nextStep(details, comeBack !== undefined),
-					meaning.fix,
+					fix,
 				);
 	if (isUnreadableBody(failure)) {
 		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})${triedText(details)}`;

@@ -103,6 +103,24 @@ describe("a failed call's error", () => {
 		);
 	});
 
+	it('a 429 in a trigger poll: no Concurrency to lower, what shares the limit instead', () => {
+		const error = webServiceError(
+			node,
+			api(429),
+			details({ rateLimited: 30, elapsedMs: 5000, stop: 'rate-limit-count', poll: 'scheduled' }),
+		);
+		expect(error.description).not.toMatch(/Concurrency option/);
+		expect(error.description).toMatch(
+			/The trigger tries again at its next poll\. The limit is shared by everything that uses this access token/,
+		);
+		const action = webServiceError(
+			node,
+			api(429),
+			details({ rateLimited: 30, elapsedMs: 5000, stop: 'rate-limit-count' }),
+		);
+		expect(action.description).toMatch(/lower the Concurrency option/);
+	});
+
 	it('many 429s after other failures: counts both', () => {
 		const error = webServiceError(
 			node,
