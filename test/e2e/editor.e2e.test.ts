@@ -132,8 +132,6 @@ describe('the n8n editor with the package installed', () => {
 	it('shows the trigger workflow and fetches a flattened test event', async () => {
 		await page.goto(`${n8n.url}/workflow/${triggerWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
-		await page.waitForTimeout(1000);
-		await page.screenshot({ path: join(SCREENSHOTS, 'workflow.png') });
 
 		await page.locator('[data-test-id="canvas-node"]').first().dblclick();
 		await page.locator('[data-test-id="node-execute-button"]').first().click();
