@@ -14,7 +14,7 @@ import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
 import { N8nInstance, packPackage } from './n8nInstance';
 import { N8N_VERSIONS } from './n8nVersions';
-import { mcpToolWorkflow } from './workflows';
+import { mcpAcrossFormsWorkflow, mcpToolWorkflow } from './workflows';
 import { sleep } from '../support/sleep';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -37,6 +37,29 @@ function propertyOf(t: Tool, name: string): { type?: string; description?: strin
 	return t.inputSchema.properties?.[name];
 }
 
+/**
+ * An MCP session with the trigger at `url`. n8n registers the production webhook a moment after
+ * activation; a failed connect closes its client and transport, so each attempt makes new ones.
+ */
+async function connect(
+	url: URL,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+	for (let attempt = 0; ; attempt++) {
+		const client = new Client({ name: 'appbuilder-e2e', version: '1.0.0' });
+		const transport = new StreamableHTTPClientTransport(url);
+		try {
+			// initialize, then the initialized notification
+			await client.connect(transport);
+			return { client, transport };
+		} catch (error) {
+			const notYet = error instanceof StreamableHTTPError && error.code === 404;
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- not a node: the test fails with the client's error
+			if (attempt >= 30 || !notYet) throw error;
+			await sleep(1000);
+		}
+	}
+}
+
 function expectNoSecret(text: string): void {
 	for (const secret of SECRETS) expect(text).not.toContain(secret);
 }
@@ -51,6 +74,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	let emu: Emulator;
 	let n8n: N8nInstance;
 	let mcpUrl: URL;
+	let credential: { id: string; name: string };
 	let transport: StreamableHTTPClientTransport | undefined;
 	let mcp: Client;
 	let tools: Tool[];
@@ -75,6 +99,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 			'appBuilderApi',
 			credentialDataFor(emu),
 		);
+		credential = { id: credentialId, name: 'App Builder (emulator)' };
 		const start = Date.parse('2026-02-01T09:00:00Z');
 		for (let i = 0; i < INQUIRIES; i++) {
 			emu.control.addInquiry({
@@ -104,23 +129,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	}, 60_000);
 
 	it('initialize: n8n answers as an MCP server that offers tools', async () => {
-		// n8n registers the production webhook a moment after activation.
-		// A failed connect closes its client and transport, so each attempt makes new ones.
-		for (let attempt = 0; !transport; attempt++) {
-			const client = new Client({ name: 'appbuilder-e2e', version: '1.0.0' });
-			const candidate = new StreamableHTTPClientTransport(mcpUrl);
-			try {
-				// initialize, then the initialized notification
-				await client.connect(candidate);
-				mcp = client;
-				transport = candidate;
-			} catch (error) {
-				const notYet = error instanceof StreamableHTTPError && error.code === 404;
-				// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- not a node: the test fails with the client's error
-				if (attempt >= 30 || !notYet) throw error;
-				await sleep(1000);
-			}
-		}
+		({ client: mcp, transport } = await connect(mcpUrl));
 		expect(mcp.getServerCapabilities()).toHaveProperty('tools');
 		expect(mcp.getServerVersion()?.name).toBe('MCP_Server_Trigger');
 	});
@@ -272,5 +281,59 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		expect(text).toMatch(/formbuilder_<digits>_<digits>, such as formbuilder_1234_5678/);
 		expectNoSecret(text);
 		expect(emu.control.requests()).toEqual([]);
+	});
+
+	it('tools/call across every form: "which leads came in since ...?" answered from all forms, newest first', async () => {
+		const start = Date.parse('2026-02-01T09:00:00Z');
+		const hour = 3_600_000;
+		for (const [index, offset] of [20.5, 21.5, 22.5].entries()) {
+			emu.control.addInquiry({
+				appId: FIXTURE.appId,
+				pageId: FIXTURE.secondFormPageId,
+				fields: demoLeadFields(100 + index),
+				addedon: start + offset * hour,
+			});
+		}
+		const path = `${MCP_PATH}-all-forms`;
+		await n8n.activate(
+			await n8n.createWorkflow(mcpAcrossFormsWorkflow(credential, { appId: FIXTURE.appId }, path)),
+		);
+		const session = await connect(new URL(`${n8n.url}/mcp/${path}`));
+		try {
+			const [listed] = (await session.client.listTools()).tools;
+			expect(listed.name).toBe('Leads_of_every_form');
+			expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(['since']);
+
+			const since = new Date(start + 20 * hour).toISOString();
+			const result = (await session.client.callTool({
+				name: 'Leads_of_every_form',
+				arguments: { since },
+			})) as CallToolResult;
+			expect(result.isError).toBeUndefined();
+			const text = textOf(result);
+			const leads = JSON.parse(text) as Array<Record<string, unknown>>;
+			// After hour 20: Contact Us has a lead every hour (the last at hour 24), Quote Request three at the half hours.
+			expect(leads.map((lead) => [lead.formName, lead.submittedAt])).toEqual(
+				[
+					['Contact Us', 24],
+					['Contact Us', 23],
+					['Quote Request', 22.5],
+					['Contact Us', 22],
+					['Quote Request', 21.5],
+					['Contact Us', 21],
+					['Quote Request', 20.5],
+				].map(([form, offset]) => [
+					form,
+					new Date(start + (offset as number) * hour).toISOString(),
+				]),
+			);
+			expect(new Set(leads.map((lead) => lead.pageId))).toEqual(
+				new Set([FIXTURE.formPageId, FIXTURE.secondFormPageId]),
+			);
+			expectNoSecret(text);
+		} finally {
+			await session.transport.terminateSession().catch(() => undefined);
+			await session.client.close().catch(() => undefined);
+		}
 	});
 });

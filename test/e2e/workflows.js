@@ -315,8 +315,60 @@ function mcpToolWorkflow(credential, app, path) {
 	};
 }
 
+/**
+ * An MCP Server Trigger offering one tool that reads every form of the app:
+ * the question "which leads came in since ...?" asked across forms, with the
+ * date left to the model.
+ * @param {{id: string, name: string}} credential
+ * @param {{appId: string}} app
+ * @param {string} path the MCP endpoint is <n8n>/mcp/<path>
+ */
+function mcpAcrossFormsWorkflow(credential, app, path) {
+	return {
+		name: 'App Builder leads of every form for AI agents',
+		nodes: [
+			{
+				id: 'mcp-trigger-all-forms',
+				name: 'MCP Server Trigger',
+				type: MCP_TRIGGER,
+				typeVersion: 2,
+				position: [250, 0],
+				webhookId: `e2e-${path}`,
+				parameters: { authentication: 'none', path },
+			},
+			{
+				...appBuilderNode(
+					'Leads of every form',
+					0,
+					{
+						resource: 'inquiry',
+						operation: 'getAll',
+						appId: app.appId,
+						readFrom: 'allForms',
+						filters: {
+							submittedAfter: fromAI(
+								'since',
+								'Only leads submitted after this moment, as an ISO date and time such as 2026-02-01T00:00:00Z',
+							),
+						},
+					},
+					credential,
+				),
+				type: APP_BUILDER_TOOL,
+				position: [0, 220],
+			},
+		],
+		connections: {
+			'Leads of every form': {
+				ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]],
+			},
+		},
+	};
+}
+
 module.exports = {
 	mcpToolWorkflow,
+	mcpAcrossFormsWorkflow,
 	APP_BUILDER_TOOL,
 	userLifecycleWorkflow,
 	newInquiryWorkflow,
