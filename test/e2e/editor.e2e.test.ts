@@ -182,7 +182,7 @@ describe('the n8n editor with the package installed', () => {
 		for (const text of [
 			'Add an app user',
 			'Update an app user',
-			'Get many form inquiries',
+			'Get many inquiries of one form or every form',
 			'Actions (3)',
 			'Triggers (2)',
 		]) {

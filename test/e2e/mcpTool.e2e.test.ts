@@ -3,11 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index';
 import {
 	StreamableHTTPClientTransport,
 	StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+} from '@modelcontextprotocol/sdk/client/streamableHttp';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
@@ -145,7 +145,9 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 
 		expect(tool('Add_app_user').description).toBe('Add an app user in App Builder');
 		expect(tool('Update_app_user').description).toBe('Update an app user in App Builder');
-		expect(tool('Get_form_inquiries').description).toBe('Get many form inquiries in App Builder');
+		expect(tool('Get_form_inquiries').description).toBe(
+			'Get many inquiries of one form or every form in App Builder',
+		);
 
 		const fields = (t: Tool) => Object.keys(t.inputSchema.properties ?? {}).sort();
 		expect(fields(tool('Add_app_user'))).toEqual(['email', 'name', 'password', 'phone']);

@@ -11,7 +11,7 @@ export const inquiryResource: Resource = {
 			value: 'getAll',
 			description:
 				'Get the inquiries (leads) people submitted through one form of the app, or through all its forms, newest first',
-			action: 'Get many form inquiries',
+			action: 'Get many inquiries of one form or every form',
 			module: getMany,
 		},
 	],
