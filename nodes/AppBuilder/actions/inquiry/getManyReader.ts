@@ -11,7 +11,7 @@ import { InquirySelector, type InquirySelection } from './inquirySelector';
 /**
  * Most inquiries one Get Many call returns, and most of their text: parsed
  * and turned into items, that many stay well under the 500 MB one call may
- * add to n8n's memory (docs/errors-and-limits.md).
+ * add to n8n's memory (docs/limits-for-admins.md).
  */
 export const MAX_RETURNED_INQUIRIES = 100_000;
 export const MAX_RETURNED_BYTES = 100 * 1024 * 1024;
