@@ -36,6 +36,17 @@ async function expectCount(locator: Locator, count: number): Promise<void> {
 	expect(await locator.count()).toBe(count);
 }
 
+/** Waits until `target` has kept its place on the page for half a second (an animation has ended). */
+async function settled(target: Locator): Promise<void> {
+	let last = '';
+	for (let still = 0, tries = 0; still < 5 && tries < 100; tries++) {
+		await target.page().waitForTimeout(100);
+		const box = JSON.stringify(await target.boundingBox());
+		still = box === last ? still + 1 : 0;
+		last = box;
+	}
+}
+
 describe('the n8n editor with the package installed', () => {
 	let emu: Emulator;
 	let n8n: N8nInstance;
@@ -188,6 +199,9 @@ describe('the n8n editor with the package installed', () => {
 		]) {
 			await creator.getByText(text).first().waitFor();
 		}
+		// The panel slides in: the screenshot waits until it stands still.
+		await settled(creator.getByText('Update an app user').first());
+		await page.mouse.move(5, 5);
 		await page.screenshot({ path: join(SCREENSHOTS, 'node-actions.png') });
 		await page.keyboard.press('Escape');
 		await page.keyboard.press('Escape');
