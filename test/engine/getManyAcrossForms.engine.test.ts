@@ -165,6 +165,24 @@ describe('Get Many over all forms of the app, in the n8n engine', () => {
 		);
 	});
 
+	it('refuses an app listing more forms than any App Builder app has, saying what to do', async () => {
+		emu().control.addApp({
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages: Array.from({ length: 1001 }, (_, index) => ({
+				pageId: `formbuilder_3001_${index}`,
+				pageName: `Form ${index}`,
+			})),
+		});
+		const run = await getMany({});
+		expect(run.error?.message).toBe('The App Builder API lists more than 1,000 forms for this app');
+		expect(run.error?.description).toMatch(/Read From: One Form in Get Many/);
+		const asked = emu()
+			.control.requests()
+			.filter((request) => request.body?.method === 'formBuilderInquiries');
+		expect(asked).toEqual([]);
+	});
+
 	it('still reads one form when Read From is One Form (the default)', async () => {
 		seed(2);
 		const run = await runAppBuilder(

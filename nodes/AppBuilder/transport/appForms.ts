@@ -64,7 +64,7 @@ function formsIn(context: WebServiceContext, body: IDataObject, itemIndex?: numb
 				{
 					message: `The App Builder API lists more than ${MAX_APP_FORMS.toLocaleString('en')} forms for this app`,
 					description:
-						'Check that App ID is right. To watch forms of such an app, use one trigger per form (Watch: One Form).',
+						'Check that App ID is right. For such an app, use its forms one at a time: Watch: One Form in the trigger, Read From: One Form in Get Many.',
 					itemIndex,
 				},
 			);
