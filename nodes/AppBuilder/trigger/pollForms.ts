@@ -10,6 +10,7 @@ import type { WebServiceCallOptions } from '../transport/request';
 import { awaitsHandOff, positionFingerprint, recordHandOff } from './inProcess/triggerMemory';
 import { FormsPoll, type FormOutcome } from './plan/pollPlan';
 import {
+	logContext,
 	reportFailures,
 	reportQuietForms,
 	reportUnresolvedUndated,
@@ -59,7 +60,7 @@ export async function pollForms(
 	if (staged && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
 		this.logger.info(
 			'App Builder Trigger skipped a poll: n8n has not yet stored the position the previous poll of this trigger handed over; the next poll emits the new inquiries',
-			{ workflowId: this.getWorkflow().id, node: node.name },
+			logContext(this),
 		);
 		return null;
 	}

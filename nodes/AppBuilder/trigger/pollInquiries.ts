@@ -4,6 +4,7 @@ import { DEFAULT_RETRY_POLICY } from '../../shared/http/retryPolicy';
 import type { WebServiceCallOptions } from '../transport/request';
 import { claimPoll } from './inProcess/triggerMemory';
 import { FETCH_ATTEMPTS, pollForms } from './pollForms';
+import { logContext } from './pollReports';
 import { testEvent } from './testEvent';
 import { readTriggerSettings } from './triggerSettings';
 
@@ -42,10 +43,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	if (release === undefined) {
 		this.logger.info(
 			'App Builder Trigger skipped a poll: the previous poll of this trigger is still running and emits the new inquiries',
-			{
-				workflowId: this.getWorkflow().id,
-				node: this.getNode().name,
-			},
+			logContext(this),
 		);
 		return null;
 	}

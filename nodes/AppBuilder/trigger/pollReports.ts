@@ -26,6 +26,14 @@ export interface Failure {
 	form?: AppForm;
 }
 
+/** What every log line of the trigger carries, so an admin finds the workflow and node it speaks of. */
+export function logContext(context: IPollFunctions): {
+	workflowId: string | undefined;
+	node: string;
+} {
+	return { workflowId: context.getWorkflow().id, node: context.getNode().name };
+}
+
 /** A poll's failures, whatever failed, are one failure of the trigger; a poll without failures ends the streak. */
 export function reportFailures(
 	context: IPollFunctions,
@@ -33,7 +41,7 @@ export function reportFailures(
 	settings: TriggerSettings,
 	failures: readonly Failure[],
 ): void {
-	const where = { workflowId: context.getWorkflow().id, node: context.getNode().name };
+	const where = logContext(context);
 	if (failures.length === 0) {
 		const recovered = recordSucceededPoll(triggerKey, 'reads', Date.now());
 		if (recovered === undefined) return;
@@ -98,10 +106,7 @@ export function reportUnresolvedUndated(
 			description: `It tells apart up to about ${UNDATED_CHANGES_TOLD_APART} such changes (new, deleted, or given a submission time) between two polls. Inquiries with a submission time are emitted as usual and nothing is emitted twice; new inquiries without one wait. Some of it resolves as later polls read more, or when fewer change between polls. If it lasts (hundreds deleted or imported at once), start over: duplicate this trigger node, connect the copy in its place and delete the original (the copy begins with a first poll; App Builder > Get Many Inquiries lists the inquiries that waited). This error is reported once.`,
 		});
 	}
-	context.logger.warn(`${problem}; new ones without a submission time wait`, {
-		workflowId: context.getWorkflow().id,
-		node: context.getNode().name,
-	});
+	context.logger.warn(`${problem}; new ones without a submission time wait`, logContext(context));
 }
 
 /**
@@ -140,9 +145,5 @@ export function reportQuietForms(
 	});
 	// n8n's poll context reports an error without failing the poll (a failed execution, the error workflow).
 	if (typeof context.__emitError === 'function') context.__emitError(error);
-	else
-		context.logger.error(`${message}. ${error.description ?? ''}`, {
-			workflowId: context.getWorkflow().id,
-			node: node.name,
-		});
+	else context.logger.error(`${message}. ${error.description ?? ''}`, logContext(context));
 }
