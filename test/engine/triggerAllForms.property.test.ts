@@ -61,6 +61,8 @@ interface Case {
 	firstPoll: 'none' | 'since';
 	startAll: boolean;
 	failAtActivation: boolean;
+	/** Alert When Quiet: off, or on with a tiny threshold so forms go quiet between polls. */
+	quietAlert: 'off' | 'fixed' | 'unusual';
 	steps: Step[];
 }
 
@@ -154,6 +156,12 @@ const caseArb: fc.Arbitrary<Case> = fc
 			{ weight: 1, arbitrary: fc.constant(false) },
 		),
 		failAtActivation: fc.boolean(),
+		quietAlert: fc.constantFrom(
+			'off' as const,
+			'off' as const,
+			'fixed' as const,
+			'unusual' as const,
+		),
 	})
 	.chain(
 		(setup) =>
@@ -304,6 +312,10 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 				...(testCase.firstPoll === 'since'
 					? { firstPoll: 'since', firstPollSince: new Date(since).toISOString() }
 					: {}),
+				// A hundredth of a second: every form that had no lead since the last poll is quiet.
+				...(testCase.quietAlert === 'off'
+					? {}
+					: { quietAlert: testCase.quietAlert, quietHours: 0.01 / 3600 }),
 			},
 		};
 		const data = JSON.parse(JSON.stringify(stored)) as IDataObject;
@@ -341,6 +353,10 @@ async function runCase(testCase: Case, credentialsHelper: MemoryCredentialsHelpe
 		polls++;
 
 		const context = `case ${caseId}, poll ${polls}`;
+		// Alert When Quiet reports beside the poll and changes nothing it emits or saves: the checks below hold with it on.
+		for (const alert of outcome.emittedErrors)
+			if (testCase.quietAlert === 'off' || !/no new lead/.test(alert.message))
+				throw new Error(`${context}: an error reported beside the poll: ${alert.message}`);
 		if (settingUp || reported) {
 			if (outcome.error === undefined)
 				throw new Error(
