@@ -1,10 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../harness';
-import { addUserParameters, appBuilderCredentials, runAppBuilder } from '../support/appBuilderRuns';
+import {
+	addUserParameters,
+	addUserWithRetryPolicy,
+	appBuilderCredentials,
+	runAppBuilder,
+} from '../support/appBuilderRuns';
 import { startRecordingServer, type Answer } from '../support/recordingServer';
 import { useEmulator } from '../support/useEmulator';
-import { WebServiceCallerNode } from '../support/webServiceCallerNode';
 
 /**
  * The retry loop against servers that answer 429 and 5xx: through n8n's
@@ -16,24 +19,7 @@ describe('retries under 429 and 5xx', () => {
 	const emu = useEmulator();
 
 	const callWith = async (retry: IDataObject, baseUrl?: string) =>
-		await runNode({
-			nodeType: new WebServiceCallerNode(),
-			typeName: 'test.webServiceCaller',
-			parameters: {
-				endpoint: 'addUser',
-				params: JSON.stringify({
-					email: 'jane@example.com',
-					name: 'Jane',
-					password: 'Secr3t-pass',
-					phone: '5551234567',
-					group: '',
-					status: '',
-				}),
-				retry: JSON.stringify(retry),
-			},
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			credentialsHelper: appBuilderCredentials(emu(), baseUrl === undefined ? {} : { baseUrl }),
-		});
+		await addUserWithRetryPolicy(emu(), retry, baseUrl);
 
 	/** A web-service host answering the n-th request with `answers[n]` (the last one from there on), noting when each arrived. */
 	const answering = async (answers: Answer[]) => {

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../harness';
 import {
 	addUserParameters,
+	addUserWithRetryPolicy,
 	appBuilderCredentials,
 	getManyParameters,
 	pollAppBuilderTrigger,
@@ -15,7 +15,6 @@ import {
 	type RecordingServer,
 } from '../support/recordingServer';
 import { useEmulator } from '../support/useEmulator';
-import { WebServiceCallerNode } from '../support/webServiceCallerNode';
 
 /**
  * What an error says about retrying is what the node did: how many attempts
@@ -28,24 +27,7 @@ describe('what errors say about retrying', () => {
 	const emu = useEmulator();
 
 	const callWith = async (retry: IDataObject, baseUrl?: string) =>
-		await runNode({
-			nodeType: new WebServiceCallerNode(),
-			typeName: 'test.webServiceCaller',
-			parameters: {
-				endpoint: 'addUser',
-				params: JSON.stringify({
-					email: 'jane@example.com',
-					name: 'Jane',
-					password: 'Secr3t-pass',
-					phone: '5551234567',
-					group: '',
-					status: '',
-				}),
-				retry: JSON.stringify(retry),
-			},
-			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-			credentialsHelper: appBuilderCredentials(emu(), baseUrl === undefined ? {} : { baseUrl }),
-		});
+		await addUserWithRetryPolicy(emu(), retry, baseUrl);
 
 	/** A web-service host answering the n-th request with `answers[n]` (the last one from there on). */
 	const answering = async (answers: Answer[]): Promise<RecordingServer> =>

@@ -4,6 +4,7 @@ import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
 import { AppBuilder, AppBuilderTrigger } from './nodeClasses';
+import { WebServiceCallerNode } from './webServiceCallerNode';
 import type { Emulator } from './useEmulator';
 
 /** The fixture's form, as the Form picker stores it when given by ID. */
@@ -112,5 +113,31 @@ export async function pollAppBuilderTrigger(
 		credentials: CREDENTIAL_REFERENCE,
 		credentialsHelper,
 		...extra,
+	});
+}
+
+/** One Add User call made with the given retry policy (test/support/webServiceCallerNode.ts), against the emulator or `baseUrl`. */
+export async function addUserWithRetryPolicy(
+	emulator: Pick<Emulator, 'webUrl' | 'connectUrl'>,
+	retry: IDataObject,
+	baseUrl?: string,
+) {
+	return await runNode({
+		nodeType: new WebServiceCallerNode(),
+		typeName: 'test.webServiceCaller',
+		parameters: {
+			endpoint: 'addUser',
+			params: JSON.stringify({
+				email: 'jane@example.com',
+				name: 'Jane',
+				password: 'Secr3t-pass',
+				phone: '5551234567',
+				group: '',
+				status: '',
+			}),
+			retry: JSON.stringify(retry),
+		},
+		credentials: CREDENTIAL_REFERENCE,
+		credentialsHelper: appBuilderCredentials(emulator, baseUrl === undefined ? {} : { baseUrl }),
 	});
 }
