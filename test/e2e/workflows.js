@@ -236,6 +236,23 @@ function fromAI(key, description) {
 }
 
 /**
+ * An MCP Server Trigger without authentication at <n8n>/mcp/<path>.
+ * @param {string} id
+ * @param {string} path
+ */
+function mcpServerTrigger(id, path) {
+	return {
+		id,
+		name: 'MCP Server Trigger',
+		type: MCP_TRIGGER,
+		typeVersion: 2,
+		position: [250, 0],
+		webhookId: `e2e-${path}`,
+		parameters: { authentication: 'none', path },
+	};
+}
+
+/**
  * Workflow D: an MCP Server Trigger offering App Builder as three tools, one
  * per operation, with what varies per call left to the model ($fromAI).
  * @param {{id: string, name: string}} credential
@@ -261,15 +278,7 @@ function mcpToolWorkflow(credential, app, path) {
 	return {
 		name: 'App Builder tools for AI agents',
 		nodes: [
-			{
-				id: 'mcp-trigger',
-				name: 'MCP Server Trigger',
-				type: MCP_TRIGGER,
-				typeVersion: 2,
-				position: [250, 0],
-				webhookId: `e2e-${path}`,
-				parameters: { authentication: 'none', path },
-			},
+			mcpServerTrigger('mcp-trigger', path),
 			tool('Add app user', 0, {
 				resource: 'user',
 				operation: 'add',
@@ -327,15 +336,7 @@ function mcpAcrossFormsWorkflow(credential, app, path) {
 	return {
 		name: 'App Builder leads of every form for AI agents',
 		nodes: [
-			{
-				id: 'mcp-trigger-all-forms',
-				name: 'MCP Server Trigger',
-				type: MCP_TRIGGER,
-				typeVersion: 2,
-				position: [250, 0],
-				webhookId: `e2e-${path}`,
-				parameters: { authentication: 'none', path },
-			},
+			mcpServerTrigger('mcp-trigger-all-forms', path),
 			{
 				...appBuilderNode(
 					'Leads of every form',
