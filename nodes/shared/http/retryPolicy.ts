@@ -70,17 +70,6 @@ export function nextAttemptAfterFailure(
 	};
 }
 
-/** The wait of nextAttemptAfterFailure, or undefined when no further attempt should be made. */
-export function delayBeforeNextAttempt(
-	policy: RetryPolicy,
-	failures: number,
-	retryAfterMs: number | undefined,
-	jitter: number,
-): number | undefined {
-	const next = nextAttemptAfterFailure(policy, failures, retryAfterMs, jitter);
-	return next.retry ? next.delayMs : undefined;
-}
-
 /** Where a call stands when a 429 arrives. */
 export interface RateLimitHistory {
 	/** The 429 answers so far, this one included. */
@@ -110,17 +99,6 @@ export function nextAttemptAfterRateLimit(
 	return history.elapsedMs + delay <= policy.rateLimitBudgetMs
 		? { retry: true, delayMs: delay }
 		: { retry: false, stop: 'rate-limit-time' };
-}
-
-/** The wait of nextAttemptAfterRateLimit, or undefined when the call should fail. */
-export function delayAfterRateLimit(
-	policy: RetryPolicy,
-	history: RateLimitHistory,
-	retryAfterMs: number | undefined,
-	jitter: number,
-): number | undefined {
-	const next = nextAttemptAfterRateLimit(policy, history, retryAfterMs, jitter);
-	return next.retry ? next.delayMs : undefined;
 }
 
 function backoff(policy: RetryPolicy, attempt: number, jitter: number): number {

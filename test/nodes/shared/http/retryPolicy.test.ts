@@ -1,11 +1,25 @@
 import {
-	delayAfterRateLimit,
-	delayBeforeNextAttempt,
 	DEFAULT_RETRY_POLICY,
 	nextAttemptAfterFailure,
 	nextAttemptAfterRateLimit,
+	type RateLimitHistory,
 	type RetryPolicy,
 } from '../../../../nodes/shared/http/retryPolicy';
+
+/** The wait before the next attempt, or undefined when none is made. */
+const delayBeforeNextAttempt = (...args: Parameters<typeof nextAttemptAfterFailure>) => {
+	const next = nextAttemptAfterFailure(...args);
+	return next.retry ? next.delayMs : undefined;
+};
+const delayAfterRateLimit = (
+	policy: RetryPolicy,
+	history: RateLimitHistory,
+	retryAfterMs: number | undefined,
+	jitter: number,
+) => {
+	const next = nextAttemptAfterRateLimit(policy, history, retryAfterMs, jitter);
+	return next.retry ? next.delayMs : undefined;
+};
 
 describe('retry policy', () => {
 	it('has the numbers the documentation gives', () => {
