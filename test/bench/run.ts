@@ -64,6 +64,13 @@ import {
 	type AllFormsSettings,
 } from './allForms';
 import { crashSection } from './crashFigures';
+import {
+	compressedReadSection,
+	compressedReadTargetRow,
+	measureCompressedRead,
+	type CompressedReadRow,
+	type CompressedReadSettings,
+} from './compressedRead';
 import { lineChart } from './svgChart';
 import {
 	manyPollsSection,
@@ -108,7 +115,7 @@ function sectionDone(name: string): void {
  * the last full run wrote (each in place of its own section and target rows),
  * with a note of what the partial run wrote and when.
  */
-const ONLY_SECTIONS = ['manyPolls', 'allForms', 'scale'] as const;
+const ONLY_SECTIONS = ['manyPolls', 'allForms', 'scale', 'compressedRead'] as const;
 type OnlySection = (typeof ONLY_SECTIONS)[number];
 const ONLY = onlySections(process.argv);
 
@@ -274,6 +281,15 @@ const ADD_USER_TARGET = 1.25;
 const ALL_FORMS: AllFormsSettings = SMOKE
 	? { formCounts: [1, 3], inquiriesPerForm: 50, newPerFormPerCycle: 2, cycles: 1 }
 	: { formCounts: [1, 10, 50], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 9 };
+/** One poll reading a gzip answer against a plain one + inflate, each size from an answer replayed by a process of its own. */
+const COMPRESSED_READ: CompressedReadSettings = SMOKE
+	? { sizes: [1_000], roundsFor: () => 5, newPerPoll: NEW_PER_POLL }
+	: {
+			sizes: [10_000, 100_000],
+			// A poll at 10,000 takes about a tenth of a second and varies by a third on a shared machine: more rounds.
+			roundsFor: (size) => (size >= 100_000 ? 7 : 15),
+			newPerPoll: NEW_PER_POLL,
+		};
 const ADD_USER: AddUserSettings = {
 	items: SMOKE ? 30 : 1_000,
 	latencyMs: 50,
@@ -423,6 +439,8 @@ async function main(): Promise<void> {
 		if (ONLY) return await runSectionsOnly(emulator, ONLY);
 		const polls = await measurePolls(emulator);
 		sectionDone('one poll against the floor');
+		const compressed = await measureCompressedRead(emulator, COMPRESSED_READ);
+		sectionDone('reading a compressed answer');
 		const many = await measureManyPolls(emulator, MANY_POLLS.size, MANY_POLLS.rounds, NEW_PER_POLL);
 		const profile = await profilePolls(
 			emulator,
@@ -476,6 +494,7 @@ async function main(): Promise<void> {
 			slowLink,
 			{ many, profile, scale },
 			allForms,
+			compressed,
 		);
 		if (SMOKE) rmSync(docs, { recursive: true });
 		console.log(
@@ -531,6 +550,9 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 			notePartialRun(withScale(committedReport, soFar), note()),
 		);
 	const allForms = only.has('allForms') ? await measureAllForms(emulator, ALL_FORMS) : undefined;
+	const compressed = only.has('compressedRead')
+		? await measureCompressedRead(emulator, COMPRESSED_READ)
+		: undefined;
 	const scale = only.has('scale')
 		? await measureTriggersPerMain(emulator, SCALE, undefined, scaleSoFar)
 		: undefined;
@@ -549,6 +571,18 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 	if (allForms) {
 		report = putSection(report, allFormsSection(allForms, ALL_FORMS), '## Over a slow link');
 		report = putTargetRows(report, allFormsTargetRows(allForms), 'Static data');
+	}
+	if (compressed) {
+		report = putSection(
+			report,
+			compressedReadSection(compressed, COMPRESSED_READ),
+			'## Over a slow link',
+		);
+		report = putTargetRows(
+			report,
+			[compressedReadTargetRow(compressed)],
+			'One poll over a slow link',
+		);
 	}
 	report = notePartialRun(report, note());
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
@@ -673,6 +707,7 @@ function writeReport(
 	slowLink: SlowLinkRow[],
 	scaling: { many: ManyPolls; profile: PollProfile; scale: ScaleResult },
 	allForms: AllFormsRow[],
+	compressed: CompressedReadRow[],
 ): void {
 	writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(scaling.scale));
 	// The sizes where both charted workflows finished; the peer with the default history is not charted.
@@ -725,7 +760,7 @@ on the same data and hold.
 
 Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.
 
-${targetsSection(polls, memory, millionStateBytes, floor.rows, addUser, slowLink, scaling, allForms)}
+${targetsSection(polls, memory, millionStateBytes, floor.rows, addUser, slowLink, scaling, allForms, compressed)}
 ## One poll against the physical floor
 
 Each form holds inquiries of about 2 KB (10 fields, formData and
@@ -769,6 +804,7 @@ ${cycleSection(cycles, polls)}
 ${floorSection(floor.rows, floor.trivial, floor.withState)}
 ${scaleSection(scaling.scale, SCALE)}
 ${allFormsSection(allForms, ALL_FORMS)}
+${compressedReadSection(compressed, COMPRESSED_READ)}
 ${slowLinkSection(slowLink, SLOW_LINK)}
 ${addUserSection(addUser)}
 ${crashSection(resolve(COMMITTED_DOCS, 'crash-suite.json'))}`;
@@ -810,6 +846,7 @@ function targetsSection(
 	slowLink: SlowLinkRow[],
 	scaling: { many: ManyPolls; scale: ScaleResult },
 	allForms: AllFormsRow[],
+	compressed: CompressedReadRow[],
 ): string {
 	const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 	const largest = polls[polls.length - 1];
@@ -848,6 +885,7 @@ function targetsSection(
 		manyPollsTargetRow(scaling.many),
 		floorTargetRow(floorRows, CYCLES.sizes),
 		...scaleTargetRows(scaling.scale),
+		compressedReadTargetRow(compressed),
 		...slowLinkTargetRows(slowLink, SLOW_LINK),
 		...allFormsTargetRows(allForms),
 		`| Static data at ${largest.size.toLocaleString('en')} and ${STATE_FORM_SIZE.toLocaleString('en')} | within the documented bound (about 50 KB) | ${largest.stateBytes.toLocaleString('en')} B and ${millionStateBytes.toLocaleString('en')} B | ${verdict(maxState <= stateBound)} |`,
