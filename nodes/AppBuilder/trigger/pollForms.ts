@@ -56,8 +56,9 @@ export async function pollForms(
 	const scope = positionScope(settings.appId, settings.mode);
 	const positionAtStart = storedPosition(node.id, stores);
 	const staged = isStagedCopy(stores.node);
-	const startedFrom = positionFingerprint(positionAtStart);
-	if (staged && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
+	// Only a staged copy is handed over (durable poll cursors): its fingerprint, a pass over the whole position, serves nothing else.
+	const startedFrom = staged ? positionFingerprint(positionAtStart) : undefined;
+	if (startedFrom !== undefined && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
 		this.logger.info(
 			'App Builder Trigger skipped a poll: n8n has not yet stored the position the previous poll of this trigger handed over; the next poll emits the new inquiries',
 			logContext(this),
@@ -166,7 +167,7 @@ export async function pollForms(
 	// Another poll of this trigger saved meanwhile (one that outlived its claim): this one planned on an older position.
 	if (storedPosition(node.id, stores) !== positionAtStart) return null;
 	writeTriggerPosition(node.id, stores, plan.commit(items.length), Date.now());
-	if (staged)
+	if (startedFrom !== undefined)
 		recordHandOff(
 			triggerKey,
 			startedFrom,

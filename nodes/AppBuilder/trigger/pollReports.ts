@@ -41,13 +41,14 @@ export function reportFailures(
 	settings: TriggerSettings,
 	failures: readonly Failure[],
 ): void {
-	const where = logContext(context);
+	// Built only for a line logged: n8n hands out a copy of the node on every getNode().
+	const where = () => logContext(context);
 	if (failures.length === 0) {
 		const recovered = recordSucceededPoll(triggerKey, 'reads', Date.now());
 		if (recovered === undefined) return;
 		context.logger.info(
 			`App Builder Trigger reads every form it watches again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
-			where,
+			where(),
 		);
 		return;
 	}
@@ -58,7 +59,7 @@ export function reportFailures(
 	const polls = `${streak.polls} failed ${streak.polls === 1 ? 'poll' : 'polls in a row'}`;
 	context.logger.error(
 		`App Builder Trigger could not read ${what} (${polls}): ${withoutFinalDots(first.message)}. Nothing was lost; the next poll tries again.`,
-		where,
+		where(),
 	);
 }
 

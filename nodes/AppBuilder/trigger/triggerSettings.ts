@@ -1,4 +1,4 @@
-import type { IPollFunctions } from 'n8n-workflow';
+import type { INode, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { validateAppId, validateFormTarget } from '../descriptions/appAndForm';
@@ -60,9 +60,16 @@ const ERROR_AFTER_MINUTES: ParameterField = {
 	path: 'options.errorAfterMinutes',
 };
 
+/** The poll's context and its node, read once: n8n hands out a copy of the node on every getNode(). */
+interface Reading {
+	context: IPollFunctions;
+	node: INode;
+}
+
 export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	const node = context.getNode();
-	const watch = choiceOption(context, WATCH, ['form', 'allForms'] as const);
+	const reading: Reading = { context, node };
+	const watch = choiceOption(reading, WATCH, ['form', 'allForms'] as const);
 	let appId: string;
 	let pageId: string | undefined;
 	if (watch === 'form') {
@@ -74,45 +81,46 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	} else {
 		appId = validateAppId(node, context.getNodeParameter('appId', ''));
 	}
-	const mode = choiceOption(context, EVENT, ['new', 'newOrUpdated'] as const);
-	const firstPollChoice = choiceOption(context, FIRST_POLL, ['none', 'latest', 'since'] as const);
-	const quietChoice = choiceOption(context, QUIET_ALERT, ['off', 'fixed', 'unusual'] as const);
+	const mode = choiceOption(reading, EVENT, ['new', 'newOrUpdated'] as const);
+	const firstPollChoice = choiceOption(reading, FIRST_POLL, ['none', 'latest', 'since'] as const);
+	const quietChoice = choiceOption(reading, QUIET_ALERT, ['off', 'fixed', 'unusual'] as const);
 	return {
 		appId,
 		pageId,
 		mode,
 		simplify: context.getNodeParameter('simplify', true) as boolean,
-		firstPoll: firstPollOf(context, firstPollChoice),
-		maxItems: wholeOption(context, MAX_ITEMS_PER_POLL, DEFAULT_MAX_ITEMS_PER_POLL),
+		firstPoll: firstPollOf(reading, firstPollChoice),
+		maxItems: wholeOption(reading, MAX_ITEMS_PER_POLL, DEFAULT_MAX_ITEMS_PER_POLL),
 		answerTimeoutMs: timeoutMsFrom(
 			node,
 			context.getNodeParameter('options.timeout', DEFAULT_TIMEOUT_SECONDS),
 		),
 		reporting: {
-			afterPolls: wholeOption(context, ERROR_AFTER_POLLS, DEFAULT_ERROR_AFTER_POLLS),
+			afterPolls: wholeOption(reading, ERROR_AFTER_POLLS, DEFAULT_ERROR_AFTER_POLLS),
 			afterMs:
-				wholeOption(context, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) *
+				wholeOption(reading, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) *
 				60_000,
 		},
-		quiet: quietRuleOf(context, quietChoice),
+		quiet: quietRuleOf(reading, quietChoice),
 	};
 }
 
-function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since'): FirstPoll {
+function firstPollOf(reading: Reading, choice: 'none' | 'latest' | 'since'): FirstPoll {
+	const { context, node } = reading;
 	if (choice === 'latest')
 		return {
 			kind: 'latest',
-			count: wholeOption(context, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT),
+			count: wholeOption(reading, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT),
 		};
 	if (choice === 'none') return { kind: 'none' };
 	const sinceMs = checkedParameter(
-		context.getNode(),
+		node,
 		FIRST_POLL_SINCE,
 		dateFrom(context.getNodeParameter(FIRST_POLL_SINCE.path, ''), context.getTimezone()),
 	);
 	if (sinceMs === undefined) {
 		throw new NodeOperationError(
-			context.getNode(),
+			node,
 			'On First Poll is "Send Leads Since a Date", but Since is empty',
 			{
 				description:
@@ -122,42 +130,38 @@ function firstPollOf(context: IPollFunctions, choice: 'none' | 'latest' | 'since
 	}
 	// A first poll would emit nothing until then, and forms read later would not wait for it: refused, so every form starts alike.
 	if (sinceMs > Date.now()) {
-		throw new NodeOperationError(context.getNode(), 'Since is in the future', {
+		throw new NodeOperationError(node, 'Since is in the future', {
 			description: `On First Poll is "Send Leads Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set On First Poll to Only New Leads to start with the inquiries that arrive from now on.`,
 		});
 	}
 	return { kind: 'since', sinceMs };
 }
 
-function quietRuleOf(context: IPollFunctions, choice: QuietRule['kind']): QuietRule {
+function quietRuleOf({ context, node }: Reading, choice: QuietRule['kind']): QuietRule {
 	if (choice !== 'fixed') return { kind: choice };
 	const value = context.getNodeParameter(QUIET_HOURS.path, DEFAULT_QUIET_HOURS);
-	const hours = checkedParameter(
-		context.getNode(),
-		QUIET_HOURS,
-		positiveNumberFrom(value, MAX_QUIET_HOURS),
-	);
+	const hours = checkedParameter(node, QUIET_HOURS, positiveNumberFrom(value, MAX_QUIET_HOURS));
 	return { kind: 'fixed', afterMs: hours * 3_600_000 };
 }
 
 /** One of `choices`, the first by default; any other value is an error naming the field. */
 function choiceOption<T extends string>(
-	context: IPollFunctions,
+	{ context, node }: Reading,
 	field: ParameterField,
 	choices: readonly [T, ...T[]],
 ): T {
 	const value = context.getNodeParameter(field.path, choices[0]);
-	return checkedParameter(context.getNode(), field, choiceFrom(value, choices));
+	return checkedParameter(node, field, choiceFrom(value, choices));
 }
 
 /** A whole-number option; from an expression, NaN or 2.5 is an error rather than clamped into something else. */
 function wholeOption(
-	context: IPollFunctions,
+	{ context, node }: Reading,
 	field: ParameterField,
 	fallback: number,
 	max?: number,
 	min = 1,
 ): number {
 	const value = context.getNodeParameter(field.path, fallback);
-	return checkedParameter(context.getNode(), field, wholeNumberFrom(value, { min, max }));
+	return checkedParameter(node, field, wholeNumberFrom(value, { min, max }));
 }
