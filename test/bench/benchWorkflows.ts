@@ -76,12 +76,15 @@ export const everyMinuteOn = (second: number) => ({
 /**
  * Ours: the App Builder Trigger emits each new inquiry, already flattened.
  * By default it polls the benchmark's form every minute on a second n8n
- * picks; the scaling benchmark gives each trigger a form and a second of its own.
+ * picks, or on `cronSecond`; the scaling benchmark gives each trigger a form
+ * and a second of its own.
  */
 export function triggerWorkflow(
 	credential: Credential,
 	scale?: { pageId: string; cronSecond: number; index: number },
+	cronSecond?: number,
 ): BenchWorkflow {
+	const second = scale?.cronSecond ?? cronSecond;
 	return chained(
 		scale ? `Bench scale: App Builder Trigger ${scale.index}` : 'Bench: App Builder Trigger',
 		[
@@ -90,7 +93,7 @@ export function triggerWorkflow(
 				APP_BUILDER_TRIGGER,
 				1,
 				{
-					pollTimes: scale ? everyMinuteOn(scale.cronSecond) : POLL_EVERY_MINUTE,
+					pollTimes: second === undefined ? POLL_EVERY_MINUTE : everyMinuteOn(second),
 					event: 'new',
 					appId: form.appId,
 					pageId: { __rl: true, mode: 'id', value: scale?.pageId ?? form.pageId },

@@ -1,4 +1,9 @@
-import { summarizeProfile, type CpuProfile, type ProfilePart } from './cpuProfile';
+import {
+	summarizeProfile,
+	summarizeWindows,
+	type CpuProfile,
+	type ProfilePart,
+} from './cpuProfile';
 
 const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
 	id,
@@ -71,5 +76,28 @@ describe('where a CPU profile spent its time', () => {
 		];
 		const names = summarizeProfile(PROFILE, greedy).parts.map((part) => part.name);
 		expect(names).toEqual(['anything in nodes', 'http', 'garbage collection', 'other']);
+	});
+
+	it('splits a profile into windows of its clock: a sample counts where it was taken, for as long as until the next', () => {
+		// Samples are taken at 0, 10, 12, 15, 19, 24, 30 and 37 ms.
+		const [first, second, third, none] = summarizeWindows(PROFILE, PARTS, [
+			{ fromUs: 0, toUs: 15_000 },
+			{ fromUs: 15_000, toUs: 30_000 },
+			{ fromUs: 30_000, toUs: 40_000 },
+			{ fromUs: 50_000, toUs: 60_000 },
+		]);
+		const msOf = (summary: typeof first) =>
+			Object.fromEntries(summary.parts.map((part) => [part.name, part.ms]));
+		expect(first.idleMs).toBe(10);
+		expect(msOf(first)).toEqual({ scan: 5 });
+		expect(msOf(second)).toEqual({ http: 4, trigger: 6, 'garbage collection': 5 });
+		expect(msOf(third)).toEqual({ other: 7 });
+		expect(none).toEqual({ busyMs: 0, idleMs: 0, parts: [] });
+	});
+
+	it('reads the windows of a profile that did not start at zero', () => {
+		const later = { ...PROFILE, startTime: 1_000_000 };
+		const [window] = summarizeWindows(later, PARTS, [{ fromUs: 1_015_000, toUs: 1_019_000 }]);
+		expect(window.parts).toEqual([{ name: 'http', ms: 4, share: 1 }]);
 	});
 });

@@ -44,13 +44,11 @@ const GARBAGE_COLLECTOR = '(garbage collector)';
 const IDLE = '(idle)';
 
 /**
- * The garbage collector is a part of its own: V8 puts its samples at the
- * root, with no stack of whoever allocated.
+ * The part each profile node's samples go to: the innermost frame on its
+ * stack that belongs to a named part. The garbage collector is a part of its
+ * own: V8 puts its samples at the root, with no stack of whoever allocated.
  */
-export function summarizeProfile(
-	profile: CpuProfile,
-	parts: readonly ProfilePart[],
-): ProfileSummary {
+function partResolver(profile: CpuProfile, parts: readonly ProfilePart[]): (id: number) => string {
 	const parentOf = new Map<number, number>();
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	for (const node of profile.nodes)
@@ -74,14 +72,10 @@ export function summarizeProfile(
 		partOf.set(id, part);
 		return part;
 	};
+	return partFor;
+}
 
-	const msBy = new Map<string, number>();
-	profile.samples.forEach((id, index) => {
-		// Each sample stands for the time until the next one; the deltas are in microseconds.
-		const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000;
-		const part = partFor(id);
-		msBy.set(part, (msBy.get(part) ?? 0) + ms);
-	});
+function summaryOf(msBy: Map<string, number>, parts: readonly ProfilePart[]): ProfileSummary {
 	const idleMs = msBy.get(IDLE) ?? 0;
 	msBy.delete(IDLE);
 	const busyMs = [...msBy.values()].reduce((sum, ms) => sum + ms, 0);
@@ -94,4 +88,49 @@ export function summarizeProfile(
 			share: busyMs > 0 ? (msBy.get(name) as number) / busyMs : 0,
 		}));
 	return { busyMs, idleMs, parts: summary };
+}
+
+export function summarizeProfile(
+	profile: CpuProfile,
+	parts: readonly ProfilePart[],
+): ProfileSummary {
+	const partFor = partResolver(profile, parts);
+	const msBy = new Map<string, number>();
+	profile.samples.forEach((id, index) => {
+		// Each sample stands for the time until the next one; the deltas are in microseconds.
+		const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000;
+		const part = partFor(id);
+		msBy.set(part, (msBy.get(part) ?? 0) + ms);
+	});
+	return summaryOf(msBy, parts);
+}
+
+/** A span of a profile's clock (microseconds, as its startTime): from `fromUs`, up to but not including `toUs`. */
+export interface ProfileWindow {
+	fromUs: number;
+	toUs: number;
+}
+
+/**
+ * Where the time of each window went: a sample counts for the window it was
+ * taken in, and lasts until the next sample (the profile's clock is the
+ * machine's monotonic clock, as process.hrtime's).
+ */
+export function summarizeWindows(
+	profile: CpuProfile,
+	parts: readonly ProfilePart[],
+	windows: readonly ProfileWindow[],
+): ProfileSummary[] {
+	const partFor = partResolver(profile, parts);
+	const msBy = windows.map(() => new Map<string, number>());
+	let at = profile.startTime;
+	profile.samples.forEach((id, index) => {
+		at += profile.timeDeltas[index] ?? 0;
+		const window = windows.findIndex((w) => at >= w.fromUs && at < w.toUs);
+		if (window < 0) return;
+		const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000;
+		const part = partFor(id);
+		msBy[window].set(part, (msBy[window].get(part) ?? 0) + ms);
+	});
+	return msBy.map((byPart) => summaryOf(byPart, parts));
 }

@@ -1,5 +1,12 @@
-import { floorTargetRow, type FloorRow } from './n8nFloorCycle';
-import { cronTick } from './pollCycleInN8n';
+import {
+	floorSection,
+	floorTargetRow,
+	msSpread,
+	whatVaries,
+	type FloorRow,
+	type TrivialCycles,
+} from './n8nFloorCycle';
+import { cronTick, nextTickOn, type CycleSample } from './pollCycleInN8n';
 
 function row(size: number, oursMs: number, trivialMs: number, transferMs: number): FloorRow {
 	const breakdown = {
@@ -46,5 +53,82 @@ describe("n8n's own floor for a poll cycle", () => {
 		const line = floorTargetRow([row(1_000, 110, 80, 20)], [1_000, 10_000]);
 		expect(line).toContain('not measured at 10,000');
 		expect(line).toMatch(/\*\*not met\*\* \|$/);
+	});
+
+	it("finds the next tick on a poll's second, within this minute or the next", () => {
+		const at = (second: number, ms = 0, minute = 0) => Date.UTC(2026, 0, 1, 0, minute, second, ms);
+		expect(nextTickOn(30, at(10))).toBe(at(30));
+		expect(nextTickOn(30, at(30))).toBe(at(30));
+		expect(nextTickOn(30, at(30, 1))).toBe(at(30, 0, 1));
+		expect(nextTickOn(5, at(50))).toBe(at(5, 0, 1));
+	});
+
+	it('gives a median with its 10th and 90th percentile, and one value alone', () => {
+		expect(msSpread([130, 110, 120, 1_400, 115], 120)).toBe('120 ms (110 to 1,400)');
+		expect(msSpread([42], 42)).toBe('42 ms');
+		expect(msSpread(undefined, 42)).toBe('42 ms');
+	});
+
+	const machine = (othersCores: number) => ({ n8nCores: 0.3, emulatorCores: 0.1, othersCores });
+	const sample = (fromTickMs: number, othersCores: number): CycleSample => ({
+		tickToRequestMs: 20,
+		servedMs: 40,
+		pollToStartMs: 80,
+		executionMs: 10,
+		fromTickMs,
+		...machine(othersCores),
+	});
+
+	it('says what varies between cycles from what was measured: the spread, the first cycle, load from other processes', () => {
+		const lines = whatVaries([
+			{ label: 'a', cycleMs: [200, 100, 110, 100, 105], machine: [1, 0, 0.6, 0, 0].map(machine) },
+			{ label: 'b', cycleMs: [50, 50, 50], machine: [0, 0, 0].map(machine) },
+		]);
+		expect(lines[0]).toBe(
+			'Within a series the 90th percentile is 1.00x the 10th at the narrowest (b) and 2.00x at the widest (a).',
+		);
+		expect(lines[1]).toBe(
+			"The first cycle after activation was the slowest of its series in 2 of 2 series; on average it took +45% against its series' median.",
+		);
+		// Loaded: +90% and +5%; the others: -5%, -5%, +0%, 0, 0, 0.
+		expect(lines[3]).toBe(
+			"In the cycles slower than their series' median n8n used 0.30 cores on average meanwhile, in the others 0.30: n8n spent about as much CPU in both, so the slow ones mostly waited (for a core, the emulator or the database).",
+		);
+		expect(lines[2]).toBe(
+			"In 2 of 8 cycles other processes of the machine used 0.5 cores or more meanwhile; those cycles took +48% against their series' median on average, the 6 others -2%.",
+		);
+	});
+
+	it('reports every figure with its spread and each cycle in order', () => {
+		const trivial: TrivialCycles = {
+			cycles: 3,
+			stateBytes: 0,
+			cycleMs: 80,
+			tickToPollMs: 10,
+			pollToStartMs: 20,
+			executionMs: 50,
+			samples: [70, 80, 95].map((cycleMs) => ({
+				cycleMs,
+				tickToPollMs: 10,
+				pollToStartMs: 20,
+				executionMs: 50,
+				...machine(0.1),
+			})),
+		};
+		const withState = { ...trivial, stateBytes: 41_000, cycleMs: 90, samples: undefined };
+		const floor = {
+			...row(1_000, 110, 80, 20),
+			transferTimes: [18, 20, 25],
+			samples: [sample(100, 0.1), sample(110, 0.2), sample(150, 0.9)],
+		};
+		const section = floorSection([floor], trivial, withState);
+		expect(section).toContain(
+			'| 1,000 | 2.0 MB | 20 ms (18 to 25) | 80 ms (70 to 95) | 100 ms | 110 ms (100 to 150) | **1.10x** (1.00 to 1.50) | 1.00x |',
+		);
+		expect(section).toContain(
+			'| App Builder Trigger at 1,000 | 100, 110, 150 | 0.10, 0.20, 0.90 |',
+		);
+		expect(section).toContain('| trivial trigger | 70, 80, 95 | 0.10, 0.10, 0.10 |');
+		expect(section).toContain('What varies between cycles and between runs, as measured here:');
 	});
 });

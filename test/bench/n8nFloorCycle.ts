@@ -14,13 +14,21 @@ import { TRIVIAL_TRIGGER_NAME, trivialTriggerWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
 import type { FinishedExecution, N8nForBench } from './n8nForBench';
 import {
+	BEFORE_TICK_MS,
 	cronTick,
+	machineSince,
+	nextTickOn,
 	OURS,
+	QUIET_AFTER_MS,
+	sleepUntil,
 	type CycleBreakdown,
 	type CycleRow,
+	type CycleSample,
 	type CycleSettings,
+	type MachineDuring,
 } from './pollCycleInN8n';
-import { median } from '../support/median';
+import { usageSnapshot } from './processUsage';
+import { median, quantile } from '../support/median';
 
 /** The target: a cycle of ours within this much of n8n's floor, at every size. */
 export const FLOOR_TARGET = 1.2;
@@ -34,17 +42,26 @@ export interface TrivialCycles {
 	tickToPollMs: number;
 	pollToStartMs: number;
 	executionMs: number;
+	/** Cycle by cycle, in the order measured. */
+	samples?: TrivialSample[];
 }
+
+export type TrivialSample = Omit<TrivialCycles, 'cycles' | 'stateBytes' | 'samples'> &
+	MachineDuring;
 
 export interface FloorRow {
 	size: number;
 	/** The answer's bytes as they crossed the socket, and the median time to fetch them. */
 	wireBytes: number;
 	transferMs: number;
+	/** Each fetch of the transfer, in the order measured. */
+	transferTimes?: number[];
 	trivialMs: number;
 	/** Ours from the cron tick to the end of the execution; its parts as measured with it. */
 	oursMs: number;
 	breakdown: CycleBreakdown;
+	/** Ours cycle by cycle, in the order measured. */
+	samples?: CycleSample[];
 	ratio: number;
 }
 
@@ -53,44 +70,68 @@ const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const moreOrLess = (difference: number) =>
 	`${ms(Math.abs(difference))} ${difference >= 0 ? 'more' : 'less'}`;
 
-function pollStartOf(execution: FinishedExecution): number | undefined {
+/** When the trivial trigger's poll started, as its items say. */
+export function pollStartOf(execution: FinishedExecution): number | undefined {
 	const items =
 		execution.data?.resultData.runData[TRIVIAL_TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? [];
 	const startedAt = items[0]?.json.pollStartedAt;
 	return typeof startedAt === 'number' ? startedAt : undefined;
 }
 
-type CycleParts = Omit<TrivialCycles, 'cycles' | 'stateBytes'>;
+type CycleParts = Omit<TrivialSample, keyof MachineDuring>;
 
 /**
  * The trivial trigger's cycles, each from its cron tick. Polls on a second
  * `secondsAhead` from now, so the first tick comes soon; the poll n8n runs
- * when a workflow is activated is not on a tick and is left out.
+ * when a workflow is activated is not on a tick and is left out. As for
+ * ours, n8n is left alone while a cycle runs: the machine is read just
+ * before the tick, and n8n asked for the execution a second after it.
+ * `roots`: n8n's and the emulator's processes, whose use of the machine is
+ * counted apart.
  */
 export async function measureTrivialCycles(
 	bench: N8nForBench,
 	cycles: number,
-	{ stateBytes = 0, secondsAhead = 5 }: { stateBytes?: number; secondsAhead?: number } = {},
+	{
+		stateBytes = 0,
+		secondsAhead = 5,
+		roots,
+	}: { stateBytes?: number; secondsAhead?: number; roots?: number[] } = {},
 ): Promise<TrivialCycles> {
 	const cronSecond = (Math.floor(Date.now() / 1000) + secondsAhead) % 60;
 	const workflowId = await bench.activate(trivialTriggerWorkflow(cronSecond, stateBytes));
-	const parts: CycleParts[] = [];
+	const parts: TrivialSample[] = [];
+	let count = 0;
 	try {
-		for (let count = 1; parts.length < cycles; count++) {
-			const execution = await bench.waitForExecution(workflowId, count, 150_000);
-			const pollStartedAt = execution && pollStartOf(execution);
-			if (!execution || pollStartedAt === undefined)
-				throw new Error(`the trivial trigger: no readable execution ${count}`);
-			const tick = cronTick(pollStartedAt);
-			if ((tick / 1000) % 60 !== cronSecond) continue; // the activation's poll
-			const startedAt = Date.parse(execution.startedAt);
-			const stoppedAt = Date.parse(execution.stoppedAt);
-			parts.push({
-				cycleMs: stoppedAt - tick,
-				tickToPollMs: pollStartedAt - tick,
-				pollToStartMs: startedAt - pollStartedAt,
-				executionMs: stoppedAt - startedAt,
-			});
+		while (parts.length < cycles) {
+			const tick = nextTickOn(cronSecond, Date.now() + BEFORE_TICK_MS + 50);
+			await sleepUntil(tick - BEFORE_TICK_MS);
+			const before = roots && usageSnapshot(roots);
+			await sleepUntil(tick + QUIET_AFTER_MS);
+			const machine = machineSince(before, roots);
+			// This tick's execution; any before it is the activation's poll.
+			for (;;) {
+				count++;
+				const execution = await bench.waitForExecution(workflowId, count, 150_000);
+				const pollStartedAt = execution && pollStartOf(execution);
+				if (!execution || pollStartedAt === undefined)
+					throw new Error(`the trivial trigger: no readable execution ${count}`);
+				if (cronTick(pollStartedAt) < tick) continue;
+				if (cronTick(pollStartedAt) > tick)
+					throw new Error(
+						`the trivial trigger: no poll on the tick at ${new Date(tick).toISOString()}`,
+					);
+				const startedAt = Date.parse(execution.startedAt);
+				const stoppedAt = Date.parse(execution.stoppedAt);
+				parts.push({
+					cycleMs: stoppedAt - tick,
+					tickToPollMs: pollStartedAt - tick,
+					pollToStartMs: startedAt - pollStartedAt,
+					executionMs: stoppedAt - startedAt,
+					...machine,
+				});
+				break;
+			}
 		}
 	} finally {
 		await bench.deactivate(workflowId);
@@ -103,6 +144,7 @@ export async function measureTrivialCycles(
 		tickToPollMs: medianOf('tickToPollMs'),
 		pollToStartMs: medianOf('pollToStartMs'),
 		executionMs: medianOf('executionMs'),
+		samples: parts,
 	};
 	console.log(
 		`floor  trivial trigger${stateBytes > 0 ? ` with ${stateBytes} B of state` : ''}: cycle ${trivial.cycleMs} ms (tick to poll ${trivial.tickToPollMs} ms, poll to start ${trivial.pollToStartMs} ms, execution ${trivial.executionMs} ms), ${trivial.cycles} cycles`,
@@ -115,6 +157,8 @@ export interface AnswerTransfer {
 	/** The answer's bytes as they crossed the socket, and the median time to fetch them. */
 	wireBytes: number;
 	ms: number;
+	/** Each fetch, in the order measured. */
+	times?: number[];
 }
 
 /**
@@ -140,7 +184,7 @@ export async function measureTransfers(
 			times.push(transfer.ms);
 			wireBytes = transfer.wireBytes;
 		}
-		transfers.push({ size, wireBytes, ms: median(times) });
+		transfers.push({ size, wireBytes, ms: median(times), times });
 		console.log(
 			`floor  ${String(size).padStart(7)} inquiries  transfer ${median(times).toFixed(0).padStart(5)} ms  (${(wireBytes / 1e6).toFixed(1)} MB)`,
 		);
@@ -161,17 +205,18 @@ export function n8nFloorRows(
 ): FloorRow[] {
 	const rows: FloorRow[] = [];
 	for (const transfer of transfers) {
-		const breakdown = cycles.find(
-			(row) => row.size === transfer.size && row.who === OURS,
-		)?.breakdown;
+		const ours = cycles.find((row) => row.size === transfer.size && row.who === OURS);
+		const breakdown = ours?.breakdown;
 		if (!breakdown) continue;
 		const row = {
 			size: transfer.size,
 			wireBytes: transfer.wireBytes,
 			transferMs: transfer.ms,
+			transferTimes: transfer.times,
 			trivialMs: trivial.cycleMs,
 			oursMs: breakdown.fromTickMs,
 			breakdown,
+			samples: ours.samples,
 			ratio: breakdown.fromTickMs / (trivial.cycleMs + transfer.ms),
 		};
 		rows.push(row);
@@ -235,17 +280,165 @@ function withStateRatio(row: FloorRow, withState: TrivialCycles): number {
 	return row.oursMs / (withState.cycleMs + row.transferMs);
 }
 
+/**
+ * A median with the 10th and 90th percentile of its values in brackets ("120 ms
+ * (110 to 140)"); a figure of one value, or without its values, alone.
+ */
+export function msSpread(values: readonly number[] | undefined, medianMs: number): string {
+	if (!values || values.length < 2) return ms(medianMs);
+	const round = (value: number) => Math.round(value).toLocaleString('en');
+	return `${ms(median(values))} (${round(quantile(values, 0.1))} to ${round(quantile(values, 0.9))})`;
+}
+
+/** Ours cycle by cycle against the floor's medians: the 10th and 90th percentile of the ratios. */
+function ratioSpread(row: FloorRow, floorMs: number): string {
+	const ratios = (row.samples ?? []).map((sample) => sample.fromTickMs / floorMs);
+	if (ratios.length < 2) return '';
+	return ` (${quantile(ratios, 0.1).toFixed(2)} to ${quantile(ratios, 0.9).toFixed(2)})`;
+}
+
+/** One series of cycles, for the cycle-by-cycle table and what varies between them. */
+export interface Series {
+	label: string;
+	cycleMs: number[];
+	machine: MachineDuring[];
+}
+
+function seriesOf(rows: FloorRow[], trivial: TrivialCycles, withState: TrivialCycles): Series[] {
+	const trivialSeries = (label: string, cycles: TrivialCycles): Series[] =>
+		cycles.samples
+			? [
+					{
+						label,
+						cycleMs: cycles.samples.map((sample) => sample.cycleMs),
+						machine: cycles.samples,
+					},
+				]
+			: [];
+	return [
+		...trivialSeries('trivial trigger', trivial),
+		...trivialSeries(
+			`trivial trigger, ${withState.stateBytes.toLocaleString('en')} B of state`,
+			withState,
+		),
+		...rows.flatMap((row) =>
+			row.samples
+				? [
+						{
+							label: `${OURS} at ${row.size.toLocaleString('en')}`,
+							cycleMs: row.samples.map((sample) => sample.fromTickMs),
+							machine: row.samples,
+						},
+					]
+				: [],
+		),
+	];
+}
+
+const cores = (values: number[]) =>
+	values.map((value) => (Number.isFinite(value) ? value.toFixed(2) : '?')).join(', ');
+
+function cycleByCycle(series: Series[]): string {
+	const lines = series.map(
+		(one) =>
+			`| ${one.label} | ${one.cycleMs.map((value) => Math.round(value).toLocaleString('en')).join(', ')} | ${cores(one.machine.map((m) => m.othersCores))} | ${cores(one.machine.map((m) => m.emulatorCores))} | ${cores(one.machine.map((m) => m.n8nCores))} |`,
+	);
+	return `| cycle | each cycle from its tick, in order (ms) | other processes meanwhile (cores) | the emulator (cores) | n8n (cores) |
+| --- | --- | --- | --- | --- |
+${lines.join('\n')}`;
+}
+
+/** Other processes using at least this many cores during a cycle count as load on the machine. */
+export const LOADED_CORES = 0.5;
+
+/**
+ * What varies between cycles, from what was measured: how wide each series
+ * is, whether the first cycle after activation stands out, and how cycles
+ * that shared the machine with other processes compare with the rest (each
+ * against its own series' median).
+ */
+export function whatVaries(series: Series[]): string[] {
+	const measured = series.filter((one) => one.cycleMs.length >= 2);
+	if (measured.length === 0) return [];
+	const lines: string[] = [];
+	const widths = measured.map((one) => ({
+		label: one.label,
+		width: quantile(one.cycleMs, 0.9) / quantile(one.cycleMs, 0.1),
+	}));
+	const widest = widths.reduce((a, b) => (b.width > a.width ? b : a));
+	const narrowest = widths.reduce((a, b) => (b.width < a.width ? b : a));
+	lines.push(
+		`Within a series the 90th percentile is ${narrowest.width.toFixed(2)}x the 10th at the narrowest (${narrowest.label}) and ${widest.width.toFixed(2)}x at the widest (${widest.label}).`,
+	);
+	const firstSlowest = measured.filter((one) => one.cycleMs[0] === Math.max(...one.cycleMs)).length;
+	const firstExcess =
+		measured.reduce((sum, one) => sum + one.cycleMs[0] / median(one.cycleMs) - 1, 0) /
+		measured.length;
+	lines.push(
+		`The first cycle after activation was the slowest of its series in ${firstSlowest} of ${measured.length} series; on average it took ${percent(firstExcess)} against its series' median.`,
+	);
+	const deviations = measured.flatMap((one) =>
+		one.cycleMs.map((value, index) => ({
+			excess: value / median(one.cycleMs) - 1,
+			others: one.machine[index]?.othersCores ?? Number.NaN,
+		})),
+	);
+	const loaded = deviations.filter((d) => d.others >= LOADED_CORES);
+	const quiet = deviations.filter((d) => d.others < LOADED_CORES);
+	const mean = (values: typeof deviations) =>
+		values.reduce((sum, d) => sum + d.excess, 0) / values.length;
+	if (loaded.length > 0 && quiet.length > 0)
+		lines.push(
+			`In ${loaded.length} of ${deviations.length} cycles other processes of the machine used ${LOADED_CORES} cores or more meanwhile; those cycles took ${percent(mean(loaded))} against their series' median on average, the ${quiet.length} others ${percent(mean(quiet))}.`,
+		);
+	else if (deviations.some((d) => Number.isFinite(d.others)))
+		lines.push(
+			`Other processes of the machine used ${loaded.length > 0 ? 'at least' : 'less than'} ${LOADED_CORES} cores during ${loaded.length > 0 ? 'every' : 'each'} cycle, so load from them does not tell the cycles apart here.`,
+		);
+	const n8nUse = measured.flatMap((one) =>
+		one.cycleMs.map((value, index) => ({
+			slow: value > median(one.cycleMs),
+			cores: one.machine[index]?.n8nCores ?? Number.NaN,
+		})),
+	);
+	const meanCores = (slow: boolean) => {
+		const picked = n8nUse.filter((use) => use.slow === slow && Number.isFinite(use.cores));
+		return picked.length === 0
+			? Number.NaN
+			: picked.reduce((sum, use) => sum + use.cores, 0) / picked.length;
+	};
+	const [slowCores, otherCores] = [meanCores(true), meanCores(false)];
+	if (Number.isFinite(slowCores) && Number.isFinite(otherCores))
+		lines.push(
+			`In the cycles slower than their series' median n8n used ${slowCores.toFixed(2)} cores on average meanwhile, in the others ${otherCores.toFixed(2)}: ${
+				slowCores > otherCores * 1.3
+					? 'for the same work n8n spent more CPU in the slow ones (its code ran slower: colder, or with a garbage collection), not only waited'
+					: 'n8n spent about as much CPU in both, so the slow ones mostly waited (for a core, the emulator or the database)'
+			}.`,
+		);
+	return lines;
+}
+
+const percent = (share: number) => `${share >= 0 ? '+' : ''}${Math.round(share * 100)}%`;
+
 export function floorSection(
 	rows: FloorRow[],
 	trivial: TrivialCycles,
 	withState: TrivialCycles,
 ): string {
+	const trivialCycleTimes = trivial.samples?.map((sample) => sample.cycleMs);
 	const table = rows.map(
 		(row) =>
-			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${ms(row.transferMs)} | ${ms(row.trivialMs)} | ${ms(row.trivialMs + row.transferMs)} | ${ms(row.oursMs)} | **${row.ratio.toFixed(2)}x** | ${withStateRatio(row, withState).toFixed(2)}x |`,
+			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${msSpread(row.transferTimes, row.transferMs)} | ${msSpread(trivialCycleTimes, row.trivialMs)} | ${ms(row.trivialMs + row.transferMs)} | ${msSpread(
+				row.samples?.map((sample) => sample.fromTickMs),
+				row.oursMs,
+			)} | **${row.ratio.toFixed(2)}x**${ratioSpread(row, row.trivialMs + row.transferMs)} | ${withStateRatio(row, withState).toFixed(2)}x |`,
 	);
 	const trivialParts = (label: string, cycles: TrivialCycles) =>
-		`| ${label} | ${ms(cycles.tickToPollMs)} (to the poll) | - | ${ms(cycles.pollToStartMs)} (poll to start) | ${ms(cycles.executionMs)} | ${ms(cycles.cycleMs)} |`;
+		`| ${label} | ${ms(cycles.tickToPollMs)} (to the poll) | - | ${ms(cycles.pollToStartMs)} (poll to start) | ${ms(cycles.executionMs)} | ${msSpread(
+			cycles.samples?.map((sample) => sample.cycleMs),
+			cycles.cycleMs,
+		)} |`;
 	const parts = [
 		trivialParts('trivial trigger', trivial),
 		trivialParts(
@@ -254,9 +447,43 @@ export function floorSection(
 		),
 		...rows.map(
 			(row) =>
-				`| ${OURS} at ${row.size.toLocaleString('en')} | ${ms(row.breakdown.tickToRequestMs)} | ${ms(row.breakdown.servedMs)} | ${ms(row.breakdown.pollToStartMs)} | ${ms(row.breakdown.executionMs)} | ${ms(row.oursMs)} |`,
+				`| ${OURS} at ${row.size.toLocaleString('en')} | ${ms(row.breakdown.tickToRequestMs)} | ${msSpread(
+					row.samples?.map((sample) => sample.servedMs),
+					row.breakdown.servedMs,
+				)} | ${msSpread(
+					row.samples?.map((sample) => sample.pollToStartMs),
+					row.breakdown.pollToStartMs,
+				)} | ${ms(row.breakdown.executionMs)} | ${msSpread(
+					row.samples?.map((sample) => sample.fromTickMs),
+					row.oursMs,
+				)} |`,
 		),
 	];
+	const series = seriesOf(rows, trivial, withState);
+	const varies = whatVaries(series);
+	const oursCycles = rows[0]?.samples?.length ?? 0;
+	const variesText =
+		series.length > 0
+			? `
+
+Cycle by cycle: each cycle's time from its tick, and what the machine's ${cpus().length} cores did
+meanwhile (from just before the tick until a second after the answer's last
+byte, or after the trivial poll's tick; Linux's counts, in steps of 10 ms): the other
+processes of the machine (everything but n8n, its task runners, the emulator
+and the benchmark itself), the emulator, and n8n.
+
+${cycleByCycle(series)}
+
+What varies between cycles and between runs, as measured here:
+
+${[
+	...varies,
+	`The emulator serves each answer while n8n reads it, on the same ${cpus().length} cores: what it used during ours' cycles is in the table.`,
+	'How much of a cycle n8n spends in garbage collection, and in which part of its work, is in the profile below ("Where a poll cycle\'s time goes in n8n").',
+]
+	.map((line) => `- ${line}`)
+	.join('\n')}`
+			: '';
 	return `## n8n's own floor for a poll cycle
 
 What a poll cycle costs in this n8n whatever the trigger does: a trivial
@@ -268,21 +495,28 @@ way: from n8n's cron tick (the whole second a poll is scheduled on) to the
 end of the execution the poll starts. A cycle of ours must also receive the
 whole answer, so its floor is the trivial cycle plus the *transfer*: the
 time to fetch the same answer's bytes over the same loopback, read as they
-arrive and not parsed, measured in this run (median) while n8n was idle.
-Trivial trigger: ${trivial.cycles} cycles, measured before any form was
-polled; ours: the cycles of the section above. Ours also keeps a state (its
+arrive and not parsed, measured in this run while n8n was idle. Before each
+cycle of ours the benchmark fetches the answer once, untimed, as it does
+before the transfer, so the emulator serves both from the body it keeps (up
+to 20,000 inquiries; above that it streams every answer alike); and while a
+cycle runs it leaves n8n alone (it asks n8n for the execution a second after
+the last byte). Trivial trigger: ${trivial.cycles} cycles, measured before any form was
+polled; ours: ${oursCycles} cycles at each size. Ours also keeps a state (its
 cursor, ${withState.stateBytes.toLocaleString('en')} B, replaced on each poll) that n8n saves and reloads; the
 last column sets ours against the same trivial trigger keeping a state of
-that size (${withState.cycles} cycles, measured alongside the plain one).
+that size (${withState.cycles} cycles, measured alongside the plain one). Each figure is the
+median of its cycles, with the 10th and 90th percentile in brackets (with 5
+cycles, the fastest and the slowest); the ratio's brackets set each cycle of
+ours against the floor.
 
 | inquiries | answer | transfer | trivial cycle | floor | ours | ours / floor | ours / floor with a state |
 | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table.join('\n')}
 
-Where each cycle goes (medians):
+Where each cycle goes (medians; the 10th and 90th percentile in brackets):
 
 | cycle | cron tick to request | request to last byte | last byte to execution start | execution | whole cycle |
 | --- | --- | --- | --- | --- | --- |
-${parts.join('\n')}${whatBounds(rows, trivial, withState)}
+${parts.join('\n')}${variesText}${whatBounds(rows, trivial, withState)}
 `;
 }

@@ -50,13 +50,27 @@ export class N8nForBench {
 		readonly credential: { id: string; name: string },
 	) {}
 
-	static async start(webUrl: string, env: Record<string, string> = {}): Promise<N8nForBench> {
+	/**
+	 * `inspectPort`: n8n's main process listens for an inspector there (the
+	 * cycle profile starts V8's profiler in it); no other section sets it.
+	 */
+	static async start(
+		webUrl: string,
+		env: Record<string, string> = {},
+		{ inspectPort }: { inspectPort?: number } = {},
+	): Promise<N8nForBench> {
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-bench-pack-')));
 		const n8n = await N8nInstance.start({
 			version: benchN8nVersion(),
 			packageTarball: tarball,
 			// The benchmark's own trivial trigger, loaded from its folder: never part of the package.
-			env: { N8N_CUSTOM_EXTENSIONS: TRIVIAL_TRIGGER_DIR, ...env },
+			env: {
+				N8N_CUSTOM_EXTENSIONS: TRIVIAL_TRIGGER_DIR,
+				...(inspectPort === undefined
+					? {}
+					: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` }),
+				...env,
+			},
 		});
 		const name = 'App Builder (emulator)';
 		const id = await n8n.createCredential(
@@ -65,6 +79,11 @@ export class N8nForBench {
 			credentialDataFor({ webUrl, connectUrl: webUrl }),
 		);
 		return new N8nForBench(n8n, { id, name });
+	}
+
+	/** n8n's main process (its task runners are its descendants). */
+	get pid(): number | undefined {
+		return this.n8n.process?.pid;
 	}
 
 	async activate(workflow: BenchWorkflow): Promise<string> {

@@ -8,6 +8,7 @@
 import { peerPollWorkflow, triggerWorkflow } from './benchWorkflows';
 import type { EmulatorProcess } from './emulatorProcess';
 import type { FinishedExecution, N8nForBench } from './n8nForBench';
+import { usageBetween, usageSnapshot, type UsageSnapshot } from './processUsage';
 import { sleep } from '../support/sleep';
 import { median } from '../support/median';
 
@@ -23,6 +24,8 @@ export interface CycleRow {
 	firstRunEmitted: number;
 	/** Where ours spends a cycle (medians): the answer being served, then the poll reading it until n8n starts the execution, then the execution. */
 	breakdown?: CycleBreakdown;
+	/** Ours, cycle by cycle in the order measured: the same parts, and what the machine did meanwhile. */
+	samples?: CycleSample[];
 	/** Per cycle: new leads emitted, old leads emitted again, new leads missing. */
 	newEmitted: number[];
 	repeated: number[];
@@ -37,8 +40,8 @@ export interface CycleSettings {
 	newPerCycle: number;
 	/** How long the peer may take for one cycle before it is reported as not finishing. */
 	peerTimeoutMs: number;
-	/** 1: the peer with n8n's default history only; 2: also with the history raised. */
-	peerVariants: 1 | 2;
+	/** 0: ours alone; 1: also the peer with n8n's default history; 2: also with the history raised. */
+	peerVariants: 0 | 1 | 2;
 }
 
 export interface CycleBreakdown {
@@ -50,6 +53,51 @@ export interface CycleBreakdown {
 	/** The whole cycle counted from the cron tick instead of the request: comparable with a trigger that sends no request. */
 	fromTickMs: number;
 }
+
+/** What the machine did while a cycle ran, from just before its tick until a second after its answer's last byte (or its poll). */
+export interface MachineDuring {
+	/** n8n's process and its task runners, the emulator, and every other process of the machine, in cores. */
+	n8nCores: number;
+	emulatorCores: number;
+	othersCores: number;
+}
+
+export type CycleSample = CycleBreakdown & MachineDuring;
+
+/** The processes a cycle's machine use is split by: n8n and the emulator (undefined when not started here). */
+export function cycleRoots(bench: N8nForBench, emulator: EmulatorProcess): number[] | undefined {
+	const [n8n, emulatorPid] = [bench.pid, emulator.pid];
+	return n8n === undefined || emulatorPid === undefined ? undefined : [n8n, emulatorPid];
+}
+
+export function machineSince(before: UsageSnapshot | undefined, roots?: number[]): MachineDuring {
+	if (!before || !roots)
+		return { n8nCores: Number.NaN, emulatorCores: Number.NaN, othersCores: Number.NaN };
+	const used = usageBetween(before, usageSnapshot(roots));
+	return {
+		n8nCores: used.treesCores[0],
+		emulatorCores: used.treesCores[1],
+		othersCores: used.othersCores,
+	};
+}
+
+/** The next time n8n's cron ticks on `second` of a minute, at or after `afterMs`. */
+export function nextTickOn(second: number, afterMs: number): number {
+	const minute = Math.floor(afterMs / 60_000) * 60_000;
+	const tick = minute + second * 1000;
+	return tick >= afterMs ? tick : tick + 60_000;
+}
+
+export async function sleepUntil(atMs: number): Promise<void> {
+	const wait = atMs - Date.now();
+	if (wait > 0) await sleep(wait);
+}
+
+/** How long before a tick the machine is read, and how long after a cycle's last byte the benchmark first asks n8n for its execution. */
+export const BEFORE_TICK_MS = 300;
+export const QUIET_AFTER_MS = 1_000;
+/** Ours polls on a second this far from its activation: its first poll (the baseline) and the first cycle's preparation end before it. */
+const FIRST_TICK_AHEAD_S = 25;
 
 interface LoggedRequest {
 	path: string;
@@ -114,7 +162,7 @@ async function inquiryRequests(emulator: EmulatorProcess): Promise<LoggedRequest
 	);
 }
 
-async function waitForInquiryRequests(
+export async function waitForInquiryRequests(
 	emulator: EmulatorProcess,
 	count: number,
 	timeoutMs: number,
@@ -128,7 +176,15 @@ async function waitForInquiryRequests(
 	}
 }
 
-/** Ours: the trigger polls once a minute (n8n's shortest); a cycle runs from its request to the end of the execution. */
+/**
+ * Ours: the trigger polls once a minute (n8n's shortest), on a second chosen
+ * here; a cycle runs from its request to the end of the execution. Between
+ * cycles the benchmark prepares the next one (10 new inquiries, and one
+ * untimed fetch, so the emulator serves the cycle's answer from the body it
+ * keeps, as it serves the transfer), then leaves n8n alone: it reads the
+ * machine just before the tick, watches only the emulator's log while the
+ * cycle runs, and asks n8n for the execution a second after the last byte.
+ */
 async function measureOurs(
 	emulator: EmulatorProcess,
 	bench: N8nForBench,
@@ -137,7 +193,9 @@ async function measureOurs(
 ): Promise<CycleRow> {
 	await emulator.fillForm(size);
 	await emulator.control('DELETE', '/requests');
-	const workflowId = await bench.activate(triggerWorkflow(bench.credential));
+	const cronSecond = (Math.floor(Date.now() / 1000) + FIRST_TICK_AHEAD_S) % 60;
+	const workflowId = await bench.activate(triggerWorkflow(bench.credential, undefined, cronSecond));
+	const roots = cycleRoots(bench, emulator);
 	const row: CycleRow = {
 		size,
 		who: OURS,
@@ -148,23 +206,32 @@ async function measureOurs(
 		missed: [],
 	};
 	const times: number[] = [];
-	const parts: CycleBreakdown[] = [];
+	const parts: CycleSample[] = [];
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
 		for (let cycle = 1; cycle <= settings.cyclesFor(size, 'ours'); cycle++) {
+			const tick = nextTickOn(cronSecond, Date.now() + 1_000);
 			await emulator.addNew(settings.newPerCycle);
-			const requests = await waitForInquiryRequests(emulator, cycle + 1, 150_000);
+			await emulator.transfer();
+			await emulator.control('DELETE', '/requests');
+			if (Date.now() > tick - BEFORE_TICK_MS)
+				throw new Error(`ours at ${size}: cycle ${cycle} was not prepared before its tick`);
+			await sleepUntil(tick - BEFORE_TICK_MS);
+			const before = roots && usageSnapshot(roots);
+			const [request] = await waitForInquiryRequests(emulator, 1, 150_000);
+			const lastByte = request.finishedAt ?? request.receivedAt;
+			await sleepUntil(lastByte + QUIET_AFTER_MS);
+			const machine = machineSince(before, roots);
 			const execution = await bench.waitForExecution(workflowId, cycle, 120_000);
 			if (!execution) throw new Error(`ours at ${size}: no execution after poll ${cycle + 1}`);
-			const request = requests[cycle];
 			times.push(Date.parse(execution.stoppedAt) - request.receivedAt);
-			const tick = cronTick(request.receivedAt);
 			parts.push({
 				tickToRequestMs: request.receivedAt - tick,
-				servedMs: (request.finishedAt ?? request.receivedAt) - request.receivedAt,
-				pollToStartMs: Date.parse(execution.startedAt) - (request.finishedAt ?? request.receivedAt),
+				servedMs: lastByte - request.receivedAt,
+				pollToStartMs: Date.parse(execution.startedAt) - lastByte,
 				executionMs: Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt),
 				fromTickMs: Date.parse(execution.stoppedAt) - tick,
+				...machine,
 			});
 			const verdict = judge(
 				outputOf(execution, 'New Inquiry'),
@@ -180,6 +247,7 @@ async function measureOurs(
 	}
 	row.cycles = times.length;
 	row.cycleMs = median(times);
+	row.samples = parts;
 	const medianOf = (key: keyof CycleBreakdown) => median(parts.map((part) => part[key]));
 	row.breakdown = {
 		tickToRequestMs: medianOf('tickToRequestMs'),

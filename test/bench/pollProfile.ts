@@ -13,6 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { summarizeProfile, type CpuProfile, type PartTime, type ProfilePart } from './cpuProfile';
 import type { EmulatorProcess } from './emulatorProcess';
 import { TriggerPoller } from './triggerPoller';
+import { quantile } from '../support/median';
 
 const inPackage = (url: string, ...paths: string[]) =>
 	paths.some((path) => url.includes(`/nodes/${path}`));
@@ -146,12 +147,6 @@ export interface PollProfile {
 }
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
-
-/** The value below which a share `p` of the values lie (nearest rank). */
-export function quantile(values: readonly number[], p: number): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
 
 /**
  * A form that keeps `size` inquiries: before each round 10 new ones arrive

@@ -6,6 +6,8 @@ import {
 	parseResidentBytes,
 	processTree,
 	residentBytesOf,
+	usageBetween,
+	usageSnapshot,
 } from './processUsage';
 import { metricSum, parseMetrics } from './prometheusText';
 
@@ -98,5 +100,19 @@ nodejs_eventloop_lag_p99_seconds NaN
 		).toBe(9);
 		expect(metricSum(samples, 'n8n_poll_trigger_overlapping_ticks_total')).toBe(4);
 		expect(metricSum(samples, 'no_such_metric')).toBe(0);
+	});
+
+	it('splits what the machine used between the roots, this process and everything else, in cores', () => {
+		const before = { atMs: 1_000, machineBusyMs: 10_000, treesCpuMs: [500, 200], selfCpuMs: 100 };
+		const after = { atMs: 3_000, machineBusyMs: 13_000, treesCpuMs: [1_500, 600], selfCpuMs: 300 };
+		// 3,000 ms busy in 2,000 ms: 1,000 + 400 by the roots, 200 by this process, 1,400 by the rest.
+		expect(usageBetween(before, after)).toEqual({
+			wallMs: 2_000,
+			treesCores: [0.5, 0.2],
+			othersCores: 0.7,
+		});
+		const now = usageSnapshot([process.pid]);
+		expect(now.treesCpuMs).toHaveLength(1);
+		expect(now.machineBusyMs).toBeGreaterThan(0);
 	});
 });

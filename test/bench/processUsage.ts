@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- n8n Cloud's limits are for nodes; this runs on Node itself (built-in modules, /proc, getconf) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- n8n Cloud's limits are for nodes; this runs on Node itself (process, built-in modules, /proc, getconf) */
 /**
  * What a process used of the machine, read from Linux's /proc: CPU time
  * (its own and its descendants', so n8n's task runners count with n8n) and
@@ -117,4 +117,46 @@ export function residentBytesOf(pid: number): number | undefined {
 export function machineBusyMs(): number {
 	const ticks = parseMachineTicks(readFileSync('/proc/stat', 'utf8'));
 	return ticks ? (ticks.busy * 1000) / clockTicks() : Number.NaN;
+}
+
+/** What the machine and some processes had used at one moment. */
+export interface UsageSnapshot {
+	atMs: number;
+	machineBusyMs: number;
+	/** Per root given: the CPU of the process and its descendants. */
+	treesCpuMs: number[];
+	/** This process alone (its children, the emulator and n8n, are roots of their own). */
+	selfCpuMs: number;
+}
+
+export function usageSnapshot(roots: readonly number[]): UsageSnapshot {
+	const self = process.cpuUsage();
+	return {
+		atMs: Date.now(),
+		machineBusyMs: machineBusyMs(),
+		treesCpuMs: cpuMsOfTrees(roots),
+		selfCpuMs: (self.user + self.system) / 1000,
+	};
+}
+
+export interface UsageBetween {
+	wallMs: number;
+	/** Per root, in cores (CPU ms per wall ms). */
+	treesCores: number[];
+	/** Every other process of the machine together, in cores: what shared the cores with the roots. */
+	othersCores: number;
+}
+
+/** What was used between two snapshots of the same roots; /proc counts in ticks of 10 ms, so short spans are rough. */
+export function usageBetween(before: UsageSnapshot, after: UsageSnapshot): UsageBetween {
+	const wallMs = Math.max(1, after.atMs - before.atMs);
+	const trees = after.treesCpuMs.map((ms, index) => ms - (before.treesCpuMs[index] ?? 0));
+	const self = after.selfCpuMs - before.selfCpuMs;
+	const others =
+		after.machineBusyMs - before.machineBusyMs - trees.reduce((sum, ms) => sum + ms, 0) - self;
+	return {
+		wallMs,
+		treesCores: trees.map((ms) => ms / wallMs),
+		othersCores: Math.max(0, others / wallMs),
+	};
 }

@@ -1,4 +1,4 @@
-import { notePartialRun, putSection, putTargetRows } from './reportPatch';
+import { notePartialRun, putSection, putTargetRows, sectionOf } from './reportPatch';
 
 const REPORT = `# Benchmarks
 
@@ -111,5 +111,11 @@ describe('putting a partial run into the report', () => {
 		expect(() => notePartialRun(REPORT, 'measured later')).toThrow(
 			'starts with its sections and date',
 		);
+	});
+
+	it('takes a section out of the report, to its next heading, for a full run to keep', () => {
+		expect(sectionOf(REPORT, '## One poll')).toBe('## One poll\n\nOld poll text.\n');
+		expect(sectionOf(REPORT, '## Over a slow link')).toBe('## Over a slow link\n\nLink text.\n');
+		expect(sectionOf(REPORT, '## Not there')).toBeUndefined();
 	});
 });

@@ -44,6 +44,16 @@ export function putSection(report: string, section: string, beforeHeading: strin
 	return report.slice(0, before) + body + report.slice(before);
 }
 
+/**
+ * The section of `report` headed `heading` (its heading line to the next
+ * one), or undefined: a full run keeps a section only a partial run measures.
+ */
+export function sectionOf(report: string, heading: string): string | undefined {
+	const start = lineStart(report, heading);
+	if (start < 0) return undefined;
+	return `${report.slice(start, nextHeading(report, start + 1)).trimEnd()}\n`;
+}
+
 /** The first cell of a table row, the figure it measures. */
 const figureOf = (row: string) => row.split('|')[1]?.trim() ?? '';
 

@@ -28,6 +28,13 @@ import {
 	type AddUserRow,
 	type AddUserSettings,
 } from './addUserInN8n';
+import {
+	CYCLE_PROFILE_HEADING,
+	cycleProfileSection,
+	profileCycles,
+	type CycleProfileSettings,
+	type ProfiledSeries,
+} from './cycleProfile';
 import { EmulatorProcess } from './emulatorProcess';
 import {
 	floorSection,
@@ -40,6 +47,7 @@ import {
 } from './n8nFloorCycle';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import {
+	cycleRoots,
 	measurePollCycles,
 	OURS,
 	PEER_RAISED,
@@ -96,7 +104,7 @@ import {
 	scaleTargetRows,
 	scalingDocBlock,
 } from './triggersPerMainReport';
-import { notePartialRun, putSection, putTargetRows } from './reportPatch';
+import { notePartialRun, putSection, putTargetRows, sectionOf } from './reportPatch';
 import { median } from '../support/median';
 
 const SMOKE = process.argv.includes('--smoke');
@@ -113,9 +121,19 @@ function sectionDone(name: string): void {
 /**
  * `--only=manyPolls,allForms,scale`: those sections alone, put into the report
  * the last full run wrote (each in place of its own section and target rows),
- * with a note of what the partial run wrote and when.
+ * with a note of what the partial run wrote and when. `floor`: n8n's own floor
+ * and ours' cycles against it (not the peer); `cycleProfile`: where a cycle's
+ * time goes in n8n, profiled, which only a partial run measures (a full run
+ * keeps the section the last one wrote).
  */
-const ONLY_SECTIONS = ['manyPolls', 'allForms', 'scale', 'compressedRead'] as const;
+const ONLY_SECTIONS = [
+	'manyPolls',
+	'allForms',
+	'scale',
+	'floor',
+	'cycleProfile',
+	'compressedRead',
+] as const;
 type OnlySection = (typeof ONLY_SECTIONS)[number];
 const ONLY = onlySections(process.argv);
 
@@ -143,14 +161,27 @@ const CYCLES: CycleSettings = SMOKE
 		}
 	: {
 			sizes: [1_000, 10_000, 100_000],
-			// Ours polls once a minute, so each cycle costs a minute: three. The peer's runs at 100,000 last longer than
-			// its 2-minute schedule and n8n hands them back without their items (only their time is known): one.
-			cyclesFor: (size, who) => (who === 'peer' && size >= 100_000 ? 1 : 3),
+			// Ours polls once a minute, so each cycle costs a minute: five, for a median with a spread beside it (with
+			// three, runs disagreed by up to 2x on the same figure). The peer, many times slower, three; its runs at
+			// 100,000 last longer than its 2-minute schedule and n8n hands them back without their items (only their
+			// time is known): one.
+			cyclesFor: (size, who) => (who === 'peer' ? (size >= 100_000 ? 1 : 3) : 5),
 			newPerCycle: NEW_PER_POLL,
 			// The peer's first run at 100,000 did not finish in 12 minutes in earlier runs; 6 say as much and leave time for triggers per main.
 			peerTimeoutMs: 4 * 60_000,
 			peerVariants: 2,
 		};
+/** Where a cycle's time goes in n8n (`--only=cycleProfile`): cycles profiled per size, and of the trivial trigger. */
+const CYCLE_PROFILE: CycleProfileSettings = {
+	sizes: CYCLES.sizes,
+	cycles: SMOKE ? 1 : 3,
+	newPerCycle: NEW_PER_POLL,
+	samplingIntervalUs: 200,
+	// Once more at 10,000 with V8's bytecode flushing off in n8n, to show what running cold costs a cycle.
+	flushingOffAt: SMOKE ? undefined : 10_000,
+	// BENCH_CYCLE_PROFILES=<folder>: each cycle's whole profile written there too, to open in Chrome's DevTools.
+	profileDir: process.env.BENCH_CYCLE_PROFILES,
+};
 // 50 Mbit/s and a 100 ms round trip; the smoke run takes the same paths on a small form and a fast link.
 const SLOW_LINK: SlowLinkSettings = SMOKE
 	? {
@@ -557,6 +588,8 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 		? await measureTriggersPerMain(emulator, SCALE, undefined, scaleSoFar)
 		: undefined;
 	if (scale) checkNoLeadTwice(scale);
+	const floor = only.has('floor') ? await measureFloorOnly(emulator) : undefined;
+	const cycleProfile = only.has('cycleProfile') ? await measureCycleProfile(emulator) : undefined;
 
 	let report = committedReport;
 	if (many && profile) {
@@ -584,6 +617,24 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 			'One poll over a slow link',
 		);
 	}
+	if (floor) {
+		report = putSection(
+			report,
+			floorSection(floor.rows, floor.trivial, floor.withState),
+			'## Triggers per n8n main',
+		);
+		report = putTargetRows(
+			report,
+			[floorTargetRow(floor.rows, CYCLES.sizes)],
+			'Triggers one n8n main',
+		);
+	}
+	if (cycleProfile)
+		report = putSection(
+			report,
+			cycleProfileSection(cycleProfile, CYCLE_PROFILE),
+			'## Triggers per n8n main',
+		);
 	report = notePartialRun(report, note());
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	console.log(
@@ -596,6 +647,15 @@ const machineName = () => `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
 const today = () => new Date().toISOString().slice(0, 10);
 /** Where the report and the pages quoting it live; the smoke run writes copies elsewhere. */
 const COMMITTED_DOCS = resolve(__dirname, '../../docs');
+
+/** A section only a partial run measures, as the committed report has it, for a full run to keep; or nothing. */
+function keptSection(heading: string): string {
+	const section = sectionOf(
+		readFileSync(resolve(COMMITTED_DOCS, 'benchmarks.md'), 'utf8'),
+		heading,
+	);
+	return section ? `${section}\n` : '';
+}
 
 /** docs/scaling.md quotes the triggers per main between its markers: the committed page with them put in, written into `docs`. */
 function writeScalingFigures(docs: string, scale: ScaleResult): void {
@@ -658,32 +718,76 @@ async function measureCyclesInN8n(
 	const bench = await N8nForBench.start(emulator.webUrl);
 	try {
 		const addUser = await measureAddUser(emulator, bench, ADD_USER);
-		// The two trivial runs poll half a minute apart, so neither waits on the other.
-		const trivialCycles = CYCLES.cyclesFor(CYCLES.sizes[0], 'ours');
-		const [trivial, withState] = await Promise.all([
-			measureTrivialCycles(bench, trivialCycles, { secondsAhead: 5 }),
-			measureTrivialCycles(bench, trivialCycles, { stateBytes, secondsAhead: 35 }),
-		]);
-		const transfers = await measureTransfers(emulator, CYCLES);
-		const cycles = await measurePollCycles(emulator, bench, CYCLES);
-		// What the package promises, checked on every run: each new lead once, every user added once.
-		for (const row of cycles.filter((r) => r.who === OURS)) {
-			const wrong =
-				row.missed.some(Boolean) ||
-				row.repeated.some(Boolean) ||
-				row.newEmitted.some((n) => n !== NEW_PER_POLL);
-			if (wrong || row.cycles !== CYCLES.cyclesFor(row.size, 'ours'))
-				throw new Error(`the trigger in n8n at ${row.size}: ${JSON.stringify(row)}`);
-		}
+		const { cycles, floor } = await measureFloorAndCycles(emulator, bench, stateBytes, CYCLES);
+		// What the package promises, checked on every run: every user added once.
 		for (const row of addUser.filter((r) => r.label.startsWith('App Builder'))) {
 			if (row.created !== row.items || row.failedItems > 0)
 				throw new Error(`Add User in n8n: ${JSON.stringify(row)}`);
 		}
-		return {
-			cycles,
-			addUser,
-			floor: { trivial, withState, rows: n8nFloorRows(transfers, cycles, trivial) },
-		};
+		return { cycles, addUser, floor };
+	} finally {
+		await bench.stop();
+	}
+}
+
+/**
+ * n8n's own floor (the trivial trigger, with and without a state, and the
+ * answers' transfer), then the poll cycles `settings` name (ours, and the
+ * peer unless its variants are 0). `stateBytes`: ours' saved state, which the
+ * trivial trigger keeps in one of its runs.
+ */
+async function measureFloorAndCycles(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	stateBytes: number,
+	settings: CycleSettings,
+): Promise<{ cycles: CycleRow[]; floor: N8nFloor }> {
+	// The two trivial runs poll half a minute apart, so neither waits on the other.
+	const trivialCycles = settings.cyclesFor(settings.sizes[0], 'ours');
+	const roots = cycleRoots(bench, emulator);
+	const [trivial, withState] = await Promise.all([
+		measureTrivialCycles(bench, trivialCycles, { secondsAhead: 5, roots }),
+		measureTrivialCycles(bench, trivialCycles, { stateBytes, secondsAhead: 35, roots }),
+	]);
+	const transfers = await measureTransfers(emulator, settings);
+	const cycles = await measurePollCycles(emulator, bench, settings);
+	// What the package promises, checked on every run: each new lead once.
+	for (const row of cycles.filter((r) => r.who === OURS)) {
+		const wrong =
+			row.missed.some(Boolean) ||
+			row.repeated.some(Boolean) ||
+			row.newEmitted.some((n) => n !== NEW_PER_POLL);
+		if (wrong || row.cycles !== settings.cyclesFor(row.size, 'ours'))
+			throw new Error(`the trigger in n8n at ${row.size}: ${JSON.stringify(row)}`);
+	}
+	return { cycles, floor: { trivial, withState, rows: n8nFloorRows(transfers, cycles, trivial) } };
+}
+
+/** `--only=floor`: n8n's own floor and ours' cycles against it, in an n8n of their own, without the peer. */
+async function measureFloorOnly(emulator: EmulatorProcess): Promise<N8nFloor> {
+	// Ours' saved state at the smallest form, as the full run takes it from its first section.
+	await emulator.fillForm(CYCLES.sizes[0]);
+	const poller = new TriggerPoller(emulator.webUrl);
+	await poller.poll();
+	await emulator.addNew(NEW_PER_POLL);
+	await poller.poll();
+	const stateBytes = JSON.stringify(poller.staticData).length;
+	const bench = await N8nForBench.start(emulator.webUrl);
+	try {
+		return (
+			await measureFloorAndCycles(emulator, bench, stateBytes, { ...CYCLES, peerVariants: 0 })
+		).floor;
+	} finally {
+		await bench.stop();
+	}
+}
+
+/** `--only=cycleProfile`: the cycles profiled, in an n8n of their own started with an inspector. */
+async function measureCycleProfile(emulator: EmulatorProcess): Promise<ProfiledSeries[]> {
+	const inspectPort = await freePort();
+	const bench = await N8nForBench.start(emulator.webUrl, {}, { inspectPort });
+	try {
+		return await profileCycles(emulator, bench, inspectPort, CYCLE_PROFILE);
 	} finally {
 		await bench.stop();
 	}
@@ -802,7 +906,7 @@ ${Math.round(flatten.perSecond).toLocaleString('en')} records per second, **${fl
 
 ${cycleSection(cycles, polls)}
 ${floorSection(floor.rows, floor.trivial, floor.withState)}
-${scaleSection(scaling.scale, SCALE)}
+${keptSection(CYCLE_PROFILE_HEADING)}${scaleSection(scaling.scale, SCALE)}
 ${allFormsSection(allForms, ALL_FORMS)}
 ${compressedReadSection(compressed, COMPRESSED_READ)}
 ${slowLinkSection(slowLink, SLOW_LINK)}
