@@ -100,8 +100,11 @@ export function planPoll(
 	options: CursorOptions,
 ): PollPlan {
 	const limits = limitsOf(options);
-	const { dated, undated } = latestPerKey(events);
-	if (state === undefined) return planFirstPoll(dated, undated, options);
+	if (state === undefined) {
+		const { dated, undated } = latestPerKey(events);
+		return planFirstPoll(dated, undated, options);
+	}
+	const { dated, undated } = latestPerKeyAfter(events, state.floor);
 
 	const seen = toMap(state.seen);
 	const undatedPlan = planUndated(
@@ -112,7 +115,6 @@ export function planPoll(
 	let seenChanged = false;
 	const candidates: CursorPosition[] = [];
 	for (const [key, time] of dated) {
-		if (!isAfterFloor(time, key, state.floor)) continue;
 		const previous = seen.get(key);
 		if (previous !== undefined && !(options.mode === 'newOrUpdated' && time > previous)) continue;
 		const wasUndated =
@@ -270,6 +272,29 @@ function latestPerKey(events: readonly CursorEvent[]): {
 		else dated.set(key, time);
 	}
 	return { dated, undated };
+}
+
+/**
+ * latestPerKey of the keys whose latest listing is after `floor`: a key's
+ * latest time is its greatest, so a listing at or before the floor never
+ * decides one. A poll of a large form thus keeps a map of the few events after
+ * its floor, not of every inquiry. A key is undated only when no listing of it
+ * has a time, whichever side of the floor.
+ */
+function latestPerKeyAfter(
+	events: readonly CursorEvent[],
+	floor: CursorPosition,
+): { dated: Map<string, number>; undated: string[] } {
+	const dated = new Map<string, number>();
+	let undated: Set<string> | undefined;
+	for (const { key, time } of events) {
+		if (!isTime(time)) (undated ??= new Set()).add(key);
+		else if (isAfterFloor(time, key, floor) && replacesListing(dated.get(key), time))
+			dated.set(key, time);
+	}
+	if (undated === undefined) return { dated, undated: [] };
+	for (const { key, time } of events) if (isTime(time)) undated.delete(key);
+	return { dated, undated: [...undated] };
 }
 
 type Limits = ReturnType<typeof limitsOf>;
