@@ -124,7 +124,8 @@ function sectionDone(name: string): void {
  * with a note of what the partial run wrote and when. `floor`: n8n's own floor
  * and ours' cycles against it (not the peer); `cycleProfile`: where a cycle's
  * time goes in n8n, profiled, which only a partial run measures (a full run
- * keeps the section the last one wrote).
+ * keeps the section the last one wrote); `slowLink`: one poll over a slow link,
+ * in an n8n of its own for the peer.
  */
 const ONLY_SECTIONS = [
 	'manyPolls',
@@ -133,6 +134,7 @@ const ONLY_SECTIONS = [
 	'floor',
 	'cycleProfile',
 	'compressedRead',
+	'slowLink',
 ] as const;
 type OnlySection = (typeof ONLY_SECTIONS)[number];
 const ONLY = onlySections(process.argv);
@@ -590,6 +592,7 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 	if (scale) checkNoLeadTwice(scale);
 	const floor = only.has('floor') ? await measureFloorOnly(emulator) : undefined;
 	const cycleProfile = only.has('cycleProfile') ? await measureCycleProfile(emulator) : undefined;
+	const slowLink = only.has('slowLink') ? await measureSlowLinkOnly(emulator) : undefined;
 
 	let report = committedReport;
 	if (many && profile) {
@@ -635,6 +638,14 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 			cycleProfileSection(cycleProfile, CYCLE_PROFILE),
 			'## Triggers per n8n main',
 		);
+	if (slowLink) {
+		report = putSection(
+			report,
+			slowLinkSection(slowLink, SLOW_LINK),
+			'## Add User over 1,000 items',
+		);
+		report = putTargetRows(report, slowLinkTargetRows(slowLink, SLOW_LINK), 'All forms');
+	}
 	report = notePartialRun(report, note());
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	console.log(
@@ -777,6 +788,16 @@ async function measureFloorOnly(emulator: EmulatorProcess): Promise<N8nFloor> {
 		return (
 			await measureFloorAndCycles(emulator, bench, stateBytes, { ...CYCLES, peerVariants: 0 })
 		).floor;
+	} finally {
+		await bench.stop();
+	}
+}
+
+/** `--only=slowLink`: one poll over a slow link, the peer in an n8n of its own as in the full run. */
+async function measureSlowLinkOnly(emulator: EmulatorProcess): Promise<SlowLinkRow[]> {
+	const bench = await N8nForBench.start(emulator.webUrl);
+	try {
+		return await measureSlowLink(emulator, bench, SLOW_LINK);
 	} finally {
 		await bench.stop();
 	}

@@ -20,7 +20,7 @@ function row(compression: boolean, oursMs: number, floorMs: number): SlowLinkRow
 		servedMs: oursMs - 5,
 		beforeRequestMs: 3,
 		afterLastByteMs: 2,
-		uncappedMs: 50,
+		preparedMs: 50,
 		oursUncappedMs: 60,
 	};
 }

@@ -21,6 +21,7 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   compression: boolean | Array<'gzip' | 'br' | 'deflate'>,
  *   bandwidthBytesPerSecond: number | null,
  *   roundTripMs: number,
+ *   reusedAnswerMaxInquiries: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
  * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless' | 'noList', times: number, status?: number, ms?: number, location?: string, pageId?: string}} Fault
@@ -44,6 +45,8 @@ function defaultConfig() {
 		compression: false,
 		bandwidthBytesPerSecond: null,
 		roundTripMs: 0,
+		// A form's answer is built whole and kept, its coded bytes too, up to this many inquiries (webService.js).
+		reusedAnswerMaxInquiries: 20_000,
 	};
 }
 

@@ -30,12 +30,6 @@ const API_KEY_SHAPE = /^[A-Za-z0-9_-]{6,64}$/;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Inquiries written to the socket per chunk when a form's list is streamed. */
 const STREAM_CHUNK = 500;
-/**
- * A form of at most this many inquiries has its whole answer built once and
- * sent again until an inquiry changes (about 40 MB at most); a larger one is
- * streamed in chunks on every request, never held whole.
- */
-const REUSED_ANSWER_MAX_INQUIRIES = 20_000;
 /** @type {WeakMap<import('./records').StoredInquiry[], {version: number, unit: string, body: Buffer}>} */
 const reusedAnswers = new WeakMap();
 
@@ -203,13 +197,14 @@ function handleInquiries(store, res, accessToken, params) {
 /**
  * A form's whole answer, built on the first request and kept while no
  * inquiry of the emulator changes (store.inquiriesVersion); forms that share
- * their inquiries (store.shareForm) share it too. Undefined for a form too
- * large to hold whole.
+ * their inquiries (store.shareForm) share it too. Undefined for a form of
+ * more than `reusedAnswerMaxInquiries` (by default 20,000, about 40 MB): that
+ * one is streamed in chunks on every request, never held whole.
  * @param {import('./store').EmulatorStore} store
  * @param {import('./records').StoredInquiry[]} list
  */
 function reusedAnswer(store, list) {
-	if (list.length > REUSED_ANSWER_MAX_INQUIRIES) return undefined;
+	if (list.length > store.config.reusedAnswerMaxInquiries) return undefined;
 	const unit = store.config.timestampUnit;
 	const kept = reusedAnswers.get(list);
 	if (kept && kept.version === store.inquiriesVersion && kept.unit === unit) return kept.body;
