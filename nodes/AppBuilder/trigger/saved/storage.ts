@@ -61,7 +61,7 @@ export function readTriggerPosition(
 	stores: TriggerStores,
 ): TriggerPosition | undefined {
 	const stored = storedPosition(nodeId, stores);
-	const saved = readSavedPosition(stored);
+	const saved = readSavedPosition(readOut(stored, 0));
 	if (saved.kind === 'none') return undefined;
 	if (saved.kind === 'readable') return saved.state;
 	if (saved.kind === 'newer') {
@@ -74,6 +74,34 @@ export function readTriggerPosition(
 		`The trigger's saved position cannot be read: ${saved.problem}`,
 		`No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${startOver(stores, stored)}`,
 	);
+}
+
+/** Deeper than any position nests: below it a value is left as it is, for the check to refuse. */
+const READ_OUT_DEPTH = 8;
+
+/**
+ * The stored value copied out once. n8n hands static data over as an
+ * observable object, a proxy every read goes through, and the check and the
+ * cursor read each form's thousand tracked keys several times: from a plain
+ * copy that costs a fraction. A key named "__proto__" stays a key.
+ */
+function readOut(value: unknown, depth: number): unknown {
+	if (typeof value !== 'object' || value === null || depth > READ_OUT_DEPTH) return value;
+	if (Array.isArray(value)) return value.map((item) => readOut(item, depth + 1));
+	const source = value as Record<string, unknown>;
+	const copy: Record<string, unknown> = {};
+	for (const key of Object.keys(source)) {
+		const item = readOut(source[key], depth + 1);
+		if (key === '__proto__')
+			Object.defineProperty(copy, key, {
+				value: item,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+		else copy[key] = item;
+	}
+	return copy;
 }
 
 /** Saves the position once, removes what the other mode or an earlier release left, and drops abandoned copies. */
