@@ -10,17 +10,16 @@ import {
 } from '../support/appBuilderRuns';
 
 let pollers = 0;
-/** Where n8n keeps a node's static data in its workflow's (Workflow.getStaticData): the harness's node is "Trigger". */
-const NODE_STATIC_DATA_KEY = 'node:Trigger';
 
 /** The App Builder Trigger as n8n runs it (n8n-core's PollContext), with its static data kept between polls. */
 export class TriggerPoller {
 	/**
-	 * The workflow's static data, which n8n hands the trigger as it does by
-	 * default (an observable object, not the staged copy of durable poll
-	 * cursors), so a poll does what it does in n8n.
+	 * The workflow's static data, what n8n saves and reloads for it: handed to
+	 * the trigger as n8n does by default (an observable object, not the staged
+	 * copy of durable poll cursors), so a poll does what it does in n8n. The
+	 * trigger keeps its position there, under its node's ID.
 	 */
-	private workflowStaticData: IDataObject = {};
+	staticData: IDataObject = {};
 
 	private readonly credentials: MemoryCredentialsHelper;
 	/** One workflow per poller: its polls are of one trigger. */
@@ -44,25 +43,16 @@ export class TriggerPoller {
 			...this.parameters,
 		});
 		const outcome = await pollAppBuilderTrigger(this.credentials, parameters, {
-			workflowStaticData: this.workflowStaticData,
+			workflowStaticData: this.staticData,
 			workflowId: this.workflowId,
 		});
 		if (outcome.error) throw outcome.error;
-		this.workflowStaticData = outcome.workflowStaticData;
+		this.staticData = outcome.workflowStaticData;
 		return outcome.result?.[0].length ?? 0;
 	}
 
-	/** The trigger's own static data (its saved position). */
-	get staticData(): IDataObject {
-		return (this.workflowStaticData[NODE_STATIC_DATA_KEY] as IDataObject | undefined) ?? {};
-	}
-
-	set staticData(data: IDataObject) {
-		this.workflowStaticData = { [NODE_STATIC_DATA_KEY]: data };
-	}
-
-	/** The saved position's size, as n8n stores it. */
+	/** The static data's size, as n8n stores it: the saved position, and what n8n keeps beside it. */
 	get stateBytes(): number {
-		return JSON.stringify(this.staticData.inquiryCursor ?? {}).length;
+		return JSON.stringify(this.staticData).length;
 	}
 }
