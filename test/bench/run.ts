@@ -1214,7 +1214,11 @@ puts about 62% of the busy time in n8n's HTTP helper (it builds new agents,
 so a new TCP connection, for every request: \`setAxiosAgents\` in
 \`@n8n/backend-network\`), 17% in n8n evaluating the item's expressions, 11%
 in garbage collection and 6% in this package's transport (streamed reading,
-deadline, redaction).
+deadline, redaction). The one option n8n's helpers take for the connection,
+\`agentOptions\` of \`httpRequest\`, only shapes that new agent (\`keepAlive\`
+included: \`buildNodeAgents\` makes a fresh \`http.Agent\` with them on every
+call), so nothing a node may pass keeps a connection from one call to the
+next; the target stays, and what bounds it is n8n's, as measured above.
 `;
 }
 
