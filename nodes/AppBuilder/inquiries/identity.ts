@@ -1,3 +1,4 @@
+import { setOwnValue } from '../../shared/ownValue';
 import { jsonText } from '../../shared/text/jsonText';
 import type { RawInquiry } from './inquiry.types';
 
@@ -29,14 +30,7 @@ const STATUS_FIELDS = new Set(['status', 'readStatus', 'mailStatus', 'paymentSta
 function withoutStatusFields(record: object): Record<string, unknown> {
 	const kept: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(record)) {
-		if (STATUS_FIELDS.has(key)) continue;
-		// defineProperty: an own "__proto__" key is data here, not the prototype.
-		Object.defineProperty(kept, key, {
-			value,
-			enumerable: true,
-			writable: true,
-			configurable: true,
-		});
+		if (!STATUS_FIELDS.has(key)) setOwnValue(kept, key, value);
 	}
 	return kept;
 }

@@ -1,3 +1,4 @@
+import { setOwnValue } from '../ownValue';
 import { decodeWithOrigins } from './htmlText';
 
 /**
@@ -78,14 +79,7 @@ function redactWith<T>(value: T, redactor: Redactor): T {
 		}
 		for (const [key, member] of Object.entries(source)) {
 			const name = freeName(copy, redactor(key), redactor);
-			if (name === undefined) continue;
-			// defineProperty: a "__proto__" key stays data and never reaches the prototype.
-			Object.defineProperty(copy, name, {
-				value: convert(member),
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
+			if (name !== undefined) setOwnValue(copy, name, convert(member));
 		}
 	}
 	return result;

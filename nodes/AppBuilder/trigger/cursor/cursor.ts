@@ -1,6 +1,7 @@
 import { inquiryKey } from '../../inquiries/identity';
 import type { RawInquiry } from '../../inquiries/inquiry.types';
 import { toEpochMillis } from '../../inquiries/timestamps';
+import { setOwnValue } from '../../../shared/ownValue';
 import { floorBefore, isAfterFloor, later, raiseFloor, type CursorPosition } from './floor';
 import { isRecord, isTime } from './storedShapes';
 import { planUndated } from './undated';
@@ -322,15 +323,6 @@ function toMap(seen: Record<string, number>): Map<string, number> {
 function toRecord(seen: Map<string, number>): Record<string, number> {
 	const entries = [...seen].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 	const record: Record<string, number> = {};
-	for (const [key, time] of entries) {
-		if (key === '__proto__')
-			Object.defineProperty(record, key, {
-				value: time,
-				writable: true,
-				enumerable: true,
-				configurable: true,
-			});
-		else record[key] = time;
-	}
+	for (const [key, time] of entries) setOwnValue(record, key, time);
 	return record;
 }

@@ -1,3 +1,4 @@
+import { setOwnValue } from '../../../shared/ownValue';
 import { readSavedPosition } from './migrations';
 import { SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
@@ -91,15 +92,7 @@ function readOut(value: unknown, depth: number): unknown {
 	const source = value as Record<string, unknown>;
 	const copy: Record<string, unknown> = {};
 	for (const key of Object.keys(source)) {
-		const item = readOut(source[key], depth + 1);
-		if (key === '__proto__')
-			Object.defineProperty(copy, key, {
-				value: item,
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
-		else copy[key] = item;
+		setOwnValue(copy, key, readOut(source[key], depth + 1));
 	}
 	return copy;
 }
