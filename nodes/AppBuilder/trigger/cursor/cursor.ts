@@ -102,7 +102,7 @@ export function planPoll(
 ): PollPlan {
 	const limits = limitsOf(options);
 	if (state === undefined) {
-		const { dated, undated } = latestPerKey(events);
+		const { dated, undated } = latestPerKeyAfter(events, BEFORE_EVERY_TIME);
 		return planFirstPoll(dated, undated, options);
 	}
 	const { dated, undated } = latestPerKeyAfter(events, state.floor);
@@ -256,31 +256,13 @@ function firstPollCount(options: CursorOptions): number {
 		: 0;
 }
 
-/** One event per key, at its latest listing (replacesListing); keys with no time at all are undated. */
-function latestPerKey(events: readonly CursorEvent[]): {
-	dated: Map<string, number>;
-	undated: string[];
-} {
-	const latest = new Map<string, number | undefined>();
-	for (const { key, time } of events) {
-		const known = isTime(time) ? time : undefined;
-		if (!latest.has(key) || replacesListing(latest.get(key), known)) latest.set(key, known);
-	}
-	const dated = new Map<string, number>();
-	const undated: string[] = [];
-	for (const [key, time] of latest) {
-		if (time === undefined) undated.push(key);
-		else dated.set(key, time);
-	}
-	return { dated, undated };
-}
-
 /**
- * latestPerKey of the keys whose latest listing is after `floor`: a key's
- * latest time is its greatest, so a listing at or before the floor never
- * decides one. A poll of a large form thus keeps a map of the few events after
- * its floor, not of every inquiry. A key is undated only when no listing of it
- * has a time, whichever side of the floor.
+ * One event per key whose latest listing (replacesListing) is after `floor`,
+ * and the keys with no time at all (undated). A key's latest time is its
+ * greatest, so a listing at or before the floor never decides one: a poll of
+ * a large form keeps a map of the few events after its floor, not of every
+ * inquiry. A key is undated only when no listing of it has a time, whichever
+ * side of the floor.
  */
 function latestPerKeyAfter(
 	events: readonly CursorEvent[],
@@ -297,6 +279,9 @@ function latestPerKeyAfter(
 	for (const { key, time } of events) if (isTime(time)) undated.delete(key);
 	return { dated, undated: [...undated] };
 }
+
+/** A first poll judges every dated event: no time is at or before this floor. */
+const BEFORE_EVERY_TIME = floorBefore(Number.NEGATIVE_INFINITY);
 
 type Limits = ReturnType<typeof limitsOf>;
 
