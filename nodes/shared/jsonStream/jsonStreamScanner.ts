@@ -1,5 +1,12 @@
 import { ByteSpan } from './byteSpan';
 import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
+import {
+	decodedSummaryKey,
+	NOT_WHOLE,
+	readWholeElement,
+	spelledSummaryKey,
+	type SummaryKeys,
+} from './wholeElement';
 
 /**
  * Reads an answer `{ ...fields, "<listKey>": [ element, ... ] }` as its
@@ -99,8 +106,8 @@ export class JsonStreamScanner {
 	private summary: Record<string, unknown> = {};
 	/** The summary key the element's current member has, if it is one. */
 	private summaryKey: string | undefined;
-	/** Each summary key as it appears on the wire, quotes included, for comparing without decoding. */
-	private readonly quotedSummaryKeys: Buffer[];
+	/** The summary keys, and each as it appears on the wire, for comparing without decoding. */
+	private readonly summaryKeys: SummaryKeys;
 
 	private valueKind: ValueKind = 'scalar';
 	private scalarDone = false;
@@ -117,6 +124,8 @@ export class JsonStreamScanner {
 	private readonly element = new ByteSpan();
 	private readonly piece = new ByteSpan();
 	private elementChunk: Buffer | undefined;
+	/** The length of the last element read whole in one go (wholeElement.ts). */
+	private lastWholeLength = 0;
 	private elementEnd = 0;
 	private readonly elementBytes = (): Buffer =>
 		this.element.end(this.elementChunk as Buffer, this.elementEnd);
@@ -125,7 +134,10 @@ export class JsonStreamScanner {
 		private readonly shape: JsonStreamShape,
 		private readonly onElement: ElementHandler,
 	) {
-		this.quotedSummaryKeys = shape.summaryKeys.map((key) => Buffer.from(JSON.stringify(key)));
+		this.summaryKeys = {
+			names: shape.summaryKeys,
+			quoted: shape.summaryKeys.map((key) => Buffer.from(JSON.stringify(key))),
+		};
 	}
 
 	get gaveUp(): boolean {
@@ -295,6 +307,16 @@ export class JsonStreamScanner {
 			return this.startValue(chunk, i);
 		}
 		this.summary = {};
+		// Tried only where an element as long as the last one fits: one cut off by the chunk's end is read twice.
+		if (chunk.length - i >= this.lastWholeLength) {
+			const end = readWholeElement(chunk, i, this.summaryKeys, this.summary, this.nesting);
+			if (end !== NOT_WHOLE) {
+				this.lastWholeLength = end - i;
+				this.endElement(this.summary, chunk, end);
+				return end;
+			}
+			this.summary = {};
+		}
 		this.inElement = true;
 		this.state = 'firstKey';
 		return i + 1;
@@ -343,29 +365,17 @@ export class JsonStreamScanner {
 
 	/** The summary key the element key just read spells, or undefined for any other key (or one that does not parse). */
 	private summaryKeyAt(chunk: Buffer, end: number): string | undefined {
-		if (this.stringHadEscape) {
-			const key = this.piece.read(chunk, end, parseJson);
-			return typeof key === 'string' && this.shape.summaryKeys.includes(key) ? key : undefined;
-		}
-		return this.piece.read(chunk, end, this.summaryKeyIn);
+		return this.piece.read(
+			chunk,
+			end,
+			this.stringHadEscape ? this.escapedKeyIn : this.summaryKeyIn,
+		);
 	}
 
-	/** Which summary key these bytes (a key without escapes, quotes included) spell, compared in place. */
-	private readonly summaryKeyIn = (
-		bytes: Buffer,
-		start: number,
-		end: number,
-	): string | undefined => {
-		const length = end - start;
-		for (let k = 0; k < this.quotedSummaryKeys.length; k++) {
-			const candidate = this.quotedSummaryKeys[k];
-			if (candidate.length !== length) continue;
-			let same = true;
-			for (let j = 1; j < length - 1 && same; j++) same = bytes[start + j] === candidate[j];
-			if (same) return this.shape.summaryKeys[k];
-		}
-		return undefined;
-	};
+	private readonly summaryKeyIn = (bytes: Buffer, start: number, end: number) =>
+		spelledSummaryKey(bytes, start, end, this.summaryKeys);
+	private readonly escapedKeyIn = (bytes: Buffer, start: number, end: number) =>
+		decodedSummaryKey(bytes, start, end, this.summaryKeys);
 
 	/** As in JSON.parse the last value of a key wins; one that does not parse leaves the element without that field. */
 	private takeSummaryValue(value: unknown): void {

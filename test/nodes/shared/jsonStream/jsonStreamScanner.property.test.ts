@@ -724,6 +724,52 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 	});
 });
 
+describe('an element read whole in one chunk (wholeElement.ts)', () => {
+	/** One chunk holds every element whole; chunks of one byte never do, so only the byte-by-byte states read. */
+	const wholeAndByByte = (bytes: Buffer) => [
+		scan(bytes, { random: [], awkward: [], everyByte: false }),
+		scan(bytes, { random: [], awkward: [], everyByte: true }),
+	];
+
+	it('is read as the byte-by-byte states read it, on valid answers, faults inside a record and broken structure alike', () => {
+		fc.assert(
+			fc.property(
+				answer,
+				fc.nat(),
+				fc.option(structuralBreak, { nil: undefined }),
+				fc.option(breakage, { nil: undefined }),
+				(doc, seed, structural, inRecord) => {
+					const faulty = inRecord === undefined ? undefined : breakOneRecord(doc, inRecord);
+					const text = write(faulty?.brokenDoc ?? doc, seed).toString('utf8');
+					const brokenText = structural === undefined ? text : breakStructure(text, structural);
+					const bytes = Buffer.from(brokenText ?? text, 'utf8');
+					fc.pre(bytes.length <= 600);
+					const [whole, byByte] = wholeAndByByte(bytes);
+					expect(whole).toEqual(byByte);
+				},
+			),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it('gives up where the states give up: members not separated by a comma, a member without a value', () => {
+		for (const record of [
+			'{"_id":"a"]"addedon":1}',
+			'{"_id":"a","addedon":1,}',
+			'{"_id" "a"}',
+			'{"_id":}',
+			'{"_id":,"addedon":1}',
+			'{"_id"::1}',
+			'{"_id":]}',
+		]) {
+			const bytes = Buffer.from(`{"data":[${record}]}`);
+			const [whole, byByte] = wholeAndByByte(bytes);
+			expect(whole.outcome.kind).not.toBe('complete');
+			expect(whole).toEqual(byByte);
+		}
+	});
+});
+
 describe('jsonProblem', () => {
 	it('finds a problem exactly when JSON.parse refuses the text', () => {
 		fc.assert(
