@@ -23,12 +23,12 @@ import {
 } from './cpuProfile';
 import type { EmulatorProcess } from './emulatorProcess';
 import { InspectorClient, inspectorTarget } from './inspectorClient';
-import { pollStartOf } from './n8nFloorCycle';
+import { trivialExecutionOn } from './n8nFloorCycle';
 import type { N8nForBench } from './n8nForBench';
 import {
-	cronTick,
 	nextTickOn,
 	OURS,
+	prepareOurCycle,
 	QUIET_AFTER_MS,
 	sleepUntil,
 	waitForInquiryRequests,
@@ -288,22 +288,16 @@ async function trivialSeries(
 			const { profile } = await profiled(client, async () => {
 				await sleepUntil(tick + QUIET_AFTER_MS);
 			});
-			for (;;) {
-				count++;
-				const execution = await bench.waitForExecution(workflowId, count, 150_000);
-				const pollStartedAt = execution && pollStartOf(execution);
-				if (!execution || pollStartedAt === undefined)
-					throw new Error(`the trivial trigger: no readable execution ${count}`);
-				if (cronTick(pollStartedAt) < tick) continue; // the activation's poll
-				const startedAt = Date.parse(execution.startedAt);
-				const stoppedAt = Date.parse(execution.stoppedAt);
-				keepProfile(settings, series.label, series.cycles.length + 1, profile);
-				// No request: the poll's start stands for both ends of the answer.
-				series.cycles.push(
-					cycleOf(profile, [tick, pollStartedAt, pollStartedAt, startedAt, stoppedAt], toClock),
-				);
-				break;
-			}
+			const found = await trivialExecutionOn(bench, workflowId, tick, count);
+			count = found.count;
+			const { pollStartedAt } = found;
+			const startedAt = Date.parse(found.execution.startedAt);
+			const stoppedAt = Date.parse(found.execution.stoppedAt);
+			keepProfile(settings, series.label, series.cycles.length + 1, profile);
+			// No request: the poll's start stands for both ends of the answer.
+			series.cycles.push(
+				cycleOf(profile, [tick, pollStartedAt, pollStartedAt, startedAt, stoppedAt], toClock),
+			);
 			console.log(`profile trivial trigger: cycle ${series.cycles.length} of ${cycles}`);
 		}
 	} finally {
@@ -333,12 +327,10 @@ async function oursSeries(
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
 		for (let cycle = 1; cycle <= settings.cycles; cycle++) {
-			const tick = nextTickOn(cronSecond, Date.now() + 1_000);
-			await emulator.addNew(settings.newPerCycle);
-			await emulator.transfer();
-			await emulator.control('DELETE', '/requests');
-			if (Date.now() > tick - PROFILE_LEAD_MS)
-				throw new Error(`profile at ${size}: cycle ${cycle} was not prepared before its tick`);
+			const tick = await prepareOurCycle(emulator, cronSecond, settings.newPerCycle, {
+				leadMs: PROFILE_LEAD_MS,
+				what: `profile at ${size}: cycle ${cycle}`,
+			});
 			await sleepUntil(tick - PROFILE_LEAD_MS);
 			const toClock = wallToProfileClock();
 			const { result: request, profile } = await profiled(client, async () => {

@@ -78,6 +78,32 @@ export function pollStartOf(execution: FinishedExecution): number | undefined {
 	return typeof startedAt === 'number' ? startedAt : undefined;
 }
 
+/**
+ * The trivial trigger's execution for its poll on `tick`. Reads executions
+ * from `count + 1` on, passing over one on an earlier tick (the poll n8n
+ * runs on activation); returns it, its poll's start and how many were read.
+ */
+export async function trivialExecutionOn(
+	bench: N8nForBench,
+	workflowId: string,
+	tick: number,
+	count: number,
+): Promise<{ execution: FinishedExecution; pollStartedAt: number; count: number }> {
+	for (;;) {
+		count++;
+		const execution = await bench.waitForExecution(workflowId, count, 150_000);
+		const pollStartedAt = execution && pollStartOf(execution);
+		if (!execution || pollStartedAt === undefined)
+			throw new Error(`the trivial trigger: no readable execution ${count}`);
+		if (cronTick(pollStartedAt) < tick) continue;
+		if (cronTick(pollStartedAt) > tick)
+			throw new Error(
+				`the trivial trigger: no poll on the tick at ${new Date(tick).toISOString()}`,
+			);
+		return { execution, pollStartedAt, count };
+	}
+}
+
 type CycleParts = Omit<TrivialSample, keyof MachineDuring>;
 
 /**
@@ -109,29 +135,17 @@ export async function measureTrivialCycles(
 			const before = roots && usageSnapshot(roots);
 			await sleepUntil(tick + QUIET_AFTER_MS);
 			const machine = machineSince(before, roots);
-			// This tick's execution; any before it is the activation's poll.
-			for (;;) {
-				count++;
-				const execution = await bench.waitForExecution(workflowId, count, 150_000);
-				const pollStartedAt = execution && pollStartOf(execution);
-				if (!execution || pollStartedAt === undefined)
-					throw new Error(`the trivial trigger: no readable execution ${count}`);
-				if (cronTick(pollStartedAt) < tick) continue;
-				if (cronTick(pollStartedAt) > tick)
-					throw new Error(
-						`the trivial trigger: no poll on the tick at ${new Date(tick).toISOString()}`,
-					);
-				const startedAt = Date.parse(execution.startedAt);
-				const stoppedAt = Date.parse(execution.stoppedAt);
-				parts.push({
-					cycleMs: stoppedAt - tick,
-					tickToPollMs: pollStartedAt - tick,
-					pollToStartMs: startedAt - pollStartedAt,
-					executionMs: stoppedAt - startedAt,
-					...machine,
-				});
-				break;
-			}
+			const found = await trivialExecutionOn(bench, workflowId, tick, count);
+			count = found.count;
+			const startedAt = Date.parse(found.execution.startedAt);
+			const stoppedAt = Date.parse(found.execution.stoppedAt);
+			parts.push({
+				cycleMs: stoppedAt - tick,
+				tickToPollMs: found.pollStartedAt - tick,
+				pollToStartMs: startedAt - found.pollStartedAt,
+				executionMs: stoppedAt - startedAt,
+				...machine,
+			});
 		}
 	} finally {
 		await bench.deactivate(workflowId);

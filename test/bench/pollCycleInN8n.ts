@@ -177,6 +177,27 @@ export async function waitForInquiryRequests(
 }
 
 /**
+ * The next cycle of ours on `cronSecond`, prepared: `newPerCycle` new
+ * inquiries, one untimed fetch (so the emulator serves the cycle's answer
+ * from the body it keeps, as it serves the transfer) and the request log
+ * cleared. Returns the tick; throws when preparing ran into the `leadMs`
+ * before it.
+ */
+export async function prepareOurCycle(
+	emulator: EmulatorProcess,
+	cronSecond: number,
+	newPerCycle: number,
+	{ leadMs, what }: { leadMs: number; what: string },
+): Promise<number> {
+	const tick = nextTickOn(cronSecond, Date.now() + 1_000);
+	await emulator.addNew(newPerCycle);
+	await emulator.transfer();
+	await emulator.control('DELETE', '/requests');
+	if (Date.now() > tick - leadMs) throw new Error(`${what} was not prepared before its tick`);
+	return tick;
+}
+
+/**
  * Ours: the trigger polls once a minute (n8n's shortest), on a second chosen
  * here; a cycle runs from its request to the end of the execution. Between
  * cycles the benchmark prepares the next one (10 new inquiries, and one
@@ -210,12 +231,10 @@ async function measureOurs(
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
 		for (let cycle = 1; cycle <= settings.cyclesFor(size, 'ours'); cycle++) {
-			const tick = nextTickOn(cronSecond, Date.now() + 1_000);
-			await emulator.addNew(settings.newPerCycle);
-			await emulator.transfer();
-			await emulator.control('DELETE', '/requests');
-			if (Date.now() > tick - BEFORE_TICK_MS)
-				throw new Error(`ours at ${size}: cycle ${cycle} was not prepared before its tick`);
+			const tick = await prepareOurCycle(emulator, cronSecond, settings.newPerCycle, {
+				leadMs: BEFORE_TICK_MS,
+				what: `ours at ${size}: cycle ${cycle}`,
+			});
 			await sleepUntil(tick - BEFORE_TICK_MS);
 			const before = roots && usageSnapshot(roots);
 			const [request] = await waitForInquiryRequests(emulator, 1, 150_000);
