@@ -1,7 +1,6 @@
 /** Reading a small piece of an answer in place: a key, a field of the answer, or a scalar of an element. */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+import { BACKSLASH, QUOTE } from './jsonBytes';
 
 /** What parseJson gives for a piece that is not JSON. */
 export const UNREADABLE = Symbol('unreadable');

@@ -1,4 +1,16 @@
 import { ByteSpan } from './byteSpan';
+import {
+	BACKSLASH,
+	CLOSE_BRACE,
+	CLOSE_BRACKET,
+	COLON,
+	COMMA,
+	isWhitespace,
+	OPEN_BRACE,
+	OPEN_BRACKET,
+	QUOTE,
+	skipWhitespace,
+} from './jsonBytes';
 import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
 import {
 	decodedSummaryKey,
@@ -80,14 +92,6 @@ type ScanState =
 /** The kind of value being skipped: a scalar (number, true, false, null) runs to the next separator. */
 type ValueKind = 'string' | 'nested' | 'scalar';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 const BOM = [0xef, 0xbb, 0xbf];
 
 class GiveUp extends Error {}
@@ -476,15 +480,6 @@ export class JsonStreamScanner {
 		}
 		return n;
 	}
-}
-
-function skipWhitespace(chunk: Buffer, i: number): number {
-	while (i < chunk.length && isWhitespace(chunk[i])) i++;
-	return i;
-}
-
-function isWhitespace(byte: number | undefined): boolean {
-	return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
 /** A piece of the answer's own object, which must parse: one that does not makes the scan give up. */

@@ -1,3 +1,15 @@
+import {
+	BACKSLASH,
+	CLOSE_BRACE,
+	CLOSE_BRACKET,
+	COLON,
+	COMMA,
+	isWhitespace,
+	OPEN_BRACE,
+	OPEN_BRACKET,
+	QUOTE,
+	skipWhitespace,
+} from './jsonBytes';
 import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
 
 /**
@@ -9,15 +21,6 @@ import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
  * from its first byte as if this had not run.
  */
 export const NOT_WHOLE = -1;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 export interface SummaryKeys {
 	readonly names: readonly string[];
@@ -156,13 +159,4 @@ function nestedEnd(chunk: Buffer, i: number, n: number, closers: number[]): numb
 	}
 	closers.length = 0;
 	return NOT_WHOLE;
-}
-
-function skipWhitespace(chunk: Buffer, i: number, n: number): number {
-	while (i < n && isWhitespace(chunk[i])) i++;
-	return i;
-}
-
-function isWhitespace(byte: number): boolean {
-	return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }

@@ -1,0 +1,20 @@
+/** The bytes of JSON's structure, as the scanner and the whole-element loop compare them. */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
+
+/** JSON's four white space bytes. */
+export function isWhitespace(byte: number | undefined): boolean {
+	return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/** The first index from `i` (before `end`) that is not white space. */
+export function skipWhitespace(bytes: Buffer, i: number, end: number = bytes.length): number {
+	while (i < end && isWhitespace(bytes[i])) i++;
+	return i;
+}
