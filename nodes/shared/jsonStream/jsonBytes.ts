@@ -13,8 +13,18 @@ export function isWhitespace(byte: number | undefined): boolean {
 	return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
-/** The first index from `i` (before `end`) that is not white space. */
-export function skipWhitespace(bytes: Buffer, i: number, end: number = bytes.length): number {
-	while (i < end && isWhitespace(bytes[i])) i++;
+/** The first index from `i` that is not white space (the length when there is none). */
+export function skipWhitespace(bytes: Buffer, i: number): number {
+	while (i < bytes.length && isWhitespace(bytes[i])) i++;
 	return i;
+}
+
+/** Whether a value starting with this byte is an empty scalar, which is not JSON. */
+export function startsEmptyScalar(byte: number | undefined): boolean {
+	return byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COLON;
+}
+
+/** Whether this byte ends a scalar (a number, true, false, null or a bare word). */
+export function endsScalar(byte: number | undefined): boolean {
+	return byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || isWhitespace(byte);
 }

@@ -5,11 +5,12 @@ import {
 	CLOSE_BRACKET,
 	COLON,
 	COMMA,
-	isWhitespace,
+	endsScalar,
 	OPEN_BRACE,
 	OPEN_BRACKET,
 	QUOTE,
 	skipWhitespace,
+	startsEmptyScalar,
 } from './jsonBytes';
 import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
 import {
@@ -402,9 +403,7 @@ export class JsonStreamScanner {
 			this.nesting.push(byte === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET);
 			return i + 1;
 		}
-		// An empty scalar is not JSON.
-		if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COLON)
-			throw new GiveUp();
+		if (startsEmptyScalar(byte)) throw new GiveUp();
 		this.valueKind = 'scalar';
 		this.inString = false;
 		return i;
@@ -422,13 +421,7 @@ export class JsonStreamScanner {
 		if (this.valueKind === 'scalar') {
 			this.scalarDone = false;
 			while (i < n) {
-				const byte = chunk[i];
-				if (
-					byte === COMMA ||
-					byte === CLOSE_BRACE ||
-					byte === CLOSE_BRACKET ||
-					isWhitespace(byte)
-				) {
+				if (endsScalar(chunk[i])) {
 					this.scalarDone = true;
 					return i;
 				}

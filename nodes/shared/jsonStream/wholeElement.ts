@@ -4,11 +4,12 @@ import {
 	CLOSE_BRACKET,
 	COLON,
 	COMMA,
-	isWhitespace,
+	endsScalar,
 	OPEN_BRACE,
 	OPEN_BRACKET,
 	QUOTE,
 	skipWhitespace,
+	startsEmptyScalar,
 } from './jsonBytes';
 import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
 
@@ -17,8 +18,9 @@ import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
  * everything in local variables: most elements do, and the scanner's states
  * (jsonStreamScanner.ts) pay a dispatch and a field write per token. It
  * reads the same summary the states would and accepts only what they
- * accept; anything else (the chunk ends first, any fault of structure) returns NOT_WHOLE, and the states read the element
- * from its first byte as if this had not run.
+ * accept; anything else (the chunk ends first, any fault of structure)
+ * returns NOT_WHOLE, and the states read the element from its first byte as
+ * if this had not run.
  */
 export const NOT_WHOLE = -1;
 
@@ -41,7 +43,7 @@ export function readWholeElement(
 	closers: number[],
 ): number {
 	const n = chunk.length;
-	let i = skipWhitespace(chunk, start + 1, n);
+	let i = skipWhitespace(chunk, start + 1);
 	if (i < n && chunk[i] === CLOSE_BRACE) return i + 1;
 	while (i < n) {
 		if (chunk[i] !== QUOTE) return NOT_WHOLE;
@@ -60,45 +62,38 @@ export function readWholeElement(
 			? decodedSummaryKey(chunk, keyStart, i, keys)
 			: spelledSummaryKey(chunk, keyStart, i, keys);
 
-		i = skipWhitespace(chunk, i, n);
+		i = skipWhitespace(chunk, i);
 		if (i >= n || chunk[i] !== COLON) return NOT_WHOLE;
-		i = skipWhitespace(chunk, i + 1, n);
+		i = skipWhitespace(chunk, i + 1);
 		if (i >= n) return NOT_WHOLE;
 
 		const valueStart = i;
 		const first = chunk[i];
+		const nested = first === OPEN_BRACE || first === OPEN_BRACKET;
 		if (first === QUOTE) {
 			i = stringEnd(chunk, i + 1, n);
 			if (i === NOT_WHOLE) return NOT_WHOLE;
-		} else if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+		} else if (nested) {
 			i = nestedEnd(chunk, i, n, closers);
 			if (i === NOT_WHOLE) return NOT_WHOLE;
-			// As in JSON.parse the last value of a repeated key wins, even one that is not a scalar.
-			if (summaryKey !== undefined) delete summary[summaryKey];
 		} else {
-			// An empty scalar is not JSON.
-			if (first === COMMA || first === CLOSE_BRACE || first === CLOSE_BRACKET || first === COLON)
-				return NOT_WHOLE;
-			while (i < n) {
-				const byte = chunk[i];
-				if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || isWhitespace(byte))
-					break;
-				i++;
-			}
+			if (startsEmptyScalar(first)) return NOT_WHOLE;
+			while (i < n && !endsScalar(chunk[i])) i++;
 			if (i >= n) return NOT_WHOLE;
 		}
-		if (summaryKey !== undefined && first !== OPEN_BRACE && first !== OPEN_BRACKET) {
-			const value = parseScalar(chunk, valueStart, i);
+		if (summaryKey !== undefined) {
+			// As in JSON.parse the last value of a repeated key wins, even one that is not a scalar.
+			const value = nested ? UNREADABLE : parseScalar(chunk, valueStart, i);
 			if (value === UNREADABLE) delete summary[summaryKey];
 			else summary[summaryKey] = value;
 		}
 
-		i = skipWhitespace(chunk, i, n);
+		i = skipWhitespace(chunk, i);
 		if (i >= n) return NOT_WHOLE;
 		const separator = chunk[i];
 		if (separator === CLOSE_BRACE) return i + 1;
 		if (separator !== COMMA) return NOT_WHOLE;
-		i = skipWhitespace(chunk, i + 1, n);
+		i = skipWhitespace(chunk, i + 1);
 	}
 	return NOT_WHOLE;
 }
