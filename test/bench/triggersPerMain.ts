@@ -568,7 +568,13 @@ async function apiLatency(bench: N8nForBench, errors?: string[]): Promise<number
 
 async function metrics(bench: N8nForBench): Promise<MetricSample[]> {
 	const response = await fetch(`${bench.n8n.url}/metrics`);
+	if (!response.ok) throw new Error(`n8n answered /metrics with ${response.status}`);
 	return parseMetrics(await response.text());
+}
+
+/** n8n's metrics, asked again while an overloaded n8n resets the connection or refuses. */
+async function metricsRetrying(bench: N8nForBench): Promise<Tried<MetricSample[]>> {
+	return await tryFor(async () => await metrics(bench), N8N_REFUSING);
 }
 
 async function runWindow(
@@ -595,7 +601,15 @@ async function runWindow(
 
 	const n8nPid = bench.n8n.process?.pid as number;
 	const pids = [n8nPid, emulator.pid ?? -1, process.pid];
-	const metricsBefore = await metrics(bench);
+	// An n8n that K triggers overload may stop answering even its metrics: then it does not carry K.
+	const before = await metricsRetrying(bench);
+	if (!before.ok)
+		return refusedWindow(
+			k,
+			kind,
+			`n8n did not give its metrics for ${N8N_REFUSING.forMs / 60_000} minutes before the window (${before.tries} tries: ${before.error})`,
+		);
+	const metricsBefore = before.value;
 	const [n8nBefore, emulatorBefore, benchBefore] = cpuMsOfTrees(pids);
 	const machineBefore = machineBusyMs();
 	await emulator.control('DELETE', '/requests');
@@ -626,7 +640,8 @@ async function runWindow(
 	await sleep(Math.max(0, end - Date.now()));
 	const [n8nAfter, emulatorAfter, benchAfter] = cpuMsOfTrees(pids);
 	const machineAfter = machineBusyMs();
-	const metricsAfter = await metrics(bench);
+	const after = await metricsRetrying(bench);
+	const metricsAfter = after.ok ? after.value : [];
 	const elapsedMs = Date.now() - start;
 
 	await sleep(settings.drainMs);
@@ -674,6 +689,10 @@ async function runWindow(
 	});
 	if (apiErrors.length > 0)
 		judgement.reasons.push(`the editor API failed ${apiErrors.length} times (${apiErrors[0]})`);
+	if (!after.ok)
+		judgement.reasons.push(
+			`n8n did not give its metrics for ${N8N_REFUSING.forMs / 60_000} minutes after the window (${after.tries} tries: ${after.error})`,
+		);
 	if (!listing.ok)
 		judgement.reasons.push(
 			`n8n did not list the window's executions within ${N8N_REFUSING.forMs / 60_000} minutes after it (${listing.tries} tries: ${listing.error})`,
@@ -707,7 +726,7 @@ async function runWindow(
 		lengthMs: elapsedMs,
 		judgement,
 		leads,
-		passed: judgement.passed && listing.ok && (leads?.passed ?? true),
+		passed: judgement.passed && after.ok && listing.ok && (leads?.passed ?? true),
 		cpu: {
 			n8nMs: n8nAfter - n8nBefore,
 			emulatorMs: emulatorAfter - emulatorBefore,
@@ -721,7 +740,7 @@ async function runWindow(
 	};
 }
 
-/** A window that never began because n8n refused to activate its K workflows. */
+/** A window that never began because n8n refused to activate its K workflows or to answer. */
 function refusedWindow(k: number, kind: 'probe' | 'confirm', reason: string): WindowResult {
 	const none = { median: Number.NaN, p95: Number.NaN, max: Number.NaN };
 	return {
