@@ -1,4 +1,9 @@
-import {
+import * as jsonBytes from './jsonBytes';
+import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
+
+// Read into module constants once: the hot loops compare every byte with them, and a loader that
+// compiles imports to getters (tsx, which runs the tests and the benchmark) would call one per byte.
+const {
 	BACKSLASH,
 	CLOSE_BRACE,
 	CLOSE_BRACKET,
@@ -10,8 +15,7 @@ import {
 	QUOTE,
 	skipWhitespace,
 	startsEmptyScalar,
-} from './jsonBytes';
-import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
+} = jsonBytes;
 
 /**
  * An object element that lies whole in one chunk, read in one loop with
