@@ -107,13 +107,14 @@ export function planPoll(
 	}
 	const { dated, undated } = latestPerKeyAfter(events, state.floor);
 
-	const seen = toMap(state.seen);
+	const seen = seenMapOf(state.seen);
+	// Copied only when a key is taken as handled (rare): each key is read once, before any change of it.
+	let changedSeen: Map<string, number> | undefined;
 	const undatedPlan = planUndated(
 		decodeUndatedTable(state.undated, limits.undatedCells),
 		undated,
 		(key) => seen.has(key),
 	);
-	let seenChanged = false;
 	const candidates: CursorPosition[] = [];
 	for (const [key, time] of dated) {
 		const previous = seen.get(key);
@@ -124,8 +125,7 @@ export function planPoll(
 			undatedPlan.disappeared.has(hashText(keyHash(key)));
 		if (options.mode === 'new' && wasUndated) {
 			// Emitted while it had no time: handled, now by its time. In "newOrUpdated" gaining a time is a change.
-			seen.set(key, time);
-			seenChanged = true;
+			(changedSeen ??= new Map(seen)).set(key, time);
 			continue;
 		}
 		candidates.push({ time, key });
@@ -144,7 +144,7 @@ export function planPoll(
 		baseline: {
 			floor: state.floor,
 			// Unchanged, the saved record is the baseline as it is (commitPoll only reads it): rebuilding it costs a sort.
-			seen: seenChanged ? toRecord(seen) : state.seen,
+			seen: changedSeen ? toRecord(changedSeen) : state.seen,
 			undated: undatedPlan.table.encode(),
 		},
 	};
@@ -162,7 +162,7 @@ export function recordsToKeepGiven(
 		return count > 0 ? { newest: count } : () => false;
 	}
 	const { floor } = state;
-	const seen = toMap(state.seen);
+	const seen = seenMapOf(state.seen);
 	const changesCount = options.mode === 'newOrUpdated';
 	return (event) => {
 		if (!isTime(event.time)) return true;
@@ -207,7 +207,7 @@ function settle(
 	limits: Limits,
 	leftOut: CursorPosition | undefined,
 ): CursorState {
-	const seen = toMap(start.seen);
+	const seen = new Map(seenMapOf(start.seen));
 	const table = decodeUndatedTable(start.undated, limits.undatedCells);
 	const added = new Set<string>();
 	let highest = start.floor;
@@ -300,8 +300,21 @@ function limitsOf(options: CursorOptions) {
 	};
 }
 
-function toMap(seen: Record<string, number>): Map<string, number> {
-	return new Map(Object.entries(seen));
+/**
+ * A saved `seen` as a map, made once per record: a poll reads the same one to
+ * choose the records to keep, to plan and to commit (a thousand keys each).
+ * Cursor states are never changed once made (the functions here are pure),
+ * so the map stays true to its record; callers that change one copy it.
+ */
+const seenMaps = new WeakMap<Record<string, number>, ReadonlyMap<string, number>>();
+
+function seenMapOf(seen: Record<string, number>): ReadonlyMap<string, number> {
+	let map = seenMaps.get(seen);
+	if (map === undefined) {
+		map = new Map(Object.entries(seen));
+		seenMaps.set(seen, map);
+	}
+	return map;
 }
 
 /** Sorted for a stable state; by assignment, 20x cheaper than Object.fromEntries; "__proto__" stays a key. */

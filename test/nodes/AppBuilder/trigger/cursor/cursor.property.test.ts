@@ -387,6 +387,20 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		}
 		const next = commitPoll(deepFreeze(plan), deepFreeze(emitted), options(maxItems));
 		checkInvariants(next);
+		// Pure: the same state object again (it was read above) decides as a fresh copy of it does.
+		const replay = (from: CursorState | undefined) => {
+			const replanned = planPoll(from, events, options(maxItems));
+			const replayKeep = recordsToKeepGiven(from, options(maxItems));
+			return JSON.stringify({
+				replanned,
+				kept: typeof replayKeep === 'function' ? events.map(replayKeep) : replayKeep,
+				committed: commitPoll(replanned, emitted, options(maxItems)),
+			});
+		};
+		check(
+			replay(state) === replay(state && (JSON.parse(JSON.stringify(state)) as CursorState)),
+			'the same state read again decides otherwise than a copy of it',
+		);
 		const json = JSON.stringify(next);
 		state = storedCursor(JSON.parse(json));
 		check(state !== undefined && JSON.stringify(state) === json, 'the state does not survive JSON');
