@@ -33,6 +33,14 @@ import { median, quantile } from '../support/median';
 /** The target: a cycle of ours within this much of n8n's floor, at every size. */
 export const FLOOR_TARGET = 1.2;
 
+/**
+ * How long after each tick of ours the trivial trigger polls, without and
+ * with a state, while ours is measured: far enough apart that none of the
+ * three cycles (ours at 100,000 reads for about 2 s, then the benchmark
+ * prepares its next one) waits on another.
+ */
+export const TRIVIAL_AFTER_OURS_S = { plain: 20, withState: 40 } as const;
+
 export interface TrivialCycles {
 	cycles: number;
 	/** Static data the trigger replaced on each poll (0: none). */
@@ -56,7 +64,9 @@ export interface FloorRow {
 	transferMs: number;
 	/** Each fetch of the transfer, in the order measured. */
 	transferTimes?: number[];
-	trivialMs: number;
+	/** The trivial trigger, without and with a state of ours' size, measured in the same minutes as ours at this size. */
+	trivial: TrivialCycles;
+	withState: TrivialCycles;
 	/** Ours from the cron tick to the end of the execution; its parts as measured with it. */
 	oursMs: number;
 	breakdown: CycleBreakdown;
@@ -107,30 +117,32 @@ export async function trivialExecutionOn(
 type CycleParts = Omit<TrivialSample, keyof MachineDuring>;
 
 /**
- * The trivial trigger's cycles, each from its cron tick. Polls on a second
- * `secondsAhead` from now, so the first tick comes soon; the poll n8n runs
- * when a workflow is activated is not on a tick and is left out. As for
- * ours, n8n is left alone while a cycle runs: the machine is read just
- * before the tick, and n8n asked for the execution a second after it.
- * `roots`: n8n's and the emulator's processes, whose use of the machine is
- * counted apart.
+ * The trivial trigger's cycles, each from its cron tick on `cronSecond`, the
+ * first after `firstTickAfter`; the poll n8n runs when a workflow is
+ * activated is not on a tick and is left out. As for ours, n8n is left alone
+ * while a cycle runs: the machine is read just before the tick, and n8n asked
+ * for the execution a second after it. `roots`: n8n's and the emulator's
+ * processes, whose use of the machine is counted apart.
  */
 export async function measureTrivialCycles(
 	bench: N8nForBench,
 	cycles: number,
 	{
+		cronSecond,
+		firstTickAfter = Date.now(),
 		stateBytes = 0,
-		secondsAhead = 5,
 		roots,
-	}: { stateBytes?: number; secondsAhead?: number; roots?: number[] } = {},
+	}: { cronSecond: number; firstTickAfter?: number; stateBytes?: number; roots?: number[] },
 ): Promise<TrivialCycles> {
-	const cronSecond = (Math.floor(Date.now() / 1000) + secondsAhead) % 60;
 	const workflowId = await bench.activate(trivialTriggerWorkflow(cronSecond, stateBytes));
 	const parts: TrivialSample[] = [];
 	let count = 0;
 	try {
 		while (parts.length < cycles) {
-			const tick = nextTickOn(cronSecond, Date.now() + BEFORE_TICK_MS + 50);
+			const tick = nextTickOn(
+				cronSecond,
+				Math.max(Date.now() + BEFORE_TICK_MS + 50, firstTickAfter),
+			);
 			await sleepUntil(tick - BEFORE_TICK_MS);
 			const before = roots && usageSnapshot(roots);
 			await sleepUntil(tick + QUIET_AFTER_MS);
@@ -206,36 +218,44 @@ export async function measureTransfers(
 	return transfers;
 }
 
+/** The trivial trigger's cycles measured alongside ours at one size: without a state, and with one of ours' size. */
+export interface TrivialAlongside {
+	trivial: TrivialCycles;
+	withState: TrivialCycles;
+}
+
 /**
  * For each size where ours finished: ours against the trivial cycle plus the
- * transfer. The trivial cycles are measured before ours, on an n8n as fresh
- * as it is for ours' smallest form (the peer's largest runs leave n8n's heap
- * large, which would slow the trivial cycle in ours' favour).
+ * transfer. The trivial cycles are those measured in the same minutes as
+ * ours at that size (`alongside`), in the same n8n: its first minutes, where
+ * an execution costs several times what it costs later, and the heap the
+ * peer's large runs leave, weigh on both alike.
  */
 export function n8nFloorRows(
 	transfers: AnswerTransfer[],
 	cycles: CycleRow[],
-	trivial: TrivialCycles,
+	alongside: ReadonlyMap<number, TrivialAlongside>,
 ): FloorRow[] {
 	const rows: FloorRow[] = [];
 	for (const transfer of transfers) {
 		const ours = cycles.find((row) => row.size === transfer.size && row.who === OURS);
 		const breakdown = ours?.breakdown;
-		if (!breakdown) continue;
+		const floor = alongside.get(transfer.size);
+		if (!breakdown || !floor) continue;
 		const row = {
 			size: transfer.size,
 			wireBytes: transfer.wireBytes,
 			transferMs: transfer.ms,
 			transferTimes: transfer.times,
-			trivialMs: trivial.cycleMs,
+			...floor,
 			oursMs: breakdown.fromTickMs,
 			breakdown,
 			samples: ours.samples,
-			ratio: breakdown.fromTickMs / (trivial.cycleMs + transfer.ms),
+			ratio: breakdown.fromTickMs / (floor.trivial.cycleMs + transfer.ms),
 		};
 		rows.push(row);
 		console.log(
-			`floor  ${String(row.size).padStart(7)} inquiries  transfer ${row.transferMs.toFixed(0).padStart(5)} ms  trivial ${row.trivialMs} ms  ours from tick ${row.oursMs} ms  ratio ${row.ratio.toFixed(2)}`,
+			`floor  ${String(row.size).padStart(7)} inquiries  transfer ${row.transferMs.toFixed(0).padStart(5)} ms  trivial ${row.trivial.cycleMs} ms  ours from tick ${row.oursMs} ms  ratio ${row.ratio.toFixed(2)}`,
 		);
 	}
 	return rows;
@@ -259,25 +279,27 @@ export function floorTargetRow(rows: FloorRow[], sizes: number[]): string {
  * fixed cost around the request against the trivial cycle, and the answer's
  * arrival in n8n against the transfer measured here.
  */
-function whatBounds(rows: FloorRow[], trivial: TrivialCycles, withState: TrivialCycles): string {
+function whatBounds(rows: FloorRow[]): string {
 	const missed = rows.filter((row) => row.ratio > FLOOR_TARGET);
 	if (missed.length === 0) return '';
 	const lines = missed.map((row) => {
 		const b = row.breakdown;
+		const trivialMs = row.trivial.cycleMs;
 		const aroundRequest = b.tickToRequestMs + b.pollToStartMs + b.executionMs;
-		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(row.trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivial.cycleMs)} for the whole trivial cycle: ${moreOrLess(aroundRequest - trivial.cycleMs)}. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it here: ${moreOrLess(b.servedMs - row.transferMs)}.`;
+		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivialMs)} for the whole trivial cycle in the same minutes: ${moreOrLess(aroundRequest - trivialMs)}. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it here: ${moreOrLess(b.servedMs - row.transferMs)}.`;
 	});
+	const stateCost = rows.map(
+		(row) =>
+			`${ms(row.withState.cycleMs)} against ${ms(row.trivial.cycleMs)} alongside ${row.size.toLocaleString('en')}`,
+	);
 	return `
 
 Where the target is missed, what bounds it (medians, measured above):
 
 ${lines.join('\n')}
-- Keeping a state: the trivial trigger replacing ${withState.stateBytes.toLocaleString('en')} B of static data on each
-  poll, as ours replaces its cursor, takes ${ms(withState.cycleMs)} a cycle against ${ms(trivial.cycleMs)}
-  without (${moreOrLess(withState.cycleMs - trivial.cycleMs)}); against that floor plus the transfer, ours is ${rows
-		.map(
-			(row) => `${withStateRatio(row, withState).toFixed(2)}x at ${row.size.toLocaleString('en')}`,
-		)
+- Keeping a state: the trivial trigger replacing ${rows[0].withState.stateBytes.toLocaleString('en')} B of static data on each
+  poll, as ours replaces its cursor, takes ${stateCost.join(', ')} without; against that floor plus the transfer, ours is ${rows
+		.map((row) => `${withStateRatio(row).toFixed(2)}x at ${row.size.toLocaleString('en')}`)
 		.join(', ')}.
 
 The time between the request and the last byte is the emulator serving the
@@ -290,8 +312,8 @@ starting the execution.`;
 }
 
 /** Ours against the trivial trigger that keeps a state of ours' size, plus the transfer. */
-function withStateRatio(row: FloorRow, withState: TrivialCycles): number {
-	return row.oursMs / (withState.cycleMs + row.transferMs);
+function withStateRatio(row: FloorRow): number {
+	return row.oursMs / (row.withState.cycleMs + row.transferMs);
 }
 
 /**
@@ -318,7 +340,14 @@ export interface Series {
 	machine: MachineDuring[];
 }
 
-function seriesOf(rows: FloorRow[], trivial: TrivialCycles, withState: TrivialCycles): Series[] {
+/** How the report names the three series measured at a size. */
+const trivialLabel = (row: FloorRow) =>
+	`trivial trigger, alongside ${row.size.toLocaleString('en')}`;
+const withStateLabel = (row: FloorRow) =>
+	`trivial trigger, ${row.withState.stateBytes.toLocaleString('en')} B of state, alongside ${row.size.toLocaleString('en')}`;
+const oursLabel = (row: FloorRow) => `${OURS} at ${row.size.toLocaleString('en')}`;
+
+function seriesOf(rows: FloorRow[]): Series[] {
 	const trivialSeries = (label: string, cycles: TrivialCycles): Series[] =>
 		cycles.samples
 			? [
@@ -329,24 +358,19 @@ function seriesOf(rows: FloorRow[], trivial: TrivialCycles, withState: TrivialCy
 					},
 				]
 			: [];
-	return [
-		...trivialSeries('trivial trigger', trivial),
-		...trivialSeries(
-			`trivial trigger, ${withState.stateBytes.toLocaleString('en')} B of state`,
-			withState,
-		),
-		...rows.flatMap((row) =>
-			row.samples
-				? [
-						{
-							label: `${OURS} at ${row.size.toLocaleString('en')}`,
-							cycleMs: row.samples.map((sample) => sample.fromTickMs),
-							machine: row.samples,
-						},
-					]
-				: [],
-		),
-	];
+	return rows.flatMap((row) => [
+		...trivialSeries(trivialLabel(row), row.trivial),
+		...trivialSeries(withStateLabel(row), row.withState),
+		...(row.samples
+			? [
+					{
+						label: oursLabel(row),
+						cycleMs: row.samples.map((sample) => sample.fromTickMs),
+						machine: row.samples,
+					},
+				]
+			: []),
+	]);
 }
 
 const cores = (values: number[]) =>
@@ -435,47 +459,41 @@ export function whatVaries(series: Series[]): string[] {
 
 const percent = (share: number) => `${share >= 0 ? '+' : ''}${Math.round(share * 100)}%`;
 
-export function floorSection(
-	rows: FloorRow[],
-	trivial: TrivialCycles,
-	withState: TrivialCycles,
-): string {
-	const trivialCycleTimes = trivial.samples?.map((sample) => sample.cycleMs);
+export function floorSection(rows: FloorRow[]): string {
 	const table = rows.map(
 		(row) =>
-			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${msSpread(row.transferTimes, row.transferMs)} | ${msSpread(trivialCycleTimes, row.trivialMs)} | ${ms(row.trivialMs + row.transferMs)} | ${msSpread(
+			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${msSpread(row.transferTimes, row.transferMs)} | ${msSpread(
+				row.trivial.samples?.map((sample) => sample.cycleMs),
+				row.trivial.cycleMs,
+			)} | ${ms(row.trivial.cycleMs + row.transferMs)} | ${msSpread(
 				row.samples?.map((sample) => sample.fromTickMs),
 				row.oursMs,
-			)} | **${row.ratio.toFixed(2)}x**${ratioSpread(row, row.trivialMs + row.transferMs)} | ${withStateRatio(row, withState).toFixed(2)}x |`,
+			)} | **${row.ratio.toFixed(2)}x**${ratioSpread(row, row.trivial.cycleMs + row.transferMs)} | ${withStateRatio(row).toFixed(2)}x |`,
 	);
 	const trivialParts = (label: string, cycles: TrivialCycles) =>
 		`| ${label} | ${ms(cycles.tickToPollMs)} (to the poll) | - | ${ms(cycles.pollToStartMs)} (poll to start) | ${ms(cycles.executionMs)} | ${msSpread(
 			cycles.samples?.map((sample) => sample.cycleMs),
 			cycles.cycleMs,
 		)} |`;
-	const parts = [
-		trivialParts('trivial trigger', trivial),
-		trivialParts(
-			`trivial trigger, ${withState.stateBytes.toLocaleString('en')} B of state`,
-			withState,
-		),
-		...rows.map(
-			(row) =>
-				`| ${OURS} at ${row.size.toLocaleString('en')} | ${ms(row.breakdown.tickToRequestMs)} | ${msSpread(
-					row.samples?.map((sample) => sample.servedMs),
-					row.breakdown.servedMs,
-				)} | ${msSpread(
-					row.samples?.map((sample) => sample.pollToStartMs),
-					row.breakdown.pollToStartMs,
-				)} | ${ms(row.breakdown.executionMs)} | ${msSpread(
-					row.samples?.map((sample) => sample.fromTickMs),
-					row.oursMs,
-				)} |`,
-		),
-	];
-	const series = seriesOf(rows, trivial, withState);
+	const parts = rows.flatMap((row) => [
+		trivialParts(trivialLabel(row), row.trivial),
+		trivialParts(withStateLabel(row), row.withState),
+		`| ${oursLabel(row)} | ${ms(row.breakdown.tickToRequestMs)} | ${msSpread(
+			row.samples?.map((sample) => sample.servedMs),
+			row.breakdown.servedMs,
+		)} | ${msSpread(
+			row.samples?.map((sample) => sample.pollToStartMs),
+			row.breakdown.pollToStartMs,
+		)} | ${ms(row.breakdown.executionMs)} | ${msSpread(
+			row.samples?.map((sample) => sample.fromTickMs),
+			row.oursMs,
+		)} |`,
+	]);
+	const series = seriesOf(rows);
 	const varies = whatVaries(series);
 	const oursCycles = rows[0]?.samples?.length ?? 0;
+	const trivialCycles = rows[0]?.trivial.cycles ?? 0;
+	const stateBytes = rows[0]?.withState.stateBytes ?? 0;
 	const variesText =
 		series.length > 0
 			? `
@@ -514,14 +532,18 @@ cycle of ours the benchmark fetches the answer once, untimed, as it does
 before the transfer, so the emulator serves both from the body it keeps (up
 to 20,000 inquiries; above that it streams every answer alike); and while a
 cycle runs it leaves n8n alone (it asks n8n for the execution a second after
-the last byte). Trivial trigger: ${trivial.cycles} cycles, measured before any form was
-polled; ours: ${oursCycles} cycles at each size. Ours also keeps a state (its
-cursor, ${withState.stateBytes.toLocaleString('en')} B, replaced on each poll) that n8n saves and reloads; the
-last column sets ours against the same trivial trigger keeping a state of
-that size (${withState.cycles} cycles, measured alongside the plain one). Each figure is the
-median of its cycles, with the 10th and 90th percentile in brackets (with 5
-cycles, the fastest and the slowest); the ratio's brackets set each cycle of
-ours against the floor.
+the last byte). Ours: ${oursCycles} cycles at each size. The trivial trigger is measured in
+the same minutes as ours at each size, in the same n8n (${trivialCycles} cycles,
+polling ${TRIVIAL_AFTER_OURS_S.plain} s after each tick of ours), because what n8n spends on an execution
+changes as it runs: in its first minutes an execution of the same No
+Operation node costs several times what it costs later, and the floor must
+share the minutes it is set against. Ours also keeps a state (its cursor,
+${stateBytes.toLocaleString('en')} B, replaced on each poll) that n8n saves and reloads; the last
+column sets ours against the same trivial trigger keeping a state of that
+size (polling ${TRIVIAL_AFTER_OURS_S.withState} s after each tick of ours). Each figure is the median of its
+cycles, with the 10th and 90th percentile in brackets (with 5 cycles, the
+fastest and the slowest); the ratio's brackets set each cycle of ours
+against the floor.
 
 | inquiries | answer | transfer | trivial cycle | floor | ours | ours / floor | ours / floor with a state |
 | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -531,6 +553,6 @@ Where each cycle goes (medians; the 10th and 90th percentile in brackets):
 
 | cycle | cron tick to request | request to last byte | last byte to execution start | execution | whole cycle |
 | --- | --- | --- | --- | --- | --- |
-${parts.join('\n')}${variesText}${whatBounds(rows, trivial, withState)}
+${parts.join('\n')}${variesText}${whatBounds(rows)}
 `;
 }

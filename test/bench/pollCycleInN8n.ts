@@ -205,12 +205,15 @@ export async function prepareOurCycle(
  * keeps, as it serves the transfer), then leaves n8n alone: it reads the
  * machine just before the tick, watches only the emulator's log while the
  * cycle runs, and asks n8n for the execution a second after the last byte.
+ * `alongside`, when given, runs in the same minutes, told ours' cron second
+ * and its first tick.
  */
 async function measureOurs(
 	emulator: EmulatorProcess,
 	bench: N8nForBench,
 	size: number,
 	settings: CycleSettings,
+	alongside?: AlongsideOurs,
 ): Promise<CycleRow> {
 	await emulator.fillForm(size);
 	await emulator.control('DELETE', '/requests');
@@ -228,6 +231,11 @@ async function measureOurs(
 	};
 	const times: number[] = [];
 	const parts: CycleSample[] = [];
+	// Settled at once, so a failure alongside waits for ours' cycles and is then reported, not left unhandled.
+	const besides = alongside?.(size, cronSecond, nextTickOn(cronSecond, Date.now() + 1_000)).then(
+		() => undefined,
+		(error: unknown) => ({ error }),
+	);
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
 		for (let cycle = 1; cycle <= settings.cyclesFor(size, 'ours'); cycle++) {
@@ -261,7 +269,10 @@ async function measureOurs(
 			row.repeated.push(verdict.repeated);
 			row.missed.push(verdict.missed);
 		}
+		const failed = await besides;
+		if (failed) throw failed.error;
 	} finally {
+		await besides;
 		await bench.deactivate(workflowId);
 	}
 	row.cycles = times.length;
@@ -376,14 +387,18 @@ export function peerLabel(historySize?: number): string {
 }
 export const PEER_RAISED = peerLabel(RAISED_HISTORY);
 
+/** What a caller measures in the same minutes as ours at `size`: ours polls on `cronSecond`, first at `firstTick`. */
+export type AlongsideOurs = (size: number, cronSecond: number, firstTick: number) => Promise<void>;
+
 export async function measurePollCycles(
 	emulator: EmulatorProcess,
 	bench: N8nForBench,
 	settings: CycleSettings,
+	alongsideOurs?: AlongsideOurs,
 ): Promise<CycleRow[]> {
 	const rows: CycleRow[] = [];
 	const contenders = [
-		(size: number) => measureOurs(emulator, bench, size, settings),
+		(size: number) => measureOurs(emulator, bench, size, settings, alongsideOurs),
 		(size: number) => measurePeer(emulator, bench, size, settings),
 		(size: number) => measurePeer(emulator, bench, size, settings, RAISED_HISTORY),
 	];

@@ -42,8 +42,9 @@ import {
 	measureTransfers,
 	measureTrivialCycles,
 	n8nFloorRows,
+	TRIVIAL_AFTER_OURS_S,
 	type FloorRow,
-	type TrivialCycles,
+	type TrivialAlongside,
 } from './n8nFloorCycle';
 import { benchN8nVersion, N8nForBench } from './n8nForBench';
 import {
@@ -53,6 +54,7 @@ import {
 	PEER_RAISED,
 	peerLabel,
 	RAISED_HISTORY,
+	type AlongsideOurs,
 	type CycleRow,
 	type CycleSettings,
 } from './pollCycleInN8n';
@@ -319,8 +321,9 @@ const COMPRESSED_READ: CompressedReadSettings = SMOKE
 	? { sizes: [1_000], roundsFor: () => 5, newPerPoll: NEW_PER_POLL }
 	: {
 			sizes: [10_000, 100_000],
-			// A poll at 10,000 takes about a tenth of a second and varies by a third on a shared machine: more rounds.
-			roundsFor: (size) => (size >= 100_000 ? 7 : 15),
+			// A poll varies by a third, and at 100,000 by up to 2x, on a shared machine (7 rounds at 100,000 read 0.76x
+			// in one run and 1.09x in the next): 15 rounds at each size, about a minute at 100,000.
+			roundsFor: () => 15,
 			newPerPoll: NEW_PER_POLL,
 		};
 const ADD_USER: AddUserSettings = {
@@ -636,11 +639,7 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 		);
 	}
 	if (floor) {
-		report = putSection(
-			report,
-			floorSection(floor.rows, floor.trivial, floor.withState),
-			'## Triggers per n8n main',
-		);
+		report = putSection(report, floorSection(floor.rows), '## Triggers per n8n main');
 		report = putTargetRows(
 			report,
 			[floorTargetRow(floor.rows, CYCLES.sizes)],
@@ -693,8 +692,6 @@ function writeScalingFigures(docs: string, scale: ScaleResult): void {
 }
 
 interface N8nFloor {
-	trivial: TrivialCycles;
-	withState: TrivialCycles;
 	rows: FloorRow[];
 }
 
@@ -757,10 +754,11 @@ async function measureCyclesInN8n(
 }
 
 /**
- * n8n's own floor (the trivial trigger, with and without a state, and the
- * answers' transfer), then the poll cycles `settings` name (ours, and the
- * peer unless its variants are 0). `stateBytes`: ours' saved state, which the
- * trivial trigger keeps in one of its runs.
+ * The answers' transfer, then the poll cycles `settings` name (ours, and the
+ * peer unless its variants are 0), with n8n's own floor (the trivial trigger,
+ * with and without a state) measured in the same minutes as ours at each
+ * size. `stateBytes`: ours' saved state, which the trivial trigger keeps in
+ * one of its runs.
  */
 async function measureFloorAndCycles(
 	emulator: EmulatorProcess,
@@ -768,15 +766,23 @@ async function measureFloorAndCycles(
 	stateBytes: number,
 	settings: CycleSettings,
 ): Promise<{ cycles: CycleRow[]; floor: N8nFloor }> {
-	// The two trivial runs poll half a minute apart, so neither waits on the other.
-	const trivialCycles = settings.cyclesFor(settings.sizes[0], 'ours');
 	const roots = cycleRoots(bench, emulator);
-	const [trivial, withState] = await Promise.all([
-		measureTrivialCycles(bench, trivialCycles, { secondsAhead: 5, roots }),
-		measureTrivialCycles(bench, trivialCycles, { stateBytes, secondsAhead: 35, roots }),
-	]);
+	const alongside = new Map<number, TrivialAlongside>();
+	const trivialAlongside: AlongsideOurs = async (size, cronSecond, firstTick) => {
+		const cycles = settings.cyclesFor(size, 'ours');
+		const at = (afterOurs: number) => ({
+			cronSecond: (cronSecond + afterOurs) % 60,
+			firstTickAfter: firstTick,
+			roots,
+		});
+		const [trivial, withState] = await Promise.all([
+			measureTrivialCycles(bench, cycles, at(TRIVIAL_AFTER_OURS_S.plain)),
+			measureTrivialCycles(bench, cycles, { ...at(TRIVIAL_AFTER_OURS_S.withState), stateBytes }),
+		]);
+		alongside.set(size, { trivial, withState });
+	};
 	const transfers = await measureTransfers(emulator, settings);
-	const cycles = await measurePollCycles(emulator, bench, settings);
+	const cycles = await measurePollCycles(emulator, bench, settings, trivialAlongside);
 	// What the package promises, checked on every run: each new lead once.
 	for (const row of cycles.filter((r) => r.who === OURS)) {
 		const wrong =
@@ -786,7 +792,7 @@ async function measureFloorAndCycles(
 		if (wrong || row.cycles !== settings.cyclesFor(row.size, 'ours'))
 			throw new Error(`the trigger in n8n at ${row.size}: ${JSON.stringify(row)}`);
 	}
-	return { cycles, floor: { trivial, withState, rows: n8nFloorRows(transfers, cycles, trivial) } };
+	return { cycles, floor: { rows: n8nFloorRows(transfers, cycles, alongside) } };
 }
 
 /** `--only=floor`: n8n's own floor and ours' cycles against it, in an n8n of their own, without the peer. */
@@ -941,7 +947,7 @@ it keeps the bytes of only the newest records as the answer streams past.
 ${Math.round(flatten.perSecond).toLocaleString('en')} records per second, **${flatten.ratioToParse.toFixed(2)}x** the time of \`JSON.parse\` of the same records (medians of ${FLATTEN_ROUNDS} rounds over ${flatten.records.toLocaleString('en')} records, after a warm-up round).
 
 ${cycleSection(cycles, polls)}
-${floorSection(floor.rows, floor.trivial, floor.withState)}
+${floorSection(floor.rows)}
 ${keptSection(CYCLE_PROFILE_HEADING)}${scaleSection(scaling.scale, SCALE)}
 ${allFormsSection(allForms, ALL_FORMS)}
 ${compressedReadSection(compressed, COMPRESSED_READ)}
