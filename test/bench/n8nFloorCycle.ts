@@ -227,9 +227,8 @@ export interface TrivialAlongside {
 /**
  * For each size where ours finished: ours against the trivial cycle plus the
  * transfer. The trivial cycles are those measured in the same minutes as
- * ours at that size (`alongside`), in the same n8n: its first minutes, where
- * an execution costs several times what it costs later, and the heap the
- * peer's large runs leave, weigh on both alike.
+ * ours at that size (`alongside`), in the same n8n: its heap after the
+ * sections before, its database and the machine's load weigh on both alike.
  */
 export function n8nFloorRows(
 	transfers: AnswerTransfer[],
@@ -534,10 +533,9 @@ to 20,000 inquiries; above that it streams every answer alike); and while a
 cycle runs it leaves n8n alone (it asks n8n for the execution a second after
 the last byte). Ours: ${oursCycles} cycles at each size. The trivial trigger is measured in
 the same minutes as ours at each size, in the same n8n (${trivialCycles} cycles,
-polling ${TRIVIAL_AFTER_OURS_S.plain} s after each tick of ours), because what n8n spends on an execution
-changes as it runs: in its first minutes an execution of the same No
-Operation node costs several times what it costs later, and the floor must
-share the minutes it is set against. Ours also keeps a state (its cursor,
+polling ${TRIVIAL_AFTER_OURS_S.plain} s after each tick of ours), so that the floor shares what
+n8n's state is at the time (its heap after the sections before, its
+database, the machine's load) with the cycles it is set against. Ours also keeps a state (its cursor,
 ${stateBytes.toLocaleString('en')} B, replaced on each poll) that n8n saves and reloads; the last
 column sets ours against the same trivial trigger keeping a state of that
 size (polling ${TRIVIAL_AFTER_OURS_S.withState} s after each tick of ours). Each figure is the median of its
