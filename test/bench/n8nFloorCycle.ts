@@ -129,10 +129,10 @@ export async function measureTrivialCycles(
 	cycles: number,
 	{
 		cronSecond,
-		firstTickAfter = Date.now(),
+		firstTickAfter,
 		stateBytes = 0,
 		roots,
-	}: { cronSecond: number; firstTickAfter?: number; stateBytes?: number; roots?: number[] },
+	}: { cronSecond: number; firstTickAfter: number; stateBytes?: number; roots?: number[] },
 ): Promise<TrivialCycles> {
 	const workflowId = await bench.activate(trivialTriggerWorkflow(cronSecond, stateBytes));
 	const parts: TrivialSample[] = [];

@@ -176,6 +176,11 @@ export async function waitForInquiryRequests(
 	}
 }
 
+/** The tick ours' next cycle is prepared for: at least a second away, so preparing it fits before. */
+function oursNextTick(cronSecond: number): number {
+	return nextTickOn(cronSecond, Date.now() + 1_000);
+}
+
 /**
  * The next cycle of ours on `cronSecond`, prepared: `newPerCycle` new
  * inquiries, one untimed fetch (so the emulator serves the cycle's answer
@@ -189,7 +194,7 @@ export async function prepareOurCycle(
 	newPerCycle: number,
 	{ leadMs, what }: { leadMs: number; what: string },
 ): Promise<number> {
-	const tick = nextTickOn(cronSecond, Date.now() + 1_000);
+	const tick = oursNextTick(cronSecond);
 	await emulator.addNew(newPerCycle);
 	await emulator.transfer();
 	await emulator.control('DELETE', '/requests');
@@ -232,7 +237,7 @@ async function measureOurs(
 	const times: number[] = [];
 	const parts: CycleSample[] = [];
 	// Settled at once, so a failure alongside waits for ours' cycles and is then reported, not left unhandled.
-	const besides = alongside?.(size, cronSecond, nextTickOn(cronSecond, Date.now() + 1_000)).then(
+	const besides = alongside?.(size, cronSecond, oursNextTick(cronSecond)).then(
 		() => undefined,
 		(error: unknown) => ({ error }),
 	);
