@@ -327,7 +327,7 @@ async function oursSeries(
 	try {
 		await waitForInquiryRequests(emulator, 1, 150_000); // the first poll: the baseline
 		for (let cycle = 1; cycle <= settings.cycles; cycle++) {
-			const tick = await prepareOurCycle(emulator, cronSecond, settings.newPerCycle, {
+			const { tick } = await prepareOurCycle(emulator, cronSecond, settings.newPerCycle, {
 				leadMs: PROFILE_LEAD_MS,
 				what: `profile at ${size}: cycle ${cycle}`,
 			});

@@ -2,11 +2,12 @@ import {
 	floorSection,
 	floorTargetRow,
 	msSpread,
+	n8nFloorRows,
 	whatVaries,
 	type FloorRow,
 	type TrivialCycles,
 } from './n8nFloorCycle';
-import { cronTick, nextTickOn, type CycleSample } from './pollCycleInN8n';
+import { cronTick, nextTickOn, OURS, type CycleRow, type CycleSample } from './pollCycleInN8n';
 import { median } from '../support/median';
 
 const machine = (othersCores: number) => ({ n8nCores: 0.3, emulatorCores: 0.1, othersCores });
@@ -29,6 +30,7 @@ function row(size: number, oursMs: number, trivialMs: number, transferMs: number
 		pollToStartMs: 60,
 		executionMs: 10,
 		fromTickMs: oursMs,
+		transferMs,
 	};
 	return {
 		size,
@@ -84,12 +86,13 @@ describe("n8n's own floor for a poll cycle", () => {
 		expect(msSpread(undefined, 42)).toBe('42 ms');
 	});
 
-	const sample = (fromTickMs: number, othersCores: number): CycleSample => ({
+	const sample = (fromTickMs: number, othersCores: number, transferMs = 20): CycleSample => ({
 		tickToRequestMs: 20,
 		servedMs: 40,
 		pollToStartMs: 80,
 		executionMs: 10,
 		fromTickMs,
+		transferMs,
 		...machine(othersCores),
 	});
 
@@ -113,13 +116,55 @@ describe("n8n's own floor for a poll cycle", () => {
 		);
 	});
 
+	it('sets each size of ours against the transfers fetched before its own cycles, and leaves out the peer and sizes with no floor', () => {
+		const oursAt = (size: number, transfers: number[], fromTick: number[]): CycleRow => {
+			const samples = transfers.map((transferMs, index) => sample(fromTick[index], 0, transferMs));
+			return {
+				size,
+				who: OURS,
+				cycles: samples.length,
+				firstRunEmitted: 0,
+				newEmitted: [],
+				repeated: [],
+				missed: [],
+				wireBytes: size * 1_900,
+				samples,
+				breakdown: { ...samples[0], fromTickMs: median(fromTick), transferMs: median(transfers) },
+			};
+		};
+		const peer: CycleRow = { ...oursAt(1_000, [5], [900]), who: 'peer' };
+		const alongside = new Map([
+			[1_000, { trivial: trivialCycles([90]), withState: trivialCycles([95], 41_000) }],
+			[100_000, { trivial: trivialCycles([100]), withState: trivialCycles([110], 41_000) }],
+		]);
+		const rows = n8nFloorRows(
+			[
+				oursAt(1_000, [4, 3, 5], [120, 110, 130]),
+				peer,
+				oursAt(10_000, [60], [200]), // no trivial cycles alongside: no floor to set it against
+				oursAt(100_000, [700, 1_500, 650], [2_000, 2_100, 1_900]),
+			],
+			alongside,
+		);
+		expect(rows.map((row) => row.size)).toEqual([1_000, 100_000]);
+		expect(rows[0]).toMatchObject({
+			transferMs: 4,
+			transferTimes: [4, 3, 5],
+			wireBytes: 1_900_000,
+		});
+		expect(rows[0].ratio).toBeCloseTo(120 / (90 + 4));
+		expect(rows[1].transferMs).toBe(700);
+		expect(rows[1].ratio).toBeCloseTo(2_000 / (100 + 700));
+	});
+
 	it('reports every figure with its spread and each cycle in order, each size against the trivial cycles measured alongside it', () => {
 		const floor = {
 			...row(1_000, 110, 80, 20),
 			trivial: trivialCycles([70, 80, 95]),
 			withState: trivialCycles([85, 90, 100], 41_000),
-			transferTimes: [18, 20, 25],
-			samples: [sample(100, 0.1), sample(110, 0.2), sample(150, 0.9)],
+			transferTimes: [20, 20, 45],
+			// The slowest cycle of ours met the slowest transfer: each cycle is set against its own.
+			samples: [sample(100, 0.1), sample(110, 0.2), sample(150, 0.9, 45)],
 		};
 		const later = {
 			...row(10_000, 120, 30, 60),
@@ -128,7 +173,7 @@ describe("n8n's own floor for a poll cycle", () => {
 		};
 		const section = floorSection([floor, later]);
 		expect(section).toContain(
-			'| 1,000 | 2.0 MB | 20 ms (18 to 25) | 80 ms (70 to 95) | 100 ms | 110 ms (100 to 150) | **1.10x** (1.00 to 1.50) | 1.00x |',
+			'| 1,000 | 2.0 MB | 20 ms (20 to 45) | 80 ms (70 to 95) | 100 ms | 110 ms (100 to 150) | **1.10x** (1.00 to 1.20) | 1.00x |',
 		);
 		expect(section).toContain(
 			'| 10,000 | 20.0 MB | 60 ms | 30 ms (25 to 40) | 90 ms | 120 ms | **1.33x** | 1.20x |',

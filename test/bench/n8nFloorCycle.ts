@@ -11,7 +11,6 @@
 import { cpus } from 'node:os';
 
 import { TRIVIAL_TRIGGER_NAME, trivialTriggerWorkflow } from './benchWorkflows';
-import type { EmulatorProcess } from './emulatorProcess';
 import type { FinishedExecution, N8nForBench } from './n8nForBench';
 import {
 	BEFORE_TICK_MS,
@@ -24,7 +23,6 @@ import {
 	type CycleBreakdown,
 	type CycleRow,
 	type CycleSample,
-	type CycleSettings,
 	type MachineDuring,
 } from './pollCycleInN8n';
 import { usageSnapshot } from './processUsage';
@@ -178,46 +176,6 @@ export async function measureTrivialCycles(
 	return trivial;
 }
 
-export interface AnswerTransfer {
-	size: number;
-	/** The answer's bytes as they crossed the socket, and the median time to fetch them. */
-	wireBytes: number;
-	ms: number;
-	/** Each fetch, in the order measured. */
-	times?: number[];
-}
-
-/**
- * The answer's transfer at each size: the form as ours reads it in its
- * median cycle (the size, plus the new inquiries added by then), fetched over
- * the same loopback; one untimed fetch first, as the emulator renders new
- * records once. Measured while n8n is idle (before any poll cycle: the
- * peer's largest runs keep n8n busy saving well after they end).
- */
-export async function measureTransfers(
-	emulator: EmulatorProcess,
-	settings: CycleSettings,
-): Promise<AnswerTransfer[]> {
-	const transfers: AnswerTransfer[] = [];
-	for (const size of settings.sizes) {
-		await emulator.fillForm(size);
-		await emulator.addNew(settings.newPerCycle * Math.ceil(settings.cyclesFor(size, 'ours') / 2));
-		await emulator.transfer();
-		const times: number[] = [];
-		let wireBytes = 0;
-		for (let round = 0; round < settings.cyclesFor(size, 'ours'); round++) {
-			const transfer = await emulator.transfer();
-			times.push(transfer.ms);
-			wireBytes = transfer.wireBytes;
-		}
-		transfers.push({ size, wireBytes, ms: median(times), times });
-		console.log(
-			`floor  ${String(size).padStart(7)} inquiries  transfer ${median(times).toFixed(0).padStart(5)} ms  (${(wireBytes / 1e6).toFixed(1)} MB)`,
-		);
-	}
-	return transfers;
-}
-
 /** The trivial trigger's cycles measured alongside ours at one size: without a state, and with one of ours' size. */
 export interface TrivialAlongside {
 	trivial: TrivialCycles;
@@ -228,29 +186,28 @@ export interface TrivialAlongside {
  * For each size where ours finished: ours against the trivial cycle plus the
  * transfer. The trivial cycles are those measured in the same minutes as
  * ours at that size (`alongside`), in the same n8n: its heap after the
- * sections before, its database and the machine's load weigh on both alike.
+ * sections before, its database and the machine's load weigh on both alike;
+ * the transfer is ours' own, fetched just before each of its cycles.
  */
 export function n8nFloorRows(
-	transfers: AnswerTransfer[],
 	cycles: CycleRow[],
 	alongside: ReadonlyMap<number, TrivialAlongside>,
 ): FloorRow[] {
 	const rows: FloorRow[] = [];
-	for (const transfer of transfers) {
-		const ours = cycles.find((row) => row.size === transfer.size && row.who === OURS);
-		const breakdown = ours?.breakdown;
-		const floor = alongside.get(transfer.size);
+	for (const ours of cycles.filter((row) => row.who === OURS)) {
+		const { breakdown } = ours;
+		const floor = alongside.get(ours.size);
 		if (!breakdown || !floor) continue;
 		const row = {
-			size: transfer.size,
-			wireBytes: transfer.wireBytes,
-			transferMs: transfer.ms,
-			transferTimes: transfer.times,
+			size: ours.size,
+			wireBytes: ours.wireBytes ?? 0,
+			transferMs: breakdown.transferMs,
+			transferTimes: ours.samples?.map((sample) => sample.transferMs),
 			...floor,
 			oursMs: breakdown.fromTickMs,
 			breakdown,
 			samples: ours.samples,
-			ratio: breakdown.fromTickMs / (floor.trivial.cycleMs + transfer.ms),
+			ratio: breakdown.fromTickMs / (floor.trivial.cycleMs + breakdown.transferMs),
 		};
 		rows.push(row);
 		console.log(
@@ -276,7 +233,7 @@ export function floorTargetRow(rows: FloorRow[], sizes: number[]): string {
 /**
  * Where a cycle of ours goes beyond the floor, from the parts measured: the
  * fixed cost around the request against the trivial cycle, and the answer's
- * arrival in n8n against the transfer measured here.
+ * arrival in n8n against the transfer fetched just before each cycle.
  */
 function whatBounds(rows: FloorRow[]): string {
 	const missed = rows.filter((row) => row.ratio > FLOOR_TARGET);
@@ -285,7 +242,7 @@ function whatBounds(rows: FloorRow[]): string {
 		const b = row.breakdown;
 		const trivialMs = row.trivial.cycleMs;
 		const aroundRequest = b.tickToRequestMs + b.pollToStartMs + b.executionMs;
-		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivialMs)} for the whole trivial cycle in the same minutes: ${moreOrLess(aroundRequest - trivialMs)}. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it here: ${moreOrLess(b.servedMs - row.transferMs)}.`;
+		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivialMs)} for the whole trivial cycle in the same minutes: ${moreOrLess(aroundRequest - trivialMs)}. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it bare just before: ${moreOrLess(b.servedMs - row.transferMs)}.`;
 	});
 	const stateCost = rows.map(
 		(row) =>
@@ -325,9 +282,11 @@ export function msSpread(values: readonly number[] | undefined, medianMs: number
 	return `${ms(median(values))} (${round(quantile(values, 0.1))} to ${round(quantile(values, 0.9))})`;
 }
 
-/** Ours cycle by cycle against the floor's medians: the 10th and 90th percentile of the ratios. */
-function ratioSpread(row: FloorRow, floorMs: number): string {
-	const ratios = (row.samples ?? []).map((sample) => sample.fromTickMs / floorMs);
+/** Each cycle of ours against the trivial cycle's median plus that cycle's own transfer: the 10th and 90th percentile of the ratios. */
+function ratioSpread(row: FloorRow): string {
+	const ratios = (row.samples ?? []).map(
+		(sample) => sample.fromTickMs / (row.trivial.cycleMs + sample.transferMs),
+	);
 	if (ratios.length < 2) return '';
 	return ` (${quantile(ratios, 0.1).toFixed(2)} to ${quantile(ratios, 0.9).toFixed(2)})`;
 }
@@ -467,7 +426,7 @@ export function floorSection(rows: FloorRow[]): string {
 			)} | ${ms(row.trivial.cycleMs + row.transferMs)} | ${msSpread(
 				row.samples?.map((sample) => sample.fromTickMs),
 				row.oursMs,
-			)} | **${row.ratio.toFixed(2)}x**${ratioSpread(row, row.trivial.cycleMs + row.transferMs)} | ${withStateRatio(row).toFixed(2)}x |`,
+			)} | **${row.ratio.toFixed(2)}x**${ratioSpread(row)} | ${withStateRatio(row).toFixed(2)}x |`,
 	);
 	const trivialParts = (label: string, cycles: TrivialCycles) =>
 		`| ${label} | ${ms(cycles.tickToPollMs)} (to the poll) | - | ${ms(cycles.pollToStartMs)} (poll to start) | ${ms(cycles.executionMs)} | ${msSpread(
@@ -526,12 +485,14 @@ way: from n8n's cron tick (the whole second a poll is scheduled on) to the
 end of the execution the poll starts. A cycle of ours must also receive the
 whole answer, so its floor is the trivial cycle plus the *transfer*: the
 time to fetch the same answer's bytes over the same loopback, read as they
-arrive and not parsed, measured in this run while n8n was idle. Before each
-cycle of ours the benchmark fetches the answer once, untimed, as it does
-before the transfer, so the emulator serves both from the body it keeps (up
-to 20,000 inquiries; above that it streams every answer alike); and while a
-cycle runs it leaves n8n alone (it asks n8n for the execution a second after
-the last byte). Ours: ${oursCycles} cycles at each size. The trivial trigger is measured in
+arrive and not parsed. It is fetched before each cycle of ours, a few
+seconds before its tick: the very answer that cycle reads (its new
+inquiries already in), served by the emulator in the same minute, so the
+floor moves with the emulator's and the machine's speed as ours does (one
+fetch before it, untimed, has the emulator keep the body it serves both
+from, up to 20,000 inquiries; above that it streams every answer alike).
+While a cycle runs the benchmark leaves n8n alone (it asks n8n for the
+execution a second after the last byte). Ours: ${oursCycles} cycles at each size. The trivial trigger is measured in
 the same minutes as ours at each size, in the same n8n (${trivialCycles} cycles,
 polling ${TRIVIAL_AFTER_OURS_S.plain} s after each tick of ours), so that the floor shares what
 n8n's state is at the time (its heap after the sections before, its
@@ -541,7 +502,7 @@ column sets ours against the same trivial trigger keeping a state of that
 size (polling ${TRIVIAL_AFTER_OURS_S.withState} s after each tick of ours). Each figure is the median of its
 cycles, with the 10th and 90th percentile in brackets (with 5 cycles, the
 fastest and the slowest); the ratio's brackets set each cycle of ours
-against the floor.
+against the trivial cycle plus that cycle's own transfer.
 
 | inquiries | answer | transfer | trivial cycle | floor | ours | ours / floor | ours / floor with a state |
 | --- | --- | --- | --- | --- | --- | --- | --- |

@@ -39,7 +39,6 @@ import { EmulatorProcess } from './emulatorProcess';
 import {
 	floorSection,
 	floorTargetRow,
-	measureTransfers,
 	measureTrivialCycles,
 	n8nFloorRows,
 	TRIVIAL_AFTER_OURS_S,
@@ -781,7 +780,6 @@ async function measureFloorAndCycles(
 		]);
 		alongside.set(size, { trivial, withState });
 	};
-	const transfers = await measureTransfers(emulator, settings);
 	const cycles = await measurePollCycles(emulator, bench, settings, trivialAlongside);
 	// What the package promises, checked on every run: each new lead once.
 	for (const row of cycles.filter((r) => r.who === OURS)) {
@@ -792,7 +790,7 @@ async function measureFloorAndCycles(
 		if (wrong || row.cycles !== settings.cyclesFor(row.size, 'ours'))
 			throw new Error(`the trigger in n8n at ${row.size}: ${JSON.stringify(row)}`);
 	}
-	return { cycles, floor: { rows: n8nFloorRows(transfers, cycles, alongside) } };
+	return { cycles, floor: { rows: n8nFloorRows(cycles, alongside) } };
 }
 
 /** `--only=floor`: n8n's own floor and ours' cycles against it, in an n8n of their own, without the peer. */
@@ -1137,7 +1135,10 @@ through each node, which is where its time goes.`
 
 The same job in one real n8n ${benchN8nVersion()} (the packed package installed as n8n
 installs community packages), on the same emulator form, ${CYCLES.newPerCycle} new
-inquiries before each cycle, ${cycleCounts()} after the first run (medians):
+inquiries before each cycle, ${cycleCounts()} after the first run (medians).
+Ours runs at every size first, then the peer: the peer's large runs keep n8n
+saving and collecting garbage well after they end, and ours' cycles are
+not to follow them.
 
 - **${OURS}**: the trigger (once a minute, n8n's shortest interval) and a
   No Operation node. A cycle runs from the trigger's request reaching the
