@@ -60,8 +60,6 @@ export interface FloorRow {
 	/** The answer's bytes as they crossed the socket, and the median time to fetch them. */
 	wireBytes: number;
 	transferMs: number;
-	/** Each fetch of the transfer, in the order measured. */
-	transferTimes?: number[];
 	/** The trivial trigger, without and with a state of ours' size, measured in the same minutes as ours at this size. */
 	trivial: TrivialCycles;
 	withState: TrivialCycles;
@@ -202,7 +200,6 @@ export function n8nFloorRows(
 			size: ours.size,
 			wireBytes: ours.wireBytes ?? 0,
 			transferMs: breakdown.transferMs,
-			transferTimes: ours.samples?.map((sample) => sample.transferMs),
 			...floor,
 			oursMs: breakdown.fromTickMs,
 			breakdown,
@@ -420,7 +417,10 @@ const percent = (share: number) => `${share >= 0 ? '+' : ''}${Math.round(share *
 export function floorSection(rows: FloorRow[]): string {
 	const table = rows.map(
 		(row) =>
-			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${msSpread(row.transferTimes, row.transferMs)} | ${msSpread(
+			`| ${row.size.toLocaleString('en')} | ${(row.wireBytes / 1e6).toFixed(1)} MB | ${msSpread(
+				row.samples?.map((sample) => sample.transferMs),
+				row.transferMs,
+			)} | ${msSpread(
 				row.trivial.samples?.map((sample) => sample.cycleMs),
 				row.trivial.cycleMs,
 			)} | ${ms(row.trivial.cycleMs + row.transferMs)} | ${msSpread(

@@ -1137,8 +1137,8 @@ The same job in one real n8n ${benchN8nVersion()} (the packed package installed 
 installs community packages), on the same emulator form, ${CYCLES.newPerCycle} new
 inquiries before each cycle, ${cycleCounts()} after the first run (medians).
 Ours runs at every size first, then the peer: the peer's large runs keep n8n
-saving and collecting garbage well after they end, and ours' cycles are
-not to follow them.
+saving and collecting garbage well after they end, so ours' cycles never
+follow them.
 
 - **${OURS}**: the trigger (once a minute, n8n's shortest interval) and a
   No Operation node. A cycle runs from the trigger's request reaching the
