@@ -10,7 +10,12 @@ import {
 import { cronTick, nextTickOn, OURS, type CycleRow, type CycleSample } from './pollCycleInN8n';
 import { median } from '../support/median';
 
-const machine = (othersCores: number) => ({ n8nCores: 0.3, emulatorCores: 0.1, othersCores });
+const machine = (othersCores: number, n8nMajorGcs = 0) => ({
+	n8nCores: 0.3,
+	emulatorCores: 0.1,
+	othersCores,
+	n8nMajorGcs,
+});
 
 function trivialCycles(cycleTimes: number[], stateBytes = 0): TrivialCycles {
 	const parts = { tickToPollMs: 10, pollToStartMs: 20, executionMs: 50 };
@@ -98,8 +103,12 @@ describe("n8n's own floor for a poll cycle", () => {
 
 	it('says what varies between cycles from what was measured: the spread, the first cycle, load from other processes', () => {
 		const lines = whatVaries([
-			{ label: 'a', cycleMs: [200, 100, 110, 100, 105], machine: [1, 0, 0.6, 0, 0].map(machine) },
-			{ label: 'b', cycleMs: [50, 50, 50], machine: [0, 0, 0].map(machine) },
+			{
+				label: 'a',
+				cycleMs: [200, 100, 110, 100, 105],
+				machine: [machine(1, 1), machine(0), machine(0.6), machine(0), machine(0)],
+			},
+			{ label: 'b', cycleMs: [50, 50, 50], machine: [machine(0), machine(0), machine(0)] },
 		]);
 		expect(lines[0]).toBe(
 			'Within a series the 90th percentile is 1.00x the 10th at the narrowest (b) and 2.00x at the widest (a).',
@@ -108,11 +117,28 @@ describe("n8n's own floor for a poll cycle", () => {
 			"The first cycle after activation was the slowest of its series in 2 of 2 series; on average it took +45% against its series' median.",
 		);
 		// Loaded: +90% and +5%; the others: -5%, -5%, +0%, 0, 0, 0.
+		// The cycle a major collection fell in: +90%; the others -5%, +5%, -5%, 0, 0, 0, 0.
 		expect(lines[3]).toBe(
+			"A major garbage collection of n8n's heap (its marking runs in steps on n8n's main thread, then pauses it) fell in 1 of 8 cycles; n8n runs one when its heap reaches a limit, so in whichever cycle allocates past it. Those cycles took +90% against their series' median on average, the 7 others -1%.",
+		);
+		expect(lines[4]).toBe(
 			"In the cycles slower than their series' median n8n used 0.30 cores on average meanwhile, in the others 0.30: n8n spent about as much CPU in both, so the slow ones mostly waited (for a core, the emulator or the database).",
 		);
 		expect(lines[2]).toBe(
 			"In 2 of 8 cycles other processes of the machine used 0.5 cores or more meanwhile; those cycles took +48% against their series' median on average, the 6 others -2%.",
+		);
+	});
+
+	it('says whether a major garbage collection of n8n fell in any cycle, and nothing when n8n did not log them', () => {
+		const series = (gcs: number) => [
+			{ label: 'a', cycleMs: [100, 120], machine: [machine(0, gcs), machine(0, gcs)] },
+		];
+		expect(whatVaries(series(0))).toContain(
+			"No major garbage collection of n8n's heap fell in any of the 2 cycles.",
+		);
+		expect(whatVaries(series(Number.NaN)).join(' ')).not.toContain('garbage collection');
+		expect(whatVaries(series(1)).join(' ')).toContain(
+			'fell in 2 of 2 cycles; n8n runs one when its heap reaches a limit, so in whichever cycle allocates past it. They took',
 		);
 	});
 
@@ -159,7 +185,7 @@ describe("n8n's own floor for a poll cycle", () => {
 			trivial: trivialCycles([70, 80, 95]),
 			withState: trivialCycles([85, 90, 100], 41_000),
 			// The slowest cycle of ours met the slowest transfer: each cycle is set against its own.
-			samples: [sample(100, 0.1), sample(110, 0.2), sample(150, 0.9, 45)],
+			samples: [sample(100, 0.1), sample(110, 0.2), { ...sample(150, 0.9, 45), n8nMajorGcs: 1 }],
 		};
 		const later = {
 			...row(10_000, 120, 30, 60),
@@ -174,7 +200,7 @@ describe("n8n's own floor for a poll cycle", () => {
 			'| 10,000 | 20.0 MB | 60 ms | 30 ms (25 to 40) | 90 ms | 120 ms | **1.33x** | 1.20x |',
 		);
 		expect(section).toContain(
-			'| App Builder Trigger at 1,000 | 100, 110, 150 | 0.10, 0.20, 0.90 |',
+			'| App Builder Trigger at 1,000 | 100, 110, 150 | 0.10, 0.20, 0.90 | 0.10, 0.10, 0.10 | 0.30, 0.30, 0.30 | 0, 0, 1 |',
 		);
 		expect(section).toContain(
 			'| trivial trigger, alongside 1,000 | 70, 80, 95 | 0.10, 0.10, 0.10 |',

@@ -23,6 +23,7 @@ import {
 	type CycleBreakdown,
 	type CycleRow,
 	type CycleSample,
+	type GcDuring,
 	type MachineDuring,
 } from './pollCycleInN8n';
 import { usageSnapshot } from './processUsage';
@@ -53,7 +54,8 @@ export interface TrivialCycles {
 }
 
 export type TrivialSample = Omit<TrivialCycles, 'cycles' | 'stateBytes' | 'samples'> &
-	MachineDuring;
+	MachineDuring &
+	GcDuring;
 
 export interface FloorRow {
 	size: number;
@@ -110,7 +112,7 @@ export async function trivialExecutionOn(
 	}
 }
 
-type CycleParts = Omit<TrivialSample, keyof MachineDuring>;
+type CycleParts = Omit<TrivialSample, keyof MachineDuring | keyof GcDuring>;
 
 /**
  * The trivial trigger's cycles, each from its cron tick on `cronSecond`, the
@@ -153,6 +155,7 @@ export async function measureTrivialCycles(
 				pollToStartMs: startedAt - found.pollStartedAt,
 				executionMs: stoppedAt - startedAt,
 				...machine,
+				n8nMajorGcs: bench.majorGcsBetween(tick, stoppedAt),
 			});
 		}
 	} finally {
@@ -292,7 +295,7 @@ function ratioSpread(row: FloorRow): string {
 export interface Series {
 	label: string;
 	cycleMs: number[];
-	machine: MachineDuring[];
+	machine: Array<MachineDuring & GcDuring>;
 }
 
 /** How the report names the three series measured at a size. */
@@ -330,14 +333,16 @@ function seriesOf(rows: FloorRow[]): Series[] {
 
 const cores = (values: number[]) =>
 	values.map((value) => (Number.isFinite(value) ? value.toFixed(2) : '?')).join(', ');
+const counts = (values: number[]) =>
+	values.map((value) => (Number.isFinite(value) ? String(value) : '?')).join(', ');
 
 function cycleByCycle(series: Series[]): string {
 	const lines = series.map(
 		(one) =>
-			`| ${one.label} | ${one.cycleMs.map((value) => Math.round(value).toLocaleString('en')).join(', ')} | ${cores(one.machine.map((m) => m.othersCores))} | ${cores(one.machine.map((m) => m.emulatorCores))} | ${cores(one.machine.map((m) => m.n8nCores))} |`,
+			`| ${one.label} | ${one.cycleMs.map((value) => Math.round(value).toLocaleString('en')).join(', ')} | ${cores(one.machine.map((m) => m.othersCores))} | ${cores(one.machine.map((m) => m.emulatorCores))} | ${cores(one.machine.map((m) => m.n8nCores))} | ${counts(one.machine.map((m) => m.n8nMajorGcs))} |`,
 	);
-	return `| cycle | each cycle from its tick, in order (ms) | other processes meanwhile (cores) | the emulator (cores) | n8n (cores) |
-| --- | --- | --- | --- | --- |
+	return `| cycle | each cycle from its tick, in order (ms) | other processes meanwhile (cores) | the emulator (cores) | n8n (cores) | n8n's major garbage collections in the cycle |
+| --- | --- | --- | --- | --- | --- |
 ${lines.join('\n')}`;
 }
 
@@ -388,6 +393,7 @@ export function whatVaries(series: Series[]): string[] {
 		lines.push(
 			`Other processes of the machine used ${loaded.length > 0 ? 'at least' : 'less than'} ${LOADED_CORES} cores during ${loaded.length > 0 ? 'every' : 'each'} cycle, so load from them does not tell the cycles apart here.`,
 		);
+	lines.push(...majorGcLines(measured));
 	const n8nUse = measured.flatMap((one) =>
 		one.cycleMs.map((value, index) => ({
 			slow: value > median(one.cycleMs),
@@ -410,6 +416,33 @@ export function whatVaries(series: Series[]): string[] {
 			}.`,
 		);
 	return lines;
+}
+
+/** How the cycles a major garbage collection of n8n fell into compare with the rest, each against its own series' median. */
+function majorGcLines(measured: Series[]): string[] {
+	const cycles = measured.flatMap((one) =>
+		one.cycleMs.map((value, index) => ({
+			excess: value / median(one.cycleMs) - 1,
+			gcs: one.machine[index]?.n8nMajorGcs ?? Number.NaN,
+		})),
+	);
+	const logged = cycles.filter((cycle) => Number.isFinite(cycle.gcs));
+	if (logged.length === 0) return [];
+	const hit = logged.filter((cycle) => cycle.gcs > 0);
+	const spared = logged.filter((cycle) => cycle.gcs === 0);
+	const mean = (picked: typeof logged) =>
+		picked.reduce((sum, cycle) => sum + cycle.excess, 0) / picked.length;
+	if (hit.length === 0)
+		return [
+			`No major garbage collection of n8n's heap fell in any of the ${logged.length} cycles.`,
+		];
+	return [
+		`A major garbage collection of n8n's heap (its marking runs in steps on n8n's main thread, then pauses it) fell in ${hit.length} of ${logged.length} cycles; n8n runs one when its heap reaches a limit, so in whichever cycle allocates past it. ${
+			spared.length > 0
+				? `Those cycles took ${percent(mean(hit))} against their series' median on average, the ${spared.length} others ${percent(mean(spared))}.`
+				: `They took ${percent(mean(hit))} against their series' median on average.`
+		}`,
+	];
 }
 
 const percent = (share: number) => `${share >= 0 ? '+' : ''}${Math.round(share * 100)}%`;
@@ -460,7 +493,10 @@ Cycle by cycle: each cycle's time from its tick, and what the machine's ${cpus()
 meanwhile (from just before the tick until a second after the answer's last
 byte, or after the trivial poll's tick; Linux's counts, in steps of 10 ms): the other
 processes of the machine (everything but n8n, its task runners, the emulator
-and the benchmark itself), the emulator, and n8n.
+and the benchmark itself), the emulator, and n8n; then how many major garbage
+collections of n8n's heap began their pause between the cycle's tick and the
+end of its execution (logged from inside n8n's main process by
+\`test/bench/majorGcs/preload.js\`).
 
 ${cycleByCycle(series)}
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { credentialDataFor } from '../emulator';
 import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
+import { MAJOR_GC_PRELOAD, majorGcsBetween, readMajorGcs } from './majorGcs/majorGcs';
 import { sleep } from '../support/sleep';
 
 const { N8nInstance, packPackage } =
@@ -48,27 +49,37 @@ export class N8nForBench {
 	private constructor(
 		readonly n8n: Instance,
 		readonly credential: { id: string; name: string },
+		/** Where n8n's main process logs its major garbage collections, when it was started to. */
+		private readonly gcLog?: string,
 	) {}
 
 	/**
 	 * `inspectPort`: n8n's main process listens for an inspector there (the
 	 * cycle profile starts V8's profiler in it); no other section sets it.
+	 * `logMajorGcs`: n8n's main process logs its major garbage collections
+	 * (majorGcs/preload.js), which `majorGcsBetween` counts.
 	 */
 	static async start(
 		webUrl: string,
 		env: Record<string, string> = {},
-		{ inspectPort }: { inspectPort?: number } = {},
+		{ inspectPort, logMajorGcs = false }: { inspectPort?: number; logMajorGcs?: boolean } = {},
 	): Promise<N8nForBench> {
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-bench-pack-')));
+		const gcLog = logMajorGcs
+			? join(mkdtempSync(join(tmpdir(), 'appbuilder-bench-gc-')), 'major.log')
+			: undefined;
+		const nodeOptions = [
+			...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]),
+			...(gcLog === undefined ? [] : [`--require "${MAJOR_GC_PRELOAD}"`]),
+		];
 		const n8n = await N8nInstance.start({
 			version: benchN8nVersion(),
 			packageTarball: tarball,
 			// The benchmark's own trivial trigger, loaded from its folder: never part of the package.
 			env: {
 				N8N_CUSTOM_EXTENSIONS: TRIVIAL_TRIGGER_DIR,
-				...(inspectPort === undefined
-					? {}
-					: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` }),
+				...(nodeOptions.length > 0 ? { NODE_OPTIONS: nodeOptions.join(' ') } : {}),
+				...(gcLog === undefined ? {} : { N8N_BENCH_GC_LOG: gcLog }),
 				...env,
 			},
 		});
@@ -78,7 +89,14 @@ export class N8nForBench {
 			'appBuilderApi',
 			credentialDataFor({ webUrl, connectUrl: webUrl }),
 		);
-		return new N8nForBench(n8n, { id, name });
+		return new N8nForBench(n8n, { id, name }, gcLog);
+	}
+
+	/** How many major garbage collections paused n8n's main process from `from` to `to` (ms since 1970); NaN when it does not log them. */
+	majorGcsBetween(from: number, to: number): number {
+		return this.gcLog === undefined
+			? Number.NaN
+			: majorGcsBetween(readMajorGcs(this.gcLog), from, to);
 	}
 
 	/** n8n's main process (its task runners are its descendants). */

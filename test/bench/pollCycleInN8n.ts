@@ -66,7 +66,13 @@ export interface MachineDuring {
 	othersCores: number;
 }
 
-export type CycleSample = CycleBreakdown & MachineDuring;
+/** n8n's major garbage collections in a cycle: those whose pause began between its tick and its execution's end. */
+export interface GcDuring {
+	/** NaN when n8n did not log them. */
+	n8nMajorGcs: number;
+}
+
+export type CycleSample = CycleBreakdown & MachineDuring & GcDuring;
 
 /** The processes a cycle's machine use is split by: n8n and the emulator (undefined when not started here). */
 export function cycleRoots(bench: N8nForBench, emulator: EmulatorProcess): number[] | undefined {
@@ -279,6 +285,7 @@ async function measureOurs(
 				fromTickMs: Date.parse(execution.stoppedAt) - tick,
 				transferMs: transfer.ms,
 				...machine,
+				n8nMajorGcs: bench.majorGcsBetween(tick, Date.parse(execution.stoppedAt)),
 			});
 			const verdict = judge(
 				outputOf(execution, 'New Inquiry'),

@@ -737,7 +737,7 @@ async function measureCyclesInN8n(
 	emulator: EmulatorProcess,
 	stateBytes: number,
 ): Promise<{ cycles: CycleRow[]; addUser: AddUserRow[]; floor: N8nFloor }> {
-	const bench = await N8nForBench.start(emulator.webUrl);
+	const bench = await N8nForBench.start(emulator.webUrl, {}, { logMajorGcs: true });
 	try {
 		const addUser = await measureAddUser(emulator, bench, ADD_USER);
 		const { cycles, floor } = await measureFloorAndCycles(emulator, bench, stateBytes, CYCLES);
@@ -802,7 +802,7 @@ async function measureFloorOnly(emulator: EmulatorProcess): Promise<N8nFloor> {
 	await emulator.addNew(NEW_PER_POLL);
 	await poller.poll();
 	const stateBytes = JSON.stringify(poller.staticData).length;
-	const bench = await N8nForBench.start(emulator.webUrl);
+	const bench = await N8nForBench.start(emulator.webUrl, {}, { logMajorGcs: true });
 	try {
 		return (
 			await measureFloorAndCycles(emulator, bench, stateBytes, { ...CYCLES, peerVariants: 0 })
