@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (the file system) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (the file system, __dirname) */
 /**
  * n8n's major garbage collections, as `preload.js` logs them from inside
  * n8n's main process. A major collection of n8n's heap (about 200 MB once it
