@@ -117,13 +117,31 @@ export const TRIVIAL_TRIGGER_NAME = 'Trivial Trigger';
  * need not wait for a random one), and the same No Operation node. With
  * `stateBytes`, the trigger also replaces that much static data on each poll.
  */
-export function trivialTriggerWorkflow(cronSecond: number, stateBytes = 0): BenchWorkflow {
+/** An answer the trivial trigger receives on every poll, through n8n's HTTP helper, counting its bytes. */
+export interface AnswerToReceive {
+	url: string;
+	request: Record<string, unknown>;
+	headers: Record<string, string>;
+}
+
+export function trivialTriggerWorkflow(
+	cronSecond: number,
+	stateBytes = 0,
+	receive?: AnswerToReceive,
+): BenchWorkflow {
 	return chained(
-		`Bench: trivial polling trigger${stateBytes > 0 ? `, ${stateBytes} B of state` : ''}`,
+		`Bench: trivial polling trigger${stateBytes > 0 ? `, ${stateBytes} B of state` : ''}${receive ? ', receiving an answer' : ''}`,
 		[
 			node(TRIVIAL_TRIGGER_NAME, 'CUSTOM.benchTrivialTrigger', 1, {
 				pollTimes: { item: [{ mode: 'custom', cronExpression: `${cronSecond} * * * * *` }] },
 				stateBytes,
+				...(receive
+					? {
+							answerUrl: receive.url,
+							answerRequest: JSON.stringify(receive.request),
+							answerHeaders: JSON.stringify(receive.headers),
+						}
+					: {}),
 			}),
 			node('Received', 'n8n-nodes-base.noOp', 1, {}),
 		],

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { resolve } from 'node:path';
 
 import { FIXTURE } from '../emulator';
+import type { AnswerToReceive } from './benchWorkflows';
 
 /**
  * The emulator in a process of its own, so what is measured in this
@@ -140,23 +141,29 @@ export class EmulatorProcess {
 	 * bytes read as they come and counted as they arrive on the socket (still
 	 * compressed if the server compressed them), nothing parsed.
 	 */
+	/** The request for the fixture form's inquiries, as the transfer and the trivial trigger receiving it send it. */
+	get formAnswer(): AnswerToReceive {
+		return {
+			url: `${this.webUrl}/V4/webservices/FormBuilderApi.php`,
+			request: { method: 'formBuilderInquiries', appId: FIXTURE.appId, pageId: FIXTURE.formPageId },
+			headers: { ACCESSTOKEN: FIXTURE.accessToken },
+		};
+	}
+
 	async transfer(
 		acceptEncoding?: string,
 	): Promise<{ ms: number; wireBytes: number; encoding: string }> {
-		const body = JSON.stringify({
-			method: 'formBuilderInquiries',
-			appId: FIXTURE.appId,
-			pageId: FIXTURE.formPageId,
-		});
+		const answer = this.formAnswer;
+		const body = JSON.stringify(answer.request);
 		const started = process.hrtime.bigint();
 		return await new Promise((done, fail) => {
 			const req = request(
-				`${this.webUrl}/V4/webservices/FormBuilderApi.php`,
+				answer.url,
 				{
 					method: 'POST',
 					headers: {
 						'Content-Type': 'application/json',
-						ACCESSTOKEN: FIXTURE.accessToken,
+						...answer.headers,
 						...(acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {}),
 					},
 				},

@@ -184,6 +184,7 @@ describe("n8n's own floor for a poll cycle", () => {
 			...row(1_000, 110, 80, 20),
 			trivial: trivialCycles([70, 80, 95]),
 			withState: trivialCycles([85, 90, 100], 41_000),
+			receiving: trivialCycles([150, 160, 170]),
 			// The slowest cycle of ours met the slowest transfer: each cycle is set against its own.
 			samples: [sample(100, 0.1), sample(110, 0.2), { ...sample(150, 0.9, 45), n8nMajorGcs: 1 }],
 		};
@@ -192,13 +193,26 @@ describe("n8n's own floor for a poll cycle", () => {
 			trivial: trivialCycles([25, 30, 40]),
 			withState: trivialCycles([35, 40, 45], 41_000),
 		};
+		const receivingLater = floorSection([{ ...later, receiving: trivialCycles([95, 100, 110]) }]);
+		expect(receivingLater).toContain(
+			"The trivial trigger receiving the same answer inside n8n took 100 ms a cycle: 70 ms more than without it, against a transfer of 60 ms in the benchmark's own process; ours is 1.20x that cycle.",
+		);
 		const section = floorSection([floor, later]);
 		expect(section).toContain(
 			'| 1,000 | 2.0 MB | 20 ms (20 to 45) | 80 ms (70 to 95) | 100 ms | 110 ms (100 to 150) | **1.10x** (1.00 to 1.20) | 1.00x |',
 		);
 		expect(section).toContain(
-			'| 10,000 | 20.0 MB | 60 ms | 30 ms (25 to 40) | 90 ms | 120 ms | **1.33x** | 1.20x |',
+			'| 10,000 | 20.0 MB | 60 ms | 30 ms (25 to 40) | 90 ms | 120 ms | **1.33x** | 1.20x | - | - |',
 		);
+		// Ours against the trivial cycle that received the answer inside n8n: 110 / 160.
+		expect(section).toContain('| **1.10x** (1.00 to 1.20) | 1.00x | 160 ms (150 to 170) | 0.69x |');
+		expect(section).toContain(
+			'| trivial trigger receiving the answer in n8n, alongside 1,000 | 10 ms (to the poll) | - | 20 ms (poll to start) | 50 ms | 160 ms (150 to 170) |',
+		);
+		expect(section).toContain(
+			'| trivial trigger receiving the answer in n8n, alongside 1,000 | 150, 160, 170 |',
+		);
+		expect(section).not.toContain('receiving the answer in n8n, alongside 10,000');
 		expect(section).toContain(
 			'| App Builder Trigger at 1,000 | 100, 110, 150 | 0.10, 0.20, 0.90 | 0.10, 0.10, 0.10 | 0.30, 0.30, 0.30 | 0, 0, 1 |',
 		);
@@ -214,5 +228,6 @@ describe("n8n's own floor for a poll cycle", () => {
 			'- At 10,000: ours takes 120 ms against a floor of 90 ms. Around the request (tick to request 5 ms, last byte to execution start 60 ms, execution 10 ms) it spends 75 ms, against 30 ms for the whole trivial cycle in the same minutes',
 		);
 		expect(section).not.toContain('- At 1,000:');
+		expect(section).not.toContain('The trivial trigger receiving the same answer inside n8n took');
 	});
 });

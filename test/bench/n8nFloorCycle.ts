@@ -10,7 +10,11 @@
  */
 import { cpus } from 'node:os';
 
-import { TRIVIAL_TRIGGER_NAME, trivialTriggerWorkflow } from './benchWorkflows';
+import {
+	TRIVIAL_TRIGGER_NAME,
+	trivialTriggerWorkflow,
+	type AnswerToReceive,
+} from './benchWorkflows';
 import type { FinishedExecution, N8nForBench } from './n8nForBench';
 import {
 	BEFORE_TICK_MS,
@@ -33,17 +37,19 @@ import { median, quantile } from '../support/median';
 export const FLOOR_TARGET = 1.2;
 
 /**
- * How long after each tick of ours the trivial trigger polls, without and
- * with a state, while ours is measured: far enough apart that none of the
- * three cycles (ours at 100,000 reads for about 2 s, then the benchmark
- * prepares its next one) waits on another.
+ * How long after each tick of ours the trivial trigger polls, without a
+ * state, receiving the answer, and with a state, while ours is measured:
+ * far enough apart that none of the four cycles (ours at 100,000 reads for
+ * about 2 s, then the benchmark prepares its next one) waits on another.
  */
-export const TRIVIAL_AFTER_OURS_S = { plain: 20, withState: 40 } as const;
+export const TRIVIAL_AFTER_OURS_S = { plain: 20, receiving: 30, withState: 40 } as const;
 
 export interface TrivialCycles {
 	cycles: number;
 	/** Static data the trigger replaced on each poll (0: none). */
 	stateBytes: number;
+	/** The bytes of the answer it received on each poll through n8n's HTTP helper (the fewest of its cycles); absent: none asked for. */
+	receivedBytes?: number;
 	/** Medians: the whole cycle from the cron tick, then its parts. */
 	cycleMs: number;
 	tickToPollMs: number;
@@ -53,7 +59,10 @@ export interface TrivialCycles {
 	samples?: TrivialSample[];
 }
 
-export type TrivialSample = Omit<TrivialCycles, 'cycles' | 'stateBytes' | 'samples'> &
+export type TrivialSample = Omit<
+	TrivialCycles,
+	'cycles' | 'stateBytes' | 'receivedBytes' | 'samples'
+> &
 	MachineDuring &
 	GcDuring;
 
@@ -65,6 +74,8 @@ export interface FloorRow {
 	/** The trivial trigger, without and with a state of ours' size, measured in the same minutes as ours at this size. */
 	trivial: TrivialCycles;
 	withState: TrivialCycles;
+	/** The trivial trigger receiving the same answer inside n8n on each poll, in the same minutes. */
+	receiving?: TrivialCycles;
 	/** Ours from the cron tick to the end of the execution; its parts as measured with it. */
 	oursMs: number;
 	breakdown: CycleBreakdown;
@@ -78,12 +89,20 @@ const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const moreOrLess = (difference: number) =>
 	`${ms(Math.abs(difference))} ${difference >= 0 ? 'more' : 'less'}`;
 
-/** When the trivial trigger's poll started, as its items say. */
-export function pollStartOf(execution: FinishedExecution): number | undefined {
+/** What the trivial trigger's items say of its poll: when it started, and how many bytes of an answer it received. */
+function pollOf(execution: FinishedExecution): { startedAt?: number; receivedBytes: number } {
 	const items =
 		execution.data?.resultData.runData[TRIVIAL_TRIGGER_NAME]?.[0]?.data?.main?.[0] ?? [];
-	const startedAt = items[0]?.json.pollStartedAt;
-	return typeof startedAt === 'number' ? startedAt : undefined;
+	const { pollStartedAt, receivedBytes } = items[0]?.json ?? {};
+	return {
+		startedAt: typeof pollStartedAt === 'number' ? pollStartedAt : undefined,
+		receivedBytes: typeof receivedBytes === 'number' ? receivedBytes : 0,
+	};
+}
+
+/** When the trivial trigger's poll started, as its items say. */
+export function pollStartOf(execution: FinishedExecution): number | undefined {
+	return pollOf(execution).startedAt;
 }
 
 /**
@@ -129,11 +148,19 @@ export async function measureTrivialCycles(
 		cronSecond,
 		firstTickAfter,
 		stateBytes = 0,
+		receive,
 		roots,
-	}: { cronSecond: number; firstTickAfter: number; stateBytes?: number; roots?: number[] },
+	}: {
+		cronSecond: number;
+		firstTickAfter: number;
+		stateBytes?: number;
+		receive?: AnswerToReceive;
+		roots?: number[];
+	},
 ): Promise<TrivialCycles> {
-	const workflowId = await bench.activate(trivialTriggerWorkflow(cronSecond, stateBytes));
+	const workflowId = await bench.activate(trivialTriggerWorkflow(cronSecond, stateBytes, receive));
 	const parts: TrivialSample[] = [];
+	const received: number[] = [];
 	let count = 0;
 	try {
 		while (parts.length < cycles) {
@@ -149,6 +176,9 @@ export async function measureTrivialCycles(
 			count = found.count;
 			const startedAt = Date.parse(found.execution.startedAt);
 			const stoppedAt = Date.parse(found.execution.stoppedAt);
+			received.push(pollOf(found.execution).receivedBytes);
+			if (receive && received[received.length - 1] === 0)
+				throw new Error('the trivial trigger received no bytes of the answer it asked for');
 			parts.push({
 				cycleMs: stoppedAt - tick,
 				tickToPollMs: found.pollStartedAt - tick,
@@ -165,6 +195,7 @@ export async function measureTrivialCycles(
 	const trivial = {
 		cycles: parts.length,
 		stateBytes,
+		...(receive ? { receivedBytes: Math.min(...received) } : {}),
 		cycleMs: medianOf('cycleMs'),
 		tickToPollMs: medianOf('tickToPollMs'),
 		pollToStartMs: medianOf('pollToStartMs'),
@@ -172,7 +203,7 @@ export async function measureTrivialCycles(
 		samples: parts,
 	};
 	console.log(
-		`floor  trivial trigger${stateBytes > 0 ? ` with ${stateBytes} B of state` : ''}: cycle ${trivial.cycleMs} ms (tick to poll ${trivial.tickToPollMs} ms, poll to start ${trivial.pollToStartMs} ms, execution ${trivial.executionMs} ms), ${trivial.cycles} cycles`,
+		`floor  trivial trigger${stateBytes > 0 ? ` with ${stateBytes} B of state` : ''}${receive ? ` receiving ${Math.min(...received)} B` : ''}: cycle ${trivial.cycleMs} ms (tick to poll ${trivial.tickToPollMs} ms, poll to start ${trivial.pollToStartMs} ms, execution ${trivial.executionMs} ms), ${trivial.cycles} cycles`,
 	);
 	return trivial;
 }
@@ -181,6 +212,7 @@ export async function measureTrivialCycles(
 export interface TrivialAlongside {
 	trivial: TrivialCycles;
 	withState: TrivialCycles;
+	receiving?: TrivialCycles;
 }
 
 /**
@@ -242,7 +274,10 @@ function whatBounds(rows: FloorRow[]): string {
 		const b = row.breakdown;
 		const trivialMs = row.trivial.cycleMs;
 		const aroundRequest = b.tickToRequestMs + b.pollToStartMs + b.executionMs;
-		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivialMs)} for the whole trivial cycle in the same minutes: ${moreOrLess(aroundRequest - trivialMs)}. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it bare just before: ${moreOrLess(b.servedMs - row.transferMs)}.`;
+		const receiving = row.receiving
+			? ` The trivial trigger receiving the same answer inside n8n took ${ms(row.receiving.cycleMs)} a cycle: ${ms(row.receiving.cycleMs - trivialMs)} more than without it, against a transfer of ${ms(row.transferMs)} in the benchmark's own process; ours is ${(row.oursMs / row.receiving.cycleMs).toFixed(2)}x that cycle.`
+			: '';
+		return `- At ${row.size.toLocaleString('en')}: ours takes ${ms(row.oursMs)} against a floor of ${ms(trivialMs + row.transferMs)}. Around the request (tick to request ${ms(b.tickToRequestMs)}, last byte to execution start ${ms(b.pollToStartMs)}, execution ${ms(b.executionMs)}) it spends ${ms(aroundRequest)}, against ${ms(trivialMs)} for the whole trivial cycle in the same minutes: ${moreOrLess(aroundRequest - trivialMs)}. The answer takes ${ms(b.servedMs)} from the request to its last byte in n8n, against ${ms(row.transferMs)} to fetch it bare just before: ${moreOrLess(b.servedMs - row.transferMs)}.${receiving}`;
 	});
 	const stateCost = rows.map(
 		(row) =>
@@ -303,6 +338,8 @@ const trivialLabel = (row: FloorRow) =>
 	`trivial trigger, alongside ${row.size.toLocaleString('en')}`;
 const withStateLabel = (row: FloorRow) =>
 	`trivial trigger, ${row.withState.stateBytes.toLocaleString('en')} B of state, alongside ${row.size.toLocaleString('en')}`;
+const receivingLabel = (row: FloorRow) =>
+	`trivial trigger receiving the answer in n8n, alongside ${row.size.toLocaleString('en')}`;
 const oursLabel = (row: FloorRow) => `${OURS} at ${row.size.toLocaleString('en')}`;
 
 function seriesOf(rows: FloorRow[]): Series[] {
@@ -319,6 +356,7 @@ function seriesOf(rows: FloorRow[]): Series[] {
 	return rows.flatMap((row) => [
 		...trivialSeries(trivialLabel(row), row.trivial),
 		...trivialSeries(withStateLabel(row), row.withState),
+		...(row.receiving ? trivialSeries(receivingLabel(row), row.receiving) : []),
 		...(row.samples
 			? [
 					{
@@ -459,7 +497,14 @@ export function floorSection(rows: FloorRow[]): string {
 			)} | ${ms(row.trivial.cycleMs + row.transferMs)} | ${msSpread(
 				row.samples?.map((sample) => sample.fromTickMs),
 				row.oursMs,
-			)} | **${row.ratio.toFixed(2)}x**${ratioSpread(row)} | ${withStateRatio(row).toFixed(2)}x |`,
+			)} | **${row.ratio.toFixed(2)}x**${ratioSpread(row)} | ${withStateRatio(row).toFixed(2)}x | ${
+				row.receiving
+					? `${msSpread(
+							row.receiving.samples?.map((sample) => sample.cycleMs),
+							row.receiving.cycleMs,
+						)} | ${(row.oursMs / row.receiving.cycleMs).toFixed(2)}x`
+					: '- | -'
+			} |`,
 	);
 	const trivialParts = (label: string, cycles: TrivialCycles) =>
 		`| ${label} | ${ms(cycles.tickToPollMs)} (to the poll) | - | ${ms(cycles.pollToStartMs)} (poll to start) | ${ms(cycles.executionMs)} | ${msSpread(
@@ -469,6 +514,7 @@ export function floorSection(rows: FloorRow[]): string {
 	const parts = rows.flatMap((row) => [
 		trivialParts(trivialLabel(row), row.trivial),
 		trivialParts(withStateLabel(row), row.withState),
+		...(row.receiving ? [trivialParts(receivingLabel(row), row.receiving)] : []),
 		`| ${oursLabel(row)} | ${ms(row.breakdown.tickToRequestMs)} | ${msSpread(
 			row.samples?.map((sample) => sample.servedMs),
 			row.breakdown.servedMs,
@@ -535,13 +581,18 @@ n8n's state is at the time (its heap after the sections before, its
 database, the machine's load) with the cycles it is set against. Ours also keeps a state (its cursor,
 ${stateBytes.toLocaleString('en')} B, replaced on each poll) that n8n saves and reloads; the last
 column sets ours against the same trivial trigger keeping a state of that
-size (polling ${TRIVIAL_AFTER_OURS_S.withState} s after each tick of ours). Each figure is the median of its
+size (polling ${TRIVIAL_AFTER_OURS_S.withState} s after each tick of ours). The transfer is fetched by
+the benchmark's own process; the last two columns show what receiving the
+answer costs inside n8n's: the trivial trigger also receiving the same
+answer on each poll through n8n's own HTTP helper as a stream, counting its
+bytes and nothing more (polling ${TRIVIAL_AFTER_OURS_S.receiving} s after each tick of ours), and ours
+against that cycle. Each figure is the median of its
 cycles, with the 10th and 90th percentile in brackets (with 5 cycles, the
 fastest and the slowest); the ratio's brackets set each cycle of ours
 against the trivial cycle plus that cycle's own transfer.
 
-| inquiries | answer | transfer | trivial cycle | floor | ours | ours / floor | ours / floor with a state |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+| inquiries | answer | transfer | trivial cycle | floor | ours | ours / floor | ours / floor with a state | trivial cycle receiving the answer in n8n | ours / that cycle |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${table.join('\n')}
 
 Where each cycle goes (medians; the 10th and 90th percentile in brackets):

@@ -774,11 +774,15 @@ async function measureFloorAndCycles(
 			firstTickAfter: firstTick,
 			roots,
 		});
-		const [trivial, withState] = await Promise.all([
+		const [trivial, withState, receiving] = await Promise.all([
 			measureTrivialCycles(bench, cycles, at(TRIVIAL_AFTER_OURS_S.plain)),
 			measureTrivialCycles(bench, cycles, { ...at(TRIVIAL_AFTER_OURS_S.withState), stateBytes }),
+			measureTrivialCycles(bench, cycles, {
+				...at(TRIVIAL_AFTER_OURS_S.receiving),
+				receive: emulator.formAnswer,
+			}),
 		]);
-		alongside.set(size, { trivial, withState });
+		alongside.set(size, { trivial, withState, receiving });
 	};
 	const cycles = await measurePollCycles(emulator, bench, settings, trivialAlongside);
 	// What the package promises, checked on every run: each new lead once.

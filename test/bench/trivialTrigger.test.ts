@@ -1,6 +1,11 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this test serves an answer with Node's HTTP server */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject, INodeType, IPollFunctions } from 'n8n-workflow';
 
 import { idealMsOf, type AddUserRow } from './addUserInN8n';
+import { MemoryCredentialsHelper, runPoll } from '../harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the benchmark's trigger is plain JavaScript that n8n loads as it is
 const { BenchTrivialTrigger } = require('./trivialTrigger/BenchTrivialTrigger.node.js') as {
@@ -36,6 +41,43 @@ describe("the benchmark's trivial trigger", () => {
 		expect(size).toBeLessThan(42_000);
 		const cursor = staticData.cursor as { seen: Record<string, number> };
 		expect(Object.keys(cursor.seen)[0]).toMatch(/^[0-9a-f]{24}$/);
+	});
+
+	it("receives an answer through n8n's HTTP helper when given one, counting every byte of it", async () => {
+		const body = Buffer.alloc(300_000, 'x');
+		const seen: Array<{ token?: string; request: string }> = [];
+		const server = createServer((req, res) => {
+			const parts: Buffer[] = [];
+			req.on('data', (part: Buffer) => parts.push(part));
+			req.on('end', () => {
+				seen.push({
+					token: req.headers.accesstoken as string | undefined,
+					request: Buffer.concat(parts).toString(),
+				});
+				res.end(body);
+			});
+		});
+		await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+		try {
+			const { port } = server.address() as AddressInfo;
+			const outcome = await runPoll({
+				nodeType: new BenchTrivialTrigger() as unknown as INodeType,
+				typeName: 'CUSTOM.benchTrivialTrigger',
+				parameters: {
+					stateBytes: 0,
+					answerUrl: `http://127.0.0.1:${port}/answer`,
+					answerRequest: JSON.stringify({ method: 'formBuilderInquiries' }),
+					answerHeaders: JSON.stringify({ ACCESSTOKEN: 'token' }),
+				},
+				credentialsHelper: new MemoryCredentialsHelper({ types: {}, credentials: {} }),
+			});
+			expect(outcome.error).toBeUndefined();
+			expect(outcome.result?.[0]).toHaveLength(10);
+			expect(outcome.result?.[0][0].json.receivedBytes).toBe(body.length);
+			expect(seen).toEqual([{ token: 'token', request: '{"method":"formBuilderInquiries"}' }]);
+		} finally {
+			server.close();
+		}
 	});
 });
 

@@ -13,6 +13,10 @@
  * value of about that many bytes shaped like the App Builder Trigger's
  * cursor (keys and times), so the benchmark can measure what n8n spends on
  * keeping a trigger's state apart from everything else.
+ *
+ * With an Answer URL it also receives an answer on every poll, through
+ * n8n's own HTTP helper as a stream, counting its bytes and nothing more:
+ * the least any node does to receive it inside n8n's process.
  */
 class BenchTrivialTrigger {
 	/** @type {import('n8n-workflow').INodeTypeDescription} */
@@ -34,6 +38,27 @@ class BenchTrivialTrigger {
 				default: 0,
 				description: 'Bytes of static data replaced on every poll (0: none)',
 			},
+			{
+				displayName: 'Answer URL',
+				name: 'answerUrl',
+				type: 'string',
+				default: '',
+				description: 'Where to POST for an answer received on every poll (empty: none)',
+			},
+			{
+				displayName: 'Answer Request',
+				name: 'answerRequest',
+				type: 'json',
+				default: '{}',
+				description: "The request's JSON body",
+			},
+			{
+				displayName: 'Answer Headers',
+				name: 'answerHeaders',
+				type: 'json',
+				default: '{}',
+				description: "The request's headers",
+			},
 		],
 	};
 
@@ -46,8 +71,37 @@ class BenchTrivialTrigger {
 		const stateBytes = /** @type {number} */ (this.getNodeParameter('stateBytes', 0));
 		if (stateBytes > 0)
 			this.getWorkflowStaticData('node').cursor = cursorLike(stateBytes, pollStartedAt);
-		return [Array.from({ length: 10 }, (_, index) => ({ json: { index, pollStartedAt } }))];
+		const answerUrl = /** @type {string} */ (this.getNodeParameter('answerUrl', ''));
+		const receivedBytes = answerUrl ? await receiveAnswer(this, answerUrl) : 0;
+		return [
+			Array.from({ length: 10 }, (_, index) => ({
+				json: { index, pollStartedAt, receivedBytes },
+			})),
+		];
 	}
+}
+
+/**
+ * POSTs for the answer and counts its bytes as they arrive.
+ * @param {import('n8n-workflow').IPollFunctions} context
+ * @param {string} url
+ */
+async function receiveAnswer(context, url) {
+	const json = (/** @type {string} */ name) =>
+		JSON.parse(/** @type {string} */ (context.getNodeParameter(name, '{}')));
+	const response = await context.helpers.httpRequest({
+		method: 'POST',
+		url,
+		body: json('answerRequest'),
+		headers: { 'Content-Type': 'application/json', ...json('answerHeaders') },
+		json: true,
+		encoding: 'stream',
+		returnFullResponse: true,
+	});
+	let bytes = 0;
+	for await (const chunk of /** @type {AsyncIterable<Buffer>} */ (response.body))
+		bytes += chunk.length;
+	return bytes;
 }
 
 /**
