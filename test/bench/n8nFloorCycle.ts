@@ -49,8 +49,6 @@ export interface TrivialCycles {
 	cycles: number;
 	/** Static data the trigger replaced on each poll (0: none). */
 	stateBytes: number;
-	/** The bytes of the answer it received on each poll through n8n's HTTP helper (the fewest of its cycles); absent: none asked for. */
-	receivedBytes?: number;
 	/** Medians: the whole cycle from the cron tick, then its parts. */
 	cycleMs: number;
 	tickToPollMs: number;
@@ -60,10 +58,7 @@ export interface TrivialCycles {
 	samples?: TrivialSample[];
 }
 
-export type TrivialSample = Omit<
-	TrivialCycles,
-	'cycles' | 'stateBytes' | 'receivedBytes' | 'samples'
-> &
+export type TrivialSample = Omit<TrivialCycles, 'cycles' | 'stateBytes' | 'samples'> &
 	MachineDuring &
 	GcDuring;
 
@@ -101,34 +96,36 @@ function pollOf(execution: FinishedExecution): { startedAt?: number; receivedByt
 	};
 }
 
-/** When the trivial trigger's poll started, as its items say. */
-export function pollStartOf(execution: FinishedExecution): number | undefined {
-	return pollOf(execution).startedAt;
-}
-
 /**
  * The trivial trigger's execution for its poll on `tick`. Reads executions
  * from `count + 1` on, passing over one on an earlier tick (the poll n8n
- * runs on activation); returns it, its poll's start and how many were read.
+ * runs on activation); returns it, what its poll's items say and how many
+ * were read.
  */
 export async function trivialExecutionOn(
 	bench: N8nForBench,
 	workflowId: string,
 	tick: number,
 	count: number,
-): Promise<{ execution: FinishedExecution; pollStartedAt: number; count: number }> {
+): Promise<{
+	execution: FinishedExecution;
+	pollStartedAt: number;
+	receivedBytes: number;
+	count: number;
+}> {
 	for (;;) {
 		count++;
 		const execution = await bench.waitForExecution(workflowId, count, 150_000);
-		const pollStartedAt = execution && pollStartOf(execution);
-		if (!execution || pollStartedAt === undefined)
+		const poll = execution && pollOf(execution);
+		const pollStartedAt = poll?.startedAt;
+		if (!execution || !poll || pollStartedAt === undefined)
 			throw new Error(`the trivial trigger: no readable execution ${count}`);
 		if (cronTick(pollStartedAt) < tick) continue;
 		if (cronTick(pollStartedAt) > tick)
 			throw new Error(
 				`the trivial trigger: no poll on the tick at ${new Date(tick).toISOString()}`,
 			);
-		return { execution, pollStartedAt, count };
+		return { execution, pollStartedAt, receivedBytes: poll.receivedBytes, count };
 	}
 }
 
@@ -179,8 +176,8 @@ export async function measureTrivialCycles(
 			count = found.count;
 			const startedAt = Date.parse(found.execution.startedAt);
 			const stoppedAt = Date.parse(found.execution.stoppedAt);
-			received.push(pollOf(found.execution).receivedBytes);
-			if (receive && received[received.length - 1] === 0)
+			received.push(found.receivedBytes);
+			if (receive && found.receivedBytes === 0)
 				throw new Error('the trivial trigger received no bytes of the answer it asked for');
 			parts.push({
 				cycleMs: stoppedAt - tick,
@@ -198,7 +195,6 @@ export async function measureTrivialCycles(
 	const trivial = {
 		cycles: parts.length,
 		stateBytes,
-		...(receive ? { receivedBytes: Math.min(...received) } : {}),
 		cycleMs: medianOf('cycleMs'),
 		tickToPollMs: medianOf('tickToPollMs'),
 		pollToStartMs: medianOf('pollToStartMs'),
@@ -336,7 +332,7 @@ export interface Series {
 	machine: Array<MachineDuring & GcDuring>;
 }
 
-/** How the report names the three series measured at a size. */
+/** How the report names the series measured at a size. */
 const trivialLabel = (row: FloorRow) =>
 	`trivial trigger, alongside ${row.size.toLocaleString('en')}`;
 const withStateLabel = (row: FloorRow) =>
@@ -416,16 +412,15 @@ export function whatVaries(series: Series[]): string[] {
 	lines.push(
 		`The first cycle after activation was the slowest of its series in ${firstSlowest} of ${measured.length} series; on average it took ${percent(firstExcess)} against its series' median.`,
 	);
-	const deviations = measured.flatMap((one) =>
+	const deviations: Deviation[] = measured.flatMap((one) =>
 		one.cycleMs.map((value, index) => ({
 			excess: value / median(one.cycleMs) - 1,
 			others: one.machine[index]?.othersCores ?? Number.NaN,
+			gcs: one.machine[index]?.n8nMajorGcs ?? Number.NaN,
 		})),
 	);
 	const loaded = deviations.filter((d) => d.others >= LOADED_CORES);
 	const quiet = deviations.filter((d) => d.others < LOADED_CORES);
-	const mean = (values: typeof deviations) =>
-		values.reduce((sum, d) => sum + d.excess, 0) / values.length;
 	if (loaded.length > 0 && quiet.length > 0)
 		lines.push(
 			`In ${loaded.length} of ${deviations.length} cycles other processes of the machine used ${LOADED_CORES} cores or more meanwhile; those cycles took ${percent(mean(loaded))} against their series' median on average, the ${quiet.length} others ${percent(mean(quiet))}.`,
@@ -434,7 +429,7 @@ export function whatVaries(series: Series[]): string[] {
 		lines.push(
 			`Other processes of the machine used ${loaded.length > 0 ? 'at least' : 'less than'} ${LOADED_CORES} cores during ${loaded.length > 0 ? 'every' : 'each'} cycle, so load from them does not tell the cycles apart here.`,
 		);
-	lines.push(...majorGcLines(measured));
+	lines.push(...majorGcLines(deviations));
 	const n8nUse = measured.flatMap((one) =>
 		one.cycleMs.map((value, index) => ({
 			slow: value > median(one.cycleMs),
@@ -459,20 +454,22 @@ export function whatVaries(series: Series[]): string[] {
 	return lines;
 }
 
+/** A cycle against its own series' median, with what the machine and n8n did meanwhile. */
+interface Deviation {
+	excess: number;
+	others: number;
+	gcs: number;
+}
+
+const mean = (cycles: Deviation[]) =>
+	cycles.reduce((sum, cycle) => sum + cycle.excess, 0) / cycles.length;
+
 /** How the cycles a major garbage collection of n8n fell into compare with the rest, each against its own series' median. */
-function majorGcLines(measured: Series[]): string[] {
-	const cycles = measured.flatMap((one) =>
-		one.cycleMs.map((value, index) => ({
-			excess: value / median(one.cycleMs) - 1,
-			gcs: one.machine[index]?.n8nMajorGcs ?? Number.NaN,
-		})),
-	);
-	const logged = cycles.filter((cycle) => Number.isFinite(cycle.gcs));
+function majorGcLines(deviations: Deviation[]): string[] {
+	const logged = deviations.filter((cycle) => Number.isFinite(cycle.gcs));
 	if (logged.length === 0) return [];
 	const hit = logged.filter((cycle) => cycle.gcs > 0);
 	const spared = logged.filter((cycle) => cycle.gcs === 0);
-	const mean = (picked: typeof logged) =>
-		picked.reduce((sum, cycle) => sum + cycle.excess, 0) / picked.length;
 	if (hit.length === 0)
 		return [
 			`No major garbage collection of n8n's heap fell in any of the ${logged.length} cycles.`,
