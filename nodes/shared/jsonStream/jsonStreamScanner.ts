@@ -101,6 +101,19 @@ const BOM = [0xef, 0xbb, 0xbf];
 
 class GiveUp extends Error {}
 
+/**
+ * The same bytes (not copied) through a Buffer made here. Node gives the
+ * chunks a socket reads a hidden class of their own, which dies with the
+ * last of them, and a full garbage collection then makes V8 drop every
+ * optimized function that checked it. n8n collects its heap between polls a
+ * minute apart, so each poll's scan started cold (docs/benchmarks.md, "One
+ * poll of a small form, many times"). A Buffer made in JavaScript has the
+ * class all such Buffers share, which lives as long as the process.
+ */
+function lastingView(bytes: Buffer): Buffer {
+	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
 export class JsonStreamScanner {
 	private state: ScanState = 'start';
 	private bytesSeen = 0;
@@ -154,8 +167,9 @@ export class JsonStreamScanner {
 	}
 
 	/** Reads the next bytes of the answer; after giving up, further bytes are ignored. */
-	push(chunk: Buffer): void {
-		if (this.state === 'gaveUp' || chunk.length === 0) return;
+	push(received: Buffer): void {
+		if (this.state === 'gaveUp' || received.length === 0) return;
+		const chunk = lastingView(received);
 		let stopped: unknown;
 		try {
 			this.read(chunk);
