@@ -9,6 +9,8 @@
  * them (cpuProfile.ts).
  */
 import { Session } from 'node:inspector/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { summarizeProfile, type CpuProfile, type PartTime, type ProfilePart } from './cpuProfile';
 import type { EmulatorProcess } from './emulatorProcess';
@@ -137,6 +139,8 @@ export interface ManyPolls {
 	/** Per round, in the order measured. */
 	floorMs: number[];
 	oursMs: number[];
+	/** Polls right after a full garbage collection of the process, and as many without, in turn. */
+	afterCollection: { collectedMs: number[]; warmMs: number[] };
 }
 
 export interface PollProfile {
@@ -164,7 +168,13 @@ export async function measureManyPolls(
 	await emulator.fillForm(size);
 	const poller = new TriggerPoller(emulator.webUrl);
 	await poller.poll(); // the first poll: the baseline
-	const result: ManyPolls = { size, bodyBytes: 0, floorMs: [], oursMs: [] };
+	const result: ManyPolls = {
+		size,
+		bodyBytes: 0,
+		floorMs: [],
+		oursMs: [],
+		afterCollection: { collectedMs: [], warmMs: [] },
+	};
 	// A few untimed rounds first, so both sides run warm.
 	for (let round = -3; round < rounds; round++) {
 		await emulator.addNew(newPerPoll);
@@ -195,7 +205,50 @@ export async function measureManyPolls(
 		result.floorMs.push(floorMs);
 		result.oursMs.push(oursMs);
 	}
+	result.afterCollection = await pollsAfterCollection(
+		emulator,
+		poller,
+		size,
+		Math.ceil(rounds / 5),
+		newPerPoll,
+	);
 	return result;
+}
+
+/** V8's gc(), exposed to this process from here on. */
+function fullCollection(): () => void {
+	setFlagsFromString('--expose-gc');
+	return runInNewContext('gc') as () => void;
+}
+
+/**
+ * In n8n a trigger polls a minute apart and n8n's heap is collected whole in
+ * between. V8 then drops optimized code whose hidden classes the collection
+ * freed, so a poll can start cold. `pairs` polls right after a full
+ * collection of this process, each with one without it, in turn.
+ */
+async function pollsAfterCollection(
+	emulator: EmulatorProcess,
+	poller: TriggerPoller,
+	size: number,
+	pairs: number,
+	newPerPoll: number,
+): Promise<ManyPolls['afterCollection']> {
+	const collect = fullCollection();
+	const times = { collectedMs: [] as number[], warmMs: [] as number[] };
+	for (let round = 0; round < pairs * 2; round++) {
+		await emulator.addNew(newPerPoll);
+		await emulator.trimForm(size);
+		await emulator.fetchAndParse();
+		const collected = round % 2 === 0;
+		if (collected) collect();
+		const start = now();
+		const emitted = await poller.poll();
+		const ms = now() - start;
+		if (emitted !== newPerPoll) throw new Error(`poll emitted ${emitted}, expected ${newPerPoll}`);
+		(collected ? times.collectedMs : times.warmMs).push(ms);
+	}
+	return times;
 }
 
 /** Where the time of `polls` everyday polls goes, each profiled alone (the rounds' preparation is not sampled). */
@@ -293,6 +346,20 @@ state, starting and saving the execution) costs n8n **${cycleInN8n.cpuMs.toFixed
 spends idle, per poll, over the scaling section's window of ${cycleInN8n.k} triggers (below). That is what K
 triggers pay K times a minute.`
 		: '';
+	const { collectedMs, warmMs } = many.afterCollection;
+	const afterCollection =
+		collectedMs.length > 0
+			? `
+
+A poll right after a full garbage collection of the process, as n8n's polls a minute
+apart meet one: ${collectedMs.length} such polls and ${warmMs.length} without, in turn, ${spread(collectedMs)} against ${spread(warmMs)}
+(**${(quantile(collectedMs, 0.5) / quantile(warmMs, 0.5)).toFixed(2)}x**). V8 drops the optimized code that checked a hidden class
+the collection freed. A socket's chunks have a class of their own that dies
+with them, so the scanner reads each chunk through a Buffer of the class every
+Buffer made in JavaScript shares (\`lastingView\` in
+\`nodes/shared/jsonStream/jsonStreamScanner.ts\`), and its code outlives
+the collection.`
+			: '';
 	return `## One poll of a small form, many times
 
 With hundreds of small forms, what a poll costs whatever the form's size is what
@@ -305,7 +372,7 @@ percentile in brackets:
 
 | floor (fetch + JSON.parse) | one poll | median poll / median floor | poll / floor, round by round (10th, 50th, 90th percentile) |
 | --- | --- | --- | --- |
-| ${spread(many.floorMs)} | ${spread(many.oursMs)} | **${manyPollsRatio(many).toFixed(2)}x** | ${quantile(perRound, 0.1).toFixed(2)}x, ${quantile(perRound, 0.5).toFixed(2)}x, ${quantile(perRound, 0.9).toFixed(2)}x |
+| ${spread(many.floorMs)} | ${spread(many.oursMs)} | **${manyPollsRatio(many).toFixed(2)}x** | ${quantile(perRound, 0.1).toFixed(2)}x, ${quantile(perRound, 0.5).toFixed(2)}x, ${quantile(perRound, 0.9).toFixed(2)}x |${afterCollection}
 
 Where a poll's time goes: ${profile.polls} more polls, each alone under V8's sampling profiler
 (\`test/bench/pollProfile.ts\`), every sample charged to the innermost frame of the
