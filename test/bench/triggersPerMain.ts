@@ -295,7 +295,7 @@ export async function measureTriggersPerMain(
 	measured?: (soFar: ScaleResult) => void,
 ): Promise<ScaleResult> {
 	const startedAt = Date.now();
-	const bench = shared ?? (await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV));
+	let bench = shared ?? (await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV));
 	const rows: ScaleRow[] = [];
 	const emulatorAlone: EmulatorAloneRow[] = [];
 	let idleCores = 0;
@@ -305,8 +305,15 @@ export async function measureTriggersPerMain(
 		let formsOf: number | undefined;
 		for (const config of settings.configs) {
 			const key = `${config.who}/${config.size}`;
-			// One set of forms at a time: switching size resets the emulator, so the other size's workflows are turned off first.
+			// One set of forms at a time: switching size resets the emulator, so the other size's workflows go first.
 			if (formsOf !== config.size) {
+				if (!shared && formsOf !== undefined) {
+					// In an n8n of its own, a fresh one: turning off the peer's workflows one by one after a window that
+					// overloaded n8n (149 peers on 1,000-inquiry forms) had not ended after half an hour.
+					await bench.stop();
+					bench = await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV);
+					pools.clear();
+				}
 				for (const pool of pools.values()) await pool.release();
 				await fillSharedForms(
 					emulator,
