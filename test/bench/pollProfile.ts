@@ -153,6 +153,30 @@ export interface PollProfile {
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 /**
+ * The next round's form: 10 new inquiries in, the oldest out to keep its
+ * size, and one untimed fetch that has the emulator build the answer, so
+ * whatever is timed next is served alike. Returns the answer's bytes.
+ */
+async function nextRound(
+	emulator: EmulatorProcess,
+	size: number,
+	newPerPoll: number,
+): Promise<number> {
+	await emulator.addNew(newPerPoll);
+	await emulator.trimForm(size);
+	return (await emulator.fetchAndParse()).bytes;
+}
+
+/** One poll, timed; it must emit exactly the round's new inquiries. */
+async function timedPoll(poller: TriggerPoller, newPerPoll: number): Promise<number> {
+	const start = now();
+	const emitted = await poller.poll();
+	const ms = now() - start;
+	if (emitted !== newPerPoll) throw new Error(`poll emitted ${emitted}, expected ${newPerPoll}`);
+	return ms;
+}
+
+/**
  * A form that keeps `size` inquiries: before each round 10 new ones arrive
  * and the 10 oldest go. Each round fetches and parses the answer (the floor)
  * and runs one poll, in alternating order so neither always goes first; one
@@ -177,9 +201,7 @@ export async function measureManyPolls(
 	};
 	// A few untimed rounds first, so both sides run warm.
 	for (let round = -3; round < rounds; round++) {
-		await emulator.addNew(newPerPoll);
-		await emulator.trimForm(size);
-		result.bodyBytes = (await emulator.fetchAndParse()).bytes;
+		result.bodyBytes = await nextRound(emulator, size, newPerPoll);
 		let floorMs = 0;
 		let oursMs = 0;
 		const floor = async () => {
@@ -188,11 +210,7 @@ export async function measureManyPolls(
 			floorMs = now() - start;
 		};
 		const ours = async () => {
-			const start = now();
-			const emitted = await poller.poll();
-			oursMs = now() - start;
-			if (emitted !== newPerPoll)
-				throw new Error(`poll emitted ${emitted}, expected ${newPerPoll}`);
+			oursMs = await timedPoll(poller, newPerPoll);
 		};
 		if (round % 2 === 0) {
 			await floor();
@@ -237,16 +255,10 @@ async function pollsAfterCollection(
 	const collect = fullCollection();
 	const times = { collectedMs: [] as number[], warmMs: [] as number[] };
 	for (let round = 0; round < pairs * 2; round++) {
-		await emulator.addNew(newPerPoll);
-		await emulator.trimForm(size);
-		await emulator.fetchAndParse();
+		await nextRound(emulator, size, newPerPoll);
 		const collected = round % 2 === 0;
 		if (collected) collect();
-		const start = now();
-		const emitted = await poller.poll();
-		const ms = now() - start;
-		if (emitted !== newPerPoll) throw new Error(`poll emitted ${emitted}, expected ${newPerPoll}`);
-		(collected ? times.collectedMs : times.warmMs).push(ms);
+		(collected ? times.collectedMs : times.warmMs).push(await timedPoll(poller, newPerPoll));
 	}
 	return times;
 }
@@ -269,9 +281,7 @@ export async function profilePolls(
 		const totals = new Map<string, number>();
 		let busyMs = 0;
 		for (let round = -3; round < polls; round++) {
-			await emulator.addNew(newPerPoll);
-			await emulator.trimForm(size);
-			await emulator.fetchAndParse();
+			await nextRound(emulator, size, newPerPoll);
 			await session.post('Profiler.start');
 			await poller.poll();
 			const { profile } = await session.post('Profiler.stop');

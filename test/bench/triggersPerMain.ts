@@ -313,8 +313,7 @@ export async function measureTriggersPerMain(
 					await bench.stop();
 					bench = await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV);
 					pools.clear();
-				}
-				for (const pool of pools.values()) await pool.release();
+				} else for (const pool of pools.values()) await pool.release();
 				await fillSharedForms(
 					emulator,
 					config.size,
