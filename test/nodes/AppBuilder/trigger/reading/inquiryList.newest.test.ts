@@ -35,7 +35,7 @@ async function* answerOf(count: number): AsyncGenerator<Buffer> {
 	yield Buffer.from(']}');
 }
 
-describe('the trigger list on an Send the Latest Leads first poll', () => {
+describe('the trigger list on a first poll set to Send the Latest Leads', () => {
 	it('holds the bytes of only the newest N as the answer streams, while every event stays for the cursor', async () => {
 		const builder = new InquiryListBuilder('new', recordsToKeepGiven(undefined, OPTIONS), keepAsIs);
 		// Whether the builder still held every record, after each one.
