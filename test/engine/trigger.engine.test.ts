@@ -449,7 +449,8 @@ describe('App Builder Trigger in the n8n engine', () => {
 			);
 			expect(outcome.error?.description).toMatch(/duplicate this trigger node/);
 			expect(emu().control.requests()).toHaveLength(0);
-			expect(outcome.staticData).toEqual(saved);
+			// The position is kept as it is; this node took it as its own (it had no owner, as 0.1.0 saved it).
+			expect(outcome.staticData).toEqual({ ...saved, triggerNodeId: 'trigger' });
 			// Polled again, it stops again rather than start over.
 			expect((await pollFrom(outcome.staticData)).error?.message).toMatch(/newer release/);
 		});
@@ -501,14 +502,36 @@ describe('App Builder Trigger in the n8n engine', () => {
 					`The trigger's saved position cannot be read: ${problem}`,
 				);
 				expect(outcome.error?.description).toMatch(/duplicate this trigger node.*first poll/);
-				// Saved without a node ID (release 0.1.0's way): a copy must not take this node's name, or it would read it.
-				expect(outcome.error?.description).toMatch(/Keep the name the copy is given/);
-				expect(outcome.staticData).toEqual(JSON.parse(JSON.stringify(saved)));
+				expect(outcome.staticData).toEqual({
+					...(JSON.parse(JSON.stringify(saved)) as IDataObject),
+					triggerNodeId: 'trigger',
+				});
 			}
-			const owned = await pollFrom({ inquiryCursor: { v: 3, scope: 5 }, triggerNodeId: 'trigger' });
-			expect(owned.error?.description).toMatch(/duplicate this trigger node.*first poll/);
-			expect(owned.error?.description).not.toMatch(/Keep the name/);
 			expect(emu().control.requests()).toHaveLength(0);
+		});
+
+		it("a position saved without an owner (release 0.1.0) is taken by the node that polls first, even by a poll that fails, so a copy given the original's name starts afresh", async () => {
+			emu().control.injectFault({
+				endpoint: 'formBuilderInquiries',
+				kind: 'status',
+				status: 500,
+				times: 2,
+			});
+			const failed = await pollFrom(JSON.parse(RELEASED_V1) as IDataObject);
+			expect(failed.result).toBeNull();
+			expect(failed.staticData).toEqual({
+				inquiryCursor: releasedCursor(),
+				triggerNodeId: 'trigger',
+			});
+			const copy = await pollAppBuilderTrigger(credentialsHelper(), triggerParameters(), {
+				staticData: JSON.parse(JSON.stringify(failed.staticData)) as IDataObject,
+				node: { id: 'copy-of-trigger', name: 'Trigger' },
+			});
+			expect(copy.error).toBeUndefined();
+			// A first poll: what is there is handled, nothing is emitted.
+			expect(copy.result).toBeNull();
+			const original = await pollFrom(failed.staticData);
+			expect(original.result?.[0].map((item) => item.json.name)).toEqual(['lead-b']);
 		});
 	});
 });

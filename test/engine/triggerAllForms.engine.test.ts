@@ -386,7 +386,13 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const activation = await trigger.poll();
 			expect(activation.error).toBeUndefined();
 			expect(position(trigger.saved).allFormsSince).toBeGreaterThan(Date.now() - 60_000);
-			expect(position(trigger.saved).forms).toEqual({});
+			// Each form keeps where its watch begins: from then on, nothing emitted yet.
+			const since = position(trigger.saved).allFormsSince as number;
+			const fromThen = { floor: { time: since, key: '' }, seen: {}, undated: '' };
+			expect(position(trigger.saved).forms).toEqual({
+				[FORMS.contact.pageId]: fromThen,
+				[FORMS.quote.pageId]: fromThen,
+			});
 
 			submit('contact', 'During Outage', Date.now() + 1000);
 			submit('quote', 'Also During', Date.now() + 2000);
@@ -482,7 +488,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			);
 		});
 
-		it('Watch switched to One Form and back to All Forms with Send Leads Since a Date emits nothing twice', async () => {
+		it('Watch switched to One Form and back to All Forms with Send Leads Since a Date emits nothing twice, and nothing of a form while it was out of the watch', async () => {
 			const since = Date.now() - 3_600_000;
 			listForms('contact', 'quote');
 			submit('contact', 'Contact Since', since + 1000);
@@ -513,7 +519,11 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			expect(await poll(all)).toEqual(['Contact Since', 'Quote Since']);
 			expect(await poll(contactOnly)).toEqual([]);
 			submit('quote', 'Quote Meanwhile', Date.now());
-			expect(await poll(all)).toEqual(['Quote Meanwhile']);
+			submit('contact', 'Contact Meanwhile', Date.now());
+			// Back to All Forms: Contact carries on; Quote starts anew, so its lead of the One Form spell is not sent.
+			expect(await poll(all)).toEqual(['Contact Meanwhile']);
+			submit('quote', 'Quote Back', Date.now() + 1000);
+			expect(await poll(all)).toEqual(['Quote Back']);
 			expect(await poll(all)).toEqual([]);
 		});
 

@@ -1,5 +1,12 @@
 /** Forms of an app read at once: by a poll, Fetch Test Event and Get Many over every form. */
 export const FORM_CONCURRENCY = 4;
+/** Most forms of an app read across forms: the trigger watches the last this many listed, Get Many refuses more. */
+export const MAX_FORMS_READ = 1000;
+
+/** The forms read of an app's list: the last MAX_FORMS_READ, the newest where the app lists them as added. */
+export function formsRead<Form>(listed: readonly Form[]): Form[] {
+	return listed.slice(-MAX_FORMS_READ);
+}
 
 export type FormRead<Form, List> =
 	| { form: Form; kind: 'read'; list: List }

@@ -11,8 +11,6 @@ export interface AppForm {
 	pageName: string;
 }
 
-/** Most forms one app's list may hold; an answer listing more is not the App Builder API's. */
-export const MAX_APP_FORMS = 1000;
 /** Longest page name kept; longer ones are cut (they go into every item of the form). */
 const MAX_PAGE_NAME_LENGTH = 200;
 
@@ -57,18 +55,6 @@ function formsIn(context: WebServiceContext, body: IDataObject, itemIndex?: numb
 				? pageName.trim().slice(0, MAX_PAGE_NAME_LENGTH)
 				: pageId;
 		forms.set(pageId, { pageId, pageName: name });
-		if (forms.size > MAX_APP_FORMS) {
-			throw new NodeApiError(
-				context.getNode(),
-				{ forms: forms.size },
-				{
-					message: `The App Builder API lists more than ${MAX_APP_FORMS.toLocaleString('en')} forms for this app`,
-					description:
-						'Check that App ID is right. For such an app, use its forms one at a time: Watch: One Form in the trigger, Read From: One Form in Get Many.',
-					itemIndex,
-				},
-			);
-		}
 	}
 	return [...forms.values()];
 }

@@ -43,6 +43,12 @@ export function failureCauseOf(failure: CallFailure): Failure | undefined {
 	return undefined;
 }
 
+/** Whether an error of this transport says the access token or the API key is wrong. */
+export function isCredentialError(error: unknown): boolean {
+	const code = (error as { httpCode?: unknown } | undefined)?.httpCode;
+	return typeof code === 'string' && CREDENTIAL_CODES.has(Number(code));
+}
+
 /** Sets the error's `failure` where the installed n8n knows the field. */
 export function withFailureCause(error: NodeApiError, failure: CallFailure): NodeApiError {
 	const cause = N8N_KNOWS_FAILURE_CAUSES ? failureCauseOf(failure) : undefined;

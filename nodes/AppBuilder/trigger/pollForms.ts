@@ -2,16 +2,18 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { formLabel, withItsForm } from '../acrossForms/itemForm';
-import { FORM_CONCURRENCY, readForms } from '../acrossForms/readForms';
+import { FORM_CONCURRENCY, formsRead, readForms } from '../acrossForms/readForms';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { asNodeError } from '../parameters/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { awaitsHandOff, positionFingerprint, recordHandOff } from './inProcess/triggerMemory';
 import { FormsPoll, type FormOutcome } from './plan/pollPlan';
+import { Watch } from './plan/watch';
 import {
 	logContext,
 	reportFailures,
+	reportFormsBeyond,
 	reportQuietForms,
 	reportUnresolvedUndated,
 	type Failure,
@@ -20,6 +22,7 @@ import { fetchInquiryList } from './reading/fetchInquiryList';
 import type { InquiryList } from './reading/inquiryList';
 import { positionScope, type TriggerPosition } from './saved/position';
 import {
+	adoptOwnerless,
 	isStagedCopy,
 	readTriggerPosition,
 	storedPosition,
@@ -65,33 +68,35 @@ export async function pollForms(
 		);
 		return null;
 	}
+	adoptOwnerless(node.id, stores);
 	const saved = sameScope(readPosition(this, stores), scope);
-	const allForms = settings.pageId === undefined;
-	// Until a poll saved when the watch began, a failure is shown as the user sets up.
-	const watchBegan = allForms
-		? saved?.allFormsSince !== undefined
-		: saved !== undefined &&
-			Object.prototype.hasOwnProperty.call(saved.forms, settings.pageId as string);
+	const pageId = settings.pageId;
 	const fetchOptions = { ...timing.fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } };
+	const watch = new Watch(saved, settings, timing.startedAt);
 
 	let forms: AppForm[];
-	if (allForms) {
+	if (pageId === undefined) {
+		let listed: AppForm[];
 		try {
-			forms = await fetchAppForms(this, settings.appId, fetchOptions);
+			listed = await fetchAppForms(this, settings.appId, fetchOptions);
 		} catch (error) {
-			if (!watchBegan) throw asNodeError(node, error);
-			reportFailures(this, triggerKey, settings, [{ error, what: "the app's list of forms" }]);
+			// Until a poll saved when the watch began, a failure is shown as the user sets up.
+			if (!watch.begun) throw asNodeError(node, error);
+			const failure = { error, what: "the app's list of forms", cause: 'list' };
+			reportFailures(this, triggerKey, settings, { failures: [failure], read: [] });
 			return null;
 		}
+		forms = formsRead(listed);
+		reportFormsBeyond(this, triggerKey, listed.length);
 	} else {
-		forms = [{ pageId: settings.pageId as string, pageName: settings.pageId as string }];
+		forms = [{ pageId, pageName: pageId }];
 	}
 
-	const poll = new FormsPoll({
+	const plan = new FormsPoll({
 		saved,
 		scope,
 		listed: forms.map((form) => form.pageId),
-		allForms,
+		watch,
 		cursorOptions: {
 			mode: settings.mode,
 			firstPoll: settings.firstPoll,
@@ -102,11 +107,11 @@ export async function pollForms(
 		nowMs: timing.startedAt,
 	});
 	const reads = await readForms(
-		poll.formsToRead(),
-		async ({ pageId, keep, toEmit }) =>
+		plan.formsToRead(),
+		async ({ pageId: form, keep, toEmit }) =>
 			await fetchInquiryList.call(
 				this,
-				{ appId: settings.appId, pageId },
+				{ appId: settings.appId, pageId: form },
 				{ mode: settings.mode, keep, toEmit },
 				fetchOptions,
 			),
@@ -120,12 +125,13 @@ export async function pollForms(
 	for (const read of reads) {
 		const form = formsById.get(read.form.pageId) as AppForm;
 		if (read.kind === 'failed') {
-			// One form watched: before its first successful poll the user is still setting up, so show the error.
-			if (!allForms && !watchBegan) throw asNodeError(node, read.error);
+			// One form watched: before the watch began the user is still setting up, so show the error.
+			if (pageId !== undefined && !watch.begun) throw asNodeError(node, read.error);
 			failures.push({
 				error: read.error,
-				what: allForms ? `form ${formLabel(form)}` : 'the inquiries',
-				form: allForms ? form : undefined,
+				what: pageId === undefined ? `form ${formLabel(form)}` : 'the inquiries',
+				cause: `form:${form.pageId}`,
+				form: pageId === undefined ? form : undefined,
 			});
 		} else if (read.kind === 'read') {
 			lists.set(form.pageId, read.list);
@@ -135,38 +141,45 @@ export async function pollForms(
 			events: read.kind === 'read' ? read.list.events : read.kind,
 		});
 	}
-	reportFailures(this, triggerKey, settings, failures);
-	const plan = poll.plan(outcomes);
+	const read = [...lists.keys()].map((form) => `form:${form}`);
+	reportFailures(this, triggerKey, settings, {
+		failures,
+		read: pageId === undefined ? ['list', ...read] : read,
+		listed: pageId === undefined ? new Set(formsById.keys()) : undefined,
+	});
+	const { emissions, unresolvedUndated, quietSpells, commit } = plan.plan(outcomes);
 	reportUnresolvedUndated(this, triggerKey, settings, {
-		forms: plan.unresolvedUndated
+		forms: unresolvedUndated
 			.filter(({ count }) => count > 0)
-			.map(({ pageId, count }) => ({
+			.map(({ pageId: form, count }) => ({
 				count,
-				label: allForms ? formLabel(formsById.get(pageId) as AppForm) : undefined,
+				label: pageId === undefined ? formLabel(formsById.get(form) as AppForm) : undefined,
 			})),
-		nothingToEmit: plan.emissions.length === 0,
+		nothingToEmit: emissions.length === 0,
 	});
 
 	const items: INodeExecutionData[] = [];
-	for (const { pageId, event } of plan.emissions) {
+	for (const { pageId: form, event } of emissions) {
 		if (
 			timing.stopEmittingAt !== undefined &&
 			items.length > 0 &&
 			Date.now() > timing.stopEmittingAt
 		)
 			break;
-		const record = (lists.get(pageId) as InquiryList).recordOf(event.key);
+		const record = (lists.get(form) as InquiryList).recordOf(event.key);
 		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
 		if (record === undefined) break;
 		const item = inquiryItem(record, settings.simplify);
-		items.push({ json: allForms ? withItsForm(item, formsById.get(pageId) as AppForm) : item });
+		items.push({
+			json: pageId === undefined ? withItsForm(item, formsById.get(form) as AppForm) : item,
+		});
 	}
 
-	// Not one form read: like any failed poll this saves nothing, unless it must record when the watch began.
-	if (lists.size === 0 && failures.length > 0 && watchBegan) return null;
+	// Not one form read: like any failed poll this saves nothing, unless it begins or changes the watch.
+	if (lists.size === 0 && failures.length > 0 && !watch.changes) return null;
 	// Another poll of this trigger saved meanwhile (one that outlived its claim): this one planned on an older position.
 	if (storedPosition(node.id, stores) !== positionAtStart) return null;
-	writeTriggerPosition(node.id, stores, plan.commit(items.length), Date.now());
+	writeTriggerPosition(node.id, stores, commit(items.length), Date.now());
 	if (startedFrom !== undefined)
 		recordHandOff(
 			triggerKey,
@@ -178,9 +191,9 @@ export async function pollForms(
 	reportQuietForms(
 		this,
 		settings,
-		plan.quietSpells.map(({ pageId, spell, away }) => {
-			const form = formsById.get(pageId);
-			return { label: form ? formLabel(form) : pageId, spell, away };
+		quietSpells.map(({ pageId: quietForm, spell, away }) => {
+			const form = formsById.get(quietForm);
+			return { label: form ? formLabel(form) : quietForm, spell, away };
 		}),
 	);
 	return items.length > 0 ? [items] : null;
@@ -188,7 +201,7 @@ export async function pollForms(
 
 function readPosition(context: IPollFunctions, stores: TriggerStores): TriggerPosition | undefined {
 	try {
-		return readTriggerPosition(context.getNode().id, stores);
+		return readTriggerPosition(context.getNode().id, stores, Date.now());
 	} catch (error) {
 		if (!(error instanceof UnusablePosition)) throw asNodeError(context.getNode(), error);
 		throw new NodeOperationError(context.getNode(), error.message, {

@@ -3,10 +3,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { withoutFinalDots } from '../../shared/text/sentence';
 import { durationText, momentText } from '../../shared/text/timeText';
+import { MAX_FORMS_READ } from '../acrossForms/readForms';
 import { asNodeError } from '../parameters/asNodeError';
 import type { AppForm } from '../transport/appForms';
 import { UNDATED_CHANGES_TOLD_APART } from './cursor/undatedTable';
+import { isCredentialError } from '../transport/failureCause';
 import {
+	dropStreaks,
 	recordFailedPoll,
 	recordSucceededPoll,
 	type FailureStreak,
@@ -14,17 +17,21 @@ import {
 import type { QuietSpell } from './quiet/formRhythm';
 import type { TriggerSettings } from './triggerSettings';
 
-/**
- * What a poll tells the user beyond its items: a failure, logged and thrown
- * once it lasts (docs/trigger.md, "A poll that keeps failing"), and undated
- * inquiries its cursor cannot tell apart.
- */
+// What a poll tells the user beyond its items: failures, logged and thrown once they last (docs/trigger.md,
+// "A poll that keeps failing"), undated inquiries its cursor cannot tell apart, quiet forms, forms past the limit.
+
 export interface Failure {
 	error: unknown;
 	/** What could not be read, for the log and the report. */
 	what: string;
+	/** Its streak: 'list', or 'form:' and the page ID (a rejected credential is one cause, whatever failed). */
+	cause: string;
 	form?: AppForm;
 }
+
+/** One streak for a rejected access token or API key: every call fails alike, the list's and each form's. */
+const CREDENTIAL_CAUSE = 'credential';
+const FORM_STREAK = 'read:form:';
 
 /** What every log line of the trigger carries, so an admin finds the workflow and node it speaks of. */
 export function logContext(context: IPollFunctions): {
@@ -34,47 +41,83 @@ export function logContext(context: IPollFunctions): {
 	return { workflowId: context.getWorkflow().id, node: context.getNode().name };
 }
 
-/** A poll's failures, whatever failed, are one failure of the trigger; a poll without failures ends the streak. */
+/**
+ * Each cause of failure (the credential, the app's list, a form) is a streak
+ * of its own, reported once per outage, so a form that fails for good hides
+ * no later outage. A cause ends when what it names is read again.
+ */
 export function reportFailures(
 	context: IPollFunctions,
 	triggerKey: string,
 	settings: TriggerSettings,
-	failures: readonly Failure[],
+	poll: { failures: readonly Failure[]; read: readonly string[]; listed?: ReadonlySet<string> },
 ): void {
+	const now = Date.now();
 	// Built only for a line logged: n8n hands out a copy of the node on every getNode().
 	const where = () => logContext(context);
-	if (failures.length === 0) {
-		const recovered = recordSucceededPoll(triggerKey, 'reads', Date.now());
-		if (recovered === undefined) return;
+	const failing = new Map<string, Failure[]>();
+	for (const failure of poll.failures) {
+		const cause = isCredentialError(failure.error) ? CREDENTIAL_CAUSE : failure.cause;
+		failing.set(cause, [...(failing.get(cause) ?? []), failure]);
+	}
+	const { listed } = poll;
+	if (listed !== undefined)
+		dropStreaks(
+			triggerKey,
+			(kind) => kind.startsWith(FORM_STREAK) && !listed.has(kind.slice(FORM_STREAK.length)),
+			now,
+		);
+	for (const cause of poll.read.length > 0 ? [...poll.read, CREDENTIAL_CAUSE] : []) {
+		const recovered = failing.has(cause)
+			? undefined
+			: recordSucceededPoll(triggerKey, `read:${cause}`, now);
+		if (recovered === undefined) continue;
 		context.logger.info(
-			`App Builder Trigger reads every form it watches again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
+			`App Builder Trigger reads ${causeText(cause)} again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
 			where(),
 		);
-		return;
 	}
-	const first = asNodeError(context.getNode(), failures[0].error);
-	const streak = recordFailedPoll(triggerKey, 'reads', Date.now(), settings.reporting);
-	if (streak.report) throw lastingFailure(first, streak, failures);
-	const what = failures.map((failure) => failure.what).join(', ');
-	const polls = `${streak.polls} failed ${streak.polls === 1 ? 'poll' : 'polls in a row'}`;
+	if (failing.size === 0) return;
+	const due: Array<{ failures: Failure[]; streak: FailureStreak }> = [];
+	let longest = 0;
+	for (const [cause, failures] of failing) {
+		const streak = recordFailedPoll(triggerKey, `read:${cause}`, now, settings.reporting);
+		longest = Math.max(longest, streak.polls);
+		if (streak.report) due.push({ failures, streak });
+	}
+	if (due.length > 0) throw lastingFailure(context, due);
+	const first = asNodeError(context.getNode(), poll.failures[0].error);
+	const what = poll.failures.map((failure) => failure.what).join(', ');
+	const polls = `${longest} failed ${longest === 1 ? 'poll' : 'polls in a row'}`;
 	context.logger.error(
 		`App Builder Trigger could not read ${what} (${polls}): ${withoutFinalDots(first.message)}. Nothing was lost; the next poll tries again.`,
 		where(),
 	);
 }
 
-/** The error a poll throws once a failure has lasted: n8n records it and runs the error workflow. */
+function causeText(cause: string): string {
+	if (cause === CREDENTIAL_CAUSE) return 'with its credential';
+	return cause === 'list' ? "the app's list of forms" : `form ${cause.slice(5)}`;
+}
+
+/** The error a poll throws once failures have lasted: n8n records it and runs the error workflow. */
 function lastingFailure(
-	error: NodeApiError | NodeOperationError,
-	streak: FailureStreak,
-	failures: readonly Failure[],
+	context: IPollFunctions,
+	due: ReadonlyArray<{ failures: readonly Failure[]; streak: FailureStreak }>,
 ): NodeApiError | NodeOperationError {
-	const minutes = Math.max(1, Math.round((Date.now() - streak.since) / 60_000));
-	const which = failures.map((failure) => failure.what).join(', ');
-	const others = failures.some((failure) => failure.form !== undefined)
+	const error = asNodeError(context.getNode(), due[0].failures[0].error);
+	// Causes failing since the same poll are told together.
+	const spells = new Map<string, string[]>();
+	for (const { failures, streak } of due) {
+		const minutes = Math.max(1, Math.round((Date.now() - streak.since) / 60_000));
+		const spell = `for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} (${streak.polls} polls in a row), since the poll ${momentText(streak.since, context.getTimezone())}`;
+		spells.set(spell, [...(spells.get(spell) ?? []), ...failures.map((failure) => failure.what)]);
+	}
+	const told = [...spells].map(([spell, whats]) => `${whats.join(', ')} ${spell}`);
+	const others = due.some(({ failures }) => failures.some((failure) => failure.form))
 		? " The app's other forms are read as usual; their new inquiries come with the next poll."
 		: '';
-	const lasting = `The trigger has not been able to read ${which} for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} (${streak.polls} polls in a row). No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once; the trigger keeps polling.${others}`;
+	const lasting = `The trigger has not been able to read ${told.join('; nor ')}. No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once per outage; the trigger keeps polling.${others}`;
 	error.description = error.description ? `${lasting} ${error.description}` : lasting;
 	return error;
 }
@@ -144,7 +187,34 @@ export function reportQuietForms(
 	const error = new NodeOperationError(node, message, {
 		description: `${details.join(' ')} Check that the form still works in the app (a field made required, the page unpublished, the submit button). This is reported once; the next lead ends the quiet spell. No lead is lost: the trigger keeps polling and emits every lead as usual.`,
 	});
-	// n8n's poll context reports an error without failing the poll (a failed execution, the error workflow).
+	reportBeside(context, error);
+}
+
+/** Reported without failing the poll: a failed execution and the error workflow, where n8n's context can. */
+function reportBeside(context: IPollFunctions, error: NodeOperationError): void {
 	if (typeof context.__emitError === 'function') context.__emitError(error);
-	else context.logger.error(`${message}. ${error.description ?? ''}`, logContext(context));
+	else context.logger.error(`${error.message}. ${error.description ?? ''}`, logContext(context));
+}
+
+/** An app that lists more forms than the trigger reads: said once, beside the poll, while it lasts. */
+export function reportFormsBeyond(
+	context: IPollFunctions,
+	triggerKey: string,
+	listed: number,
+): void {
+	const now = Date.now();
+	if (listed <= MAX_FORMS_READ) {
+		recordSucceededPoll(triggerKey, 'forms', now);
+		return;
+	}
+	if (!recordFailedPoll(triggerKey, 'forms', now, { afterPolls: 1, afterMs: 0 }).report) return;
+	const limit = MAX_FORMS_READ.toLocaleString('en');
+	const error = new NodeOperationError(
+		context.getNode(),
+		`The app lists ${listed.toLocaleString('en')} forms; the trigger watches ${limit} of them`,
+		{
+			description: `It reads the last ${limit} forms of the app's list (the newest, where the app lists forms as they are added); the ${(listed - MAX_FORMS_READ).toLocaleString('en')} listed before them are not read, and their leads wait until they are among the last ${limit} again. Watch those forms with another App Builder Trigger set to Watch: One Form, or remove forms the app no longer uses. This is reported once; the trigger keeps polling.`,
+		},
+	);
+	reportBeside(context, error);
 }

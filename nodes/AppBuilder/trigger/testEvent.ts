@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withItsForm } from '../acrossForms/itemForm';
-import { FORM_CONCURRENCY, readForms } from '../acrossForms/readForms';
+import { FORM_CONCURRENCY, formsRead, readForms } from '../acrossForms/readForms';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
@@ -18,7 +18,7 @@ export async function testEvent(
 ): Promise<IDataObject> {
 	const forms: AppForm[] =
 		settings.pageId === undefined
-			? await fetchAppForms(this, settings.appId, fetchOptions)
+			? formsRead(await fetchAppForms(this, settings.appId, fetchOptions))
 			: [{ pageId: settings.pageId, pageName: settings.pageId }];
 	const reads = await readForms(
 		forms,

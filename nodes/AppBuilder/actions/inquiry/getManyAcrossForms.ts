@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ValueRedactor } from '../../../shared/text/redact';
 import { withoutFinalDots } from '../../../shared/text/sentence';
 import { formLabel, withItsForm } from '../../acrossForms/itemForm';
-import { FORM_CONCURRENCY, readForms } from '../../acrossForms/readForms';
+import { FORM_CONCURRENCY, MAX_FORMS_READ, readForms } from '../../acrossForms/readForms';
 import { inquiryItem } from '../../inquiries/inquiryItem';
 import { inquiryAnswerReader, MAX_RECORDS_PER_ANSWER } from '../../inquiries/readInquiryStream';
 import { fetchAppForms, type AppForm } from '../../transport/appForms';
@@ -42,6 +42,17 @@ export async function readAcrossForms(
 ): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const forms = await fetchAppForms(this, appId, { itemIndex });
+	if (forms.length > MAX_FORMS_READ) {
+		throw new NodeOperationError(
+			node,
+			`The App Builder API lists more than ${MAX_FORMS_READ.toLocaleString('en')} forms for this app`,
+			{
+				description:
+					'Check that App ID is right. For such an app, read its forms one at a time: Read From: One Form in Get Many.',
+				itemIndex,
+			},
+		);
+	}
 	if (forms.length === 0) {
 		// An answer without a list reads as no forms: never passed off as "no inquiries".
 		throw new NodeOperationError(node, `The App Builder API lists no forms for app ${appId}`, {

@@ -12,8 +12,8 @@ export const HAND_OFF_WAIT_MS = 3 * 60_000;
 export const DEFAULT_ERROR_AFTER_POLLS = 3;
 export const DEFAULT_ERROR_AFTER_MINUTES = 15;
 
-/** What failed: reading (the list or forms), or telling undated inquiries apart. */
-export type StreakKind = 'reads' | 'undated';
+/** What keeps failing: `read:` and a cause (the credential, the list, a form), or 'undated' (told apart). */
+export type StreakKind = string;
 
 export interface FailureStreak {
 	/** When the first failed poll of the streak ended (epoch ms). */
@@ -33,14 +33,14 @@ interface TriggerEntry {
 	claim?: { lapsesAt: number };
 	/** Fingerprints of the position the last poll started from and of the one it handed over. */
 	handOff?: { from: string; to: string; at: number };
-	streaks: Partial<Record<StreakKind, FailureStreak>>;
+	streaks: Map<StreakKind, FailureStreak>;
 }
 
 /** Oldest poll first: an entry is moved to the end whenever its trigger polls. */
 const entries = new Map<string, TriggerEntry>();
 
 function entryOf(triggerKey: string, nowMs: number): TriggerEntry {
-	const entry = entries.get(triggerKey) ?? { polledAt: nowMs, streaks: {} };
+	const entry = entries.get(triggerKey) ?? { polledAt: nowMs, streaks: new Map() };
 	entries.delete(triggerKey);
 	entry.polledAt = Math.max(entry.polledAt, nowMs);
 	entries.set(triggerKey, entry);
@@ -114,8 +114,8 @@ export function recordFailedPoll(
 	reporting: FailureReporting,
 ): FailureStreak & { report: boolean } {
 	const entry = entryOf(triggerKey, nowMs);
-	const { streak, report } = afterFailedPoll(entry.streaks[kind], nowMs, reporting);
-	entry.streaks[kind] = streak;
+	const { streak, report } = afterFailedPoll(entry.streaks.get(kind), nowMs, reporting);
+	entry.streaks.set(kind, streak);
 	return { ...streak, report };
 }
 
@@ -126,7 +126,17 @@ export function recordSucceededPoll(
 	nowMs: number,
 ): FailureStreak | undefined {
 	const entry = entryOf(triggerKey, nowMs);
-	const streak = entry.streaks[kind];
-	delete entry.streaks[kind];
+	const streak = entry.streaks.get(kind);
+	entry.streaks.delete(kind);
 	return streak;
+}
+
+/** Ends, without a word, the streaks `ended` picks out (those of forms that left the app). */
+export function dropStreaks(
+	triggerKey: string,
+	ended: (kind: StreakKind) => boolean,
+	nowMs: number,
+): void {
+	const { streaks } = entryOf(triggerKey, nowMs);
+	for (const kind of streaks.keys()) if (ended(kind)) streaks.delete(kind);
 }

@@ -14,7 +14,7 @@ import {
 	type QuietRule,
 	type QuietSpell,
 } from '../quiet/formRhythm';
-import { formStarts, planForm, recordsToKeepFor } from './formCursor';
+import { planForm, recordsToKeepFor, type Watch } from './watch';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
 
@@ -25,9 +25,10 @@ export interface PollSetup {
 	/** The saved position, if it has this scope (else undefined: the trigger starts over). */
 	saved: TriggerPosition | undefined;
 	scope: string;
-	/** The forms watched now, as listed: every form of the app, or the one form. */
+	/** The forms read now, as listed: every form of the app (at most MAX_WHOLE_CURSORS), or the one form. */
 	listed: readonly string[];
-	allForms: boolean;
+	/** The watch rule for this poll's settings and saved position. */
+	watch: Watch;
 	/** The cursor's options for one form (maxTracked is set here, from the number of forms). */
 	cursorOptions: CursorOptions;
 	/** Alert When Quiet. */
@@ -55,15 +56,12 @@ export interface FormsPlan {
 /** One poll's decisions over forms, pure so a property test drives them: what to read, emit and save. */
 export class FormsPoll {
 	readonly options: CursorOptions;
-	private readonly startOf: ReturnType<typeof formStarts>;
+	readonly watch: Watch;
 	private readonly ordered: string[];
 
 	constructor(private readonly setup: PollSetup) {
-		this.options = optionsFor(setup);
-		this.startOf = formStarts(setup.saved, {
-			allForms: setup.allForms,
-			firstPoll: setup.cursorOptions.firstPoll,
-		});
+		this.watch = setup.watch;
+		this.options = optionsFor(setup, this.watch);
 		this.ordered = readingOrder(setup.listed, setup.saved?.leftOver ?? []);
 	}
 
@@ -74,7 +72,7 @@ export class FormsPoll {
 		toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
 	}> {
 		return this.ordered.map((pageId) => {
-			const start = this.startOf(pageId);
+			const start = this.watch.startOf(pageId);
 			return {
 				pageId,
 				keep: recordsToKeepFor(start, this.options),
@@ -88,7 +86,7 @@ export class FormsPoll {
 		const runs: Array<{ pageId: string; plan: PollPlan }> = [];
 		for (const { pageId, events } of outcomes) {
 			if (typeof events !== 'string')
-				runs.push({ pageId, plan: planForm(this.startOf(pageId), events, options) });
+				runs.push({ pageId, plan: planForm(this.watch.startOf(pageId), events, options) });
 		}
 		const { rhythms, quietSpells } = this.quietForms(outcomes);
 		const merged = mergedEmissions(
@@ -113,23 +111,13 @@ export class FormsPoll {
 						.filter((outcome) => outcome.events !== 'not-reached')
 						.map((outcome) => outcome.pageId),
 				);
-				// A form whose first reads fail starts from when the watch began: Since, when On First Poll gives an earlier one.
-				const firstPoll = setup.cursorOptions.firstPoll;
-				const allFormsSince = Math.min(
-					firstPoll.kind === 'since' ? firstPoll.sinceMs : setup.nowMs,
-					setup.nowMs,
-				);
 				const findings = {
 					listed: setup.listed,
 					read,
 					leftOver: leftOverAfter(this.ordered, reached),
 					quiet: rhythms,
 				};
-				return nextPosition(setup.saved, setup.scope, findings, {
-					allForms: setup.allForms,
-					nowMs: setup.nowMs,
-					allFormsSince,
-				});
+				return nextPosition(setup.saved, setup.scope, findings, this.watch);
 			},
 		};
 	}
@@ -157,10 +145,10 @@ export class FormsPoll {
 		}
 		const listed = new Set(setup.listed);
 		for (const [pageId, rhythm] of saved) {
-			if (listed.has(pageId)) continue;
+			if (listed.has(pageId) || !this.watch.keeps(pageId)) continue;
 			rhythms.set(pageId, rhythm);
-			// Out of the app's list is judged; merely not watched (Watch: One Form) is not.
-			if (setup.allForms) judged.set(pageId, true);
+			// Out of the app's list, but watched: judged.
+			judged.set(pageId, true);
 		}
 		const quietSpells: FormsPlan['quietSpells'] = [];
 		for (const [pageId, away] of judged) {
@@ -179,9 +167,11 @@ function* eventTimes(events: readonly CursorEvent[]): Iterable<number | undefine
 }
 
 /** Forms share the state's size bound: each tracks a share of one form's keys, counting the forms away too. */
-function optionsFor(setup: PollSetup): CursorOptions {
+function optionsFor(setup: PollSetup, watch: Watch): CursorOptions {
 	const listed = new Set(setup.listed);
-	const away = Object.keys(setup.saved?.forms ?? {}).filter((pageId) => !listed.has(pageId)).length;
+	const away = Object.keys(setup.saved?.forms ?? {}).filter(
+		(pageId) => !listed.has(pageId) && watch.keeps(pageId),
+	).length;
 	const cursors = Math.min(MAX_WHOLE_CURSORS, Math.max(1, listed.size + away));
 	const share = Math.floor((setup.cursorOptions.maxTracked ?? DEFAULT_MAX_TRACKED) / cursors);
 	return { ...setup.cursorOptions, maxTracked: Math.max(MIN_TRACKED_PER_FORM, share) };

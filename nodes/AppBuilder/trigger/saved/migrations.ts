@@ -7,8 +7,8 @@ import { positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from '.
 /** A stored state as JSON gives it back. */
 export type StoredState = Readonly<Record<string, unknown>>;
 
-/** Format n to n + 1 (the caller sets `v`); never changes its input, throws on one not written as format n. */
-export type PositionMigration = (state: StoredState) => Record<string, unknown>;
+/** Format n to n + 1 (the caller sets `v`); never changes its input, throws on one not written as format n. A time it sets is at most `nowMs`. */
+export type PositionMigration = (state: StoredState, nowMs: number) => Record<string, unknown>;
 
 /** Undated keys release 0.1.0 kept at most; a list this long may have lost some. */
 const V1_MAX_UNDATED = 200;
@@ -61,7 +61,7 @@ const v2ToV3: PositionMigration = (state) => {
  * stopped (a time and the keys at it); that becomes a cursor from there,
  * away since the watch began, its undated inquiries unknown.
  */
-const v3ToV4: PositionMigration = (state) => {
+const v3ToV4: PositionMigration = (state, nowMs) => {
 	const { scope, forms, app } = state;
 	if (!isRecord(forms)) throw new Error('"forms" is not an object');
 	const watch = isRecord(app) ? app : {};
@@ -76,7 +76,9 @@ const v3ToV4: PositionMigration = (state) => {
 		const time = stopped?.time;
 		const keys = Array.isArray(stopped?.keys) ? (stopped.keys as unknown[]) : [];
 		const seen = Object.fromEntries(keys.map((key) => [key, time]));
-		cursors.push([pageId, { floor: { time, key: '' }, seen, undated: '' }]);
+		// As the cursor's floor, never in the future: one record dated ahead must not hide the form's next leads.
+		const floor = typeof time === 'number' ? Math.min(time, nowMs) : time;
+		cursors.push([pageId, { floor: { time: floor, key: '' }, seen, undated: '' }]);
 		away.push([pageId, { since: typeof watch.since === 'number' ? watch.since : 0, polls: 0 }]);
 		unknown.push(pageId);
 	}
@@ -111,6 +113,7 @@ export function migratePosition(
 	value: unknown,
 	migrations: Readonly<Record<number, PositionMigration>> = POSITION_MIGRATIONS,
 	target: number = SAVED_POSITION_VERSION,
+	nowMs = Number.POSITIVE_INFINITY,
 ): MigrationOutcome {
 	if (!isRecord(value)) return { kind: 'unreadable', problem: 'it is not an object' };
 	const from = value.v;
@@ -127,7 +130,7 @@ export function migratePosition(
 			return { kind: 'unreadable', problem: `there is no upgrade from its format v${version}` };
 		let next: unknown;
 		try {
-			next = step(state);
+			next = step(state, nowMs);
 		} catch (error) {
 			return {
 				kind: 'unreadable',
@@ -151,9 +154,10 @@ export type SavedPosition =
 export function readSavedPosition(
 	value: unknown,
 	migrations: Readonly<Record<number, PositionMigration>> = POSITION_MIGRATIONS,
+	nowMs?: number,
 ): SavedPosition {
 	if (value === undefined) return { kind: 'none' };
-	const migrated = migratePosition(value, migrations, SAVED_POSITION_VERSION);
+	const migrated = migratePosition(value, migrations, SAVED_POSITION_VERSION, nowMs);
 	if (migrated.kind === 'newer') return migrated;
 	if (migrated.kind === 'unreadable') return { kind: 'damaged', problem: migrated.problem };
 	const problem = positionProblem(migrated.state);

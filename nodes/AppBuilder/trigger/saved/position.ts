@@ -1,24 +1,25 @@
 import { cursorStateProblem, DEFAULT_LOOKBACK_MS, type CursorState } from '../cursor/cursor';
-import { isAfterFloor, raiseFloor } from '../cursor/floor';
+import { floorBefore, isAfterFloor, later, raiseFloor, type CursorPosition } from '../cursor/floor';
 import { isRecord, isTime, ownValue } from '../cursor/storedShapes';
 import { rhythmProblem, type FormRhythm } from '../quiet/formRhythm';
 
 /**
  * What a trigger saves between polls, and what it keeps of a form it does
  * not read (docs/trigger.md, "Watching every form"). Pure. No single answer
- * shrinks it: a form absent from one list answer, or not watched, keeps its
- * whole cursor until it has been away both long and often enough.
+ * shrinks it: a form absent from one list answer keeps its whole cursor
+ * until it has been away both long and often enough; only a form taken out
+ * of the trigger's settings (Watch: One Form, another form) loses it.
  */
 export interface TriggerPosition {
 	/** The app and the event (`appId/event`); another app or event starts over. */
 	scope: string;
-	/** Per form page ID, its cursor: the forms watched and those away. */
+	/** Per form page ID, its cursor: the forms listed (read or not) and those away. */
 	forms: Record<string, CursorState>;
-	/** Forms with a cursor that the last polls did not watch: since when, and for how many polls. */
+	/** Forms watched but out of the app's list: since when, and for how many polls. */
 	away: Record<string, Absence>;
 	/** Forms whose cursor does not know which undated inquiries were handled: its next read takes those present as handled. */
 	undatedUnknown: string[];
-	/** When the trigger began to watch every form of the app (or Since, when earlier); kept while it watches one form. */
+	/** When the trigger began to watch every form of the app (or Since, when earlier); absent under One Form. */
 	allFormsSince?: number;
 	/** Page IDs of the forms the last poll did not reach, to read first. */
 	leftOver: string[];
@@ -29,7 +30,7 @@ export interface TriggerPosition {
 export interface Absence {
 	/** When the form was first found away (epoch ms). */
 	since: number;
-	/** Polls that read the app's list (or watched another form) without it. */
+	/** Polls that read the app's list without it. */
 	polls: number;
 }
 
@@ -37,12 +38,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** A form away this long and for this many polls keeps a small cursor (both must be reached). */
 export const SHRINK_AFTER_MS = 90 * DAY_MS;
 export const SHRINK_AFTER_POLLS = 1000;
-/** A form away this long and for this many polls is forgotten (both must be reached). */
+/** A form away this long and for this many polls is forgotten (forgottenCursor; both must be reached). */
 export const FORGET_AFTER_MS = 365 * DAY_MS;
 export const FORGET_AFTER_POLLS = 10_000;
 /** Whole cursors kept at most: an app lists at most this many forms (appForms.ts). */
 export const MAX_WHOLE_CURSORS = 1000;
-/** Forms away past the whole cursors keep a small one (compactCursor); past this many more, the longest away are forgotten. */
+/** Forms away past the whole cursors keep a small one (compactCursor); past this many more, the longest away are dropped. */
 export const MAX_SMALL_CURSORS = 1000;
 /** Emitted keys a small cursor keeps: its newest. */
 export const SMALL_CURSOR_KEYS = 10;
@@ -64,30 +65,45 @@ export interface PollFindings {
 	quiet?: ReadonlyMap<string, FormRhythm>;
 }
 
-/** The position after a poll: forms read take their new cursor, every other form keeps its own. */
+/** The watch rule as the position needs it (plan/watch.ts). */
+export interface WatchedForms {
+	/** Whether a saved form stays: the forms of the settings (away ones too), never one dropped from them. */
+	keeps(pageId: string): boolean;
+	/** What a form listed now keeps when it is not read: its cursor, or where its watch starts. */
+	startOf(pageId: string): { cursor: CursorState; undatedUnknown: boolean };
+	allFormsSince: number | undefined;
+	nowMs: number;
+}
+
+/** The position after a poll: forms read take their new cursor, every other form watched keeps its start. */
 export function nextPosition(
 	previous: TriggerPosition | undefined,
 	scope: string,
 	findings: PollFindings,
-	watch: { allForms: boolean; nowMs: number; allFormsSince: number },
+	watch: WatchedForms,
 ): TriggerPosition {
 	// Another app or event starts over.
 	const saved = previous?.scope === scope ? previous : undefined;
+	const { nowMs } = watch;
 	const listed = new Set(findings.listed);
 	const forms: Array<[string, CursorState]> = [];
+	const unknown = new Set<string>();
 	for (const pageId of findings.listed) {
-		const cursor = findings.read.get(pageId) ?? ownValue(saved?.forms, pageId);
-		if (cursor !== undefined) forms.push([pageId, cursor]);
+		const read = findings.read.get(pageId);
+		const start = read === undefined ? watch.startOf(pageId) : undefined;
+		forms.push([pageId, read ?? (start as { cursor: CursorState }).cursor]);
+		if (start?.undatedUnknown) unknown.add(pageId);
 	}
 
 	const awayForms: Array<{ pageId: string; cursor: CursorState; absence: Absence }> = [];
 	for (const [pageId, cursor] of Object.entries(saved?.forms ?? {})) {
-		if (listed.has(pageId)) continue;
+		if (listed.has(pageId) || !watch.keeps(pageId)) continue;
 		const before = ownValue(saved?.away, pageId);
-		const absence = { since: before?.since ?? watch.nowMs, polls: (before?.polls ?? 0) + 1 };
-		if (absence.polls >= FORGET_AFTER_POLLS && watch.nowMs - absence.since >= FORGET_AFTER_MS)
-			continue;
-		awayForms.push({ pageId, cursor, absence });
+		awayForms.push({
+			pageId,
+			cursor,
+			absence: { since: before?.since ?? nowMs, polls: (before?.polls ?? 0) + 1 },
+		});
 	}
 	// The most recently gone first: they are the likeliest back.
 	awayForms.sort(
@@ -95,19 +111,25 @@ export function nextPosition(
 			b.absence.since - a.absence.since || (a.pageId < b.pageId ? -1 : a.pageId > b.pageId ? 1 : 0),
 	);
 
-	const unknown = new Set(
-		(saved?.undatedUnknown ?? []).filter((pageId) => !findings.read.has(pageId)),
-	);
 	const away: Array<[string, Absence]> = [];
-	const watched = forms.length;
+	const wasUnknown = new Set(saved?.undatedUnknown ?? []);
 	awayForms.forEach(({ pageId, cursor, absence }, index) => {
-		const rank = watched + index;
+		const rank = findings.listed.length + index;
 		if (rank >= MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS) return;
+		const awayFor = (polls: number, ms: number) =>
+			absence.polls >= polls && nowMs - absence.since >= ms;
+		const forgotten = awayFor(FORGET_AFTER_POLLS, FORGET_AFTER_MS);
 		const small =
-			rank >= MAX_WHOLE_CURSORS ||
-			(absence.polls >= SHRINK_AFTER_POLLS && watch.nowMs - absence.since >= SHRINK_AFTER_MS);
-		forms.push([pageId, small ? compactCursor(cursor, absence.since) : cursor]);
-		if (small) unknown.add(pageId);
+			forgotten || rank >= MAX_WHOLE_CURSORS || awayFor(SHRINK_AFTER_POLLS, SHRINK_AFTER_MS);
+		forms.push([
+			pageId,
+			forgotten
+				? forgottenCursor(cursor, nowMs)
+				: small
+					? compactCursor(cursor, absence.since)
+					: cursor,
+		]);
+		if (small || wasUnknown.has(pageId)) unknown.add(pageId);
 		away.push([pageId, absence]);
 	});
 
@@ -115,15 +137,12 @@ export function nextPosition(
 	const quiet: Array<[string, FormRhythm]> = [];
 	for (const [pageId, rhythm] of findings.quiet ?? [])
 		if (remembered.has(pageId)) quiet.push([pageId, rhythm]);
-	const allFormsSince = watch.allForms
-		? (saved?.allFormsSince ?? watch.allFormsSince)
-		: saved?.allFormsSince;
 	return {
 		scope,
 		forms: Object.fromEntries(forms),
 		away: Object.fromEntries(away),
-		undatedUnknown: [...unknown].filter((pageId) => remembered.has(pageId)).sort(),
-		...(allFormsSince === undefined ? {} : { allFormsSince }),
+		undatedUnknown: [...unknown].sort(),
+		...(watch.allFormsSince === undefined ? {} : { allFormsSince: watch.allFormsSince }),
 		leftOver: [...findings.leftOver],
 		quiet: Object.fromEntries(quiet),
 	};
@@ -135,16 +154,29 @@ export function nextPosition(
  * form loses older late arrivals and undated leads of its absence.
  */
 export function compactCursor(cursor: CursorState, awaySince: number): CursorState {
-	const seen = new Map(Object.entries(cursor.seen));
+	return newestOf(cursor, SMALL_CURSOR_KEYS, awaySince);
+}
+
+/** A form forgotten: no key older than now, and a floor that follows the clock, so back it starts at its return. */
+export function forgottenCursor(cursor: CursorState, nowMs: number): CursorState {
+	const small = compactCursor(cursor, nowMs);
+	return withFloor(small, later(small.floor, floorBefore(nowMs)));
+}
+
+function newestOf(cursor: CursorState, keys: number, capAt: number): CursorState {
 	const floor = raiseFloor(
 		cursor.floor,
-		seen,
-		{ lookbackMs: DEFAULT_LOOKBACK_MS, maxTracked: SMALL_CURSOR_KEYS, nowMs: awaySince },
+		new Map(Object.entries(cursor.seen)),
+		{ lookbackMs: DEFAULT_LOOKBACK_MS, maxTracked: keys, nowMs: capAt },
 		undefined,
 	);
-	const newest: Array<[string, number]> = [];
-	for (const [key, time] of seen) if (isAfterFloor(time, key, floor)) newest.push([key, time]);
-	return { floor, seen: Object.fromEntries(newest), undated: '' };
+	return withFloor(cursor, floor);
+}
+
+/** The cursor at `floor`, keeping the keys after it and no undated table. */
+function withFloor(cursor: CursorState, floor: CursorPosition): CursorState {
+	const after = Object.entries(cursor.seen).filter(([key, time]) => isAfterFloor(time, key, floor));
+	return { floor, seen: Object.fromEntries(after), undated: '' };
 }
 
 /** What keeps a stored value from being a position of the current format, in words for an error; undefined if nothing. */

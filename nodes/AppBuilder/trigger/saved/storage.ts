@@ -56,24 +56,31 @@ export function isStagedCopy(nodeData: Record<string, unknown>): boolean {
 	return !('__dataChanged' in nodeData);
 }
 
+/** A position of release 0.1.0 has no owner: the node of its name that polls first under this release takes it. */
+export function adoptOwnerless(nodeId: string | undefined, stores: TriggerStores): void {
+	if (nodeId !== undefined && stores.node[STATE_KEY] !== undefined && !(OWNER_KEY in stores.node))
+		stores.node[OWNER_KEY] = nodeId;
+}
+
 /** The saved position in the current format; one it cannot read throws, never starts over (leads would be lost). */
 export function readTriggerPosition(
 	nodeId: string | undefined,
 	stores: TriggerStores,
+	nowMs?: number,
 ): TriggerPosition | undefined {
 	const stored = storedPosition(nodeId, stores);
-	const saved = readSavedPosition(readOut(stored, 0));
+	const saved = readSavedPosition(readOut(stored, 0), undefined, nowMs);
 	if (saved.kind === 'none') return undefined;
 	if (saved.kind === 'readable') return saved.state;
 	if (saved.kind === 'newer') {
 		throw new UnusablePosition(
 			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${saved.version}; this release reads up to v${SAVED_POSITION_VERSION})`,
-			`${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${startOver(stores, stored)}`,
+			`${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${START_OVER}`,
 		);
 	}
 	throw new UnusablePosition(
 		`The trigger's saved position cannot be read: ${saved.problem}`,
-		`No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${startOver(stores, stored)}`,
+		`No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${START_OVER}`,
 	);
 }
 
@@ -139,14 +146,6 @@ function isPositionCopy(value: unknown): value is PositionCopy {
 const STOPPED =
 	'The trigger stops here rather than guess which inquiries it already sent, and keeps its saved position as it is.';
 
-/** A copy of the node has a new ID and starts afresh; but a 0.1.0 position has no owner and follows the node's name. */
-function startOver(stores: TriggerStores, stored: unknown): string {
-	const unowned =
-		stored !== undefined &&
-		stored === stores.node[STATE_KEY] &&
-		stores.node[OWNER_KEY] === undefined;
-	const name = unowned
-		? " Keep the name the copy is given (not this node's name): a position of release 0.1.0 is kept under the node's name."
-		: '';
-	return `To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Poll), and inquiries submitted since the last successful poll are not emitted (App Builder > Get Many Inquiries with Submitted After lists them).${name}`;
-}
+/** A copy of the node has a new ID and starts afresh. */
+const START_OVER =
+	'To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Poll), and inquiries submitted since the last successful poll are not emitted (App Builder > Get Many Inquiries with Submitted After lists them).';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 
 import { FormsPoll, type FormOutcome } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
+import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 
 /**
@@ -95,7 +96,7 @@ describe('a trigger watching every form of an app, against a model', () => {
 							saved,
 							scope: 'app/new',
 							listed: FORMS.filter((_, index) => listed.has(index)),
-							allForms: true,
+							watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, clock),
 							cursorOptions: {
 								mode: 'new',
 								firstPoll: { kind: 'none' },

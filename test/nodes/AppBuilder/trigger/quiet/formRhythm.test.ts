@@ -2,6 +2,7 @@ import fc from 'fast-check';
 
 import type { CursorEvent } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import { FormsPoll, type FormOutcome } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
+import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import {
 	nextRhythm,
 	quietSpell,
@@ -108,7 +109,7 @@ function simulate(forms: FormLife[], rule: QuietRule): Map<string, number[]> {
 			saved,
 			scope: 'app/new',
 			listed: forms.map((form) => form.pageId),
-			allForms: true,
+			watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, now),
 			cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10_000, nowMs: now },
 			quiet: rule,
 			nowMs: now,
@@ -164,7 +165,7 @@ describe('Alert When Quiet, over 90 days of leads', () => {
 });
 
 describe('a form rhythm', () => {
-	it("judges a form out of the app's list, but not one only left unwatched by Watch: One Form", () => {
+	it("judges a form out of the app's list, but not one taken out of the watch by Watch: One Form", () => {
 		const quietSince = T0 - 30 * DAY;
 		const saved: TriggerPosition = {
 			scope: 'app/new',
@@ -182,7 +183,11 @@ describe('a form rhythm', () => {
 				saved,
 				scope: 'app/new',
 				listed: ['a'],
-				allForms,
+				watch: new Watch(
+					saved,
+					{ pageId: allForms ? undefined : 'a', firstPoll: { kind: 'none' } },
+					T0,
+				),
 				cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 },
 				quiet: { kind: 'fixed', afterMs: DAY },
 				nowMs: T0,

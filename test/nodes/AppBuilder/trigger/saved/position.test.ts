@@ -1,5 +1,6 @@
 import {
 	compactCursor,
+	forgottenCursor,
 	FORGET_AFTER_MS,
 	FORGET_AFTER_POLLS,
 	SHRINK_AFTER_MS,
@@ -13,7 +14,7 @@ import {
 	type TriggerPosition,
 } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import type { CursorState } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
-import { formStarts } from '../../../../../nodes/AppBuilder/trigger/plan/formCursor';
+import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 
 describe("the trigger's saved position over its forms", () => {
 	const cursor = (newest: number, keys: string[] = ['k']): CursorState => ({
@@ -34,9 +35,12 @@ describe("the trigger's saved position over its forms", () => {
 		quiet: {},
 		...extra,
 	});
-	const ALL = { allForms: true, nowMs: 0, allFormsSince: 0 };
-	const ONE = { allForms: false, nowMs: 0, allFormsSince: 0 };
 	const NONE = { kind: 'none' } as const;
+	/** The watch of every form (`saved` decides since when), or of form `a`, at `nowMs`. */
+	const ALL = (saved: TriggerPosition | undefined, nowMs = 0) =>
+		new Watch(saved, { pageId: undefined, firstPoll: NONE }, nowMs);
+	const ONE = (saved: TriggerPosition | undefined, nowMs = 0, pageId = 'a') =>
+		new Watch(saved, { pageId, firstPoll: NONE }, nowMs);
 
 	it('keeps the cursors of forms that failed or were not reached, and takes the new ones of forms read', () => {
 		const previous = position({ a: cursor(1), b: cursor(2), c: cursor(3) });
@@ -44,18 +48,26 @@ describe("the trigger's saved position over its forms", () => {
 			previous,
 			SCOPE,
 			{ listed: ['a', 'b', 'c'], read: new Map([['a', cursor(10)]]), leftOver: ['c'] },
-			ONE,
+			ALL(previous),
 		);
 		expect(next).toEqual(
-			position({ a: cursor(10), b: cursor(2), c: cursor(3) }, { leftOver: ['c'] }),
+			position(
+				{ a: cursor(10), b: cursor(2), c: cursor(3) },
+				{ leftOver: ['c'], allFormsSince: 0 },
+			),
 		);
 	});
 
 	it('starts over for another app or event', () => {
 		const previous = { ...position({ a: cursor(1) }), scope: 'other/new' };
 		expect(
-			nextPosition(previous, SCOPE, { listed: ['a'], read: new Map(), leftOver: [] }, ONE).forms,
-		).toEqual({});
+			nextPosition(
+				previous,
+				SCOPE,
+				{ listed: ['a'], read: new Map(), leftOver: [] },
+				ONE(undefined, 5),
+			).forms,
+		).toEqual({ a: { floor: { time: 5, key: '' }, seen: {}, undated: '' } });
 	});
 
 	it('keeps the whole cursor of a form missing from one list answer, counts its absence, and forgets the absence when it is back', () => {
@@ -64,7 +76,7 @@ describe("the trigger's saved position over its forms", () => {
 			watching,
 			SCOPE,
 			{ listed: ['a'], read: new Map(), leftOver: [] },
-			{ ...ALL, nowMs: 500 },
+			ALL(watching, 500),
 		);
 		expect(missing.forms.b).toEqual(cursor(7, ['x']));
 		expect(missing.away).toEqual({ b: { since: 500, polls: 1 } });
@@ -72,7 +84,7 @@ describe("the trigger's saved position over its forms", () => {
 			missing,
 			SCOPE,
 			{ listed: [], read: new Map(), leftOver: [] },
-			{ ...ALL, nowMs: 600 },
+			ALL(missing, 600),
 		);
 		expect(stillMissing.away).toEqual({ a: { since: 600, polls: 1 }, b: { since: 500, polls: 2 } });
 		expect(stillMissing.forms).toEqual(watching.forms);
@@ -80,18 +92,14 @@ describe("the trigger's saved position over its forms", () => {
 			stillMissing,
 			SCOPE,
 			{ listed: ['a', 'b'], read: new Map([['b', cursor(8)]]), leftOver: [] },
-			{ ...ALL, nowMs: 700 },
+			ALL(stillMissing, 700),
 		);
 		expect(back.away).toEqual({});
 		expect(back.forms).toEqual({ a: cursor(5), b: cursor(8) });
-		expect(formStarts(back, { allForms: true, firstPoll: NONE })('b')).toEqual({
-			kind: 'cursor',
-			cursor: cursor(8),
-			undatedUnknown: false,
-		});
+		expect(ALL(back, 800).startOf('b')).toEqual({ cursor: cursor(8), undatedUnknown: false });
 	});
 
-	it('forgets a form only once it has been away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS', () => {
+	it('forgets a form only once it has been away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS: back, it starts at its return', () => {
 		const away = (since: number, polls: number) =>
 			position({ a: cursor(5), b: cursor(7) }, { away: { b: { since, polls } }, allFormsSince: 0 });
 		const after = (previous: TriggerPosition, nowMs: number) =>
@@ -99,17 +107,31 @@ describe("the trigger's saved position over its forms", () => {
 				previous,
 				SCOPE,
 				{ listed: ['a'], read: new Map(), leftOver: [] },
-				{ ...ALL, nowMs },
+				ALL(previous, nowMs),
 			);
-		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS).forms)).toEqual([
-			'a',
-		]);
-		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS - 2), FORGET_AFTER_MS * 10).forms)).toEqual(
-			['a', 'b'],
-		);
-		expect(Object.keys(after(away(0, FORGET_AFTER_POLLS * 10), FORGET_AFTER_MS - 1).forms)).toEqual(
-			['a', 'b'],
-		);
+		const forgotten = after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS);
+		expect(forgotten.forms.b).toEqual({
+			floor: { time: FORGET_AFTER_MS, key: '' },
+			seen: {},
+			undated: '',
+		});
+		// Back, it starts at its return: nothing it emitted before, no undated lead present.
+		expect(ALL(forgotten, FORGET_AFTER_MS + 1).startOf('b')).toEqual({
+			cursor: forgotten.forms.b,
+			undatedUnknown: true,
+		});
+		expect(after(away(0, FORGET_AFTER_POLLS - 2), FORGET_AFTER_MS * 10).forms.b).toEqual(cursor(7));
+		expect(after(away(0, FORGET_AFTER_POLLS * 10), FORGET_AFTER_MS - 1).forms.b).toEqual(cursor(7));
+	});
+
+	it('a forgotten form keeps a record dated in the future it emitted, and its floor follows the clock', () => {
+		const withFuture: CursorState = { ...cursor(5), seen: { old: 5, ahead: 9_000 } };
+		expect(forgottenCursor(withFuture, 1_000)).toEqual({
+			floor: { time: 1_000, key: '' },
+			seen: { ahead: 9_000 },
+			undated: '',
+		});
+		expect(forgottenCursor(forgottenCursor(withFuture, 1_000), 2_000).floor.time).toBe(2_000);
 	});
 
 	it('makes the cursor of a form small once it has been away for both SHRINK_AFTER_MS and SHRINK_AFTER_POLLS, its undated inquiries then unknown', () => {
@@ -124,7 +146,7 @@ describe("the trigger's saved position over its forms", () => {
 				previous,
 				SCOPE,
 				{ listed: ['a'], read: new Map(), leftOver: [] },
-				{ ...ALL, nowMs },
+				ALL(previous, nowMs),
 			);
 		const shrunk = after(away(0, SHRINK_AFTER_POLLS - 1), SHRINK_AFTER_MS);
 		expect(Object.keys(shrunk.forms.b.seen)).toHaveLength(SMALL_CURSOR_KEYS);
@@ -137,27 +159,36 @@ describe("the trigger's saved position over its forms", () => {
 		);
 	});
 
-	it('keeps when the watch of every form began, and the other forms, across a switch to One Form and back', () => {
-		const watching = position({ a: cursor(5), b: cursor(7) }, { allFormsSince: 100 });
+	it('a switch to One Form drops the other forms and when the watch of every form began; back to All Forms, it begins anew', () => {
+		const watching = position(
+			{ a: cursor(5), b: cursor(7) },
+			{
+				allFormsSince: 100,
+				away: { b: { since: 50, polls: 3 } },
+				quiet: { b: { since: 1, weeks: [] } },
+			},
+		);
 		const oneForm = nextPosition(
 			watching,
 			SCOPE,
 			{ listed: ['a'], read: new Map([['a', cursor(9)]]), leftOver: [] },
-			{ ...ONE, nowMs: 900, allFormsSince: 900 },
+			ONE(watching, 900),
 		);
-		expect(oneForm.allFormsSince).toBe(100);
-		expect(oneForm.forms.b).toEqual(cursor(7));
+		expect(oneForm).toEqual(position({ a: cursor(9) }));
 		const allAgain = nextPosition(
 			oneForm,
 			SCOPE,
 			{ listed: ['a', 'b'], read: new Map(), leftOver: [] },
-			{ ...ALL, nowMs: 950, allFormsSince: 950 },
+			ALL(oneForm, 950),
 		);
-		expect(allAgain.allFormsSince).toBe(100);
-		expect(allAgain.forms).toEqual({ a: cursor(9), b: cursor(7) });
+		expect(allAgain.allFormsSince).toBe(950);
+		expect(allAgain.forms).toEqual({
+			a: cursor(9),
+			b: { floor: { time: 950, key: '' }, seen: {}, undated: '' },
+		});
 	});
 
-	it(`past ${MAX_WHOLE_CURSORS} forms the longest away keep a small cursor, and past ${MAX_SMALL_CURSORS} more are forgotten`, () => {
+	it(`past ${MAX_WHOLE_CURSORS} forms the longest away keep a small cursor, and past ${MAX_SMALL_CURSORS} more are dropped`, () => {
 		const count = MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS + 3;
 		const forms: Record<string, CursorState> = {};
 		const away: TriggerPosition['away'] = {};
@@ -172,7 +203,7 @@ describe("the trigger's saved position over its forms", () => {
 			position(forms, { away, allFormsSince: 0 }),
 			SCOPE,
 			{ listed: [], read: new Map(), leftOver: [] },
-			{ ...ALL, nowMs: 5 },
+			ALL(position(forms), 5),
 		);
 		const kept = Object.keys(next.forms);
 		expect(kept).toHaveLength(MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS);

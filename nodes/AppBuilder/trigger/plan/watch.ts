@@ -1,0 +1,121 @@
+import {
+	planPoll,
+	recordsToKeepGiven,
+	type CursorEvent,
+	type CursorOptions,
+	type CursorState,
+	type FirstPoll,
+	type PollPlan,
+	type RecordsToKeep,
+} from '../cursor/cursor';
+import { floorBefore } from '../cursor/floor';
+import { ownValue } from '../cursor/storedShapes';
+import type { TriggerPosition } from '../saved/position';
+
+// The watch rule, the one place that decides how each form starts (docs/trigger.md, first lines):
+// a lead is emitted once if it was submitted while its form was watched, never if not.
+
+/** How a form starts in this poll. */
+export interface FormStart {
+	/** Set when the form's watch begins with this read: the cursor's own first poll, as this says. */
+	firstPoll?: FirstPoll;
+	/** The cursor planned on, or kept when the form is not read in this poll. */
+	cursor: CursorState;
+	/** Whether the cursor's next read takes the undated inquiries present as handled. */
+	undatedUnknown: boolean;
+}
+
+export class Watch {
+	/** When the watch of every form began, as saved after this poll; undefined under One Form. */
+	readonly allFormsSince: number | undefined;
+	/** This poll begins the watch or changes which forms it holds: saved even when no form is read. */
+	readonly changes: boolean;
+	/** The saved position already watches what the settings ask; before, a failure is shown at once (setting up). */
+	readonly begun: boolean;
+	/** The saved watch of every form goes on (under All Forms, or One Form picked from it). */
+	private readonly since: number | undefined;
+	private readonly beginsAt: number;
+	private readonly unknown: ReadonlySet<string>;
+
+	/**
+	 * Under All Forms every form of the app is watched, listed, read or not;
+	 * under One Form that form. A form that stays watched across a change of
+	 * Watch keeps where it stopped; one that leaves loses its cursor; one that
+	 * comes in starts at that poll. On First Poll applies to the trigger's
+	 * first poll only (a position saved again would emit leads twice).
+	 */
+	constructor(
+		private readonly saved: TriggerPosition | undefined,
+		private readonly settings: { pageId: string | undefined; firstPoll: FirstPoll },
+		readonly nowMs: number,
+	) {
+		const { pageId, firstPoll } = settings;
+		const first = saved === undefined;
+		this.since = saved?.allFormsSince;
+		this.unknown = new Set(saved?.undatedUnknown);
+		this.beginsAt =
+			first && firstPoll.kind === 'since' ? Math.min(firstPoll.sinceMs, nowMs) : nowMs;
+		this.allFormsSince = pageId === undefined ? (this.since ?? this.beginsAt) : undefined;
+		this.changes =
+			first ||
+			(pageId === undefined
+				? this.since === undefined
+				: this.since !== undefined || Object.keys(saved.forms).some((form) => form !== pageId));
+		this.begun =
+			this.since !== undefined ||
+			(pageId !== undefined && ownValue(saved?.forms, pageId) !== undefined);
+	}
+
+	/** Whether a saved form stays in the position: every form under All Forms, the one form under One Form. */
+	keeps(pageId: string): boolean {
+		return this.settings.pageId === undefined || pageId === this.settings.pageId;
+	}
+
+	startOf(pageId: string): FormStart {
+		const kept = this.keeps(pageId) ? ownValue(this.saved?.forms, pageId) : undefined;
+		if (kept !== undefined) return { cursor: kept, undatedUnknown: this.unknown.has(pageId) };
+		// Watched since then, never read: every lead since, undated ones included (none can be told older).
+		if (this.since !== undefined) return { cursor: fromTime(this.since), undatedUnknown: false };
+		const firstPoll = this.saved === undefined ? this.settings.firstPoll : NONE;
+		// From Since, the undated inquiries present at the first read are handled: nothing dates them after it.
+		if (firstPoll.kind === 'since')
+			return { cursor: fromTime(this.beginsAt), undatedUnknown: true };
+		return { firstPoll, cursor: fromTime(this.beginsAt), undatedUnknown: false };
+	}
+}
+
+const NONE: FirstPoll = { kind: 'none' };
+
+/** Nothing emitted after `time` yet. */
+function fromTime(time: number): CursorState {
+	return { floor: floorBefore(time), seen: {}, undated: '' };
+}
+
+/** Which records of the form's answer to keep while it streams past. */
+export function recordsToKeepFor(start: FormStart, options: CursorOptions): RecordsToKeep {
+	return start.firstPoll
+		? recordsToKeepGiven(undefined, { ...options, firstPoll: start.firstPoll })
+		: recordsToKeepGiven(start.cursor, options);
+}
+
+export function planForm(
+	start: FormStart,
+	events: readonly CursorEvent[],
+	options: CursorOptions,
+): PollPlan {
+	if (start.firstPoll)
+		return planPoll(undefined, events, { ...options, firstPoll: start.firstPoll });
+	return planPoll(startingState(start, events, options), events, options);
+}
+
+/** One whose undated inquiries are unknown takes those present as handled, as any first poll does. */
+function startingState(
+	start: FormStart,
+	events: readonly CursorEvent[],
+	options: CursorOptions,
+): CursorState {
+	if (!start.undatedUnknown) return start.cursor;
+	const undated = events.filter((event) => event.time === undefined);
+	const handled = planPoll(undefined, undated, { ...options, firstPoll: NONE }).baseline;
+	return { ...start.cursor, undated: handled.undated };
+}

@@ -1,0 +1,110 @@
+import type { CursorState, FirstPoll } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import { planForm, Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
+import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+
+describe('the watch rule: how each form starts', () => {
+	const cursor = (newest: number): CursorState => ({
+		floor: { time: newest - 1000, key: '' },
+		seen: { k: newest },
+		undated: '',
+	});
+	const position = (
+		forms: Record<string, CursorState>,
+		extra: Partial<TriggerPosition> = {},
+	): TriggerPosition => ({
+		scope: 'app_1/new',
+		forms,
+		away: {},
+		undatedUnknown: [],
+		leftOver: [],
+		quiet: {},
+		...extra,
+	});
+	const NONE: FirstPoll = { kind: 'none' };
+	const LATEST: FirstPoll = { kind: 'latest', count: 3 };
+	const NOW = 10_000;
+	const from = (time: number): CursorState => ({
+		floor: { time, key: '' },
+		seen: {},
+		undated: '',
+	});
+	const all = (saved: TriggerPosition | undefined, firstPoll: FirstPoll = NONE) =>
+		new Watch(saved, { pageId: undefined, firstPoll }, NOW);
+	const one = (saved: TriggerPosition | undefined, pageId: string, firstPoll: FirstPoll = NONE) =>
+		new Watch(saved, { pageId, firstPoll }, NOW);
+
+	it("the trigger's first poll goes by On First Poll for every form, and records when the watch of every form began", () => {
+		const watch = all(undefined, LATEST);
+		expect(watch.startOf('a')).toEqual({
+			firstPoll: LATEST,
+			cursor: from(NOW),
+			undatedUnknown: false,
+		});
+		expect(watch).toMatchObject({ allFormsSince: NOW, changes: true, begun: false });
+		// Since: every lead from then on; the undated ones present at the first read have no time to be newer.
+		const since = all(undefined, { kind: 'since', sinceMs: 500 });
+		expect(since.startOf('a')).toEqual({ cursor: from(500), undatedUnknown: true });
+		expect(since.allFormsSince).toBe(500);
+		expect(one(undefined, 'a')).toMatchObject({
+			allFormsSince: undefined,
+			changes: true,
+			begun: false,
+		});
+	});
+
+	it('watching every form: a form with a cursor carries on; one never read starts from when the watch began, its undated leads new', () => {
+		const saved = position({ a: cursor(5) }, { allFormsSince: 100, undatedUnknown: ['a'] });
+		const watch = all(saved, LATEST);
+		expect(watch.startOf('a')).toEqual({ cursor: cursor(5), undatedUnknown: true });
+		expect(watch.startOf('added-later')).toEqual({ cursor: from(100), undatedUnknown: false });
+		expect(watch).toMatchObject({ allFormsSince: 100, changes: false, begun: true });
+	});
+
+	it('All Forms to One Form: the form stays watched (from when the watch began, when never read); the others are dropped', () => {
+		const saved = position({ a: cursor(5), b: cursor(7) }, { allFormsSince: 100 });
+		const neverRead = one(saved, 'c', LATEST);
+		expect(neverRead.startOf('c')).toEqual({ cursor: from(100), undatedUnknown: false });
+		expect(neverRead).toMatchObject({ allFormsSince: undefined, changes: true, begun: true });
+		expect(neverRead.keeps('a')).toBe(false);
+		expect(one(saved, 'a').startOf('a')).toEqual({ cursor: cursor(5), undatedUnknown: false });
+	});
+
+	it('One Form to another form or to All Forms: a form that comes in starts at that poll, never by On First Poll', () => {
+		const saved = position({ a: cursor(5) });
+		const other = one(saved, 'b', LATEST);
+		expect(other.startOf('b')).toEqual({
+			firstPoll: NONE,
+			cursor: from(NOW),
+			undatedUnknown: false,
+		});
+		expect(other).toMatchObject({ changes: true, begun: false });
+		expect(other.keeps('a')).toBe(false);
+		expect(one(saved, 'a')).toMatchObject({ changes: false, begun: true });
+
+		const toAll = all(saved, { kind: 'since', sinceMs: 500 });
+		expect(toAll.startOf('a')).toEqual({ cursor: cursor(5), undatedUnknown: false });
+		expect(toAll.startOf('b')).toEqual({
+			firstPoll: NONE,
+			cursor: from(NOW),
+			undatedUnknown: false,
+		});
+		expect(toAll).toMatchObject({ allFormsSince: NOW, changes: true, begun: false });
+	});
+
+	it('a cursor whose undated leads are unknown takes those present as handled; a form never read emits them', () => {
+		const events = [
+			{ key: 'u', time: undefined },
+			{ key: 'before', time: 99 },
+			{ key: 'after', time: 101 },
+		];
+		const options = { mode: 'new', firstPoll: NONE, maxItems: 10, nowMs: 1000 } as const;
+		const saved = position({}, { allFormsSince: 100 });
+		expect(planForm(all(saved).startOf('new'), events, options).toEmit).toEqual([
+			{ key: 'after', time: 101 },
+			{ key: 'u', time: undefined },
+		]);
+		expect(planForm({ cursor: from(100), undatedUnknown: true }, events, options).toEmit).toEqual([
+			{ key: 'after', time: 101 },
+		]);
+	});
+});
