@@ -8,6 +8,8 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
 	testTimeout: 30000,
+	// One fast-check seed per run, printed, and taken from PROPERTY_SEED to replay a failure.
+	setupFilesAfterEnv: ['<rootDir>/test/support/propertySeed.ts'],
 	// The engine and emulator suites each start servers; two workers match the machine.
 	maxWorkers: 2,
 };

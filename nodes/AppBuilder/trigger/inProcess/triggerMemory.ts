@@ -21,6 +21,8 @@ export interface FailureStreak {
 	/** Failed polls in a row. */
 	polls: number;
 	reported: boolean;
+	/** When the last failed poll ended: a clock set back since shifts `since` back with it. */
+	lastAt: number;
 }
 
 export interface FailureReporting {
@@ -99,11 +101,13 @@ export function afterFailedPoll(
 	nowMs: number,
 	reporting: FailureReporting,
 ): { streak: FailureStreak; report: boolean } {
-	const since = previous?.since ?? nowMs;
+	const setBack = Math.max(0, (previous?.lastAt ?? nowMs) - nowMs);
+	const since = (previous?.since ?? nowMs) - setBack;
 	const polls = (previous?.polls ?? 0) + 1;
 	const due = polls >= reporting.afterPolls && nowMs - since >= reporting.afterMs;
 	const report = due && previous?.reported !== true;
-	return { streak: { since, polls, reported: report || previous?.reported === true }, report };
+	const reported = report || previous?.reported === true;
+	return { streak: { since, polls, reported, lastAt: nowMs }, report };
 }
 
 /** Counts a failed poll of the trigger; `report` is true for the one poll that reports the streak. */

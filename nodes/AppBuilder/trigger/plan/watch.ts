@@ -77,9 +77,6 @@ export class Watch {
 		// Watched since then, never read: every lead since, undated ones included (none can be told older).
 		if (this.since !== undefined) return { cursor: fromTime(this.since), undatedUnknown: false };
 		const firstPoll = this.saved === undefined ? this.settings.firstPoll : NONE;
-		// From Since, the undated inquiries present at the first read are handled: nothing dates them after it.
-		if (firstPoll.kind === 'since')
-			return { cursor: fromTime(this.beginsAt), undatedUnknown: true };
 		return { firstPoll, cursor: fromTime(this.beginsAt), undatedUnknown: false };
 	}
 }
@@ -93,9 +90,11 @@ function fromTime(time: number): CursorState {
 
 /** Which records of the form's answer to keep while it streams past. */
 export function recordsToKeepFor(start: FormStart, options: CursorOptions): RecordsToKeep {
-	return start.firstPoll
-		? recordsToKeepGiven(undefined, { ...options, firstPoll: start.firstPoll })
-		: recordsToKeepGiven(start.cursor, options);
+	const { firstPoll, cursor } = asRead(start);
+	return recordsToKeepGiven(firstPoll ? undefined : cursor, {
+		...options,
+		firstPoll: firstPoll ?? NONE,
+	});
 }
 
 export function planForm(
@@ -103,9 +102,20 @@ export function planForm(
 	events: readonly CursorEvent[],
 	options: CursorOptions,
 ): PollPlan {
-	if (start.firstPoll)
-		return planPoll(undefined, events, { ...options, firstPoll: start.firstPoll });
-	return planPoll(startingState(start, events, options), events, options);
+	const read = asRead(start);
+	if (read.firstPoll) return planPoll(undefined, events, { ...options, firstPoll: read.firstPoll });
+	return planPoll(startingState(read, events, options), events, options);
+}
+
+/**
+ * A form as read: the cursor's own first poll, or a cursor. Since is a cursor
+ * from then whose undated inquiries present are handled (nothing dates them
+ * after it); not read then, they are new at its first read, as for any form
+ * read after its watch began.
+ */
+function asRead(start: FormStart): FormStart {
+	if (start.firstPoll?.kind !== 'since') return start;
+	return { cursor: fromTime(start.firstPoll.sinceMs), undatedUnknown: true };
 }
 
 /** One whose undated inquiries are unknown takes those present as handled, as any first poll does. */

@@ -126,13 +126,24 @@ describe('when a failing trigger reports its failure', () => {
 		expect(reportsAt([0, 0, 0, 0], { afterPolls: 2, afterMs: 0 })).toEqual([0]);
 	});
 
+	it('a clock set back during an outage does not put off its report', () => {
+		// Set back an hour after the second poll: the outage has lasted 15 minutes by the fourth.
+		expect(reportsAt([100, 110, 50, 55])).toEqual([55]);
+		expect(reportsAt([100, 100, 40], { afterPolls: 3, afterMs: 0 })).toEqual([40]);
+	});
+
 	it('counts per trigger, and a success starts the count again', () => {
 		const policy = { afterPolls: 2, afterMs: 0 };
 		expect(recordFailedPoll('wf:a', 'reads', 0, policy).report).toBe(false);
 		expect(recordFailedPoll('wf:b', 'reads', 0, policy).report).toBe(false);
 		expect(recordFailedPoll('wf:a', 'reads', 1, policy).report).toBe(true);
 		expect(recordFailedPoll('wf:a', 'reads', 2, policy).report).toBe(false);
-		expect(recordSucceededPoll('wf:a', 'reads', 6)).toEqual({ since: 0, polls: 3, reported: true });
+		expect(recordSucceededPoll('wf:a', 'reads', 6)).toEqual({
+			since: 0,
+			polls: 3,
+			reported: true,
+			lastAt: 2,
+		});
 		expect(recordSucceededPoll('wf:a', 'reads', 6)).toBeUndefined();
 		expect(recordFailedPoll('wf:a', 'reads', 3, policy).report).toBe(false);
 		expect(recordFailedPoll('wf:a', 'reads', 4, policy).report).toBe(true);

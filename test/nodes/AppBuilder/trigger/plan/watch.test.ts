@@ -41,9 +41,14 @@ describe('the watch rule: how each form starts', () => {
 			undatedUnknown: false,
 		});
 		expect(watch).toMatchObject({ allFormsSince: NOW, changes: true, begun: false });
-		// Since: every lead from then on; the undated ones present at the first read have no time to be newer.
-		const since = all(undefined, { kind: 'since', sinceMs: 500 });
-		expect(since.startOf('a')).toEqual({ cursor: from(500), undatedUnknown: true });
+		// Since: every lead from then on; read later, the form keeps a cursor from then.
+		const SINCE: FirstPoll = { kind: 'since', sinceMs: 500 };
+		const since = all(undefined, SINCE);
+		expect(since.startOf('a')).toEqual({
+			firstPoll: SINCE,
+			cursor: from(500),
+			undatedUnknown: false,
+		});
 		expect(since.allFormsSince).toBe(500);
 		expect(one(undefined, 'a')).toMatchObject({
 			allFormsSince: undefined,
@@ -106,5 +111,8 @@ describe('the watch rule: how each form starts', () => {
 		expect(planForm({ cursor: from(100), undatedUnknown: true }, events, options).toEmit).toEqual([
 			{ key: 'after', time: 101 },
 		]);
+		// Since read at the trigger's first poll: the undated leads present have no time to be after it.
+		const since = all(undefined, { kind: 'since', sinceMs: 100 }).startOf('a');
+		expect(planForm(since, events, options).toEmit).toEqual([{ key: 'after', time: 101 }]);
 	});
 });
