@@ -456,7 +456,7 @@ const FLATTEN_ROUNDS = 9;
 
 /**
  * `--property=N`: the all-forms trigger's model-based property test with N
- * cases (test:quick runs 1,000), and with ALL_FORMS_PROPERTY_SEED set, from
+ * cases (test:quick runs 2,000), and with PROPERTY_SEED set, from
  * that seed; it measures nothing and writes no report.
  */
 const PROPERTY_RUNS = process.argv
