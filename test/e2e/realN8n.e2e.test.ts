@@ -12,6 +12,7 @@ import {
 	lastingFailure,
 	overlappingPolls,
 	renamedTrigger,
+	watchSwitchedToAFormNotReadYet,
 } from './triggerScheduling';
 import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
 
@@ -82,16 +83,17 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
 	}, 300_000);
 
-	it('D, E, F, G side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app', async () => {
+	it('D, E, F, G, H side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once', async () => {
 		const outcomes = await Promise.allSettled([
 			overlappingPolls(n8n),
 			renamedTrigger(n8n),
 			lastingFailure(n8n),
 			allFormsOfAnApp(n8n),
+			watchSwitchedToAFormNotReadYet(n8n),
 		]);
 		const failures = outcomes.flatMap((outcome, index) =>
 			outcome.status === 'rejected'
-				? [`${'DEFG'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
+				? [`${'DEFGH'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
 				: [],
 		);
 		expect(failures).toEqual([]);

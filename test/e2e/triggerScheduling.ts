@@ -424,6 +424,72 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 	}
 }
 
+/**
+ * Item: Watch switched from All Forms of the App to One Form on a form the
+ * trigger could not read yet. The form was watched all along, so its lead
+ * submitted meanwhile comes out once after the switch (a first poll would
+ * take it as handled).
+ */
+export async function watchSwitchedToAFormNotReadYet(n8n: N8nInstance): Promise<void> {
+	const { emu, credential } = await ownEmulator(n8n, 'switch');
+	const contact = { pageId: 'formbuilder_1001_1', pageName: 'Contact Us' };
+	const quote = { pageId: 'formbuilder_1001_2', pageName: 'Quote Request' };
+	const lead = (pageId: string, addedon: number) =>
+		emu.control.addInquiry({ appId: FIXTURE.appId, pageId, addedon, updatedon: addedon })._id;
+	try {
+		emu.control.addApp({
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages: [{ pageId: 'home_1001', pageName: 'Home' }, contact, quote],
+		});
+		const old = lead(quote.pageId, Date.now() - 3_600_000);
+		emu.control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'status',
+			status: 404,
+			times: 1000,
+			pageId: quote.pageId,
+		});
+		const base = newInquiryWorkflow(credential, form);
+		const trigger = base.nodes.find((node) => node.name === 'New Inquiry');
+		const withWatch = (parameters: Record<string, unknown>) =>
+			base.nodes.map((node) =>
+				node === trigger ? { ...node, parameters: { ...node.parameters, ...parameters } } : node,
+			);
+		const allForms = withWatch({ watch: 'allForms', pageId: undefined });
+		const workflowId = await n8n.createWorkflow({
+			...base,
+			name: 'E2E H: All Forms, then One Form on a form not read yet',
+			nodes: allForms,
+		});
+		await n8n.activate(workflowId);
+		await waitForFirstAnswer(emu);
+		const meanwhile = lead(quote.pageId, Date.now());
+		await waitForAnswers(emu, 2, 150_000);
+
+		emu.control.clearFaults();
+		await n8n.api('PUT', `/workflows/${workflowId}`, {
+			name: 'E2E H: All Forms, then One Form on a form not read yet',
+			nodes: withWatch({
+				watch: 'form',
+				pageId: { __rl: true, mode: 'id', value: quote.pageId },
+			}),
+			connections: base.connections,
+			settings: { executionOrder: 'v1' },
+		});
+		await n8n.activate(workflowId);
+		await waitForLeads(n8n, workflowId, [meanwhile], 200_000);
+		await waitForAnswers(emu, 1, 150_000);
+		const executions = (await n8n.executions(workflowId)) as Execution[];
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(triggeredIds(executions)).toEqual([meanwhile]);
+		expect(triggeredIds(executions)).not.toContain(old);
+	} finally {
+		await emu.close();
+	}
+}
+
 interface StoredPosition {
 	allFormsSince?: number;
 	forms?: Record<string, unknown>;

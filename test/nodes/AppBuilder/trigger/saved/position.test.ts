@@ -13,7 +13,15 @@ import {
 	SMALL_CURSOR_KEYS,
 	type TriggerPosition,
 } from '../../../../../nodes/AppBuilder/trigger/saved/position';
-import type { CursorState } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import {
+	DEFAULT_MAX_TRACKED,
+	type CursorEvent,
+	type CursorState,
+} from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import {
+	FormsPoll,
+	MIN_TRACKED_PER_FORM,
+} from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 
 describe("the trigger's saved position over its forms", () => {
@@ -248,4 +256,66 @@ describe("the trigger's saved position over its forms", () => {
 		expect(positionProblem({ ...good, undatedUnknown: [3] })).toMatch(/undatedUnknown/);
 		expect(positionProblem({ ...good, leftOver: [1] })).toMatch(/leftOver/);
 	});
+});
+
+describe("the saved position's size", () => {
+	/** An ID as the API gives them: 24 hexadecimal characters. */
+	const id = (form: number, index: number) =>
+		`${form.toString(16).padStart(8, '0')}${index.toString(16).padStart(16, '0')}`;
+
+	it.each([1, 20, 50])(
+		'%i forms, each with more dated leads than it tracks and a full table of undated ones, stay within the bound per form',
+		(forms) => {
+			const pageIds = Array.from(
+				{ length: forms },
+				(_, index) => `formbuilder_1001_${100 + index}`,
+			);
+			const now = 1_795_000_000_000;
+			// Each poll brings 100 more undated leads per form (what a table tells apart between two polls is about 150).
+			const events = (form: number, undated: number): CursorEvent[] => [
+				...Array.from({ length: 1200 }, (_, index) => ({
+					key: id(form, index),
+					time: now - index,
+				})),
+				...Array.from({ length: undated }, (_, index) => ({
+					key: id(form, 100_000 + index),
+					time: undefined,
+				})),
+			];
+			const setup = (saved: TriggerPosition | undefined) => ({
+				saved,
+				scope: 'app/new',
+				listed: pageIds,
+				watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, now),
+				cursorOptions: {
+					mode: 'new',
+					firstPoll: { kind: 'none' },
+					maxItems: 100_000,
+					nowMs: now,
+				} as const,
+				quiet: { kind: 'off' } as const,
+				nowMs: now,
+			});
+			// A first poll, then polls that emit every lead as new: each form tracks its share and tables its undated ones.
+			let position = new FormsPoll(setup(undefined))
+				.plan(pageIds.map((pageId) => ({ pageId, events: [] })))
+				.commit(0);
+			for (const undated of [100, 200, 300, 400]) {
+				const plan = new FormsPoll(setup(position)).plan(
+					pageIds.map((pageId, form) => ({ pageId, events: events(form, undated) })),
+				);
+				expect(plan.unresolvedUndated.every(({ count }) => count === 0)).toBe(true);
+				position = plan.commit(plan.emissions.length);
+			}
+			const share = Math.max(MIN_TRACKED_PER_FORM, Math.floor(DEFAULT_MAX_TRACKED / forms));
+			for (const cursor of Object.values(position.forms))
+				expect(Object.keys(cursor.seen)).toHaveLength(share);
+			// The bound docs/trigger-internals.md states: per form, its share of IDs at 41 bytes, a table of at most 6,404 characters, 200 more.
+			const perForm = share * 41 + 6_404 + 200;
+			const size = JSON.stringify(position).length;
+			expect(size).toBeLessThanOrEqual(forms * perForm + 300);
+			// The tables are full: the bound is what they take, not a loose ceiling.
+			expect(size).toBeGreaterThan(forms * (share * 41 + 6_000));
+		},
+	);
 });
