@@ -140,6 +140,32 @@ describe('Get Many over all forms of the app, in the n8n engine', () => {
 		);
 	}, 60_000);
 
+	it("takes the credential's secrets out of every inquiry it returns, a broken one's text too", async () => {
+		seed(1);
+		emu().control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId: FORMS[1].pageId,
+			addedon: T0 + 10 * MINUTE,
+			updatedon: T0 + 10 * MINUTE,
+			fields: [{ name: 'name', label: 'Your Name', value: `echo ${FIXTURE.accessToken}` }],
+		});
+		emu().control.addRawInquiry({
+			appId: FIXTURE.appId,
+			pageId: FORMS[2].pageId,
+			json: `{"_id":"broken1","addedon":${(T0 + 11 * MINUTE) / 1000},"note": ${FIXTURE.apiKey}}`,
+		});
+		const run = await getMany({ returnAll: false, limit: 10, simplify: false });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(5);
+		const text = JSON.stringify(run.items.map((item) => item.json));
+		expect(text).not.toContain(FIXTURE.accessToken);
+		expect(text).not.toContain(FIXTURE.apiKey);
+		expect(run.items[0].json).toMatchObject({
+			_id: 'broken1',
+			rawRecord: expect.stringContaining('"note": [redacted]'),
+		});
+	});
+
 	describe('a form whose answer breaks off after its inquiries filled the Limit', () => {
 		/** Contact Us holds the 40 newest leads, the newest first in its answer (m139 to m100); the two other forms 3 older ones each. */
 		const seedNewestFirst = () => {
