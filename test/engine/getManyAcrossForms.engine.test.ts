@@ -104,6 +104,122 @@ describe('Get Many over all forms of the app, in the n8n engine', () => {
 		expect(names(window.items)).toEqual(['m8', 'm7', 'm6']);
 	});
 
+	it('holds at most Limit across forms: Limit 30,000 over 4 forms of 26,000 returns 30,000', async () => {
+		const forms = [...FORMS, { pageId: 'formbuilder_2001_4', pageName: 'Feedback' }];
+		const perForm = 26_000;
+		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: forms });
+		// Form i's inquiries are at seconds i, i + 4, i + 8, ...: the newest 30,000 are 7,500 of each.
+		forms.forEach((form, formIndex) =>
+			emu().control.addInquiries({
+				appId: FIXTURE.appId,
+				pageId: form.pageId,
+				count: perForm,
+				fieldsPerRecord: 1,
+				startTime: T0 + formIndex * 1000,
+				spacingMs: forms.length * 1000,
+			}),
+		);
+		// Paced alike, the four answers stream side by side to their last records.
+		emu().control.configure({ bandwidthBytesPerSecond: 4 * 1024 * 1024 });
+
+		const run = await getMany({ returnAll: false, limit: 30_000 });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(30_000);
+		const times = run.items.map((item) => Date.parse(String(item.json.submittedAt)));
+		const newest = T0 + (forms.length * perForm - 1) * 1000;
+		expect(times[0]).toBe(newest);
+		expect(times[times.length - 1]).toBe(newest - (30_000 - 1) * 1000);
+		expect(times.every((time, index) => index === 0 || time === times[index - 1] - 1000)).toBe(
+			true,
+		);
+		const perPage = new Map<string, number>();
+		for (const item of run.items)
+			perPage.set(String(item.json.pageId), (perPage.get(String(item.json.pageId)) ?? 0) + 1);
+		expect(Object.fromEntries(perPage)).toEqual(
+			Object.fromEntries(forms.map((form) => [form.pageId, 7_500])),
+		);
+	}, 60_000);
+
+	it("takes the credential's secrets out of every inquiry it returns, a broken one's text too", async () => {
+		seed(1);
+		emu().control.addInquiry({
+			appId: FIXTURE.appId,
+			pageId: FORMS[1].pageId,
+			addedon: T0 + 10 * MINUTE,
+			updatedon: T0 + 10 * MINUTE,
+			fields: [{ name: 'name', label: 'Your Name', value: `echo ${FIXTURE.accessToken}` }],
+		});
+		emu().control.addRawInquiry({
+			appId: FIXTURE.appId,
+			pageId: FORMS[2].pageId,
+			json: `{"_id":"broken1","addedon":${(T0 + 11 * MINUTE) / 1000},"note": ${FIXTURE.apiKey}}`,
+		});
+		const run = await getMany({ returnAll: false, limit: 10, simplify: false });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(5);
+		const text = JSON.stringify(run.items.map((item) => item.json));
+		expect(text).not.toContain(FIXTURE.accessToken);
+		expect(text).not.toContain(FIXTURE.apiKey);
+		expect(run.items[0].json).toMatchObject({
+			_id: 'broken1',
+			rawRecord: expect.stringContaining('"note": [redacted]'),
+		});
+	});
+
+	describe('a form whose answer breaks off after its inquiries filled the Limit', () => {
+		/** Contact Us holds the 40 newest leads, the newest first in its answer (m139 to m100); the two other forms 3 older ones each. */
+		const seedNewestFirst = () => {
+			emu().control.addApp({
+				appId: FIXTURE.appId,
+				accessToken: FIXTURE.accessToken,
+				pages: FORMS,
+			});
+			const add = (pageId: string, minute: number) =>
+				emu().control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId,
+					addedon: T0 + minute * MINUTE,
+					updatedon: T0 + minute * MINUTE,
+					fields: [{ name: 'name', label: 'Your Name', value: `m${minute}` }],
+				});
+			for (let minute = 139; minute >= 100; minute--) add(FORMS[0].pageId, minute);
+			for (const minute of [1, 3, 5]) add(FORMS[1].pageId, minute);
+			for (const minute of [2, 4, 6]) add(FORMS[2].pageId, minute);
+		};
+		const asked = () =>
+			emu()
+				.control.requests()
+				.filter((request) => request.body?.method === 'formBuilderInquiries')
+				.map((request) => String(request.body.pageId));
+		const times = (pageId: string) => asked().filter((asked) => asked === pageId).length;
+
+		it('counts it once when the next attempt reads it whole: the broken attempt is taken back', async () => {
+			seedNewestFirst();
+			emu().control.injectFault({
+				endpoint: 'formBuilderInquiries',
+				pageId: FORMS[0].pageId,
+				kind: 'drop',
+				times: 1,
+			});
+			const run = await getMany({ returnAll: false, limit: 5 });
+			expect(run.error).toBeUndefined();
+			expect(names(run.items)).toEqual(['m139', 'm138', 'm137', 'm136', 'm135']);
+			expect([FORMS[0], FORMS[1], FORMS[2]].map((form) => times(form.pageId))).toEqual([2, 1, 1]);
+		});
+
+		it("with Continue On Fail, when it never comes whole, returns the others' best, reading them again", async () => {
+			seedNewestFirst();
+			fail(FORMS[0].pageId, { kind: 'drop' });
+			const run = await getMany({ returnAll: false, limit: 4 }, true);
+			expect(run.error).toBeUndefined();
+			const read = run.items.filter((item) => item.json.error === undefined);
+			expect(names(read)).toEqual(['m6', 'm5', 'm4', 'm3']);
+			expect(run.items.filter((item) => item.json.error !== undefined)).toHaveLength(1);
+			// Its inquiries had pushed theirs out of the Limit: those are gone, so they are read again.
+			expect([FORMS[1], FORMS[2]].map((form) => times(form.pageId))).toEqual([2, 2]);
+		}, 30_000);
+	});
+
 	it('names a failing form and a garbled one; with Continue On Fail the others still come out', async () => {
 		seed(2);
 		fail(FORMS[0].pageId, { kind: 'status', status: 401 });

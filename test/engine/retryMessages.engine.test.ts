@@ -188,6 +188,62 @@ describe('what errors say about retrying', () => {
 		});
 	});
 
+	describe('a Retry-After of more digits than a date holds', () => {
+		const NOT_THE_NODES_OWN = /Invalid time value|Infinity|NaN/;
+		const FOURTEEN_DIGITS = '99999999999999';
+
+		it.each([
+			[
+				429,
+				'The App Builder API is rate-limiting the request (429, too many requests) and asks to wait 100 years or more, longer than the node waits (tried once)',
+				/^The node did not try again after this 429: it waits out a rate limit only until 5 minutes after a request's first attempt, and the API asked to come back in 100 years or more\. Try again later\. To meet the limit less often, lower the Concurrency option/,
+			],
+			[
+				503,
+				'The App Builder API is temporarily unavailable (maintenance) (tried once)',
+				/^The node did not try again: the API asked to come back in 100 years or more, and the node waits at most 60 seconds between attempts\. Try again later\./,
+			],
+		])(
+			'a %i asking for 99999999999999 seconds: not tried again, the wait named in words, never "Invalid time value"',
+			async (status, message, description) => {
+				await withServer([failing(status, { 'Retry-After': FOURTEEN_DIGITS })], async (url) => {
+					const result = await runAppBuilder(
+						appBuilderCredentials(emu(), { baseUrl: url }),
+						addUserParameters(),
+					);
+					expect(server.requests).toHaveLength(1);
+					expect(result.error?.message).toBe(message);
+					expect(result.error?.description).toMatch(description);
+					expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(
+						NOT_THE_NODES_OWN,
+					);
+				});
+			},
+		);
+
+		it.each([
+			[
+				429,
+				'The App Builder API kept rate-limiting the request: it answered 429 (too many requests) 3 times in less than a second',
+			],
+			[503, 'The App Builder API is temporarily unavailable (maintenance) (tried 4 times)'],
+		])(
+			"a %i asking for 400 digits of seconds, longer than any value the node reads: taken as no Retry-After, the node's own error",
+			async (status, message) => {
+				await withServer([failing(status, { 'Retry-After': '9'.repeat(400) })], async (url) => {
+					const result = await callWith(
+						{ minDelayMs: 10, baseDelayMs: 10, maxRateLimited: 3 },
+						url,
+					);
+					expect(result.error?.message).toBe(message);
+					expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(
+						NOT_THE_NODES_OWN,
+					);
+				});
+			},
+		);
+	});
+
 	it('an answer that never starts before the Timeout: does not say it was still arriving', async () => {
 		emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'hang', times: 1 });
 		const result = await runAppBuilder(

@@ -2,6 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { AnswerLimit } from '../../shared/http/answerLimits';
+import { MAX_RETRY_AFTER_MS, MAX_RETRY_AFTER_YEARS } from '../../shared/http/retryAfter';
 import { networkFailureWords, type NetworkFailure } from '../../shared/http/networkFailure';
 import type { RetryPolicy, StopReason } from '../../shared/http/retryPolicy';
 import { apiMessageForUser, redactOrigin } from '../../shared/text/redact';
@@ -89,7 +90,7 @@ const TRIGGER_RATE_LIMIT_FIX =
 function apiError(node: INode, failure: WebServiceFailure, details: FailureDetails): NodeApiError {
 	const meaning = meaningOf(failure.code);
 	const isRateLimit = failure.code === 429 || failure.httpStatus === 429;
-	const comeBack = comeBackText(failure.retryAfterMs, details.retryAtMs);
+	const { text: comeBack, at: comeBackAt } = comeBackOf(failure.retryAfterMs, details.retryAtMs);
 	// The trigger has no Concurrency to lower: its requests are one per form and poll.
 	const fix = isRateLimit && details.poll !== undefined ? TRIGGER_RATE_LIMIT_FIX : meaning.fix;
 	let message = isRateLimit
@@ -100,7 +101,7 @@ function apiError(node: INode, failure: WebServiceFailure, details: FailureDetai
 			? fix
 			: sentences(
 					whatTheNodeDid(details, comeBack),
-					nextStep(details, comeBack !== undefined),
+					nextStep(details, comeBackAt !== undefined),
 					fix,
 				);
 	if (isUnreadableBody(failure)) {
@@ -108,7 +109,7 @@ function apiError(node: INode, failure: WebServiceFailure, details: FailureDetai
 		description = sentences(
 			whatTheNodeDid(details, comeBack),
 			`The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}.`,
-			nextStep(details, comeBack !== undefined),
+			nextStep(details, comeBackAt !== undefined),
 		);
 	}
 	const apiSays = failure.apiMessage
@@ -155,7 +156,7 @@ function rateLimitMessage(failure: WebServiceFailure, details: FailureDetails): 
 	}
 	const outOfTime = stop === 'rate-limit-time' || stop === 'deadline';
 	if (outOfTime && failure.retryAfterMs !== undefined && failure.retryAfterMs >= 1000) {
-		return `The App Builder API is rate-limiting the request (429, too many requests) and asks to wait ${duration(failure.retryAfterMs)}, longer than the node waits${tried}`;
+		return `The App Builder API is rate-limiting the request (429, too many requests) and asks to wait ${waitText(failure.retryAfterMs)}, longer than the node waits${tried}`;
 	}
 	return outOfTime
 		? `The App Builder API is rate-limiting the request (429, too many requests), and there is no time left to wait${tried}`
@@ -205,15 +206,27 @@ function nextStep(details: FailureDetails, afterComeBack: boolean): string {
 	return afterComeBack ? 'Try again after that time.' : 'Try again later.';
 }
 
-/** "come back in 3 minutes (at 2030-01-02T03:04:05Z)", when the last answer said so and the wait was not a mere moment. */
-function comeBackText(
+/**
+ * "come back in 3 minutes (at 2030-01-02T03:04:05Z)", when the last answer
+ * said so and the wait was not a mere moment; the moment alone as `at`. A
+ * wait at the longest the node reads names no moment.
+ */
+function comeBackOf(
 	retryAfterMs: number | undefined,
 	retryAtMs: number | undefined,
-): string | undefined {
-	if (retryAfterMs === undefined || retryAtMs === undefined || retryAfterMs < 1000)
-		return undefined;
-	const at = new Date(Math.round(retryAtMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-	return `come back in ${duration(retryAfterMs)} (at ${at})`;
+): { text?: string; at?: string } {
+	if (retryAfterMs === undefined || retryAtMs === undefined || retryAfterMs < 1000) return {};
+	const moment = new Date(Math.round(retryAtMs / 1000) * 1000);
+	// A time past what a Date holds is NaN, and toISOString would throw.
+	if (retryAfterMs >= MAX_RETRY_AFTER_MS || Number.isNaN(moment.getTime()))
+		return { text: `come back in ${waitText(retryAfterMs)}` };
+	const at = moment.toISOString().replace('.000Z', 'Z');
+	return { text: `come back in ${duration(retryAfterMs)} (at ${at})`, at };
+}
+
+/** A wait the API asked for, in words; one at the longest the node reads (retryAfter.ts) is said to be at least that. */
+function waitText(ms: number): string {
+	return ms >= MAX_RETRY_AFTER_MS ? `${MAX_RETRY_AFTER_YEARS} years or more` : duration(ms);
 }
 
 /** A wait or a span in a user's words, never shorter than it was in seconds: "8 seconds", "7 minutes", "2 hours 5 minutes". */

@@ -9,6 +9,14 @@
 /** Longer than any valid value that matters (an HTTP-date is 29 characters). */
 const MAX_LENGTH = 64;
 
+/**
+ * The longest wait read: any longer one, of up to 64 digits or a date up to
+ * the year 9999, reads as this, so that the moment it ends is still a date
+ * (13 digits of seconds are past the last one JavaScript holds).
+ */
+export const MAX_RETRY_AFTER_YEARS = 100;
+export const MAX_RETRY_AFTER_MS = MAX_RETRY_AFTER_YEARS * 365.25 * 24 * 3600 * 1000;
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTH = `(${MONTHS.join('|')})`;
 const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
@@ -31,9 +39,9 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	if (value === undefined || value.length > MAX_LENGTH) return undefined;
 	// Only the optional white space around a field value (space and tab) is not part of it.
 	const text = trimOws(value);
-	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	if (/^\d+$/.test(text)) return Math.min(Number(text) * 1000, MAX_RETRY_AFTER_MS);
 	const date = httpDate(text, nowMs);
-	return date === undefined ? undefined : Math.max(0, date - nowMs);
+	return date === undefined ? undefined : Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
 }
 
 /** Epoch milliseconds of an HTTP-date, or undefined when the text is not one (or names a day that does not exist). */

@@ -1,37 +1,28 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ValueRedactor } from '../../../shared/text/redact';
 import { withoutFinalDots } from '../../../shared/text/sentence';
 import { formLabel, withItsForm } from '../../acrossForms/itemForm';
 import { FORM_CONCURRENCY, MAX_FORMS_READ, readForms } from '../../acrossForms/readForms';
 import { inquiryItem } from '../../inquiries/inquiryItem';
-import { inquiryAnswerReader, MAX_RECORDS_PER_ANSWER } from '../../inquiries/readInquiryStream';
 import { fetchAppForms, type AppForm } from '../../transport/appForms';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import { errorItem } from '../errorItem';
-import {
-	CallHoldings,
-	MAX_RETURNED_INQUIRIES,
-	SelectedInquiries,
-	selectFromRecords,
-} from './getManyReader';
-import { InquirySelector, type InquirySelection } from './inquirySelector';
+import { FormsSelection } from './formsSelection';
+import type { InquirySelection } from './inquirySelector';
 
 /** Forms named at most in one error; the rest are counted. */
 const MAX_FORMS_NAMED = 10;
-
-interface FromForm {
-	record: unknown;
-	form: AppForm;
-}
+/** Times the forms are read again when reads that broke off left the selection incomplete. */
+const MAX_READS_AGAIN = 2;
 
 /**
  * Get Many over every form the app lists (AppFeatures.php, as the Form
- * picker shows them): each form read apart, its best records merged as it
- * ends, so the call holds what the Limit returns plus the forms in flight,
- * within the bounds of one call (CallHoldings). Sort and Limit apply across
- * forms; ties keep the app's order of forms, then each answer's.
+ * picker shows them): each form read apart, every record offered as it
+ * arrives to one selection the forms share (FormsSelection), so the call
+ * holds at most what the Limit returns, within the bounds of one call. Sort
+ * and Limit apply across forms; ties keep the app's order of forms, then
+ * each answer's.
  */
 export async function readAcrossForms(
 	this: IExecuteFunctions,
@@ -61,56 +52,44 @@ export async function readAcrossForms(
 				"Check App ID (the app's ID in the App Builder back-end). If it is right, add a form page to the app, or try again: the list may have come back empty by mistake.",
 		});
 	}
-	const holdings = new CallHoldings(true);
-	const merged = new InquirySelector<FromForm>(selection, (entry) => entry.record);
-	const mergedHolder = {};
 
-	const reads = await readForms(
-		forms.map((form, index) => ({ form, index })),
-		async ({ form, index }) => {
-			let current: SelectedInquiries | undefined;
-			const collector = (redact: ValueRedactor) => {
-				// A new attempt at the answer (a retry, or the answer read whole) replaces the last one's holding.
-				if (current) holdings.release(current);
-				current = new SelectedInquiries(
-					selection,
-					redact,
-					node,
-					itemIndex,
-					MAX_RECORDS_PER_ANSWER,
-					holdings,
-				);
-				return current;
-			};
-			const reader = inquiryAnswerReader(collector, (all) =>
-				selectFromRecords(
-					all,
-					collector((value) => value),
-				),
-			);
-			try {
-				await fetchFormInquiries(this, { appId, pageId: form.pageId }, reader, { itemIndex });
-			} finally {
-				if (current) holdings.release(current);
-			}
-			const selected = (current as SelectedInquiries).weighed();
-			selected.forEach(({ record, weight }, rank) =>
-				merged.offer({ record, form }, weight, index * (MAX_RETURNED_INQUIRIES + 1) + rank),
-			);
-			holdings.hold(mergedHolder, merged.size, merged.keptWeight);
-		},
-		{ concurrency: FORM_CONCURRENCY },
-	);
-	// Past the call's bounds no form's list is complete: the whole call fails, with what to ask for instead.
-	if (holdings.stopped) throw holdings.stopped;
+	let toRead = forms.map((form, index) => ({ form, index }));
+	const failures: Array<{ form: AppForm; index: number; error: unknown }> = [];
+	let chosen: FormsSelection<AppForm>;
+	for (let readsAgain = 0; ; readsAgain++) {
+		const shared = new FormsSelection<AppForm>(selection, node, itemIndex);
+		chosen = shared;
+		const reads = await readForms(
+			toRead,
+			async ({ form, index }) => {
+				const reading = shared.formReading(form, index);
+				let read = false;
+				try {
+					await fetchFormInquiries(this, { appId, pageId: form.pageId }, reading.reader, {
+						itemIndex,
+					});
+					read = true;
+				} finally {
+					if (!read) reading.failed();
+				}
+			},
+			{ concurrency: FORM_CONCURRENCY },
+		);
+		// Past the call's bounds no form's list is complete: the whole call fails, with what to ask for instead.
+		if (shared.stopped) throw shared.stopped;
+		for (const read of reads)
+			if (read.kind === 'failed') failures.push({ ...read.form, error: read.error });
+		if (shared.exact || (failures.length > 0 && !this.continueOnFail())) break;
+		// A read that broke off had pushed other forms' records out of the Limit; only reading those forms again finds them.
+		if (readsAgain === MAX_READS_AGAIN) throw readsKeptBreakingOff(node, itemIndex);
+		toRead = reads.flatMap((read) => (read.kind === 'read' ? [read.form] : []));
+	}
 
-	const items = merged.result().map(({ record, form }) => ({
+	const items = chosen.result().map(({ record, form }) => ({
 		json: withItsForm(inquiryItem(record, simplify), form),
 		pairedItem: { item: itemIndex },
 	}));
-	const failed = reads.flatMap((read) =>
-		read.kind === 'failed' ? [{ form: read.form.form, error: read.error }] : [],
-	);
+	const failed = failures.sort((a, b) => a.index - b.index);
 	if (failed.length === 0) return items;
 	const formErrors = failed.map(({ form, error }) => formError(node, form, error, itemIndex));
 	if (this.continueOnFail())
@@ -130,6 +109,17 @@ export async function readAcrossForms(
 		{
 			itemIndex,
 			description: `${read} ${notRead} Nothing is returned, so no partial list passes for the whole app. To get the inquiries of the forms that were read and an error item for each form that failed, set the node's Settings > On Error to Continue (using error output); or try again later.`,
+		},
+	);
+}
+
+function readsKeptBreakingOff(node: INode, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		"Reads of the app's forms kept breaking off, so the Limit could not be applied across forms",
+		{
+			itemIndex,
+			description: `Each time the forms were read (${MAX_READS_AGAIN + 1} times), a form's answer broke off, or changed when it was asked for again, after its inquiries had taken the place of other forms' inquiries in the Limit. Try again later, or set Read From to One Form and read the forms one at a time.`,
 		},
 	);
 }

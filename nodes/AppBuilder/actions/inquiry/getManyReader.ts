@@ -78,13 +78,9 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
 		if (this.holdings.stopped) throw new ReadingStopped(this.holdings.stopped);
 		if (this.offered === this.maxRecords) throw new AnswerLimitExceeded('records', this.maxRecords);
-		const text = bytes();
-		let record = readRecord(text, summary);
-		// A broken record's text is redacted before it is cut (readRecord), so it is read again with the redactor.
-		if (isUnreadableInquiry(record)) record = readRecord(text, summary, this.redact);
+		const { record, weight } = answerRecord(summary, bytes, this.redact);
 		// Thrown through the transport, which ends the call with this error as it is.
-		if (!this.offer(record, text.length + RECORD_OVERHEAD_BYTES))
-			throw new ReadingStopped(this.tooMany());
+		if (!this.offer(record, weight)) throw new ReadingStopped(this.tooMany());
 	}
 
 	/** A record of an answer that was parsed whole (and redacted with it). */
@@ -116,26 +112,51 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 	}
 
 	private tooMany(): NodeOperationError {
-		const bounds = `more than ${MAX_RETURNED_INQUIRIES.toLocaleString('en')} inquiries or ${MAX_RETURNED_BYTES / (1024 * 1024)} MB of them`;
-		const narrow =
-			'narrow the inquiries with the Submitted After and Submitted Before filters (or Read Status)';
-		const returnAll = this.selection.limit === undefined;
-		const which = this.holdings.acrossForms ? "The app's forms have" : 'The form has';
-		const error = new NodeOperationError(
-			this.node,
-			returnAll
-				? `${which} more inquiries than one Get Many can return (${bounds}), so reading stopped`
-				: `The Limit asks for more inquiries than one Get Many can return (${bounds}), so reading stopped`,
-			{
-				description: returnAll
-					? `This keeps n8n's memory safe. Turn Return All off and set a Limit, or ${narrow}; to read them all, run Get Many once per date range${this.holdings.acrossForms ? ' (or once per form)' : ''}.`
-					: `This keeps n8n's memory safe. Lower the Limit, or ${narrow}.`,
-				itemIndex: this.itemIndex,
-			},
-		);
-		this.holdings.stopped ??= error;
-		return error;
+		return tooMany(this.holdings, this.selection, this.node, this.itemIndex);
 	}
+}
+
+/** A record of an answer read as it arrives, parsed, with what holding it costs. */
+export function answerRecord(
+	summary: Record<string, unknown> | undefined,
+	bytes: () => Buffer,
+	redact: ValueRedactor,
+): { record: unknown; weight: number } {
+	const text = bytes();
+	const record = readRecord(text, summary);
+	// A broken record's text is redacted before it is cut (readRecord), so it is read again with the redactor.
+	return {
+		record: isUnreadableInquiry(record) ? readRecord(text, summary, redact) : record,
+		weight: text.length + RECORD_OVERHEAD_BYTES,
+	};
+}
+
+/** The error a read past the call's bounds stops with, saying how to ask for less; every read of the call then stops with it. */
+export function tooMany(
+	holdings: CallHoldings,
+	selection: InquirySelection,
+	node: INode,
+	itemIndex: number,
+): NodeOperationError {
+	const bounds = `more than ${MAX_RETURNED_INQUIRIES.toLocaleString('en')} inquiries or ${MAX_RETURNED_BYTES / (1024 * 1024)} MB of them`;
+	const narrow =
+		'narrow the inquiries with the Submitted After and Submitted Before filters (or Read Status)';
+	const returnAll = selection.limit === undefined;
+	const which = holdings.acrossForms ? "The app's forms have" : 'The form has';
+	const error = new NodeOperationError(
+		node,
+		returnAll
+			? `${which} more inquiries than one Get Many can return (${bounds}), so reading stopped`
+			: `The Limit asks for more inquiries than one Get Many can return (${bounds}), so reading stopped`,
+		{
+			description: returnAll
+				? `This keeps n8n's memory safe. Turn Return All off and set a Limit, or ${narrow}; to read them all, run Get Many once per date range${holdings.acrossForms ? ' (or once per form)' : ''}.`
+				: `This keeps n8n's memory safe. Lower the Limit, or ${narrow}.`,
+			itemIndex,
+		},
+	);
+	holdings.stopped ??= error;
+	return error;
 }
 
 /** Get Many's selection of an answer that was parsed whole, within the same bounds. */

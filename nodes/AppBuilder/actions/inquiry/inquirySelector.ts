@@ -16,25 +16,40 @@ export interface InquirySelection {
 	limit?: number;
 }
 
-interface Ranked<T> {
-	record: T;
+interface Rank {
 	/** Its place in the answer: ties keep the API's order. */
 	position: number;
 	time: number | undefined;
+}
+
+interface Ranked<T> extends Rank {
+	record: T;
 	/** What holding it costs, as the caller counts it. */
 	weight: number;
 }
 
+/** Of one group of records: how many are kept, and the best one turned away or pushed out. */
+interface GroupState {
+	kept: number;
+	bestDropped?: Rank;
+}
+
 export class InquirySelector<T> {
 	/** With a limit, a heap whose top is the worst record kept; without, every record kept in order. */
-	private readonly kept: Array<Ranked<T>> = [];
+	private kept: Array<Ranked<T>> = [];
 	private offered = 0;
 	private weightKept = 0;
+	private readonly groups = new Map<unknown, GroupState>();
 
-	/** `recordOf` gives the inquiry an offered entry stands for (the entry itself by default). */
+	/**
+	 * `recordOf` gives the inquiry an offered entry stands for (the entry
+	 * itself by default); `groupOf` the group it belongs to, which can be
+	 * withdrawn as a whole (one group by default).
+	 */
 	constructor(
 		private readonly selection: InquirySelection,
 		private readonly recordOf: (entry: T) => unknown = (entry) => entry,
+		private readonly groupOf: (entry: T) => unknown = () => undefined,
 	) {}
 
 	/** Records kept now. */
@@ -45,6 +60,41 @@ export class InquirySelector<T> {
 	/** The weights of the records kept now, added up. */
 	get keptWeight(): number {
 		return this.weightKept;
+	}
+
+	/** Records of `group` kept now. */
+	keptOf(group: unknown): number {
+		return this.groups.get(group)?.kept ?? 0;
+	}
+
+	/**
+	 * Whether the records kept are the selection of every record offered and
+	 * not withdrawn. Always, without a withdrawal. A withdrawn group's records
+	 * may have pushed others out, which are gone: then only while every record
+	 * turned away or pushed out ranks after every record kept.
+	 */
+	get exact(): boolean {
+		const limit = this.selection.limit;
+		for (const { bestDropped } of this.groups.values()) {
+			if (bestDropped === undefined) continue;
+			if (limit === undefined || this.kept.length < limit) return false;
+			if (this.compare(bestDropped, this.kept[0]) <= 0) return false;
+		}
+		return true;
+	}
+
+	/** Takes every record of `group` out of the selection (an attempt that does not count), and forgets what it dropped. */
+	withdraw(group: unknown): void {
+		const state = this.groups.get(group);
+		this.groups.delete(group);
+		if (!state?.kept) return;
+		this.kept = this.kept.filter((ranked) => {
+			if (this.groupOf(ranked.record) !== group) return true;
+			this.weightKept -= ranked.weight;
+			return false;
+		});
+		if (this.selection.limit !== undefined)
+			for (let index = (this.kept.length >> 1) - 1; index >= 0; index--) this.siftDown(index);
 	}
 
 	/**
@@ -66,12 +116,21 @@ export class InquirySelector<T> {
 		if (limit === undefined || this.kept.length < limit) {
 			this.kept.push(ranked);
 			this.weightKept += weight;
+			this.stateOf(ranked).kept++;
 			if (limit !== undefined) this.siftUp(this.kept.length - 1);
 			return true;
 		}
-		if (limit <= 0 || this.compare(ranked, this.kept[0]) >= 0) return false;
-		this.weightKept += weight - this.kept[0].weight;
+		if (limit <= 0) return false;
+		if (this.compare(ranked, this.kept[0]) >= 0) {
+			this.dropped(ranked);
+			return false;
+		}
+		const pushedOut = this.kept[0];
+		this.stateOf(pushedOut).kept--;
+		this.dropped(pushedOut);
+		this.weightKept += weight - pushedOut.weight;
 		this.kept[0] = ranked;
+		this.stateOf(ranked).kept++;
 		this.siftDown(0);
 		return true;
 	}
@@ -86,6 +145,23 @@ export class InquirySelector<T> {
 		return [...this.kept]
 			.sort((a, b) => this.compare(a, b))
 			.map(({ record, weight }) => ({ record, weight }));
+	}
+
+	private stateOf(ranked: Ranked<T>): GroupState {
+		const group = this.groupOf(ranked.record);
+		let state = this.groups.get(group);
+		if (state === undefined) {
+			state = { kept: 0 };
+			this.groups.set(group, state);
+		}
+		return state;
+	}
+
+	/** A record that passed the filters but is not kept: one that ranks before it could be missing after a withdrawal. */
+	private dropped(ranked: Ranked<T>): void {
+		const state = this.stateOf(ranked);
+		if (state.bestDropped === undefined || this.compare(ranked, state.bestDropped) < 0)
+			state.bestDropped = { position: ranked.position, time: ranked.time };
 	}
 
 	private passes({ record, time }: Ranked<T>): boolean {
@@ -105,7 +181,7 @@ export class InquirySelector<T> {
 	 * Negative when `a` comes first. Inquiries without a usable timestamp
 	 * sort as the oldest; ties keep the API's order.
 	 */
-	private compare(a: Ranked<T>, b: Ranked<T>): number {
+	private compare(a: Rank, b: Rank): number {
 		const direction = this.selection.sort === 'newestFirst' ? -1 : 1;
 		const byTime = ((a.time ?? -Infinity) - (b.time ?? -Infinity)) * direction;
 		if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;

@@ -5,6 +5,7 @@ import {
 	webServiceError,
 	type FailureDetails,
 } from '../../../../nodes/AppBuilder/transport/webServiceError';
+import { MAX_RETRY_AFTER_MS } from '../../../../nodes/shared/http/retryAfter';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/shared/http/retryPolicy';
 
 /**
@@ -147,6 +148,40 @@ describe("a failed call's error", () => {
 		expect(error.description).toMatch(
 			/^The node waited and tried again after each 429 but the last: it waits out a rate limit only until 5 minutes after a request's first attempt, and the API asked to come back in 90 seconds \(at 2030-01-02T03:04:05Z\)\. Try again after that time\./,
 		);
+	});
+
+	it('a wait at the longest the node reads, or past what a date holds: named in words, no moment, and no RangeError', () => {
+		const at = Date.UTC(2026, 2, 1);
+		for (const [retryAfterMs, retryAtMs] of [
+			[MAX_RETRY_AFTER_MS, at + MAX_RETRY_AFTER_MS],
+			[1e17, at + 1e17],
+			[1e12, Number.NaN],
+		]) {
+			const rateLimited = webServiceError(
+				node,
+				api(429, { retryAfterMs }),
+				details({ failures: 0, rateLimited: 1, stop: 'rate-limit-time', retryAtMs }),
+			);
+			const unavailable = webServiceError(
+				node,
+				api(503, { retryAfterMs }),
+				details({ stop: 'server-wait', retryAtMs }),
+			);
+			for (const error of [rateLimited, unavailable])
+				expect(`${error.message} ${error.description}`).not.toMatch(/Invalid|Infinity|NaN/);
+			if (retryAfterMs >= MAX_RETRY_AFTER_MS) {
+				expect(rateLimited.message).toBe(
+					'The App Builder API is rate-limiting the request (429, too many requests) and asks to wait 100 years or more, longer than the node waits (tried once)',
+				);
+				expect(unavailable.description).toMatch(
+					/^The node did not try again: the API asked to come back in 100 years or more, and the node waits at most 60 seconds between attempts\. Try again later\./,
+				);
+			} else {
+				expect(unavailable.description).toMatch(
+					/^The node did not try again: the API asked to come back in \d+ days \d+ hours?, and the node waits at most 60 seconds between attempts\. Try again later\./,
+				);
+			}
+		}
 	});
 
 	it('an answer past its time after an earlier failure: counts the attempts, and does not say it was still arriving', () => {

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../../../../nodes/shared/http/retryAfter';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../../nodes/shared/http/retryAfter';
 
 const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
 
@@ -49,6 +49,25 @@ describe('Retry-After as RFC 9110 defines it', () => {
 		'Sun, 01 Mar 2026 12:01:30 GMT trailing',
 	])('ignores %j, which is not an HTTP-date', (value) => {
 		expect(parseRetryAfter(value, NOW)).toBeUndefined();
+	});
+
+	it('reads a wait too long for the moment it ends to be a date (13 digits or more) as the longest, never Infinity or NaN', () => {
+		expect(parseRetryAfter('999999999', NOW)).toBe(999_999_999_000);
+		expect(parseRetryAfter(String(MAX_RETRY_AFTER_MS / 1000 - 1), NOW)).toBe(
+			MAX_RETRY_AFTER_MS - 1000,
+		);
+		for (const value of [
+			'9999999999999',
+			'99999999999999',
+			' 99999999999999\t',
+			`1${'0'.repeat(63)}`,
+			'9'.repeat(64),
+			'Fri, 31 Dec 9999 23:59:59 GMT',
+		]) {
+			const wait = parseRetryAfter(value, NOW);
+			expect(wait).toBe(MAX_RETRY_AFTER_MS);
+			expect(new Date(NOW + (wait ?? 0)).toISOString()).toMatch(/^21\d\d-/);
+		}
 	});
 
 	it('ignores a value too long to be a delay or a date, and reads 100 KB of junk at once', () => {

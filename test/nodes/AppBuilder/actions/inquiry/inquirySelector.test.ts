@@ -103,3 +103,128 @@ describe('InquirySelector', () => {
 		expect(selector.result().map((record) => record.id)).toEqual([4]);
 	});
 });
+
+describe('InquirySelector with groups withdrawn (attempts at an answer that do not count)', () => {
+	/** A record offered as part of an attempt; its position is its place in `records`. */
+	interface Offered {
+		rec: Rec;
+		attempt: string;
+	}
+	const selectorFor = (selection: InquirySelection) =>
+		new InquirySelector<Offered>(
+			selection,
+			(offered) => offered.rec,
+			(offered) => offered.attempt,
+		);
+	const groupedArb = recordsArb.chain((records) =>
+		fc.tuple(
+			fc.constant(records),
+			fc.array(fc.integer({ min: 0, max: 2 }), {
+				minLength: records.length,
+				maxLength: records.length,
+			}),
+			fc.shuffledSubarray(
+				records.map((_, index) => index),
+				{ minLength: records.length, maxLength: records.length },
+			),
+		),
+	);
+
+	it('property: whenever it says it is exact, it selects what the whole list of the records not withdrawn selects; without a withdrawal it always is (1,000 runs)', () => {
+		fc.assert(
+			fc.property(
+				groupedArb,
+				selectionArb,
+				fc.array(fc.tuple(fc.nat(60), fc.integer({ min: 0, max: 2 })), { maxLength: 4 }),
+				([records, groups, order], selection, withdrawals) => {
+					const selector = selectorFor(selection);
+					const attempts = [0, 0, 0];
+					const attemptOf = new Map<number, string>();
+					order.forEach((index, step) => {
+						for (const [at, group] of withdrawals)
+							if (at === step) selector.withdraw(`${group}#${attempts[group]++}`);
+						const attempt = `${groups[index]}#${attempts[groups[index]]}`;
+						attemptOf.set(index, attempt);
+						selector.offer({ rec: records[index], attempt }, 0, index);
+					});
+					for (const [at, group] of withdrawals)
+						if (at >= order.length) selector.withdraw(`${group}#${attempts[group]++}`);
+					const live = records.filter((_, index) => {
+						const [group, attempt] = (attemptOf.get(index) ?? '').split('#').map(Number);
+						return attempt === attempts[group];
+					});
+					if (withdrawals.length === 0) expect(selector.exact).toBe(true);
+					if (selector.exact)
+						expect(selector.result().map(({ rec }) => rec.id)).toEqual(
+							reference(live, selection).map((record) => record.id),
+						);
+					expect(selector.size).toBeLessThanOrEqual(selection.limit ?? Infinity);
+				},
+			),
+			{ numRuns: 1000 },
+		);
+	});
+
+	it('property: an attempt withdrawn and followed by one that offers the same records (a retry) leaves it exact (1,000 runs)', () => {
+		fc.assert(
+			fc.property(
+				groupedArb,
+				selectionArb,
+				fc.nat(60),
+				fc.nat(60),
+				([records, groups, order], selection, cutAt, retryAt) => {
+					// Group 0's first attempt offers its records up to cutAt, then is withdrawn at retryAt (later);
+					// its second attempt offers them all, in their order, from there on, among the others'.
+					const selector = selectorFor(selection);
+					const retried = order.filter((index) => groups[index] === 0);
+					const others = order.filter((index) => groups[index] !== 0);
+					const firstPart = retried.slice(0, Math.min(cutAt, retried.length));
+					const split = Math.min(retryAt, others.length);
+					const offer = (index: number, attempt: string) =>
+						selector.offer({ rec: records[index], attempt }, 0, index);
+					let next = 0;
+					others.slice(0, split).forEach((index, step) => {
+						if (step % 2 === 0 && next < firstPart.length) offer(firstPart[next++], 'first');
+						offer(index, 'other');
+					});
+					while (next < firstPart.length) offer(firstPart[next++], 'first');
+					selector.withdraw('first');
+					const rest = others.slice(split);
+					for (let step = 0; step < Math.max(rest.length, retried.length); step++) {
+						if (step < retried.length) offer(retried[step], 'second');
+						if (step < rest.length) offer(rest[step], 'other');
+					}
+					expect(selector.exact).toBe(true);
+					expect(selector.result().map(({ rec }) => rec.id)).toEqual(
+						reference(records, selection).map((record) => record.id),
+					);
+				},
+			),
+			{ numRuns: 1000 },
+		);
+	});
+
+	it('says it is not exact when a withdrawn attempt had pushed out records that would now be kept', () => {
+		const selector = selectorFor({ readStatus: 'any', sort: 'newestFirst', limit: 2 });
+		const at = (id: number, attempt: string) => ({
+			rec: { id, addedon: 1_700_000_000 + id },
+			attempt,
+		});
+		selector.offer(at(1, 'b'), 0, 1);
+		selector.offer(at(2, 'b'), 0, 2);
+		selector.offer(at(9, 'a'), 0, 9);
+		selector.offer(at(8, 'a'), 0, 8);
+		expect(selector.keptOf('a')).toBe(2);
+		expect(selector.keptOf('b')).toBe(0);
+		expect(selector.exact).toBe(true);
+		selector.withdraw('a');
+		expect(selector.size).toBe(0);
+		expect(selector.exact).toBe(false);
+		// Records of the other attempt offered again bring it back.
+		selector.withdraw('b');
+		selector.offer(at(1, 'b2'), 0, 1);
+		selector.offer(at(2, 'b2'), 0, 2);
+		expect(selector.exact).toBe(true);
+		expect(selector.result().map(({ rec }) => rec.id)).toEqual([2, 1]);
+	});
+});
