@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { choiceFrom, type Checked } from './parameterValues';
@@ -8,6 +8,15 @@ export interface ParameterField {
 	label: string;
 	/** Where the field sits in the node's parameters, e.g. "options.concurrency". */
 	path: string;
+}
+
+/** A declared field as errors name it: its label and its path (inside the collection `within`). */
+export function fieldOf(
+	property: Pick<INodeProperties, 'displayName' | 'name'>,
+	within?: string,
+): ParameterField {
+	const path = within === undefined ? property.name : `${within}.${property.name}`;
+	return { label: property.displayName, path };
 }
 
 /**

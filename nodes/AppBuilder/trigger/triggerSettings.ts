@@ -1,27 +1,209 @@
-import type { INode, IPollFunctions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { validateAppId, validateFormTarget } from '../descriptions/appAndForm';
-import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
+import {
+	appIdField,
+	formPageField,
+	validateAppId,
+	validateFormTarget,
+} from '../descriptions/appAndForm';
+import { optionsCollection } from '../descriptions/optionsCollection';
+import { simplifyField } from '../descriptions/simplify';
+import { timeoutMsFrom, timeoutOption } from '../descriptions/timeoutOption';
 import {
 	choiceFrom,
 	dateFrom,
 	positiveNumberFrom,
 	wholeNumberFrom,
+	type Checked,
 } from '../parameters/parameterValues';
-import { checkedParameter, type ParameterField } from '../parameters/readParameter';
+import { checkedParameter, fieldOf } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
 import { MAX_FIRST_POLL_COUNT, type EventMode, type FirstPoll } from './cursor/cursor';
-import {
-	DEFAULT_ERROR_AFTER_MINUTES,
-	DEFAULT_ERROR_AFTER_POLLS,
-	type FailureReporting,
-} from './inProcess/triggerMemory';
+import type { FailureReporting } from './inProcess/triggerMemory';
 
-export const DEFAULT_FIRST_POLL_COUNT = 5;
-export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
+// The trigger's parameters, each declared once: the editor shows these, and the reader below takes
+// each one's label, path and default from its declaration, so an error names the field as shown.
 
-export type Watch = 'form' | 'allForms';
+const EVENT = {
+	displayName: 'Event',
+	name: 'event',
+	type: 'options',
+	default: 'new',
+	options: choices([
+		{
+			name: 'New Inquiry',
+			value: 'new',
+			description: 'Each inquiry starts the workflow once, when it is submitted',
+		},
+		{
+			name: 'New or Updated Inquiry',
+			value: 'newOrUpdated',
+			description:
+				'Also starts the workflow again when the inquiry is changed in App Builder (its updatedon time changes)',
+		},
+	]),
+} satisfies INodeProperties;
+
+const WATCH = {
+	displayName: 'Watch',
+	name: 'watch',
+	type: 'options',
+	default: 'form',
+	options: choices([
+		{ name: 'One Form', value: 'form', description: 'The inquiries of the form picked below' },
+		{
+			name: 'All Forms of the App',
+			value: 'allForms',
+			description:
+				'Every form of the app, forms added later included; each item says which form it came from (pageId, formName)',
+		},
+	]),
+} satisfies INodeProperties;
+
+const FIRST_POLL = {
+	displayName: 'On First Poll',
+	name: 'firstPoll',
+	type: 'options',
+	default: 'none',
+	description:
+		'What to do with the leads already in the form when the workflow is activated. Old leads run through every step, emails included.',
+	options: choices([
+		{
+			name: 'Only New Leads',
+			value: 'none',
+			description: 'Start with the leads that arrive from now on',
+		},
+		{
+			name: 'Send the Latest Leads',
+			value: 'latest',
+			description: 'Also send the latest few leads already there (with All Forms, of each form)',
+		},
+		{
+			name: 'Send Leads Since a Date',
+			value: 'since',
+			description: 'Also send every lead submitted since the date in Since, oldest first',
+		},
+	]),
+} satisfies INodeProperties;
+
+const FIRST_POLL_SINCE = {
+	displayName: 'Since',
+	name: 'firstPollSince',
+	type: 'dateTime',
+	default: '',
+	description:
+		'For Send Leads Since a Date: send every lead from this moment on, such as 2026-01-31T09:00:00 or {{ $now.minus({ days: 7 }) }}',
+} satisfies INodeProperties;
+
+const FIRST_POLL_COUNT = {
+	displayName: 'Latest Count',
+	name: 'firstPollCount',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_FIRST_POLL_COUNT },
+	default: 5,
+	description:
+		'How many of the latest inquiries the first poll emits, when On First Poll is Send the Latest Leads',
+} satisfies INodeProperties;
+
+const MAX_ITEMS_PER_POLL = {
+	displayName: 'Max Inquiries per Poll',
+	name: 'maxItemsPerPoll',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 500,
+	description: 'A larger backlog is spread over the next polls, oldest first; nothing is skipped',
+} satisfies INodeProperties;
+
+const ERROR_AFTER_POLLS = {
+	displayName: 'Error After Failed Polls',
+	name: 'errorAfterPolls',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 3,
+	description:
+		'Report an error (to the Error Workflow of Workflow Settings) once this many polls in a row fail, for at least Error After Minutes',
+} satisfies INodeProperties;
+
+const ERROR_AFTER_MINUTES = {
+	displayName: 'Error After Minutes',
+	name: 'errorAfterMinutes',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 15,
+	description:
+		'Report an error only once polls have been failing for this long, and at least Error After Failed Polls times (both must be reached)',
+} satisfies INodeProperties;
+
+const QUIET_ALERT = {
+	displayName: 'Alert When Quiet',
+	name: 'quietAlert',
+	type: 'options',
+	default: 'off',
+	description:
+		'Warn once when a form gets no new lead for too long, through the Error Workflow of Workflow Settings. Leads still come through as usual.',
+	options: choices([
+		{ name: 'Off', value: 'off' },
+		{
+			name: 'After a Fixed Time',
+			value: 'fixed',
+			description:
+				'When a form has had no new lead for Quiet Hours (with All Forms, each form on its own; a form with no lead yet is not judged)',
+		},
+		{
+			name: 'When Unusually Quiet',
+			value: 'unusual',
+			description:
+				'When a form is quiet twice as long as its longest quiet of the last four weeks (at least 2 hours); needs 10 leads over more than a week first',
+		},
+	]),
+} satisfies INodeProperties;
+
+const QUIET_HOURS = {
+	displayName: 'Quiet Hours',
+	name: 'quietHours',
+	type: 'number',
+	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	default: 24,
+	description:
+		'When Alert When Quiet is After a Fixed Time: the hours without a new lead after which a form is reported',
+} satisfies INodeProperties;
+/** A year: a longer quiet is not an alert anyone waits for. */
+const MAX_QUIET_HOURS = 24 * 366;
+
+const OPTIONS = 'options';
+
+/** Options whose values keep their literal types, so a choice read back is typed. */
+function choices<const T extends string>(options: Array<INodePropertyOptions & { value: T }>) {
+	return options;
+}
+
+export const triggerProperties: INodeProperties[] = [
+	EVENT,
+	appIdField,
+	WATCH,
+	{
+		...formPageField,
+		description: 'The form whose inquiries start the workflow',
+		displayOptions: { show: { watch: ['form'] } },
+	},
+	simplifyField,
+	optionsCollection([
+		FIRST_POLL,
+		FIRST_POLL_SINCE,
+		FIRST_POLL_COUNT,
+		MAX_ITEMS_PER_POLL,
+		ERROR_AFTER_POLLS,
+		ERROR_AFTER_MINUTES,
+		QUIET_ALERT,
+		QUIET_HOURS,
+		{
+			...timeoutOption,
+			description:
+				'How many seconds to wait for App Builder to answer; a poll that waits longer is tried again at the next poll, and no lead is lost',
+		},
+	]),
+];
 
 /** The trigger's parameters, read and checked once per poll; every problem names its field. */
 export interface TriggerSettings {
@@ -37,42 +219,36 @@ export interface TriggerSettings {
 	quiet: QuietRule;
 }
 
-const WATCH: ParameterField = { label: 'Watch', path: 'watch' };
-const EVENT: ParameterField = { label: 'Event', path: 'event' };
-const FIRST_POLL: ParameterField = { label: 'On First Poll', path: 'options.firstPoll' };
-const FIRST_POLL_COUNT: ParameterField = { label: 'Latest Count', path: 'options.firstPollCount' };
-const FIRST_POLL_SINCE: ParameterField = { label: 'Since', path: 'options.firstPollSince' };
-const MAX_ITEMS_PER_POLL: ParameterField = {
-	label: 'Max Inquiries per Poll',
-	path: 'options.maxItemsPerPoll',
-};
-const ERROR_AFTER_POLLS: ParameterField = {
-	label: 'Error After Failed Polls',
-	path: 'options.errorAfterPolls',
-};
-const QUIET_ALERT: ParameterField = { label: 'Alert When Quiet', path: 'options.quietAlert' };
-const QUIET_HOURS: ParameterField = { label: 'Quiet Hours', path: 'options.quietHours' };
-export const DEFAULT_QUIET_HOURS = 24;
-/** A year: a longer quiet is not an alert anyone waits for. */
-const MAX_QUIET_HOURS = 24 * 366;
-const ERROR_AFTER_MINUTES: ParameterField = {
-	label: 'Error After Minutes',
-	path: 'options.errorAfterMinutes',
-};
-
-/** The poll's context and its node, read once: n8n hands out a copy of the node on every getNode(). */
-interface Reading {
-	context: IPollFunctions;
-	node: INode;
-}
-
 export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
+	// Read once: n8n hands out a copy of the node on every getNode().
 	const node = context.getNode();
-	const reading: Reading = { context, node };
-	const watch = choiceOption(reading, WATCH, ['form', 'allForms'] as const);
+	const read = <T>(
+		property: Pick<INodeProperties, 'displayName' | 'name' | 'default'>,
+		check: (value: unknown) => Checked<T>,
+		within?: string,
+	) => {
+		const field = fieldOf(property, within);
+		return checkedParameter(
+			node,
+			field,
+			check(context.getNodeParameter(field.path, property.default)),
+		);
+	};
+	const choice = <T extends string>(
+		property: Pick<INodeProperties, 'displayName' | 'name' | 'default'> & {
+			options: ReadonlyArray<{ value: T }>;
+		},
+		within?: string,
+	): T => {
+		const values = property.options.map((option) => option.value);
+		return read(property, (value) => choiceFrom(value, values), within);
+	};
+	const whole = (property: INodeProperties, max?: number, min = 1) =>
+		read(property, (value) => wholeNumberFrom(value, { min, max }), OPTIONS);
+
 	let appId: string;
 	let pageId: string | undefined;
-	if (watch === 'form') {
+	if (choice(WATCH) === 'form') {
 		({ appId, pageId } = validateFormTarget(
 			node,
 			context.getNodeParameter('appId', ''),
@@ -81,43 +257,53 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	} else {
 		appId = validateAppId(node, context.getNodeParameter('appId', ''));
 	}
-	const mode = choiceOption(reading, EVENT, ['new', 'newOrUpdated'] as const);
-	const firstPollChoice = choiceOption(reading, FIRST_POLL, ['none', 'latest', 'since'] as const);
-	const quietChoice = choiceOption(reading, QUIET_ALERT, ['off', 'fixed', 'unusual'] as const);
+
+	const mode = choice(EVENT);
+	const firstPollChoice = choice(FIRST_POLL, OPTIONS);
+	let firstPoll: FirstPoll = { kind: 'none' };
+	if (firstPollChoice === 'latest')
+		firstPoll = { kind: 'latest', count: whole(FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT) };
+	if (firstPollChoice === 'since')
+		firstPoll = {
+			kind: 'since',
+			sinceMs: sinceOf(
+				context,
+				read(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone()), OPTIONS),
+			),
+		};
+
+	const quietChoice = choice(QUIET_ALERT, OPTIONS);
+	const quiet: QuietRule =
+		quietChoice === 'fixed'
+			? {
+					kind: 'fixed',
+					afterMs:
+						read(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS), OPTIONS) *
+						3_600_000,
+				}
+			: { kind: quietChoice };
 	return {
 		appId,
 		pageId,
 		mode,
 		simplify: context.getNodeParameter('simplify', true) as boolean,
-		firstPoll: firstPollOf(reading, firstPollChoice),
-		maxItems: wholeOption(reading, MAX_ITEMS_PER_POLL, DEFAULT_MAX_ITEMS_PER_POLL),
+		firstPoll,
+		maxItems: whole(MAX_ITEMS_PER_POLL),
 		answerTimeoutMs: timeoutMsFrom(
 			node,
-			context.getNodeParameter('options.timeout', DEFAULT_TIMEOUT_SECONDS),
+			context.getNodeParameter('options.timeout', timeoutOption.default),
 		),
 		reporting: {
-			afterPolls: wholeOption(reading, ERROR_AFTER_POLLS, DEFAULT_ERROR_AFTER_POLLS),
-			afterMs:
-				wholeOption(reading, ERROR_AFTER_MINUTES, DEFAULT_ERROR_AFTER_MINUTES, undefined, 0) *
-				60_000,
+			afterPolls: whole(ERROR_AFTER_POLLS),
+			afterMs: whole(ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
 		},
-		quiet: quietRuleOf(reading, quietChoice),
+		quiet,
 	};
 }
 
-function firstPollOf(reading: Reading, choice: 'none' | 'latest' | 'since'): FirstPoll {
-	const { context, node } = reading;
-	if (choice === 'latest')
-		return {
-			kind: 'latest',
-			count: wholeOption(reading, FIRST_POLL_COUNT, DEFAULT_FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT),
-		};
-	if (choice === 'none') return { kind: 'none' };
-	const sinceMs = checkedParameter(
-		node,
-		FIRST_POLL_SINCE,
-		dateFrom(context.getNodeParameter(FIRST_POLL_SINCE.path, ''), context.getTimezone()),
-	);
+/** Since, given: empty or in the future is refused, so that every form starts alike. */
+function sinceOf(context: IPollFunctions, sinceMs: number | undefined): number {
+	const node = context.getNode();
 	if (sinceMs === undefined) {
 		throw new NodeOperationError(
 			node,
@@ -128,40 +314,11 @@ function firstPollOf(reading: Reading, choice: 'none' | 'latest' | 'since'): Fir
 			},
 		);
 	}
-	// A first poll would emit nothing until then, and forms read later would not wait for it: refused, so every form starts alike.
+	// A first poll would emit nothing until then, and forms read later would not wait for it.
 	if (sinceMs > Date.now()) {
 		throw new NodeOperationError(node, 'Since is in the future', {
 			description: `On First Poll is "Send Leads Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set On First Poll to Only New Leads to start with the inquiries that arrive from now on.`,
 		});
 	}
-	return { kind: 'since', sinceMs };
-}
-
-function quietRuleOf({ context, node }: Reading, choice: QuietRule['kind']): QuietRule {
-	if (choice !== 'fixed') return { kind: choice };
-	const value = context.getNodeParameter(QUIET_HOURS.path, DEFAULT_QUIET_HOURS);
-	const hours = checkedParameter(node, QUIET_HOURS, positiveNumberFrom(value, MAX_QUIET_HOURS));
-	return { kind: 'fixed', afterMs: hours * 3_600_000 };
-}
-
-/** One of `choices`, the first by default; any other value is an error naming the field. */
-function choiceOption<T extends string>(
-	{ context, node }: Reading,
-	field: ParameterField,
-	choices: readonly [T, ...T[]],
-): T {
-	const value = context.getNodeParameter(field.path, choices[0]);
-	return checkedParameter(node, field, choiceFrom(value, choices));
-}
-
-/** A whole-number option; from an expression, NaN or 2.5 is an error rather than clamped into something else. */
-function wholeOption(
-	{ context, node }: Reading,
-	field: ParameterField,
-	fallback: number,
-	max?: number,
-	min = 1,
-): number {
-	const value = context.getNodeParameter(field.path, fallback);
-	return checkedParameter(node, field, wholeNumberFrom(value, { min, max }));
+	return sinceMs;
 }

@@ -9,8 +9,6 @@ export const FORGET_AFTER_MS = 40 * 24 * 60 * 60 * 1000;
 export const MAX_TRIGGERS = 10_000;
 /** How long a poll defers to a hand-over n8n has not stored yet; a commit slower than this can repeat its leads once. */
 export const HAND_OFF_WAIT_MS = 3 * 60_000;
-export const DEFAULT_ERROR_AFTER_POLLS = 3;
-export const DEFAULT_ERROR_AFTER_MINUTES = 15;
 
 /** What keeps failing: `read:` and a cause (the credential, the list, a form), or 'undated' (told apart). */
 export type StreakKind = string;
