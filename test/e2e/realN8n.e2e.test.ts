@@ -11,6 +11,7 @@ import {
 	allFormsOfAnApp,
 	lastingFailure,
 	overlappingPolls,
+	quietForm,
 	renamedTrigger,
 	watchSwitchedToAFormNotReadYet,
 } from './triggerScheduling';
@@ -83,17 +84,18 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
 	}, 300_000);
 
-	it('D, E, F, G, H side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once', async () => {
+	it('D, E, F, G, H, I side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once, a quiet form is reported once, not by the poll that brings a late lead', async () => {
 		const outcomes = await Promise.allSettled([
 			overlappingPolls(n8n),
 			renamedTrigger(n8n),
 			lastingFailure(n8n),
 			allFormsOfAnApp(n8n),
 			watchSwitchedToAFormNotReadYet(n8n),
+			quietForm(n8n),
 		]);
 		const failures = outcomes.flatMap((outcome, index) =>
 			outcome.status === 'rejected'
-				? [`${'DEFGH'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
+				? [`${'DEFGHI'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
 				: [],
 		);
 		expect(failures).toEqual([]);

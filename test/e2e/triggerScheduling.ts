@@ -490,6 +490,80 @@ export async function watchSwitchedToAFormNotReadYet(n8n: N8nInstance): Promise<
 	}
 }
 
+/**
+ * Item: Alert When Quiet (After a Fixed Time, 0.02 hours) in a real n8n.
+ * A lead submitted three hours before it shows comes in a poll of its own:
+ * that poll emits it and reports nothing (the spell counts from the poll
+ * that brought it, not from its submission time). Then the form stays quiet:
+ * it is reported once, through the error workflow, and not again.
+ */
+export async function quietForm(n8n: N8nInstance): Promise<void> {
+	const { emu, credential } = await ownEmulator(n8n, 'quiet');
+	try {
+		const errorWorkflowId = await n8n.createWorkflow({
+			name: 'E2E I: error workflow',
+			nodes: [
+				{
+					id: 'error-trigger',
+					name: 'Error Trigger',
+					type: 'n8n-nodes-base.errorTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+			],
+			connections: {},
+		});
+		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
+		const base = newInquiryWorkflow(credential, form);
+		const workflowId = await n8n.createWorkflow({
+			...base,
+			name: 'E2E I: a form that goes quiet',
+			nodes: base.nodes.map((node) =>
+				node.name === 'New Inquiry'
+					? {
+							...node,
+							parameters: {
+								...node.parameters,
+								options: { quietAlert: 'fixed', quietHours: 0.02 },
+							},
+						}
+					: node,
+			),
+			settings: { executionOrder: 'v1', errorWorkflow: errorWorkflowId },
+		});
+		await n8n.activate(errorWorkflowId);
+		await n8n.activate(workflowId);
+		await waitForFirstAnswer(emu);
+		// A poll later the form has been quiet longer than 0.02 hours by its leads' own times.
+		await waitForAnswers(emu, 1, 150_000);
+		const late = emu.control.addInquiry({ ...form, addedon: Date.now() - 3 * 3_600_000 })._id;
+		await waitForLeads(n8n, workflowId, [late], 150_000);
+		await waitForAnswers(emu, 3, 300_000);
+		const executions = (await n8n.executions(workflowId)) as Array<
+			Execution & { startedAt: string }
+		>;
+		const errorRuns = (await n8n.executions(errorWorkflowId)) as Execution[];
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(triggeredIds(executions)).toEqual([late]);
+		const alerts = executions.filter((execution) => execution.status === 'error');
+		expect(alerts).toHaveLength(1);
+		expect(JSON.stringify(alerts[0].data.resultData)).toMatch(/has had no new lead for/);
+		const emitted = executions.find((execution) => execution.status !== 'error');
+		// Not the poll that brought the late lead: at least a poll after it.
+		expect(Date.parse(alerts[0].startedAt)).toBeGreaterThan(
+			Date.parse(emitted?.startedAt ?? '') + 30_000,
+		);
+		expect(errorRuns).toHaveLength(1);
+		expect(JSON.stringify(errorRuns[0].data.resultData.runData['Error Trigger'])).toMatch(
+			/has had no new lead for/,
+		);
+	} finally {
+		await emu.close();
+	}
+}
+
 interface StoredPosition {
 	allFormsSince?: number;
 	forms?: Record<string, unknown>;

@@ -20,8 +20,10 @@ import { pollAppBuilderTrigger } from '../support/appBuilderRuns';
  * not read yet, Event switched, n8n restarted (in its default mode static
  * data is stored only at activation and when a poll emits) and the node
  * renamed, the clock jumping days ahead and hours back, Alert When Quiet on
- * and off, in n8n's default mode and under durable poll cursors. The static
- * data is JSON round-tripped between polls, as n8n stores it.
+ * and off (no form is reported quiet by the poll that emits its lead,
+ * whatever the lead's own time), in n8n's default mode and under durable
+ * poll cursors. The static data is JSON round-tripped between polls, as n8n
+ * stores it.
  *
  * The oracle is the watch rule (docs/trigger.md), written here apart from
  * the product's code: a form is watched from the poll that begins its watch
@@ -554,6 +556,12 @@ async function runCase(
 			leads,
 			context,
 		);
+		// Alert When Quiet counts from the poll that last brought a form a lead: never a form this poll brought one.
+		const brought = new Set(items.map((item) => String(item.json.pageId)));
+		for (const alert of outcome.emittedErrors.filter((error) => !beyond.includes(error)))
+			for (const pageId of alert.message.match(/formbuilder_77_\d+/g) ?? [])
+				if (brought.has(pageId))
+					throw new Error(`${context}: ${pageId} reported quiet in the poll that emitted its lead`);
 		for (const item of items) {
 			const key = String(item.json.inquiryId);
 			const lead = leads.find((entry) => entry.key === key);

@@ -2,7 +2,7 @@ import type { IPollFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withoutFinalDots } from '../../shared/text/sentence';
-import { durationText, momentText } from '../../shared/text/timeText';
+import { momentText } from '../../shared/text/timeText';
 import { MAX_FORMS_READ } from '../acrossForms/readForms';
 import { asNodeError } from '../parameters/asNodeError';
 import type { AppForm } from '../transport/appForms';
@@ -14,7 +14,7 @@ import {
 	recordSucceededPoll,
 	type FailureStreak,
 } from './inProcess/triggerMemory';
-import type { QuietSpell } from './quiet/formRhythm';
+import { quietAlertText, type QuietForm } from './quiet/quietAlert';
 import type { TriggerSettings } from './triggerSettings';
 
 // What a poll tells the user beyond its items: failures, logged and thrown once they last (docs/trigger.md,
@@ -163,31 +163,11 @@ export function reportUnresolvedUndated(
 export function reportQuietForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,
-	quiet: ReadonlyArray<{ label: string; spell: QuietSpell; away: boolean }>,
+	quiet: readonly QuietForm[],
 ): void {
 	if (quiet.length === 0) return;
-	const node = context.getNode();
-	const fixed = settings.quiet.kind === 'fixed';
-	const named = quiet.map(
-		({ label, spell }) => `${label ?? 'The form'} (${durationText(spell.quietMs)})`,
-	);
-	const message =
-		quiet.length === 1
-			? `Form ${quiet[0].label} has had no new lead for ${durationText(quiet[0].spell.quietMs)}`
-			: `${quiet.length} forms have had no new lead for too long: ${named.join(', ')}`;
-	const details = quiet.map(({ label, spell, away }) => {
-		const usual = fixed
-			? `Alert When Quiet is set to ${durationText(spell.thresholdMs)}`
-			: `it is usually never quiet for more than ${durationText(spell.usualMs)} (its longest gap of the last four weeks), and is reported after ${durationText(spell.thresholdMs)}`;
-		const gone = away
-			? " It is no longer in the app's list of forms: it may have been unpublished or deleted."
-			: '';
-		return `${label}: its last lead came ${momentText(spell.last, context.getTimezone())}; ${usual}.${gone}`;
-	});
-	const error = new NodeOperationError(node, message, {
-		description: `${details.join(' ')} Check that the form still works in the app (a field made required, the page unpublished, the submit button). This is reported once; the next lead ends the quiet spell. No lead is lost: the trigger keeps polling and emits every lead as usual.`,
-	});
-	reportBeside(context, error);
+	const { message, description } = quietAlertText(quiet, settings.quiet, context.getTimezone());
+	reportBeside(context, new NodeOperationError(context.getNode(), message, { description }));
 }
 
 /** Reported without failing the poll: a failed execution and the error workflow, where n8n's context can. */

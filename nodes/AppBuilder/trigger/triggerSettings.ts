@@ -141,20 +141,20 @@ const QUIET_ALERT = {
 	type: 'options',
 	default: 'off',
 	description:
-		'Warn once when a form gets no new lead for too long, through the Error Workflow of Workflow Settings. Leads still come through as usual.',
+		'Warn once when a form gets no new lead for too long. The warning is a failed run of this workflow, which starts the Error Workflow of Workflow Settings; leads still come through as usual.',
 	options: choices([
 		{ name: 'Off', value: 'off' },
 		{
 			name: 'After a Fixed Time',
 			value: 'fixed',
 			description:
-				'When a form has had no new lead for Quiet Hours (with All Forms, each form on its own; a form with no lead yet is not judged)',
+				'When no check has brought a form a new lead for Quiet Hours (with All Forms, each form on its own; a form with no lead yet is not judged)',
 		},
 		{
 			name: 'When Unusually Quiet',
 			value: 'unusual',
 			description:
-				'When a form is quiet twice as long as its longest quiet of the last four weeks (at least 2 hours); needs 10 leads over more than a week first',
+				'When a form has missed about a dozen leads it usually gets at those hours of the week; its rhythm is learned from its leads and judged once two weeks are learned',
 		},
 	]),
 } satisfies INodeProperties;

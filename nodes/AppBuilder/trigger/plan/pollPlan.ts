@@ -88,7 +88,7 @@ export class FormsPoll {
 			if (typeof events !== 'string')
 				runs.push({ pageId, plan: planForm(this.watch.startOf(pageId), events, options) });
 		}
-		const { rhythms, quietSpells } = this.quietForms(outcomes);
+		const { rhythms, quietSpells } = this.quietForms(outcomes, runs);
 		const merged = mergedEmissions(
 			runs.map((run) => ({ form: run, toEmit: run.plan.toEmit })),
 			options.maxItems,
@@ -124,10 +124,13 @@ export class FormsPoll {
 
 	/**
 	 * Each form's rhythm after this poll and the spells to report: forms read
-	 * learn their new leads; forms out of the app's list are judged as they
+	 * learn what they brought; forms out of the app's list are judged as they
 	 * stand; forms that failed, were not reached or are not watched are neither.
 	 */
-	private quietForms(outcomes: readonly FormOutcome[]): {
+	private quietForms(
+		outcomes: readonly FormOutcome[],
+		runs: ReadonlyArray<{ pageId: string; plan: PollPlan }>,
+	): {
 		rhythms: Map<string, FormRhythm> | undefined;
 		quietSpells: FormsPlan['quietSpells'];
 	} {
@@ -136,10 +139,17 @@ export class FormsPoll {
 		const saved = new Map(Object.entries(setup.saved?.quiet ?? {}));
 		const rhythms = new Map<string, FormRhythm>();
 		const judged = new Map<string, boolean>();
+		const planOf = new Map(runs.map((run) => [run.pageId, run.plan]));
 		for (const { pageId, events } of outcomes) {
 			const before = saved.get(pageId);
-			if (typeof events !== 'string') {
-				rhythms.set(pageId, nextRhythm(before, eventTimes(events), setup.nowMs));
+			const plan = planOf.get(pageId);
+			if (plan !== undefined && typeof events !== 'string') {
+				// Found new now, emitted now or left for the next poll: brought by this poll.
+				const arrivals = plan.toEmit.length + (plan.waiting === undefined ? 0 : 1);
+				rhythms.set(
+					pageId,
+					nextRhythm(before, { arrivals, times: eventTimes(events) }, setup.nowMs),
+				);
 				judged.set(pageId, false);
 			} else if (before !== undefined) rhythms.set(pageId, before);
 		}

@@ -95,12 +95,16 @@ const v3ToV4: PositionMigration = (state, nowMs) => {
 /** v4 -> v5: the rhythm of each form, for Alert When Quiet; none yet. */
 const v4ToV5: PositionMigration = (state) => ({ ...state, quiet: {} });
 
+/** v5 -> v6: a rhythm is what each slot of the week brings, no longer gaps per week: learned again from each form's leads. */
+const v5ToV6: PositionMigration = (state) => ({ ...state, quiet: {} });
+
 /** The step from format n to n + 1 is at key n. */
 export const POSITION_MIGRATIONS: Readonly<Record<number, PositionMigration>> = {
 	1: v1ToV2,
 	2: v2ToV3,
 	3: v3ToV4,
 	4: v4ToV5,
+	5: v5ToV6,
 };
 
 export type MigrationOutcome =

@@ -49,7 +49,7 @@ export const MAX_SMALL_CURSORS = 1000;
 export const SMALL_CURSOR_KEYS = 10;
 
 /** The saved format, stored as `v`: raise it with each change of shape or meaning, with its step in migrations.ts. */
-export const SAVED_POSITION_VERSION = 5;
+export const SAVED_POSITION_VERSION = 6;
 
 /** The scope of a position: another app or another event starts over. */
 export function positionScope(appId: string, event: string): string {

@@ -1,14 +1,12 @@
-import fc from 'fast-check';
-
 import type { CursorEvent } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
-import { FormsPoll, type FormOutcome } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
+import { FormsPoll } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import {
+	LEARNED_MS,
+	MISSED_LEADS,
 	nextRhythm,
 	quietSpell,
-	RHYTHM_WEEKS,
-	UNUSUAL_FLOOR_MS,
-	UNUSUAL_MARGIN,
+	rhythmProblem,
 	type FormRhythm,
 	type QuietRule,
 } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
@@ -19,154 +17,174 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** A Monday, 00:00 UTC. */
 const T0 = Date.UTC(2026, 2, 2);
+const UNUSUAL: QuietRule = { kind: 'unusual' };
 
-/** A small deterministic generator (mulberry32), so the simulation is the same on every run. */
-function random(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
-interface FormLife {
-	pageId: string;
-	leads: number[];
-	/** Spells the form is broken: no lead from `from` to `to`. */
-	breaks: Array<{ from: number; to: number }>;
-}
-
-/**
- * 90 days of leads for one form: busy on weekday office hours, quieter in the
- * evening, none at night, few or none at weekends and on a public holiday,
- * and a burst now and then; no lead while the form is broken.
- */
-function formLife(pageId: string, next: () => number, breaks: FormLife['breaks']): FormLife {
-	const perHour = 0.6 + next() * 4;
-	const weekendShare = next() < 0.5 ? 0 : 0.05;
-	const holiday = 45;
+/** A lead every `everyMinutes` on weekdays from 08:00 to 18:00 UTC, none at weekends, from `from` to `to`. */
+function weekdayLeads(from: number, to: number, everyMinutes: number): number[] {
 	const leads: number[] = [];
-	for (let day = 0; day < 90; day++) {
-		const weekday = day % 7 < 5 && day !== holiday;
-		for (let hour = 0; hour < 24; hour++) {
-			const base = hour >= 8 && hour < 18 ? perHour : hour >= 18 && hour < 22 ? perHour / 5 : 0;
-			const rate = weekday ? base : base * weekendShare;
-			// Poisson arrivals within the hour.
-			let at = -Math.log(1 - next()) / rate;
-			while (rate > 0 && at < 1) {
-				leads.push(T0 + day * DAY + (hour + at) * HOUR);
-				at += -Math.log(1 - next()) / rate;
-			}
-		}
-		if (weekday && next() < 0.1) {
-			const start = T0 + day * DAY + (9 + next() * 8) * HOUR;
-			for (let index = 0; index < 12; index++) leads.push(start + next() * 10 * MINUTE);
-		}
+	for (let time = from; time < to; time += everyMinutes * MINUTE) {
+		const date = new Date(time);
+		const weekday = date.getUTCDay() >= 1 && date.getUTCDay() <= 5;
+		if (weekday && date.getUTCHours() >= 8 && date.getUTCHours() < 18) leads.push(time);
 	}
-	const kept = leads
-		.filter((time) => !breaks.some((spell) => time >= spell.from && time < spell.to))
-		.sort((a, b) => a - b);
-	return { pageId, leads: kept, breaks };
+	return leads;
 }
 
-/** The longest gap between two leads of a form before `until`. */
-function longestGapBefore(leads: number[], until: number): number {
-	let longest = 0;
-	for (let index = 1; index < leads.length && leads[index] < until; index++) {
-		longest = Math.max(longest, leads[index] - leads[index - 1]);
+/** Polls every `pollMinutes` from `from` to `to`, each counting the leads visible since the last; the moments it reports. */
+function pollRhythm(
+	visible: number[],
+	from: number,
+	to: number,
+	rule: QuietRule,
+	start?: FormRhythm,
+	pollMinutes = 10,
+): { rhythm: FormRhythm; alerts: number[] } {
+	let rhythm = start;
+	let seen = visible.filter((time) => time <= from).length;
+	const alerts: number[] = [];
+	for (let now = from; now <= to; now += pollMinutes * MINUTE) {
+		const before = seen;
+		while (seen < visible.length && visible[seen] <= now) seen++;
+		const times = rhythm === undefined ? visible.slice(0, seen) : [];
+		rhythm = nextRhythm(rhythm, { arrivals: seen - before, times }, now);
+		const spell = quietSpell(rhythm, rule, now);
+		if (spell === undefined) continue;
+		alerts.push(now);
+		rhythm = { ...rhythm, alerted: spell.last };
 	}
-	return longest;
+	return { rhythm: rhythm as FormRhythm, alerts };
 }
 
-/**
- * Runs a trigger watching every form through the pure poll plan, activated
- * on day 28 (it learns the forms' rhythm from their leads so far), then one
- * poll an hour to day 90, the position JSON between polls as n8n keeps it;
- * returns, per form, the times it was reported quiet.
- */
-function simulate(forms: FormLife[], rule: QuietRule): Map<string, number[]> {
-	let saved: TriggerPosition | undefined;
-	const alerts = new Map(forms.map((form) => [form.pageId, [] as number[]]));
-	const next = forms.map(() => 0);
-	for (let now = T0 + 28 * DAY; now <= T0 + 90 * DAY; now += HOUR) {
-		const outcomes: FormOutcome[] = forms.map((form, index) => {
-			// The rhythm reads only what is newer than what it knows: a day of leads is enough after the first poll.
-			while (next[index] < form.leads.length && form.leads[next[index]] <= now - DAY) next[index]++;
-			const present = saved === undefined ? form.leads.filter((time) => time <= now) : [];
-			if (saved !== undefined)
-				for (let at = next[index]; at < form.leads.length && form.leads[at] <= now; at++)
-					present.push(form.leads[at]);
-			const events: CursorEvent[] = present.map((time) => ({
-				key: `${form.pageId}-${time}`,
-				time,
-			}));
-			return { pageId: form.pageId, events };
+describe('Alert When Quiet, judged by when leads arrive', () => {
+	it('a quiet spell runs from the poll that last brought a lead, whatever the lead says of its own time', () => {
+		const first = nextRhythm(undefined, { arrivals: 0, times: [T0 - DAY] }, T0);
+		// A lead submitted a day ago, seen only now: the form is not quiet now.
+		const late = nextRhythm(first, { arrivals: 1, times: [] }, T0 + 30 * HOUR);
+		const fixed: QuietRule = { kind: 'fixed', afterMs: 24 * HOUR };
+		expect(quietSpell(late, fixed, T0 + 30 * HOUR)).toBeUndefined();
+		expect(quietSpell(late, fixed, T0 + 54 * HOUR - 1)).toBeUndefined();
+		expect(quietSpell(late, fixed, T0 + 54 * HOUR)).toEqual({
+			last: T0 + 30 * HOUR,
+			quietMs: 24 * HOUR,
 		});
-		const poll = new FormsPoll({
-			saved,
-			scope: 'app/new',
-			listed: forms.map((form) => form.pageId),
-			watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, now),
-			cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10_000, nowMs: now },
-			quiet: rule,
-			nowMs: now,
-		});
-		const plan = poll.plan(outcomes);
-		for (const { pageId } of plan.quietSpells) alerts.get(pageId)?.push(now);
-		saved = JSON.parse(JSON.stringify(plan.commit(plan.emissions.length))) as TriggerPosition;
-	}
-	return alerts;
-}
+		// A clock set back: no spell, not a negative one.
+		expect(quietSpell(late, fixed, T0)).toBeUndefined();
+	});
 
-/** Every break is reported once, within 3 times the form's usual longest gap; nothing else is. */
-function expectAlertsOnlyForBreaks(forms: FormLife[], alerts: Map<string, number[]>): void {
-	for (const form of forms) {
-		const reported = alerts.get(form.pageId) ?? [];
-		const expected: number[] = [];
-		for (const spell of form.breaks) {
-			const last = Math.max(...form.leads.filter((time) => time < spell.from));
-			const usual = longestGapBefore(form.leads, spell.from);
-			const inSpell = reported.filter((time) => time > last && time < spell.to);
-			expect({ form: form.pageId, spell: spell.from, alerts: inSpell.length }).toEqual({
-				form: form.pageId,
-				spell: spell.from,
-				alerts: 1,
+	it('a record dated in the future brings nothing once emitted: the spell after it is reported', () => {
+		const position = (saved: TriggerPosition | undefined, now: number) =>
+			new FormsPoll({
+				saved,
+				scope: 'app/new',
+				listed: ['a'],
+				watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, now),
+				cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: now },
+				quiet: { kind: 'fixed', afterMs: 24 * HOUR },
+				nowMs: now,
 			});
-			expect(inSpell[0] - last).toBeLessThanOrEqual(3 * usual);
-			expected.push(inSpell[0]);
+		const events = (list: CursorEvent[]) => [{ pageId: 'a', events: list }];
+		let saved = position(undefined, T0)
+			.plan(events([{ key: 'old', time: T0 - DAY }]))
+			.commit(0);
+		const ahead: CursorEvent = { key: 'ahead', time: T0 + 365 * DAY };
+		const withAhead = position(saved, T0 + HOUR).plan(
+			events([{ key: 'old', time: T0 - DAY }, ahead]),
+		);
+		expect(withAhead.emissions.map(({ event }) => event.key)).toEqual(['ahead']);
+		saved = withAhead.commit(1);
+		const later = position(saved, T0 + 25 * HOUR + MINUTE).plan(
+			events([{ key: 'old', time: T0 - DAY }, ahead]),
+		);
+		expect(later.quietSpells).toEqual([
+			expect.objectContaining({
+				pageId: 'a',
+				spell: { last: T0 + HOUR, quietMs: 24 * HOUR + MINUTE },
+			}),
+		]);
+	});
+
+	it('a form with a lead every 10 minutes on weekday office hours, broken on a Tuesday at 10:00, is reported that Tuesday afternoon, and never over a weekend', () => {
+		const history = weekdayLeads(T0 - 28 * DAY, T0, 10);
+		const tuesday = T0 + 8 * DAY + 10 * HOUR;
+		const leads = [...history, ...weekdayLeads(T0, tuesday, 10)];
+		const { alerts } = pollRhythm(leads, T0, T0 + 10 * DAY, UNUSUAL);
+		expect(alerts).toHaveLength(1);
+		expect(alerts[0]).toBeGreaterThan(tuesday);
+		expect(alerts[0]).toBeLessThanOrEqual(tuesday + 4 * HOUR);
+	});
+
+	it('a reported spell teaches nothing: the form broken again after it is reported as fast', () => {
+		const leads: number[] = [];
+		const down = [T0 + 10 * DAY + 11 * HOUR, T0 + 24 * DAY + 11 * HOUR];
+		for (let time = T0 - 28 * DAY; time < T0 + 40 * DAY; time += 15 * MINUTE)
+			if (!down.some((start) => time >= start && time < start + 3 * DAY)) leads.push(time);
+		const { alerts } = pollRhythm(leads, T0, T0 + 40 * DAY, UNUSUAL);
+		expect(alerts).toHaveLength(2);
+		const delays = alerts.map((alert, index) => alert - down[index]);
+		// A lead every 15 minutes: about 12 missed in three hours, both times.
+		expect(delays[0]).toBeLessThanOrEqual(3 * HOUR + 10 * MINUTE);
+		expect(delays[1]).toBeLessThanOrEqual(delays[0] + 10 * MINUTE);
+	});
+
+	it(`judges a new form only once its rhythm is learned (${LEARNED_MS / DAY} days), and never one without a lead`, () => {
+		const leads: number[] = [];
+		for (let time = T0; time < T0 + 30 * DAY; time += 15 * MINUTE) leads.push(time);
+		const silent = T0 + LEARNED_MS - DAY;
+		const young = pollRhythm(
+			leads.filter((time) => time < silent),
+			T0,
+			T0 + LEARNED_MS + 2 * DAY,
+			UNUSUAL,
+		);
+		// Silent from before the rhythm is learned: reported only once it is.
+		expect(young.alerts).toHaveLength(1);
+		expect(young.alerts[0]).toBeGreaterThanOrEqual(T0 + LEARNED_MS);
+		const none = nextRhythm(undefined, { arrivals: 0, times: [] }, T0);
+		expect(quietSpell(none, { kind: 'fixed', afterMs: HOUR }, T0 + 100 * DAY)).toBeUndefined();
+		expect(quietSpell(none, UNUSUAL, T0 + 100 * DAY)).toBeUndefined();
+	});
+
+	it('reports about as fast whatever moment of the week a steady form breaks at: no week boundary shows', () => {
+		const delays: number[] = [];
+		for (let hour = 0; hour < 7 * 24; hour += 5) {
+			const breaks = T0 + 21 * DAY + hour * HOUR;
+			const leads: number[] = [];
+			for (let time = T0 - 28 * DAY; time < breaks; time += 20 * MINUTE) leads.push(time);
+			const { alerts } = pollRhythm(leads, T0 + 20 * DAY, breaks + DAY, UNUSUAL, undefined, 20);
+			delays.push(alerts[0] - breaks);
 		}
-		// No alert in any normal spell.
-		expect({ form: form.pageId, alerts: reported }).toEqual({
-			form: form.pageId,
-			alerts: expected,
-		});
-	}
-}
-
-describe('Alert When Quiet, over 90 days of leads', () => {
-	const next = random(20261126);
-	const forms = Array.from({ length: 20 }, (_, index) => {
-		// Most forms break once for six days, at a known time after their first five weeks; some never do.
-		const breaksAt = T0 + (36 + Math.floor(next() * 40)) * DAY + 10 * HOUR;
-		const breaks = index % 4 === 3 ? [] : [{ from: breaksAt, to: breaksAt + 6 * DAY }];
-		return formLife(`form_${index}`, next, breaks);
+		// A lead every 20 minutes: the 12th missed one is four hours in.
+		expect(Math.min(...delays)).toBeGreaterThanOrEqual(3 * HOUR);
+		expect(Math.max(...delays)).toBeLessThanOrEqual(4 * HOUR + 40 * MINUTE);
 	});
 
-	it('When Unusually Quiet: every break is reported once, within 3 times the usual longest gap, and no normal spell is (20 forms)', () => {
-		expectAlertsOnlyForBreaks(forms, simulate(forms, { kind: 'unusual' }));
+	it(`reports once ${MISSED_LEADS} leads the form usually gets are missing, and stays small whatever the traffic`, () => {
+		const leads: number[] = [];
+		for (let time = T0 - 28 * DAY; time < T0 + 30 * DAY; time += 6 * MINUTE) leads.push(time);
+		const { rhythm, alerts } = pollRhythm(leads, T0, T0 + 30 * DAY + 3 * HOUR, UNUSUAL);
+		expect(alerts).toHaveLength(1);
+		// Ten leads an hour: the 12th missed one is 72 minutes in, and the poll after it reports.
+		expect(alerts[0] - leads[leads.length - 1]).toBeGreaterThanOrEqual(70 * MINUTE);
+		expect(alerts[0] - leads[leads.length - 1]).toBeLessThanOrEqual(90 * MINUTE);
+		expect(JSON.stringify(rhythm).length).toBeLessThan(250);
 	});
 
-	it('After a Fixed Time: every break is reported once and no normal spell is (20 forms, 100 hours)', () => {
-		expectAlertsOnlyForBreaks(forms, simulate(forms, { kind: 'fixed', afterMs: 100 * HOUR }));
+	it('names what is wrong with a damaged rhythm', () => {
+		const good = nextRhythm(undefined, { arrivals: 0, times: [T0 - DAY] }, T0);
+		expect(rhythmProblem(JSON.parse(JSON.stringify(good)))).toBeUndefined();
+		expect(rhythmProblem({ ...good, since: 'x' })).toMatch(/since/);
+		expect(rhythmProblem({ ...good, slots: 'AAAA' })).toMatch(/slots/);
+		expect(rhythmProblem({ ...good, slots: `${good.slots}!` })).toMatch(/slots/);
+		expect(rhythmProblem({ ...good, recent: [1] })).toMatch(/recent/);
+		expect(rhythmProblem({ ...good, open: [1, 'x'] })).toMatch(/open/);
+		expect(rhythmProblem({ ...good, weeks: [] })).toBeUndefined();
 	});
 });
 
-describe('a form rhythm', () => {
+describe('a form rhythm in the poll plan', () => {
 	it("judges a form out of the app's list, but not one taken out of the watch by Watch: One Form", () => {
 		const quietSince = T0 - 30 * DAY;
+		const rhythm = nextRhythm(undefined, { arrivals: 0, times: [quietSince] }, quietSince);
 		const saved: TriggerPosition = {
 			scope: 'app/new',
 			forms: {
@@ -176,7 +194,8 @@ describe('a form rhythm', () => {
 			away: {},
 			undatedUnknown: [],
 			leftOver: [],
-			quiet: { b: { since: quietSince, last: quietSince, weeks: [] } },
+			allFormsSince: quietSince,
+			quiet: { b: rhythm },
 		};
 		const spellsWhen = (allForms: boolean) =>
 			new FormsPoll({
@@ -194,86 +213,5 @@ describe('a form rhythm', () => {
 			}).plan([{ pageId: 'a', events: [] }]).quietSpells;
 		expect(spellsWhen(true)).toEqual([expect.objectContaining({ pageId: 'b', away: true })]);
 		expect(spellsWhen(false)).toEqual([]);
-	});
-
-	it('waits a full period after activation, however old the last lead', () => {
-		const rhythm = nextRhythm(undefined, [T0 - 30 * DAY], T0);
-		expect(quietSpell(rhythm, { kind: 'fixed', afterMs: DAY }, T0 + DAY - 1)).toBeUndefined();
-		expect(quietSpell(rhythm, { kind: 'fixed', afterMs: DAY }, T0 + DAY)).toMatchObject({
-			last: T0 - 30 * DAY,
-			quietMs: 31 * DAY,
-		});
-	});
-
-	it('does not judge a form with no lead yet, nor one with too little history when unusually quiet', () => {
-		const none = nextRhythm(undefined, [undefined], T0);
-		expect(quietSpell(none, { kind: 'fixed', afterMs: HOUR }, T0 + 100 * DAY)).toBeUndefined();
-		const few = nextRhythm(undefined, [T0 - 20 * DAY, T0 - 10 * DAY, T0 - DAY], T0);
-		expect(quietSpell(few, { kind: 'unusual' }, T0 + 100 * DAY)).toBeUndefined();
-	});
-
-	it('takes no time from the future: a record dated next year counts as now', () => {
-		const rhythm = nextRhythm(undefined, [T0 + 365 * DAY], T0);
-		expect(rhythm.last).toBe(T0);
-	});
-
-	it('stays small: at most one entry per week of the last weeks, whatever the traffic', () => {
-		let rhythm: FormRhythm | undefined;
-		for (let day = 0; day < 200; day++) {
-			const times = Array.from({ length: 500 }, (_, index) => T0 + day * DAY + index * MINUTE);
-			rhythm = nextRhythm(rhythm, times, T0 + (day + 1) * DAY);
-		}
-		expect(rhythm?.weeks.length).toBeLessThanOrEqual(RHYTHM_WEEKS + 1);
-		expect(JSON.stringify(rhythm).length).toBeLessThan(200);
-	});
-
-	it('property: one report per quiet spell; never before the spell outlasts the floor and every gap of the last four weeks; always once past twice the longest gap', () => {
-		fc.assert(
-			fc.property(
-				fc.array(fc.integer({ min: 1, max: 72 * 60 }), { minLength: 12, maxLength: 150 }),
-				fc.integer({ min: 1, max: 30 * 24 }),
-				fc.integer({ min: 15, max: 6 * 60 }),
-				(gapsInMinutes, breakHours, pollMinutes) => {
-					const leads: number[] = [];
-					let time = T0;
-					for (const gap of gapsInMinutes) leads.push((time += gap * MINUTE));
-					const end = leads[leads.length - 1] + breakHours * HOUR;
-					let rhythm: FormRhythm | undefined;
-					const reportedFor: number[] = [];
-					let seen = 0;
-					let now = T0;
-					for (; now <= end; now += pollMinutes * MINUTE) {
-						const fresh: number[] = [];
-						while (seen < leads.length && leads[seen] <= now) fresh.push(leads[seen++]);
-						rhythm = nextRhythm(rhythm, fresh, now);
-						const spell = quietSpell(rhythm, { kind: 'unusual' }, now);
-						if (spell === undefined) continue;
-						reportedFor.push(spell.last);
-						rhythm = { ...rhythm, alerted: spell.last };
-						const recentGaps = leads
-							.map((lead, index) =>
-								index > 0 && lead > now - 4 * 7 * DAY ? lead - leads[index - 1] : 0,
-							)
-							.filter((gap, index) => leads[index] <= now && gap > 0);
-						expect(spell.quietMs).toBeGreaterThanOrEqual(UNUSUAL_FLOOR_MS);
-						expect(spell.quietMs).toBeGreaterThanOrEqual(Math.max(0, ...recentGaps) - MINUTE);
-					}
-					expect(new Set(reportedFor).size).toBe(reportedFor.length);
-					// The last spell: once the rule judges it and it has lasted its threshold and a poll more, it was reported.
-					const judged = quietSpell(
-						{ ...(rhythm as FormRhythm), alerted: undefined },
-						{ kind: 'unusual' },
-						end,
-					);
-					if (judged !== undefined && judged.quietMs >= judged.thresholdMs + pollMinutes * MINUTE) {
-						expect(reportedFor).toContain(leads[leads.length - 1]);
-						expect(UNUSUAL_MARGIN * longestGapBefore(leads, end)).toBeGreaterThanOrEqual(
-							judged.usualMs,
-						);
-					}
-				},
-			),
-			{ numRuns: 300 },
-		);
 	});
 });

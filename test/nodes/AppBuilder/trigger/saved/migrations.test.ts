@@ -14,10 +14,17 @@ import {
 	readSavedPosition,
 	type PositionMigration,
 } from '../../../../../nodes/AppBuilder/trigger/saved/migrations';
+import { nextRhythm } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
 import { deepFreeze } from '../../../../support/deepFreeze';
 
 const SCOPE = 'app/form/new';
 const T0 = Date.parse('2026-06-01T00:00:00Z');
+/** A form's rhythm as the current release stores it. */
+const RHYTHM = fromJsonOf(nextRhythm(undefined, { arrivals: 0, times: [T0 - 3_600_000] }, T0));
+
+function fromJsonOf<T>(value: T): T {
+	return JSON.parse(JSON.stringify(value)) as T;
+}
 
 /** A v1 state as the trigger stores it: every field of CursorState, as JSON gives it back. */
 const V1 = Object.freeze({
@@ -172,16 +179,13 @@ describe('readSavedPosition', () => {
 			undatedUnknown: ['away'],
 			allFormsSince: T0,
 			leftOver: ['form'],
-			quiet: { form: { since: T0, last: T0, weeks: [[2943, 0, 1]], alerted: T0 } },
+			quiet: { form: { ...RHYTHM, alerted: T0 } },
 		};
 		expect(readSavedPosition(fromJson(written))).toEqual({ kind: 'readable', state: written });
 		for (const [quiet, problem] of [
-			[{ form: { last: T0, weeks: [] } }, '"since" is not a time'],
-			[
-				{ form: { since: T0, weeks: Array(6).fill([1, 0, 1]) } },
-				'"weeks" is not a list of at most 5 weeks',
-			],
-			[{ form: { since: T0, weeks: [[1, 'x', 1]] } }, '"weeks" is not a list of at most 5 weeks'],
+			[{ form: { ...RHYTHM, since: undefined } }, '"since" is not a time'],
+			[{ form: { ...RHYTHM, slots: 'AAAA' } }, '"slots" is not 84 rates'],
+			[{ form: { ...RHYTHM, recent: [1, 'x'] } }, '"recent" is not two numbers'],
 		] as const) {
 			expect(readSavedPosition(fromJson({ ...written, quiet }))).toEqual({
 				kind: 'damaged',
@@ -191,6 +195,21 @@ describe('readSavedPosition', () => {
 	});
 
 	const ONE_FORM = { away: {}, undatedUnknown: [], leftOver: [], quiet: {} };
+
+	it('relearns the rhythms of a v5 position: a rhythm of gaps per week is not one of slots of the week', () => {
+		const v5 = {
+			v: 5,
+			scope: 'app/new',
+			forms: { a: { floor: { time: T0, key: '' }, seen: { x: T0 + 1 }, undated: '' } },
+			...ONE_FORM,
+			allFormsSince: T0 - 5000,
+			quiet: { a: { since: T0, last: T0, weeks: [[2943, 0, 1]], alerted: T0 } },
+		};
+		expect(readSavedPosition(fromJson(v5))).toEqual({
+			kind: 'readable',
+			state: { ...v5, v: SAVED_POSITION_VERSION, quiet: {} },
+		});
+	});
 
 	it('brings a v1 state up through v2 and v3: the floor time F becomes the position before every event at F, the undated list a table of the same keys, the cursor the one form of the position', () => {
 		const outcome = readSavedPosition(fromJson(V1));
@@ -326,6 +345,19 @@ describe('readSavedPosition', () => {
 				// v4 -> v5: no form has a rhythm yet; Alert When Quiet learns it at the next read.
 				quiet: {},
 			},
+		});
+		// A form that left with a record dated ahead: its floor goes no further than now, as the cursor's does.
+		const ahead = {
+			...v3,
+			app: { ...v3.app, gone: { b: { time: T0 + 365 * 86_400_000, keys: ['y'] } } },
+		};
+		const upgraded = readSavedPosition(fromJson(ahead), POSITION_MIGRATIONS, T0 + 60_000) as {
+			state: TriggerPosition;
+		};
+		expect(upgraded.state.forms.b).toEqual({
+			floor: { time: T0 + 60_000, key: '' },
+			seen: { y: T0 + 365 * 86_400_000 },
+			undated: '',
 		});
 	});
 

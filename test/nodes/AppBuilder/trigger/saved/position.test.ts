@@ -23,6 +23,7 @@ import {
 	MIN_TRACKED_PER_FORM,
 } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
+import { nextRhythm } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
 
 describe("the trigger's saved position over its forms", () => {
 	const cursor = (newest: number, keys: string[] = ['k']): CursorState => ({
@@ -173,7 +174,7 @@ describe("the trigger's saved position over its forms", () => {
 			{
 				allFormsSince: 100,
 				away: { b: { since: 50, polls: 3 } },
-				quiet: { b: { since: 1, weeks: [] } },
+				quiet: { b: nextRhythm(undefined, { arrivals: 0, times: [] }, 1) },
 			},
 		);
 		const oneForm = nextPosition(
