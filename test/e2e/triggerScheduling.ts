@@ -541,7 +541,7 @@ export async function quietForm(n8n: N8nInstance): Promise<void> {
 		await waitForLeads(n8n, workflowId, [late], 150_000);
 		await waitForAnswers(emu, 3, 300_000);
 		const executions = (await n8n.executions(workflowId)) as Array<
-			Execution & { startedAt: string }
+			Execution & { startedAt?: string | null; stoppedAt?: string | null }
 		>;
 		const errorRuns = (await n8n.executions(errorWorkflowId)) as Execution[];
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
@@ -551,10 +551,11 @@ export async function quietForm(n8n: N8nInstance): Promise<void> {
 		expect(alerts).toHaveLength(1);
 		expect(JSON.stringify(alerts[0].data.resultData)).toMatch(/has had no new lead for/);
 		const emitted = executions.find((execution) => execution.status !== 'error');
-		// Not the poll that brought the late lead: at least a poll after it.
-		expect(Date.parse(alerts[0].startedAt)).toBeGreaterThan(
-			Date.parse(emitted?.startedAt ?? '') + 30_000,
-		);
+		// Not the poll that brought the late lead (which reports before it emits): at least a poll after it.
+		const at = (execution: (typeof executions)[number] | undefined) =>
+			Date.parse(execution?.startedAt ?? execution?.stoppedAt ?? '');
+		expect(Number(alerts[0].id)).toBeGreaterThan(Number(emitted?.id));
+		expect(at(alerts[0])).toBeGreaterThan(at(emitted) + 30_000);
 		expect(errorRuns).toHaveLength(1);
 		expect(JSON.stringify(errorRuns[0].data.resultData.runData['Error Trigger'])).toMatch(
 			/has had no new lead for/,

@@ -5,7 +5,7 @@ import {
 	DEFAULT_CELLS_PER_SUBTABLE,
 	keyHash,
 	tableOf,
-} from '../../nodes/AppBuilder/trigger/cursor/undatedTable';
+} from '../../nodes/shared/keySets/keySetTable';
 import { FIXTURE } from '../emulator';
 import {
 	appBuilderCredentials,

@@ -1,6 +1,6 @@
 import { jsonProblem } from '../../shared/jsonStream/jsonProblem';
 import type { ValueRedactor } from '../../shared/text/redact';
-import { fnv1a64 } from './identity';
+import { fnv1a64 } from '../../shared/text/fnv1a64';
 
 /**
  * An inquiry the API listed with text that is not JSON inside. It is still a

@@ -141,7 +141,7 @@ const QUIET_ALERT = {
 	type: 'options',
 	default: 'off',
 	description:
-		'Warn once when a form gets no new lead for too long. The warning is a failed run of this workflow, which starts the Error Workflow of Workflow Settings; leads still come through as usual.',
+		'Warn once when a form gets no new lead for too long, as a failed run that starts the Error Workflow of Workflow Settings. Leads still come through.',
 	options: choices([
 		{ name: 'Off', value: 'off' },
 		{
@@ -154,7 +154,7 @@ const QUIET_ALERT = {
 			name: 'When Unusually Quiet',
 			value: 'unusual',
 			description:
-				'When a form has missed about a dozen leads it usually gets at those hours of the week; its rhythm is learned from its leads and judged once two weeks are learned',
+				'When a form has missed about a dozen leads it usually gets at those hours of the week (judged once two weeks of its leads are learned)',
 		},
 	]),
 } satisfies INodeProperties;

@@ -7,13 +7,13 @@ import { isRecord, isTime } from './storedShapes';
 import { planUndated } from './undated';
 import { byTimeThenKey, NewestListings, replacesListing } from './latestListings';
 import {
-	decodeUndatedTable,
+	decodeKeySetTable,
 	DEFAULT_CELLS_PER_SUBTABLE,
 	hashText,
 	keyHash,
 	MAX_CELLS_PER_SUBTABLE,
-	undatedTableProblem,
-} from './undatedTable';
+	keySetTableProblem,
+} from '../../../shared/keySets/keySetTable';
 
 export type { CursorPosition } from './floor';
 
@@ -90,7 +90,7 @@ export function cursorStateProblem(value: unknown): string | undefined {
 	if (!isRecord(value.seen)) return '"seen" is not an object';
 	if (!Object.values(value.seen).every(isTime)) return '"seen" holds a time that is not a number';
 	if (typeof value.undated !== 'string') return '"undated" is not text';
-	const tableProblem = undatedTableProblem(value.undated);
+	const tableProblem = keySetTableProblem(value.undated);
 	return tableProblem && `"undated" is not a table of undated inquiries (${tableProblem})`;
 }
 
@@ -111,7 +111,7 @@ export function planPoll(
 	// Copied only when a key is taken as handled (rare): each key is read once, before any change of it.
 	let changedSeen: Map<string, number> | undefined;
 	const undatedPlan = planUndated(
-		decodeUndatedTable(state.undated, limits.undatedCells),
+		decodeKeySetTable(state.undated, limits.undatedCells),
 		undated,
 		(key) => seen.has(key),
 	);
@@ -208,7 +208,7 @@ function settle(
 	leftOut: CursorPosition | undefined,
 ): CursorState {
 	const seen = new Map(seenMapOf(start.seen));
-	const table = decodeUndatedTable(start.undated, limits.undatedCells);
+	const table = decodeKeySetTable(start.undated, limits.undatedCells);
 	const added = new Set<string>();
 	let highest = start.floor;
 	for (const { key, time } of emitted) {

@@ -4,15 +4,15 @@ import {
 	SUBTABLES,
 	tableOf,
 	type KeyHash,
-	type UndatedTable,
-} from './undatedTable';
+	type KeySetTable,
+} from '../../../shared/keySets/keySetTable';
 
 /** Undated inquiries cannot sit under a floor: a table of those handled, and each poll reads what changed. */
 export interface UndatedPlan {
 	/** Keys to emit, in key order: present, undated, not handled, and not emitted while they had a time. */
 	toEmit: string[];
 	/** The handled set to commit onto: the stored one without what disappeared, with what is tracked dated adopted. */
-	table: UndatedTable;
+	table: KeySetTable;
 	/** Hashes (hashText) of handled keys no longer present undated. */
 	disappeared: Set<string>;
 	/** About how many changes could not be told apart; 0 when every one was. */
@@ -20,7 +20,7 @@ export interface UndatedPlan {
 }
 
 export function planUndated(
-	stored: UndatedTable,
+	stored: KeySetTable,
 	presentUndated: readonly string[],
 	isTrackedDated: (key: string) => boolean,
 ): UndatedPlan {
@@ -48,7 +48,7 @@ interface Changes {
 }
 
 /** What changed, by peeling the difference; a key read back that contradicts what is present is left unresolved. */
-function readChanges(stored: UndatedTable, presentUndated: readonly string[]): Changes {
+function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Changes {
 	const present = new PresentKeys();
 	const hashes: KeyHash[] = [];
 	for (const key of presentUndated) {
@@ -83,7 +83,7 @@ function readChanges(stored: UndatedTable, presentUndated: readonly string[]): C
 }
 
 /** About how many keys a difference still holds: the most any one part accounts for, at least one if any cell is not empty. */
-function unresolvedIn(difference: UndatedTable): number {
+function unresolvedIn(difference: KeySetTable): number {
 	let most = 0;
 	let any = false;
 	for (let start = 0; start < difference.count.length; start += difference.size) {

@@ -1,5 +1,5 @@
 import { jsonText } from '../../../shared/text/jsonText';
-import { fnv1a64 } from '../../inquiries/identity';
+import { fnv1a64 } from '../../../shared/text/fnv1a64';
 
 /**
  * What this process remembers per trigger (docs/trigger-internals.md, "When n8n polls"): one entry, dropped

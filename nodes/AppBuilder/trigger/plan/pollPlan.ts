@@ -7,13 +7,8 @@ import {
 	type RecordsToKeep,
 } from '../cursor/cursor';
 import { MAX_WHOLE_CURSORS, nextPosition, type TriggerPosition } from '../saved/position';
-import {
-	nextRhythm,
-	quietSpell,
-	type FormRhythm,
-	type QuietRule,
-	type QuietSpell,
-} from '../quiet/formRhythm';
+import type { QuietRule, QuietSpell } from '../quiet/formRhythm';
+import { quietForms } from '../quiet/quietForms';
 import { planForm, recordsToKeepFor, type Watch } from './watch';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
@@ -84,11 +79,31 @@ export class FormsPoll {
 	plan(outcomes: readonly FormOutcome[]): FormsPlan {
 		const { setup, options } = this;
 		const runs: Array<{ pageId: string; plan: PollPlan }> = [];
+		const readEvents: Array<readonly CursorEvent[]> = [];
 		for (const { pageId, events } of outcomes) {
-			if (typeof events !== 'string')
-				runs.push({ pageId, plan: planForm(this.watch.startOf(pageId), events, options) });
+			if (typeof events === 'string') continue;
+			runs.push({ pageId, plan: planForm(this.watch.startOf(pageId), events, options) });
+			readEvents.push(events);
 		}
-		const { rhythms, quietSpells } = this.quietForms(outcomes, runs);
+		const listed = new Set(setup.listed);
+		const quiet =
+			setup.quiet.kind === 'off'
+				? undefined
+				: quietForms({
+						saved: setup.saved?.quiet,
+						// Found new now, emitted now or left for the next poll: brought by this poll.
+						read: runs.map(({ pageId, plan }, index) => ({
+							pageId,
+							arrivals: plan.toEmit.length + (plan.waiting === undefined ? 0 : 1),
+							times: eventTimes(readEvents[index]),
+						})),
+						unread: outcomes
+							.filter(({ events }) => typeof events === 'string')
+							.map(({ pageId }) => pageId),
+						watchedAway: (pageId) => !listed.has(pageId) && this.watch.keeps(pageId),
+						rule: setup.quiet,
+						nowMs: setup.nowMs,
+					});
 		const merged = mergedEmissions(
 			runs.map((run) => ({ form: run, toEmit: run.plan.toEmit })),
 			options.maxItems,
@@ -99,7 +114,7 @@ export class FormsPoll {
 				pageId: run.pageId,
 				count: run.plan.unresolvedUndated,
 			})),
-			quietSpells,
+			quietSpells: quiet?.quietSpells ?? [],
 			commit: (emittedCount) => {
 				const emitted = new Map(runs.map((run) => [run, [] as CursorEvent[]]));
 				for (const { form, event } of merged.slice(0, emittedCount)) emitted.get(form)?.push(event);
@@ -115,60 +130,11 @@ export class FormsPoll {
 					listed: setup.listed,
 					read,
 					leftOver: leftOverAfter(this.ordered, reached),
-					quiet: rhythms,
+					quiet: quiet?.rhythms,
 				};
 				return nextPosition(setup.saved, setup.scope, findings, this.watch);
 			},
 		};
-	}
-
-	/**
-	 * Each form's rhythm after this poll and the spells to report: forms read
-	 * learn what they brought; forms out of the app's list are judged as they
-	 * stand; forms that failed, were not reached or are not watched are neither.
-	 */
-	private quietForms(
-		outcomes: readonly FormOutcome[],
-		runs: ReadonlyArray<{ pageId: string; plan: PollPlan }>,
-	): {
-		rhythms: Map<string, FormRhythm> | undefined;
-		quietSpells: FormsPlan['quietSpells'];
-	} {
-		const { setup } = this;
-		if (setup.quiet.kind === 'off') return { rhythms: undefined, quietSpells: [] };
-		const saved = new Map(Object.entries(setup.saved?.quiet ?? {}));
-		const rhythms = new Map<string, FormRhythm>();
-		const judged = new Map<string, boolean>();
-		const planOf = new Map(runs.map((run) => [run.pageId, run.plan]));
-		for (const { pageId, events } of outcomes) {
-			const before = saved.get(pageId);
-			const plan = planOf.get(pageId);
-			if (plan !== undefined && typeof events !== 'string') {
-				// Found new now, emitted now or left for the next poll: brought by this poll.
-				const arrivals = plan.toEmit.length + (plan.waiting === undefined ? 0 : 1);
-				rhythms.set(
-					pageId,
-					nextRhythm(before, { arrivals, times: eventTimes(events) }, setup.nowMs),
-				);
-				judged.set(pageId, false);
-			} else if (before !== undefined) rhythms.set(pageId, before);
-		}
-		const listed = new Set(setup.listed);
-		for (const [pageId, rhythm] of saved) {
-			if (listed.has(pageId) || !this.watch.keeps(pageId)) continue;
-			rhythms.set(pageId, rhythm);
-			// Out of the app's list, but watched: judged.
-			judged.set(pageId, true);
-		}
-		const quietSpells: FormsPlan['quietSpells'] = [];
-		for (const [pageId, away] of judged) {
-			const rhythm = rhythms.get(pageId) as FormRhythm;
-			const spell = quietSpell(rhythm, setup.quiet, setup.nowMs);
-			if (spell === undefined) continue;
-			quietSpells.push({ pageId, spell, away });
-			rhythms.set(pageId, { ...rhythm, alerted: spell.last });
-		}
-		return { rhythms, quietSpells };
 	}
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../cursor/undatedTable';
+import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../../shared/keySets/keySetTable';
 import { isRecord, ownValue } from '../cursor/storedShapes';
 import { positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 
-import { fnv1a64, inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
+import { inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
+import { fnv1a64 } from '../../../../nodes/shared/text/fnv1a64';
 import { jsonText } from '../../../../nodes/shared/text/jsonText';
 
 /** A value nested `depth` levels deep, built without recursion: [[[...[leaf]...]]]. */

@@ -13,7 +13,7 @@ import {
 import {
 	DEFAULT_CELLS_PER_SUBTABLE,
 	SUBTABLES,
-} from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
+} from '../../../../../nodes/shared/keySets/keySetTable';
 import { deepFreeze } from '../../../../support/deepFreeze';
 
 const HOUR = 3_600_000;

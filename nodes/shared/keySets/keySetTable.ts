@@ -1,14 +1,14 @@
-import { fnv1a64Halves } from '../../inquiries/identity';
+import { fnv1a64Halves } from '../text/fnv1a64';
 
-/**
- * An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of keys' 64-bit hashes: fixed
- * size, and the difference of two tables reads back the keys that differ (ARCHITECTURE.md, "The cursor").
- */
+// An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of a set of keys' 64-bit hashes:
+// fixed size, and the difference of two tables reads back the keys that differ. The trigger's cursor keeps
+// the undated inquiries it handled in one (ARCHITECTURE.md, "The cursor").
+
 export const SUBTABLES = 5;
 /** Cells per part of a new table: 300 cells, 4,800 bytes, 6,404 characters stored when most are in use. */
 export const DEFAULT_CELLS_PER_SUBTABLE = 60;
 /** Keys a difference of the default table decodes: in simulation 150 every time, first failures near 170. */
-export const UNDATED_CHANGES_TOLD_APART = 150;
+export const CHANGES_TOLD_APART = 150;
 /** A stored table larger than this is damaged, not written by any release. */
 export const MAX_CELLS_PER_SUBTABLE = 1024;
 const CELL_BYTES = 16;
@@ -34,7 +34,7 @@ export function hashText(hash: KeyHash): string {
 	return hash.high.toString(16).padStart(8, '0') + hash.low.toString(16).padStart(8, '0');
 }
 
-export class UndatedTable {
+export class KeySetTable {
 	readonly count: Int32Array;
 	readonly high: Uint32Array;
 	readonly low: Uint32Array;
@@ -82,8 +82,8 @@ export class UndatedTable {
 		return true;
 	}
 
-	copy(): UndatedTable {
-		const copy = new UndatedTable(this.size);
+	copy(): KeySetTable {
+		const copy = new KeySetTable(this.size);
 		copy.count.set(this.count);
 		copy.high.set(this.high);
 		copy.low.set(this.low);
@@ -92,7 +92,7 @@ export class UndatedTable {
 	}
 
 	/** This table minus another of the same size, cell by cell: the table of the difference of the two sets. */
-	minus(other: UndatedTable): UndatedTable {
+	minus(other: KeySetTable): KeySetTable {
 		const difference = this.copy();
 		for (let cell = 0; cell < difference.count.length; cell++) {
 			difference.count[cell] -= other.count[cell];
@@ -146,13 +146,13 @@ export class UndatedTable {
 }
 
 /** Reads a stored table; empty text is an empty table of `emptySize` cells per part. */
-export function decodeUndatedTable(text: string, emptySize: number): UndatedTable {
-	if (text === '') return new UndatedTable(emptySize);
-	const problem = undatedTableProblem(text);
+export function decodeKeySetTable(text: string, emptySize: number): KeySetTable {
+	if (text === '') return new KeySetTable(emptySize);
+	const problem = keySetTableProblem(text);
 	if (problem !== undefined)
 		throw new Error(`The table of undated inquiries is damaged: ${problem}`);
 	const bytes = Buffer.from(text, 'base64');
-	const table = new UndatedTable(bytes.readUInt16BE(1));
+	const table = new KeySetTable(bytes.readUInt16BE(1));
 	const sparse = bytes.readUInt8(0) === SPARSE;
 	let at = HEADER_BYTES;
 	let cell = 0;
@@ -172,7 +172,7 @@ export function decodeUndatedTable(text: string, emptySize: number): UndatedTabl
 }
 
 /** What keeps a stored text from being a table, in words for an error; undefined if nothing. */
-export function undatedTableProblem(text: string): string | undefined {
+export function keySetTableProblem(text: string): string | undefined {
 	if (text === '') return undefined;
 	if (text.length > MAX_STORED_LENGTH) return 'it is longer than any release writes';
 	const bytes = Buffer.from(text, 'base64');
@@ -199,8 +199,8 @@ export function undatedTableProblem(text: string): string | undefined {
 }
 
 /** A table of the given keys' hashes. */
-export function tableOf(hashes: Iterable<KeyHash>, size: number): UndatedTable {
-	const table = new UndatedTable(size);
+export function tableOf(hashes: Iterable<KeyHash>, size: number): KeySetTable {
+	const table = new KeySetTable(size);
 	for (const hash of hashes) table.toggle(hash, 1);
 	return table;
 }

@@ -1,13 +1,13 @@
 import {
-	decodeUndatedTable,
+	decodeKeySetTable,
 	DEFAULT_CELLS_PER_SUBTABLE,
 	hashText,
 	keyHash,
 	SUBTABLES,
 	tableOf,
-	undatedTableProblem,
-	UndatedTable,
-} from '../../../../../nodes/AppBuilder/trigger/cursor/undatedTable';
+	keySetTableProblem,
+	KeySetTable,
+} from '../../../../nodes/shared/keySets/keySetTable';
 
 const ID = '65f1c0ffee00000000000001';
 const keys = (count: number) =>
@@ -17,7 +17,7 @@ describe('the table of undated inquiries', () => {
 	it('hashes keys and places them exactly as stored tables were written (the stored format depends on it)', () => {
 		expect(hashText(keyHash(''))).toBe('cbf29ce484222325'); // FNV-1a 64's offset basis
 		expect(hashText(keyHash(ID))).toBe('56c35bcc68114d23');
-		const table = new UndatedTable(DEFAULT_CELLS_PER_SUBTABLE);
+		const table = new KeySetTable(DEFAULT_CELLS_PER_SUBTABLE);
 		expect(Array.from({ length: SUBTABLES }, (_, part) => table.cellOf(keyHash(ID), part))).toEqual(
 			[7, 69, 149, 213, 280],
 		);
@@ -27,13 +27,13 @@ describe('the table of undated inquiries', () => {
 	});
 
 	it('stores an empty table as empty text, a few keys cell by cell, many as every cell; each reads back the same', () => {
-		expect(new UndatedTable(DEFAULT_CELLS_PER_SUBTABLE).encode()).toBe('');
-		expect(decodeUndatedTable('', 7).size).toBe(7);
+		expect(new KeySetTable(DEFAULT_CELLS_PER_SUBTABLE).encode()).toBe('');
+		expect(decodeKeySetTable('', 7).size).toBe(7);
 		for (const count of [1, 10, 1000]) {
 			const table = tableOf(keys(count).map(keyHash), DEFAULT_CELLS_PER_SUBTABLE);
 			const text = table.encode();
-			expect(undatedTableProblem(text)).toBeUndefined();
-			const back = decodeUndatedTable(text, 1);
+			expect(keySetTableProblem(text)).toBeUndefined();
+			const back = decodeKeySetTable(text, 1);
 			expect(back.encode()).toBe(text);
 			expect([...back.count]).toEqual([...table.count]);
 		}
@@ -64,7 +64,7 @@ describe('the table of undated inquiries', () => {
 
 	it('does not take a cell that holds several keys for one holding one', () => {
 		// Three keys in one cell add up to a count of 1 with a key taken out; the check tells it apart.
-		const table = new UndatedTable(1);
+		const table = new KeySetTable(1);
 		table.toggle(keyHash('a'), 1);
 		table.toggle(keyHash('b'), 1);
 		table.toggle(keyHash('c'), -1);
@@ -107,8 +107,8 @@ describe('the table of undated inquiries', () => {
 			[bytes.subarray(0, bytes.length - 3).toString('base64'), 'its cells are cut short'],
 		];
 		for (const [text, problem] of cases) {
-			expect(undatedTableProblem(text)).toBe(problem);
-			expect(() => decodeUndatedTable(text, 60)).toThrow(
+			expect(keySetTableProblem(text)).toBe(problem);
+			expect(() => decodeKeySetTable(text, 60)).toThrow(
 				`The table of undated inquiries is damaged: ${problem}`,
 			);
 		}
