@@ -236,28 +236,7 @@ export async function renamedTrigger(n8n: N8nInstance): Promise<void> {
 export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 	const { emu, credential } = await ownEmulator(n8n, 'failing');
 	try {
-		const errorWorkflowId = await n8n.createWorkflow({
-			name: 'E2E F: error workflow',
-			nodes: [
-				{
-					id: 'error-trigger',
-					name: 'Error Trigger',
-					type: 'n8n-nodes-base.errorTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'noted',
-					name: 'Noted',
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					position: [250, 0],
-					parameters: {},
-				},
-			],
-			connections: { 'Error Trigger': { main: [[{ node: 'Noted', type: 'main', index: 0 }]] } },
-		});
+		const errorWorkflowId = await errorWorkflow(n8n, 'E2E F: error workflow');
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
 		const base = newInquiryWorkflow(credential, form);
 		const workflow = {
@@ -500,20 +479,7 @@ export async function watchSwitchedToAFormNotReadYet(n8n: N8nInstance): Promise<
 export async function quietForm(n8n: N8nInstance): Promise<void> {
 	const { emu, credential } = await ownEmulator(n8n, 'quiet');
 	try {
-		const errorWorkflowId = await n8n.createWorkflow({
-			name: 'E2E I: error workflow',
-			nodes: [
-				{
-					id: 'error-trigger',
-					name: 'Error Trigger',
-					type: 'n8n-nodes-base.errorTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-			],
-			connections: {},
-		});
+		const errorWorkflowId = await errorWorkflow(n8n, 'E2E I: error workflow');
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
 		const base = newInquiryWorkflow(credential, form);
 		const workflowId = await n8n.createWorkflow({
@@ -563,6 +529,32 @@ export async function quietForm(n8n: N8nInstance): Promise<void> {
 	} finally {
 		await emu.close();
 	}
+}
+
+/** An error workflow: an Error Trigger, so each of its runs is an error n8n reported for a workflow. */
+async function errorWorkflow(n8n: N8nInstance, name: string): Promise<string> {
+	return await n8n.createWorkflow({
+		name,
+		nodes: [
+			{
+				id: 'error-trigger',
+				name: 'Error Trigger',
+				type: 'n8n-nodes-base.errorTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'noted',
+				name: 'Noted',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [250, 0],
+				parameters: {},
+			},
+		],
+		connections: { 'Error Trigger': { main: [[{ node: 'Noted', type: 'main', index: 0 }]] } },
+	});
 }
 
 interface StoredPosition {

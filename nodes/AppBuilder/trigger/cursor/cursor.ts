@@ -118,7 +118,7 @@ export function planPoll(
 	const candidates: CursorPosition[] = [];
 	for (const [key, time] of dated) {
 		const previous = seen.get(key);
-		if (previous !== undefined && !(options.mode === 'newOrUpdated' && time > previous)) continue;
+		if (!isNewSince(previous, time, options.mode)) continue;
 		const wasUndated =
 			previous === undefined &&
 			undatedPlan.disappeared.size > 0 &&
@@ -163,13 +163,14 @@ export function recordsToKeepGiven(
 	}
 	const { floor } = state;
 	const seen = seenMapOf(state.seen);
-	const changesCount = options.mode === 'newOrUpdated';
-	return (event) => {
-		if (!isTime(event.time)) return true;
-		if (!isAfterFloor(event.time, event.key, floor)) return false;
-		const previous = seen.get(event.key);
-		return previous === undefined || (changesCount && event.time > previous);
-	};
+	return ({ key, time }) =>
+		!isTime(time) ||
+		(isAfterFloor(time, key, floor) && isNewSince(seen.get(key), time, options.mode));
+}
+
+/** Whether a dated event after the floor is new: never emitted, or (New or Updated) emitted with an older time. */
+function isNewSince(emittedAt: number | undefined, time: number, mode: EventMode): boolean {
+	return emittedAt === undefined || (mode === 'newOrUpdated' && time > emittedAt);
 }
 
 /** The cursor to save once `emitted` (a prefix of toEmit) went out; an event left unemitted keeps the floor below it. */
