@@ -61,7 +61,15 @@ const LAYERS = {
 		NODE_FILE,
 	],
 	'nodes/AppBuilder/trigger': TRIGGER,
-	'nodes/AppBuilder/trigger/reading': [...TRIGGER, 'plan', 'saved', 'inProcess', TRIGGER_TOP],
+	'nodes/AppBuilder/trigger/reading': [
+		...TRIGGER,
+		'cursor',
+		'plan',
+		'saved',
+		'inProcess',
+		'quiet',
+		TRIGGER_TOP,
+	],
 	'nodes/AppBuilder/trigger/inProcess': [
 		...TRIGGER,
 		'n8n-workflow',

@@ -16,9 +16,9 @@ import {
 	commitPoll,
 	MAX_FIRST_POLL_COUNT,
 	planPoll,
-	type CursorEvent,
 	type CursorOptions,
 } from '../../nodes/AppBuilder/trigger/cursor/cursor';
+import { type InquiryEvent } from '../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
 import { freePort } from '../e2e/n8nInstance';
 import {
@@ -385,7 +385,7 @@ const STATE_FORM_SIZE = SMOKE ? 20_000 : 1_000_000;
 function stateSizeAtMillion(): number {
 	const count = STATE_FORM_SIZE;
 	const start = Date.now() - count * 1000;
-	const events: CursorEvent[] = Array.from({ length: count }, (_, i) => ({
+	const events: InquiryEvent[] = Array.from({ length: count }, (_, i) => ({
 		key: `65f1c0ffee${String(i).padStart(14, '0')}`,
 		time: start + i * 1000,
 	}));

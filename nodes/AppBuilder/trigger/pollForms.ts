@@ -19,7 +19,7 @@ import {
 	type Failure,
 } from './pollReports';
 import { fetchInquiryList } from './reading/fetchInquiryList';
-import type { InquiryList } from './reading/inquiryList';
+import type { InquiryList } from '../inquiries/inquiryList';
 import { positionScope, type TriggerPosition } from './saved/position';
 import {
 	adoptOwnerless,

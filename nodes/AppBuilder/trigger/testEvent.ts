@@ -6,7 +6,7 @@ import { FORM_CONCURRENCY, formsRead, readForms } from '../acrossForms/readForms
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
-import { replacesListing } from './cursor/latestListings';
+import { replacesListing } from '../inquiries/latestListings';
 import { latestInquiry } from './reading/latestInquiry';
 import type { TriggerSettings } from './triggerSettings';
 

@@ -19,7 +19,8 @@ import {
 } from '../parameters/parameterValues';
 import { checkedParameter, fieldOf } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
-import { MAX_FIRST_POLL_COUNT, type EventMode, type FirstPoll } from './cursor/cursor';
+import { MAX_FIRST_POLL_COUNT, type FirstPoll } from './cursor/cursor';
+import { type EventMode } from '../inquiries/inquiryEvent';
 import type { FailureReporting } from './inProcess/triggerMemory';
 
 // The trigger's parameters, each declared once: the editor shows these, and the reader below takes

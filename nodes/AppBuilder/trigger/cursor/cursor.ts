@@ -1,11 +1,10 @@
-import { inquiryKey } from '../../inquiries/identity';
-import type { RawInquiry } from '../../inquiries/inquiry.types';
-import { toEpochMillis } from '../../inquiries/timestamps';
+import type { EventMode, InquiryEvent } from '../../inquiries/inquiryEvent';
+import type { RecordsToKeep } from '../../inquiries/inquiryList';
 import { setOwnValue } from '../../../shared/ownValue';
 import { floorBefore, isAfterFloor, later, raiseFloor, type CursorPosition } from './floor';
 import { isRecord, isTime } from './storedShapes';
 import { planUndated } from './undated';
-import { byTimeThenKey, NewestListings, replacesListing } from './latestListings';
+import { byTimeThenKey, NewestListings, replacesListing } from '../../inquiries/latestListings';
 import {
 	decodeKeySetTable,
 	DEFAULT_CELLS_PER_SUBTABLE,
@@ -17,14 +16,7 @@ import {
 
 export type { CursorPosition } from './floor';
 
-/** What is new since one form's last poll (ARCHITECTURE.md, "The cursor"); pure, inputs never changed. */
-export type EventMode = 'new' | 'newOrUpdated';
-
-export interface CursorEvent {
-	key: string;
-	/** Epoch ms of the submission (mode new) or of the last change (newOrUpdated); undefined when unknown. */
-	time: number | undefined;
-}
+// What is new since one form's last poll (ARCHITECTURE.md, "The cursor"); pure, inputs never changed.
 
 /** A form's cursor as saved in the position (saved/position.ts), which carries its format and scope. */
 export interface CursorState {
@@ -62,23 +54,13 @@ export const MAX_FIRST_POLL_COUNT = 50;
 export interface PollPlan {
 	isFirstPoll: boolean;
 	/** Oldest first (by time, then key); undated events last. */
-	toEmit: CursorEvent[];
+	toEmit: InquiryEvent[];
 	/** The oldest dated event found new but left out of toEmit (Max per Poll): the commit keeps the floor below it. */
 	waiting: CursorPosition | undefined;
 	/** About how many undated inquiries changed beyond what the table tells apart (undated.ts); 0 normally. */
 	unresolvedUndated: number;
 	/** The state to commit onto: a first poll's records everything present as handled; later, the undated table brought up to date. */
 	baseline: CursorState;
-}
-
-export function toCursorEvent(record: unknown, mode: EventMode): CursorEvent {
-	const raw = (typeof record === 'object' && record !== null ? record : {}) as RawInquiry;
-	const added = toEpochMillis(raw.addedon);
-	if (mode === 'new') return { key: inquiryKey(record), time: added };
-	const updated = toEpochMillis(raw.updatedon);
-	const time =
-		added === undefined ? updated : updated === undefined ? added : Math.max(added, updated);
-	return { key: inquiryKey(record), time };
 }
 
 /** What keeps a stored value from being a cursor, in words for an error; undefined if nothing. */
@@ -97,7 +79,7 @@ export function cursorStateProblem(value: unknown): string | undefined {
 /** What to emit now, given the saved cursor (undefined: the form's first poll) and every inquiry present. */
 export function planPoll(
 	state: CursorState | undefined,
-	events: readonly CursorEvent[],
+	events: readonly InquiryEvent[],
 	options: CursorOptions,
 ): PollPlan {
 	const limits = limitsOf(options);
@@ -150,9 +132,6 @@ export function planPoll(
 	};
 }
 
-/** The records whose bytes a reader keeps: those planPoll could emit, or a first poll's newest `count`. */
-export type RecordsToKeep = ((event: CursorEvent) => boolean) | { newest: number };
-
 export function recordsToKeepGiven(
 	state: CursorState | undefined,
 	options: CursorOptions,
@@ -176,7 +155,7 @@ function isNewSince(emittedAt: number | undefined, time: number, mode: EventMode
 /** The cursor to save once `emitted` (a prefix of toEmit) went out; an event left unemitted keeps the floor below it. */
 export function commitPoll(
 	plan: Pick<PollPlan, 'baseline' | 'toEmit' | 'waiting'> | undefined,
-	emitted: readonly CursorEvent[],
+	emitted: readonly InquiryEvent[],
 	options: CursorOptions,
 ): CursorState {
 	const start = plan?.baseline ?? { floor: floorBefore(0), seen: {}, undated: '' };
@@ -191,7 +170,7 @@ export function commitPoll(
 /** The oldest dated event of the plan not emitted: the first of toEmit's left out, else the plan's waiting one. */
 function firstLeftOut(
 	plan: Pick<PollPlan, 'toEmit' | 'waiting'>,
-	emitted: readonly CursorEvent[],
+	emitted: readonly InquiryEvent[],
 ): CursorPosition | undefined {
 	const emittedAt = new Map<string, number | undefined>();
 	for (const { key, time } of emitted) emittedAt.set(key, time);
@@ -204,7 +183,7 @@ function firstLeftOut(
 /** `start` with `emitted` recorded, the floor raised (never past an event left out) and seen pruned. */
 function settle(
 	start: CursorState,
-	emitted: readonly CursorEvent[],
+	emitted: readonly InquiryEvent[],
 	limits: Limits,
 	leftOut: CursorPosition | undefined,
 ): CursorState {
@@ -236,7 +215,7 @@ function planFirstPoll(
 	for (const [key, time] of dated) newest.offer(key, time, () => undefined);
 	const latest = newest.oldestFirst().map(({ key, time }) => ({ key, time }));
 	const chosen = new Set(latest.map((event) => event.key));
-	const handled: CursorEvent[] = [];
+	const handled: InquiryEvent[] = [];
 	for (const [key, time] of dated) if (!chosen.has(key)) handled.push({ key, time });
 	for (const key of undated) handled.push({ key, time: undefined });
 	const limits = limitsOf(options);
@@ -266,7 +245,7 @@ function firstPollCount(options: CursorOptions): number {
  * side of the floor.
  */
 function latestPerKeyAfter(
-	events: readonly CursorEvent[],
+	events: readonly InquiryEvent[],
 	floor: CursorPosition,
 ): { dated: Map<string, number>; undated: string[] } {
 	const dated = new Map<string, number>();

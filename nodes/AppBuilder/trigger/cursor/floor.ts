@@ -1,4 +1,4 @@
-import { byTimeThenKey } from './latestListings';
+import { byTimeThenKey } from '../../inquiries/latestListings';
 
 /**
  * The floor: events after it (by time, then key) are judged, those at or

@@ -1,13 +1,13 @@
-import type { CursorEvent } from '../cursor/cursor';
+import type { InquiryEvent } from '../../inquiries/inquiryEvent';
 
 /** The oldest emissions across forms, at most `maxItems`, merged so each form emits a prefix of its own list. */
 export interface FormEvent<Form> {
 	form: Form;
-	event: CursorEvent;
+	event: InquiryEvent;
 }
 
 export function mergedEmissions<Form>(
-	perForm: ReadonlyArray<{ form: Form; toEmit: readonly CursorEvent[] }>,
+	perForm: ReadonlyArray<{ form: Form; toEmit: readonly InquiryEvent[] }>,
 	maxItems: number,
 ): Array<FormEvent<Form>> {
 	const next = perForm.map(() => 0);
@@ -27,7 +27,7 @@ export function mergedEmissions<Form>(
 }
 
 /** Dated before undated, older first, then by key; a tie stays with the form listed first. */
-function comesBefore(a: CursorEvent, b: CursorEvent): boolean {
+function comesBefore(a: InquiryEvent, b: InquiryEvent): boolean {
 	if (a.time === undefined || b.time === undefined)
 		return a.time !== undefined && b.time === undefined;
 	if (a.time !== b.time) return a.time < b.time;

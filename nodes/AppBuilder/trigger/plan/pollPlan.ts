@@ -1,11 +1,11 @@
 import {
 	commitPoll,
 	DEFAULT_MAX_TRACKED,
-	type CursorEvent,
 	type CursorOptions,
 	type PollPlan,
-	type RecordsToKeep,
 } from '../cursor/cursor';
+import { type InquiryEvent } from '../../inquiries/inquiryEvent';
+import { type RecordsToKeep } from '../../inquiries/inquiryList';
 import { MAX_WHOLE_CURSORS, nextPosition, type TriggerPosition } from '../saved/position';
 import type { QuietRule, QuietSpell } from '../quiet/formRhythm';
 import { quietForms } from '../quiet/quietForms';
@@ -34,12 +34,12 @@ export interface PollSetup {
 export interface FormOutcome {
 	pageId: string;
 	/** The form's events as read, or why there are none. */
-	events: readonly CursorEvent[] | 'failed' | 'not-reached';
+	events: readonly InquiryEvent[] | 'failed' | 'not-reached';
 }
 
 export interface FormsPlan {
 	/** What to emit, oldest first across forms, within Max per Poll. */
-	emissions: Array<{ pageId: string; event: CursorEvent }>;
+	emissions: Array<{ pageId: string; event: InquiryEvent }>;
 	/** Per form read, about how many undated inquiries changed beyond what its cursor tells apart. */
 	unresolvedUndated: Array<{ pageId: string; count: number }>;
 	/** Forms quiet past Alert When Quiet, each reported once per spell (the position records it). */
@@ -64,7 +64,7 @@ export class FormsPoll {
 	formsToRead(): Array<{
 		pageId: string;
 		keep: RecordsToKeep;
-		toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
+		toEmit: (events: readonly InquiryEvent[]) => readonly InquiryEvent[];
 	}> {
 		return this.ordered.map((pageId) => {
 			const start = this.watch.startOf(pageId);
@@ -79,7 +79,7 @@ export class FormsPoll {
 	plan(outcomes: readonly FormOutcome[]): FormsPlan {
 		const { setup, options } = this;
 		const runs: Array<{ pageId: string; plan: PollPlan }> = [];
-		const readEvents: Array<readonly CursorEvent[]> = [];
+		const readEvents: Array<readonly InquiryEvent[]> = [];
 		for (const { pageId, events } of outcomes) {
 			if (typeof events === 'string') continue;
 			runs.push({ pageId, plan: planForm(this.watch.startOf(pageId), events, options) });
@@ -116,7 +116,7 @@ export class FormsPoll {
 			})),
 			quietSpells: quiet?.quietSpells ?? [],
 			commit: (emittedCount) => {
-				const emitted = new Map(runs.map((run) => [run, [] as CursorEvent[]]));
+				const emitted = new Map(runs.map((run) => [run, [] as InquiryEvent[]]));
 				for (const { form, event } of merged.slice(0, emittedCount)) emitted.get(form)?.push(event);
 				const read = new Map(
 					runs.map((run) => [run.pageId, commitPoll(run.plan, emitted.get(run) ?? [], options)]),
@@ -138,7 +138,7 @@ export class FormsPoll {
 	}
 }
 
-function* eventTimes(events: readonly CursorEvent[]): Iterable<number | undefined> {
+function* eventTimes(events: readonly InquiryEvent[]): Iterable<number | undefined> {
 	for (const event of events) yield event.time;
 }
 

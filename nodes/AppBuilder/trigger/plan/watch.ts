@@ -1,13 +1,13 @@
 import {
 	planPoll,
 	recordsToKeepGiven,
-	type CursorEvent,
 	type CursorOptions,
 	type CursorState,
 	type FirstPoll,
 	type PollPlan,
-	type RecordsToKeep,
 } from '../cursor/cursor';
+import { type InquiryEvent } from '../../inquiries/inquiryEvent';
+import { type RecordsToKeep } from '../../inquiries/inquiryList';
 import { floorBefore } from '../cursor/floor';
 import { ownValue } from '../cursor/storedShapes';
 import type { TriggerPosition } from '../saved/position';
@@ -99,7 +99,7 @@ export function recordsToKeepFor(start: FormStart, options: CursorOptions): Reco
 
 export function planForm(
 	start: FormStart,
-	events: readonly CursorEvent[],
+	events: readonly InquiryEvent[],
 	options: CursorOptions,
 ): PollPlan {
 	const read = asRead(start);
@@ -121,7 +121,7 @@ function asRead(start: FormStart): FormStart {
 /** One whose undated inquiries are unknown takes those present as handled, as any first poll does. */
 function startingState(
 	start: FormStart,
-	events: readonly CursorEvent[],
+	events: readonly InquiryEvent[],
 	options: CursorOptions,
 ): CursorState {
 	if (!start.undatedUnknown) return start.cursor;

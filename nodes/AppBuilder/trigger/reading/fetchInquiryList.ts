@@ -2,20 +2,21 @@ import type { FormTarget } from '../../../shared/appBuilderApi';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions, WebServiceContext } from '../../transport/request';
-import type { CursorEvent, EventMode, RecordsToKeep } from '../cursor/cursor';
+import type { InquiryEvent, EventMode } from '../../inquiries/inquiryEvent';
 import {
 	InquiryListBuilder,
 	listFromRecords,
 	type InquiryList,
 	type KeepRule,
-} from './inquiryList';
+	type RecordsToKeep,
+} from '../../inquiries/inquiryList';
 
 export interface ListReading {
 	mode: EventMode;
 	/** The records whose bytes are kept as the answer streams past. */
 	keep: RecordsToKeep;
 	/** What the poll will emit from these events (the cursor's plan): read again when too many were to be kept. */
-	toEmit: (events: readonly CursorEvent[]) => readonly CursorEvent[];
+	toEmit: (events: readonly InquiryEvent[]) => readonly InquiryEvent[];
 }
 
 /** A form's inquiries, keeping the records `keep` names; too many to hold, and the answer is read again. */

@@ -11,8 +11,8 @@ import {
 import { readRecord } from '../../inquiries/unreadableInquiry';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions } from '../../transport/request';
-import { toCursorEvent, type EventMode } from '../cursor/cursor';
-import { replacesListing } from '../cursor/latestListings';
+import { inquiryEvent, type EventMode } from '../../inquiries/inquiryEvent';
+import { replacesListing } from '../../inquiries/latestListings';
 
 /** Fetch Test Event's latest inquiry of a form (undefined: none), holding one record as the answer streams. */
 export async function latestInquiry(
@@ -51,7 +51,7 @@ class LatestRecord implements RecordCollector<Latest> {
 			throw new AnswerLimitExceeded('records', MAX_RECORDS_PER_ANSWER);
 		this.offered++;
 		// The scan read the record's times into its summary: the bytes are copied only for a new latest.
-		const time = summary === undefined ? undefined : toCursorEvent(summary, this.mode).time;
+		const time = summary === undefined ? undefined : inquiryEvent(summary, this.mode).time;
 		if (this.latest === undefined || replacesListing(this.latest.time, time))
 			this.latest = { bytes: Buffer.from(bytes()), summary, time };
 	}
@@ -70,7 +70,7 @@ class LatestRecord implements RecordCollector<Latest> {
 function latestOf(records: unknown[], mode: EventMode): Latest {
 	let latest: Latest;
 	for (const record of records) {
-		const time = toCursorEvent(record, mode).time;
+		const time = inquiryEvent(record, mode).time;
 		if (latest === undefined || replacesListing(latest.time, time)) latest = { record, time };
 	}
 	return latest;

@@ -5,7 +5,7 @@ import { AnswerLimitExceeded } from '../../../../nodes/shared/http/answerLimits'
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
 import { SelectedInquiries } from '../../../../nodes/AppBuilder/actions/inquiry/getManyReader';
 import {
 	readInquiryStream,

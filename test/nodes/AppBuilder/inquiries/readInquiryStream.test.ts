@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 
-import type { CursorEvent } from '../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import type { InquiryEvent } from '../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import {
 	InquiryListBuilder,
 	listFromRecords,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { StreamReading } from '../../../../nodes/shared/http/streamReading';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
@@ -31,7 +31,7 @@ async function* chunked(body: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
 const read = (
 	text: string,
 	cuts: number[] = [],
-	mayEmit: (event: CursorEvent) => boolean = () => true,
+	mayEmit: (event: InquiryEvent) => boolean = () => true,
 ) =>
 	readInquiryStream(chunked(bytes(text), cuts), new InquiryListBuilder('new', mayEmit, keepAsIs));
 
@@ -137,7 +137,7 @@ describe('readInquiryStream', () => {
 				fc.integer({ min: 0, max: 2 ** 16 }),
 				async (value, cuts, seed) => {
 					const text = JSON.stringify(value);
-					const accepts = (event: CursorEvent) => (event.key.length + seed) % 2 === 0;
+					const accepts = (event: InquiryEvent) => (event.key.length + seed) % 2 === 0;
 					const list = listOf(await read(text, cuts, accepts));
 					const whole = listFromRecords(JSON.parse(text).data, 'new');
 					for (const event of whole.events) {

@@ -1,7 +1,7 @@
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import {
 	streamedOutcome,

@@ -2,10 +2,10 @@ import {
 	commitPoll,
 	cursorStateProblem,
 	planPoll,
-	type CursorEvent,
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import { type InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 
 /**
  * Three sequences a review of the cursor found to lose or stall leads, each
@@ -22,14 +22,14 @@ const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
 	nowMs: T0,
 	...overrides,
 });
-const ev = (key: string, time: number | undefined): CursorEvent => ({ key, time });
+const ev = (key: string, time: number | undefined): InquiryEvent => ({ key, time });
 const numbered = (prefix: string, count: number, timeOf: (index: number) => number | undefined) =>
 	Array.from({ length: count }, (_, index) =>
 		ev(`${prefix}${String(index).padStart(4, '0')}`, timeOf(index)),
 	);
 
 /** One poll: plan, emit everything planned, commit onto the plan, store through JSON as n8n does. */
-function poll(state: CursorState | undefined, present: CursorEvent[], opts: CursorOptions) {
+function poll(state: CursorState | undefined, present: InquiryEvent[], opts: CursorOptions) {
 	const plan = planPoll(state, present, opts);
 	const next = commitPoll(plan, plan.toEmit, opts);
 	return {
@@ -42,7 +42,7 @@ function poll(state: CursorState | undefined, present: CursorEvent[], opts: Curs
 /** Polls until a poll emits nothing; every key emitted, in order, repeats included. */
 function drain(
 	state: CursorState,
-	present: CursorEvent[],
+	present: InquiryEvent[],
 	optionsAt: (poll: number) => CursorOptions,
 ) {
 	const emitted: string[] = [];

@@ -5,12 +5,14 @@ import {
 	cursorStateProblem,
 	planPoll,
 	recordsToKeepGiven,
-	type CursorEvent,
 	type CursorOptions,
 	type CursorPosition,
 	type CursorState,
-	type EventMode,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import {
+	type InquiryEvent,
+	type EventMode,
+} from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { deepFreeze } from '../../../../support/deepFreeze';
 
 /**
@@ -197,7 +199,7 @@ function check(condition: boolean, message: string, detail?: unknown): void {
 /** The cursor's order: by time, then key. */
 const byPosition = (a: { key: string; time: number }, b: { key: string; time: number }) =>
 	a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-const byTimeThenKey = (a: CursorEvent, b: CursorEvent) =>
+const byTimeThenKey = (a: InquiryEvent, b: InquiryEvent) =>
 	byPosition(a as { key: string; time: number }, b as { key: string; time: number });
 
 function runScenario(settings: Settings, ops: Op[]): void {
@@ -274,7 +276,7 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		return key;
 	};
 
-	const presentEvents = (): CursorEvent[] =>
+	const presentEvents = (): InquiryEvent[] =>
 		alive().map(([key, inquiry]) => ({ key, time: timeOf(inquiry) }));
 	const options = (maxItems: number): CursorOptions => ({
 		mode,

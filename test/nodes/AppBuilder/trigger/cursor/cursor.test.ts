@@ -5,11 +5,13 @@ import {
 	cursorStateProblem,
 	planPoll,
 	recordsToKeepGiven,
-	toCursorEvent,
-	type CursorEvent,
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import {
+	inquiryEvent,
+	type InquiryEvent,
+} from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import {
 	DEFAULT_CELLS_PER_SUBTABLE,
 	SUBTABLES,
@@ -27,8 +29,8 @@ const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
 	...overrides,
 });
 
-const ev = (key: string, time: number | undefined): CursorEvent => ({ key, time });
-const keys = (events: CursorEvent[]) => events.map((event) => event.key);
+const ev = (key: string, time: number | undefined): InquiryEvent => ({ key, time });
+const keys = (events: InquiryEvent[]) => events.map((event) => event.key);
 
 /** Static data is JSON between polls; the trigger reads it back through parseCursorState. */
 const stored = (state: CursorState): CursorState =>
@@ -37,7 +39,7 @@ const stored = (state: CursorState): CursorState =>
 /** One full poll on frozen inputs: plan, emit everything planned, commit onto the plan's baseline, store. */
 function poll(
 	state: CursorState | undefined,
-	events: CursorEvent[],
+	events: InquiryEvent[],
 	opts: CursorOptions = options(),
 ) {
 	const plan = planPoll(deepFreeze(state), deepFreeze([...events]), opts);
@@ -46,7 +48,7 @@ function poll(
 }
 
 /** A state that has taken `events` as handled on a first poll. */
-const baselineOf = (events: CursorEvent[], opts: CursorOptions = options()) =>
+const baselineOf = (events: InquiryEvent[], opts: CursorOptions = options()) =>
 	poll(undefined, events, opts).state;
 
 describe('first poll', () => {
@@ -288,49 +290,49 @@ describe('newOrUpdated', () => {
 	it('derives events from records: addedon for new, the later of addedon and updatedon for newOrUpdated', () => {
 		const s = T0 / 1000; // seconds, as the API may send them
 		expect(
-			toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'newOrUpdated'),
+			inquiryEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'newOrUpdated'),
 		).toEqual({ key: 'x', time: T0 + 200_000 });
 		expect(
-			toCursorEvent({ _id: 'x', addedon: s + 300, updatedon: s + 200 }, 'newOrUpdated'),
+			inquiryEvent({ _id: 'x', addedon: s + 300, updatedon: s + 200 }, 'newOrUpdated'),
 		).toEqual({ key: 'x', time: T0 + 300_000 });
-		expect(toCursorEvent({ _id: 'x', updatedon: String(s + 200) }, 'newOrUpdated')).toEqual({
+		expect(inquiryEvent({ _id: 'x', updatedon: String(s + 200) }, 'newOrUpdated')).toEqual({
 			key: 'x',
 			time: T0 + 200_000,
 		});
-		expect(toCursorEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'new')).toEqual({
+		expect(inquiryEvent({ _id: 'x', addedon: s + 100, updatedon: s + 200 }, 'new')).toEqual({
 			key: 'x',
 			time: T0 + 100_000,
 		});
-		expect(toCursorEvent({ _id: 'x', updatedon: s + 200 }, 'new')).toEqual({
+		expect(inquiryEvent({ _id: 'x', updatedon: s + 200 }, 'new')).toEqual({
 			key: 'x',
 			time: undefined,
 		});
-		expect(toCursorEvent({ requestId: 'R', addedon: 'soon' }, 'new')).toEqual({
+		expect(inquiryEvent({ requestId: 'R', addedon: 'soon' }, 'new')).toEqual({
 			key: 'r:R',
 			time: undefined,
 		});
-		expect(toCursorEvent(null, 'new').time).toBeUndefined();
+		expect(inquiryEvent(null, 'new').time).toBeUndefined();
 	});
 
 	it('treats an addedon beyond the range of a Date as undated, not as far in the future', () => {
-		expect(toCursorEvent({ _id: 'x', addedon: 1e20 }, 'new')).toEqual({
+		expect(inquiryEvent({ _id: 'x', addedon: 1e20 }, 'new')).toEqual({
 			key: 'x',
 			time: undefined,
 		});
-		expect(
-			toCursorEvent({ _id: 'x', addedon: 1e20, updatedon: T0 / 1000 }, 'newOrUpdated'),
-		).toEqual({ key: 'x', time: T0 });
+		expect(inquiryEvent({ _id: 'x', addedon: 1e20, updatedon: T0 / 1000 }, 'newOrUpdated')).toEqual(
+			{ key: 'x', time: T0 },
+		);
 		// Undated, it is emitted once like any undated lead and holds back no later lead.
 		const state = baselineOf([ev('seed', T0)]);
 		const first = poll(state, [
 			ev('seed', T0),
-			toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'),
+			inquiryEvent({ _id: 'huge', addedon: 1e20 }, 'new'),
 			ev('later', T0 + 1000),
 		]);
 		expect(first.emitted.sort()).toEqual(['huge', 'later']);
 		const second = poll(first.state, [
 			ev('seed', T0),
-			toCursorEvent({ _id: 'huge', addedon: 1e20 }, 'new'),
+			inquiryEvent({ _id: 'huge', addedon: 1e20 }, 'new'),
 			ev('later', T0 + 1000),
 			ev('latest', T0 + 2000),
 		]);
@@ -338,16 +340,16 @@ describe('newOrUpdated', () => {
 	});
 
 	it('reads an ISO 8601 addedon as the instant it names, like flattenInquiry does', () => {
-		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01T00:00:05Z' }, 'new')).toEqual({
+		expect(inquiryEvent({ _id: 'x', addedon: '2026-06-01T00:00:05Z' }, 'new')).toEqual({
 			key: 'x',
 			time: T0 + 5000,
 		});
-		expect(toCursorEvent({ _id: 'x', addedon: '2026-06-01 02:00:05+02:00' }, 'new')).toEqual({
+		expect(inquiryEvent({ _id: 'x', addedon: '2026-06-01 02:00:05+02:00' }, 'new')).toEqual({
 			key: 'x',
 			time: T0 + 5000,
 		});
 		expect(
-			toCursorEvent(
+			inquiryEvent(
 				{ _id: 'x', addedon: '2026-06-01 00:00:05', updatedon: '2026-06-01T00:00:09.250Z' },
 				'newOrUpdated',
 			),
@@ -447,7 +449,7 @@ describe('undated inquiries', () => {
 describe('records to keep while an answer streams in', () => {
 	const kept = (
 		state: CursorState | undefined,
-		events: CursorEvent[],
+		events: InquiryEvent[],
 		opts: CursorOptions = options(),
 	) => {
 		const keep = recordsToKeepGiven(state, opts);
@@ -468,7 +470,7 @@ describe('records to keep while an answer streams in', () => {
 		const state = baselineOf([ev('a', T0), ev('b', T0 + 1)], options({ mode: 'newOrUpdated' }));
 		const events = [ev('a', T0), ev('a', T0 + 50), ev('b', T0 + 1)];
 		const keep = recordsToKeepGiven(state, options({ mode: 'newOrUpdated' })) as (
-			event: CursorEvent,
+			event: InquiryEvent,
 		) => boolean;
 		expect(events.filter(keep)).toEqual([ev('a', T0 + 50)]);
 		const stateNew = baselineOf([ev('a', T0), ev('b', T0 + 1)]);

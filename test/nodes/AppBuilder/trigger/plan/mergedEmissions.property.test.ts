@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import type { CursorEvent } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { mergedEmissions } from '../../../../../nodes/AppBuilder/trigger/plan/mergedEmissions';
-import { byTimeThenKey } from '../../../../../nodes/AppBuilder/trigger/cursor/latestListings';
+import { byTimeThenKey } from '../../../../../nodes/AppBuilder/inquiries/latestListings';
 
 /** A form's list as its cursor gives it: dated oldest first (by time, then key), then undated by key. */
 const formList = fc
@@ -21,7 +21,7 @@ const formList = fc
 		const undated = unique
 			.filter((event) => event.time === undefined)
 			.sort((a, b) => (a.key < b.key ? -1 : 1));
-		return [...dated, ...undated] as CursorEvent[];
+		return [...dated, ...undated] as InquiryEvent[];
 	});
 
 describe("merging several forms' emissions", () => {

@@ -1,4 +1,4 @@
-import type { CursorEvent } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { FormsPoll } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import {
@@ -82,11 +82,11 @@ describe('Alert When Quiet, judged by when leads arrive', () => {
 				quiet: { kind: 'fixed', afterMs: 24 * HOUR },
 				nowMs: now,
 			});
-		const events = (list: CursorEvent[]) => [{ pageId: 'a', events: list }];
+		const events = (list: InquiryEvent[]) => [{ pageId: 'a', events: list }];
 		let saved = position(undefined, T0)
 			.plan(events([{ key: 'old', time: T0 - DAY }]))
 			.commit(0);
-		const ahead: CursorEvent = { key: 'ahead', time: T0 + 365 * DAY };
+		const ahead: InquiryEvent = { key: 'ahead', time: T0 + 365 * DAY };
 		const withAhead = position(saved, T0 + HOUR).plan(
 			events([{ key: 'old', time: T0 - DAY }, ahead]),
 		);

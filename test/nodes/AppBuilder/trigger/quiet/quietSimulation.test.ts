@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the simulation's report is printed on request (QUIET_SIMULATION_REPORT) */
-import type { CursorEvent } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { FormsPoll } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
@@ -301,7 +301,7 @@ describe('Alert When Quiet, When Unusually Quiet, simulated over 90 days on rhyt
 			const outcomes = lives.map((life, form) => {
 				while (life.visible[from[form]] <= now - 2 * DAY && saved !== undefined) from[form]++;
 				while (life.visible[to[form]] <= now) to[form]++;
-				const events: CursorEvent[] = [];
+				const events: InquiryEvent[] = [];
 				for (let index = from[form]; index < to[form]; index++)
 					events.push({ key: `${form}-${index}`, time: life.visible[index] });
 				return { pageId: pageIds[form], events };

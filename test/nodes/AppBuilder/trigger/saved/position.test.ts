@@ -15,9 +15,9 @@ import {
 } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import {
 	DEFAULT_MAX_TRACKED,
-	type CursorEvent,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import { type InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import {
 	FormsPoll,
 	MIN_TRACKED_PER_FORM,
@@ -273,7 +273,7 @@ describe("the saved position's size", () => {
 			);
 			const now = 1_795_000_000_000;
 			// Each poll brings 100 more undated leads per form (what a table tells apart between two polls is about 150).
-			const events = (form: number, undated: number): CursorEvent[] => [
+			const events = (form: number, undated: number): InquiryEvent[] => [
 				...Array.from({ length: 1200 }, (_, index) => ({
 					key: id(form, index),
 					time: now - index,

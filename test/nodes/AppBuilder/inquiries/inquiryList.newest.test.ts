@@ -2,16 +2,16 @@ import {
 	planPoll,
 	recordsToKeepGiven,
 	type CursorOptions,
-} from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+} from '../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../../nodes/AppBuilder/trigger/reading/inquiryList';
+} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
 import {
 	readInquiryStream,
 	type RecordCollector,
-} from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
-import type { ValueRedactor } from '../../../../../nodes/shared/text/redact';
+} from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;

@@ -1,14 +1,9 @@
-import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
-import type { ValueRedactor } from '../../../shared/text/redact';
-import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
-import { isUnreadableInquiry, rawRecordKey, readRecord } from '../../inquiries/unreadableInquiry';
-import {
-	toCursorEvent,
-	type CursorEvent,
-	type EventMode,
-	type RecordsToKeep,
-} from '../cursor/cursor';
-import { LatestListings, NewestListings, replacesListing } from '../cursor/latestListings';
+import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../shared/text/redact';
+import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from './readInquiryStream';
+import { isUnreadableInquiry, rawRecordKey, readRecord } from './unreadableInquiry';
+import { inquiryEvent, type InquiryEvent, type EventMode } from './inquiryEvent';
+import { LatestListings, NewestListings, replacesListing } from './latestListings';
 
 /** Most bytes of records a poll keeps as the answer streams past; past it, the answer is read again (fetchInquiryList.ts). */
 export const MAX_KEPT_RECORD_BYTES = 64 * 1024 * 1024;
@@ -18,7 +13,7 @@ const RECORD_OVERHEAD_BYTES = 256;
 /** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
 export interface InquiryList {
 	/** One per inquiry in the answer, in its order. */
-	readonly events: readonly CursorEvent[];
+	readonly events: readonly InquiryEvent[];
 	/** Whether every record the cursor may emit was kept; when not, recordOf has none of them. */
 	readonly complete: boolean;
 	/**
@@ -33,12 +28,15 @@ export interface InquiryList {
 export function listFromRecords(records: unknown[], mode: EventMode): InquiryList {
 	const chosen = new LatestListings<unknown>();
 	const events = records.map((record) => {
-		const event = toCursorEvent(record, mode);
+		const event = inquiryEvent(record, mode);
 		chosen.offer(event, record);
 		return event;
 	});
 	return { events, complete: true, recordOf: (key) => chosen.get(key) };
 }
+
+/** The records whose bytes a reader keeps: those the cursor could emit, or a first poll's newest `count`. */
+export type RecordsToKeep = ((event: InquiryEvent) => boolean) | { newest: number };
 
 /** What the cursor names, or, reading an answer again, the records a poll plans to emit, in its order. */
 export type KeepRule = RecordsToKeep | { planned: readonly string[] };
@@ -56,7 +54,7 @@ interface KeptRecord {
  * is emitted.
  */
 export class InquiryListBuilder implements RecordCollector<InquiryList> {
-	private readonly events: CursorEvent[] = [];
+	private readonly events: InquiryEvent[] = [];
 	private readonly kept: KeptRecords;
 
 	constructor(
@@ -81,7 +79,7 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	add(summary: Record<string, unknown> | undefined, bytes: () => Buffer): void {
 		if (this.events.length === this.maxRecords)
 			throw new AnswerLimitExceeded('records', this.maxRecords);
-		let event = summary === undefined ? undefined : toCursorEvent(summary, this.mode);
+		let event = summary === undefined ? undefined : inquiryEvent(summary, this.mode);
 		let recordBytes: Buffer | undefined;
 		// Without an _id or requestId the identity is a hash of the submission: read it from the whole record.
 		if (event === undefined || event.key.startsWith('h:')) {
@@ -116,7 +114,7 @@ interface KeptRecords {
 	readonly keptAll: boolean;
 	/** Whether every record the caller asked to keep is held. */
 	readonly complete: boolean;
-	offer(event: CursorEvent, copy: () => KeptRecord): void;
+	offer(event: InquiryEvent, copy: () => KeptRecord): void;
 	get(key: string): KeptRecord | undefined;
 }
 
@@ -128,11 +126,11 @@ class AcceptedRecords implements KeptRecords {
 	complete = true;
 
 	constructor(
-		private readonly accepts: (event: CursorEvent) => boolean,
+		private readonly accepts: (event: InquiryEvent) => boolean,
 		private readonly maxBytes: number,
 	) {}
 
-	offer(event: CursorEvent, copy: () => KeptRecord): void {
+	offer(event: InquiryEvent, copy: () => KeptRecord): void {
 		if (!this.accepts(event)) {
 			this.keptAll = false;
 			return;
@@ -171,7 +169,7 @@ class NewestRecords implements KeptRecords {
 		return this.newest.size === this.offered;
 	}
 
-	offer(event: CursorEvent, copy: () => KeptRecord): void {
+	offer(event: InquiryEvent, copy: () => KeptRecord): void {
 		this.offered++;
 		this.newest.offer(event.key, event.time, copy);
 	}
@@ -205,7 +203,7 @@ class PlannedRecords implements KeptRecords {
 		this.rankOf = new Map(planned.map((key, rank) => [key, rank]));
 	}
 
-	offer(event: CursorEvent, copy: () => KeptRecord): void {
+	offer(event: InquiryEvent, copy: () => KeptRecord): void {
 		const rank = this.rankOf.get(event.key);
 		if (rank === undefined || rank >= this.cutoff) {
 			this.keptAll = false;
@@ -243,8 +241,8 @@ function eventOfWholeRecord(
 	bytes: Buffer,
 	summary: Record<string, unknown> | undefined,
 	mode: EventMode,
-): CursorEvent {
+): InquiryEvent {
 	const record = readRecord(bytes, summary);
-	if (!isUnreadableInquiry(record)) return toCursorEvent(record, mode);
-	return { key: rawRecordKey(bytes), time: toCursorEvent(record, mode).time };
+	if (!isUnreadableInquiry(record)) return inquiryEvent(record, mode);
+	return { key: rawRecordKey(bytes), time: inquiryEvent(record, mode).time };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { NewestListings } from '../../../../../nodes/AppBuilder/trigger/cursor/latestListings';
+import { NewestListings } from '../../../../nodes/AppBuilder/inquiries/latestListings';
 
 interface Listing {
 	key: string;

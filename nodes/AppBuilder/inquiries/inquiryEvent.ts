@@ -1,0 +1,23 @@
+import { inquiryKey } from './identity';
+import type { RawInquiry } from './inquiry.types';
+import { toEpochMillis } from './timestamps';
+
+/** Which time makes an inquiry an event: its submission (New Inquiry), or its last change too (New or Updated). */
+export type EventMode = 'new' | 'newOrUpdated';
+
+/** An inquiry as the cursor and the readers of an answer see it: its key and its time. */
+export interface InquiryEvent {
+	key: string;
+	/** Epoch ms of the submission (mode new) or of the last change (newOrUpdated); undefined when unknown. */
+	time: number | undefined;
+}
+
+export function inquiryEvent(record: unknown, mode: EventMode): InquiryEvent {
+	const raw = (typeof record === 'object' && record !== null ? record : {}) as RawInquiry;
+	const added = toEpochMillis(raw.addedon);
+	if (mode === 'new') return { key: inquiryKey(record), time: added };
+	const updated = toEpochMillis(raw.updatedon);
+	const time =
+		added === undefined ? updated : updated === undefined ? added : Math.max(added, updated);
+	return { key: inquiryKey(record), time };
+}
