@@ -38,7 +38,7 @@ export class AppBuilderApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'Sent as the ACCESSTOKEN header on every web-service call. Find it in the Authentication section of your App Builder developer account.',
+				'Log in to your Appy Pie Developer account: the token is shown in the API section of its Authentication page (api.appypie.com/authentication)',
 		},
 		{
 			displayName: 'API Key',
@@ -47,7 +47,7 @@ export class AppBuilderApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				"Needed by Add User and Update User. Generated in your app's back-end, in the user registration API section.",
+				'For Add User and Update User: in your app, go to My Apps Backend > Users > User Registration API > Generate Key',
 		},
 		{
 			displayName: 'Web Service Base URL',

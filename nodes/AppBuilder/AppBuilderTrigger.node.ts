@@ -18,9 +18,8 @@ export class AppBuilderTrigger implements INodeType {
 		icon: appBuilderIcon,
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{$parameter["event"] === "newOrUpdated" ? "New or Updated Inquiry" : "New Inquiry"}}',
-		description: 'Starts the workflow when a form in your App Builder app receives an inquiry',
+		subtitle: '={{$parameter["event"] === "newOrUpdated" ? "New or Updated Lead" : "New Lead"}}',
+		description: 'Starts the workflow for each new lead (form inquiry) of your App Builder app',
 		defaults: { name: 'App Builder Trigger' },
 		polling: true,
 		inputs: [],

@@ -56,6 +56,7 @@ describe('the n8n editor with the package installed', () => {
 	let actionWorkflowId: string;
 	let toolWorkflowId: string;
 	let allFormsWorkflowId: string;
+	let sinceHiddenWorkflowId: string;
 	let firstLeadWorkflowId: string;
 	const packageErrors: string[] = [];
 
@@ -112,6 +113,23 @@ describe('the n8n editor with the package installed', () => {
 			connections: { 'New Lead': trigger.connections['New Inquiry'] },
 		});
 
+		// Saved with a Since date but On First Poll left at Only New Leads: Since is not shown, and the trigger runs.
+		sinceHiddenWorkflowId = await n8n.createWorkflow({
+			...trigger,
+			name: 'New lead, Since left over',
+			nodes: trigger.nodes.map((node) =>
+				node.name === 'New Inquiry'
+					? {
+							...node,
+							parameters: {
+								...node.parameters,
+								options: { firstPoll: 'none', firstPollSince: '2026-11-01T00:00:00' },
+							},
+						}
+					: node,
+			),
+		});
+
 		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 		page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
 		const record = (text: string) => {
@@ -166,6 +184,8 @@ describe('the n8n editor with the package installed', () => {
 		for (const field of ['Watch', 'Event', 'On First Poll', 'Since', 'Error After Failed Polls']) {
 			await ndv.getByText(field, { exact: true }).first().waitFor();
 		}
+		// The notice that outages and quiet forms reach the user only through an Error Workflow.
+		await ndv.getByText(/only through an Error Workflow: set one in Workflow Settings/).waitFor();
 		// The choice shows as the select's value; the Form picker is hidden while every form is watched.
 		expect(
 			await ndv
@@ -176,6 +196,27 @@ describe('the n8n editor with the package installed', () => {
 		await page.mouse.move(5, 5);
 		await page.waitForTimeout(500);
 		await page.screenshot({ path: join(SCREENSHOTS, 'trigger-parameters.png') });
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+	});
+
+	it('shows Since only when On First Poll is Send Leads Since a Date; a trigger saved with Since set still loads and fetches its test event', async () => {
+		await page.goto(`${n8n.url}/workflow/${sinceHiddenWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await page.locator('[data-test-id="canvas-node"]').first().dblclick();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.getByText('On First Poll', { exact: true }).first().waitFor();
+		expect(await ndv.getByText('Since', { exact: true }).count()).toBe(0);
+		await page.locator('[data-test-id="node-execute-button"]').first().click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		await output.getByText('inquiryId').first().waitFor({ timeout: 30_000 });
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+
+		await page.goto(`${n8n.url}/workflow/${allFormsWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
+		await ndv.getByText('Since', { exact: true }).first().waitFor();
+		await page.locator('[data-test-id="node-execute-button"]').first().click();
+		await output.getByText('inquiryId').first().waitFor({ timeout: 30_000 });
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 	});
 

@@ -191,7 +191,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		expect((await trigger.poll()).result).toBeNull();
 	});
 
-	it('spreads a backlog over polls with Max Inquiries per Poll, oldest first, losing nothing', async () => {
+	it('spreads a backlog over polls with Max Leads per Poll, oldest first, losing nothing', async () => {
 		const trigger = makeTrigger({ options: { maxItemsPerPoll: 4 } });
 		submit('Seed', T0);
 		await trigger.poll();

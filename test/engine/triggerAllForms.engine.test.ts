@@ -257,7 +257,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 	describe('On First Poll: Send Leads Since a Date', () => {
 		const since = T0 - 24 * 3600_000;
 
-		it('emits every lead at or after the date, oldest first, within Max Inquiries per Poll, then carries on', async () => {
+		it('emits every lead at or after the date, oldest first, within Max Leads per Poll, then carries on', async () => {
 			submit('contact', 'Too Old', since - 1);
 			submit('contact', 'At The Date', since);
 			submit('contact', 'After', since + 1000);
@@ -341,7 +341,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 	});
 
 	describe("when the app's list of forms glitches", () => {
-		it('one answer without a list forgets nothing: a late arrival, a backlog left by Max Inquiries per Poll and an undated lead all come out once', async () => {
+		it('one answer without a list forgets nothing: a late arrival, a backlog left by Max Leads per Poll and an undated lead all come out once', async () => {
 			listForms('contact', 'quote');
 			const trigger = makeTrigger({ maxItemsPerPoll: 2 });
 			await trigger.poll();

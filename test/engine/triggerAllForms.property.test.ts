@@ -15,7 +15,7 @@ import { pollAppBuilderTrigger } from '../support/appBuilderRuns';
  * that come back absent, empty or failed, forms added later (with undated
  * leads), leaving and returning, failing for good, the credential revoked
  * meanwhile, leads late by minutes or hours, dated in the future, without a
- * time, sharing one second, more than Max Inquiries per Poll at once, apps of
+ * time, sharing one second, more than Max Leads per Poll at once, apps of
  * more than 1,000 forms, Watch switched All -> One -> All and between forms
  * not read yet, Event switched, n8n restarted (in its default mode static
  * data is stored only at activation and when a poll emits) and the node

@@ -33,15 +33,15 @@ const EVENT = {
 	default: 'new',
 	options: choices([
 		{
-			name: 'New Inquiry',
+			name: 'New Lead',
 			value: 'new',
-			description: 'Each inquiry starts the workflow once, when it is submitted',
+			description: 'Each lead (form inquiry) starts the workflow once, when it is submitted',
 		},
 		{
-			name: 'New or Updated Inquiry',
+			name: 'New or Updated Lead',
 			value: 'newOrUpdated',
 			description:
-				'Also starts the workflow again when the inquiry is changed in App Builder (its updatedon time changes)',
+				'Also starts the workflow again when the lead is changed in App Builder (its updatedon time changes)',
 		},
 	]),
 } satisfies INodeProperties;
@@ -52,12 +52,12 @@ const WATCH = {
 	type: 'options',
 	default: 'form',
 	options: choices([
-		{ name: 'One Form', value: 'form', description: 'The inquiries of the form picked below' },
+		{ name: 'One Form', value: 'form', description: 'The leads of the form picked below' },
 		{
 			name: 'All Forms of the App',
 			value: 'allForms',
 			description:
-				'Every form of the app, forms added later included; each item says which form it came from (pageId, formName)',
+				'Every form of the app, forms added later included; each lead says which form it came from (pageId, formName)',
 		},
 	]),
 } satisfies INodeProperties;
@@ -68,7 +68,7 @@ const FIRST_POLL = {
 	type: 'options',
 	default: 'none',
 	description:
-		'What to do with the leads already in the form when the workflow is activated. Old leads run through every step, emails included.',
+		'What to do with the leads already in the form when the workflow is published. Old leads run through every step, emails included.',
 	options: choices([
 		{
 			name: 'Only New Leads',
@@ -93,8 +93,9 @@ const FIRST_POLL_SINCE = {
 	name: 'firstPollSince',
 	type: 'dateTime',
 	default: '',
+	displayOptions: { show: { firstPoll: ['since'] } },
 	description:
-		'For Send Leads Since a Date: send every lead from this moment on, such as 2026-01-31T09:00:00 or {{ $now.minus({ days: 7 }) }}',
+		'Send every lead from this moment on, such as 2026-01-31T09:00:00 or {{ $now.minus({ days: 7 }) }}',
 } satisfies INodeProperties;
 
 const FIRST_POLL_COUNT = {
@@ -103,17 +104,17 @@ const FIRST_POLL_COUNT = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_FIRST_POLL_COUNT },
 	default: 5,
-	description:
-		'How many of the latest inquiries the first poll emits, when On First Poll is Send the Latest Leads',
+	displayOptions: { show: { firstPoll: ['latest'] } },
+	description: 'How many of the latest leads of each form to send when the workflow is published',
 } satisfies INodeProperties;
 
 const MAX_ITEMS_PER_POLL = {
-	displayName: 'Max Inquiries per Poll',
+	displayName: 'Max Leads per Poll',
 	name: 'maxItemsPerPoll',
 	type: 'number',
 	typeOptions: { minValue: 1 },
 	default: 500,
-	description: 'A larger backlog is spread over the next polls, oldest first; nothing is skipped',
+	description: 'A larger backlog is spread over the next checks, oldest first; nothing is skipped',
 } satisfies INodeProperties;
 
 const ERROR_AFTER_POLLS = {
@@ -123,7 +124,7 @@ const ERROR_AFTER_POLLS = {
 	typeOptions: { minValue: 1 },
 	default: 3,
 	description:
-		'Report an error (to the Error Workflow of Workflow Settings) once this many polls in a row fail, for at least Error After Minutes',
+		'Report an error (to the Error Workflow of Workflow Settings) once this many checks in a row fail, for at least Error After Minutes',
 } satisfies INodeProperties;
 
 const ERROR_AFTER_MINUTES = {
@@ -133,7 +134,7 @@ const ERROR_AFTER_MINUTES = {
 	typeOptions: { minValue: 0 },
 	default: 15,
 	description:
-		'Report an error only once polls have been failing for this long, and at least Error After Failed Polls times (both must be reached)',
+		'Report an error only once checks have been failing for this long, and at least Error After Failed Polls times (both must be reached)',
 } satisfies INodeProperties;
 
 const QUIET_ALERT = {
@@ -166,8 +167,8 @@ const QUIET_HOURS = {
 	type: 'number',
 	typeOptions: { minValue: 0.01, numberPrecision: 2 },
 	default: 24,
-	description:
-		'When Alert When Quiet is After a Fixed Time: the hours without a new lead after which a form is reported',
+	displayOptions: { show: { quietAlert: ['fixed'] } },
+	description: 'The hours without a new lead after which a form is reported',
 } satisfies INodeProperties;
 /** A year: a longer quiet is not an alert anyone waits for. */
 const MAX_QUIET_HOURS = 24 * 366;
@@ -180,12 +181,19 @@ function choices<const T extends string>(options: Array<INodePropertyOptions & {
 }
 
 export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'The trigger checks for new leads at each Poll Time (every minute by default). Outages and quiet forms reach you only through an Error Workflow: set one in Workflow Settings.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
 	EVENT,
 	appIdField,
 	WATCH,
 	{
 		...formPageField,
-		description: 'The form whose inquiries start the workflow',
+		description: 'The form whose leads start the workflow',
 		displayOptions: { show: { watch: ['form'] } },
 	},
 	simplifyField,
@@ -201,7 +209,7 @@ export const triggerProperties: INodeProperties[] = [
 		{
 			...timeoutOption,
 			description:
-				'How many seconds to wait for App Builder to answer; a poll that waits longer is tried again at the next poll, and no lead is lost',
+				'How many seconds to wait for App Builder to answer; a check that waits longer is tried again at the next one, and no lead is lost',
 		},
 	]),
 ];

@@ -48,10 +48,10 @@ export const passwordFormatField: INodeProperties = {
 				'The password field holds an MD5 hash (32 hex characters); the API stores it as is',
 		},
 		{
-			name: 'Hash With MD5 in N8n',
+			name: 'Hash With MD5 Before Sending',
 			value: 'hashInN8n',
 			description:
-				'N8n hashes the password before sending it, so the plain password never leaves the workflow',
+				'The node hashes the password before sending it, so the plain password never leaves the workflow',
 		},
 		{
 			name: 'Plain Text',
@@ -172,7 +172,7 @@ export function readPassword(context: IExecuteFunctions, itemIndex: number): Pre
 		const description =
 			prepared.problem === 'empty'
 				? 'Set the Password field; if it comes from an expression, check that the expression gives a value for this item.'
-				: 'An MD5 hash is 32 characters 0-9 and a-f. Set Password Format to Plain Text or Hash With MD5 in N8n to send a plain password.';
+				: 'An MD5 hash is 32 characters 0-9 and a-f. Set Password Format to Plain Text or Hash With MD5 Before Sending to send a plain password.';
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	}
 	return prepared;
