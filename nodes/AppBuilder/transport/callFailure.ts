@@ -3,10 +3,13 @@ import type { NetworkFailure } from '../../shared/http/networkFailure';
 import type { RedirectFailure } from '../../shared/http/redirectTarget';
 import type { WebServiceFailure } from './interpretResponse';
 
-/** Why one web-service call failed, as the transport found it: webServiceError.ts words it, failureCause.ts classes it. */
+// Why one web-service call failed, as the transport found it, told apart by `kind`: webServiceError.ts
+// words it, failureCause.ts classes it.
+
 /** An answer that went past its deadline, its size or its number of records. */
 export interface LimitFailure {
 	ok: false;
+	kind: 'limit';
 	limit: AnswerLimit;
 	/** Seconds for 'time', bytes for 'bytes', a count for 'records'. */
 	bound: number;
@@ -15,14 +18,14 @@ export interface LimitFailure {
 /** Anything else that was thrown: its own message is the best description there is. */
 export interface OtherFailure {
 	ok: false;
-	other: true;
+	kind: 'other';
 	message: string;
 }
 
 /** A compressed answer whose data could not be decoded. */
 export interface DecodingFailure {
 	ok: false;
-	undecodable: true;
+	kind: 'undecodable';
 }
 
 export type CallFailure =

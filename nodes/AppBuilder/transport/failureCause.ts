@@ -2,7 +2,7 @@ import type { Failure, NodeApiError } from 'n8n-workflow';
 import { TIMED_CAUSES } from 'n8n-workflow';
 
 import { meaningOf } from './errorCatalog';
-import { isUnreadableBody } from './interpretResponse';
+import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
 import type { CallFailure } from './callFailure';
 
 /**
@@ -20,15 +20,25 @@ const CREDENTIAL_CODES = new Set([401, 403, 2032, 2036, 2038]);
 const CONFIGURATION_CODES = new Set([400, 404, 405, 406, 410]);
 
 export function failureCauseOf(failure: CallFailure): Failure | undefined {
-	if ('redirect' in failure) return { cause: 'configuration-invalid' };
-	if ('limit' in failure) {
-		// Past the time bound the API was slow; past the size bounds it is not the App Builder API answering.
-		return failure.limit === 'time'
-			? { cause: 'temporarily-unavailable' }
-			: { cause: 'configuration-invalid' };
+	switch (failure.kind) {
+		case 'redirect':
+			return { cause: 'configuration-invalid' };
+		case 'limit':
+			// Past the time bound the API was slow; past the size bounds it is not the App Builder API answering.
+			return failure.limit === 'time'
+				? { cause: 'temporarily-unavailable' }
+				: { cause: 'configuration-invalid' };
+		case 'undecodable':
+		case 'network':
+			return { cause: 'temporarily-unavailable' };
+		case 'other':
+			return undefined;
+		case 'api':
+			return apiFailureCause(failure);
 	}
-	if ('undecodable' in failure || 'network' in failure) return { cause: 'temporarily-unavailable' };
-	if ('other' in failure) return undefined;
+}
+
+function apiFailureCause(failure: WebServiceFailure): Failure | undefined {
 	if (failure.code === 429 || failure.httpStatus === 429) {
 		return failure.retryAfterMs !== undefined && failure.retryAfterMs > 0
 			? { cause: 'rate-limited', retryAfterMs: failure.retryAfterMs }

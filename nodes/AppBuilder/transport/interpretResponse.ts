@@ -21,6 +21,8 @@ export interface WebServiceSuccess {
 
 export interface WebServiceFailure {
 	ok: false;
+	/** The API (or something in its place) answered, and not with success. */
+	kind: 'api';
 	/** The API's error code (spec table) when one was found, else the HTTP status. */
 	code: number;
 	httpStatus: number;
@@ -53,6 +55,7 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 	const retryAfterMs = parseRetryAfter(headerValue(response.headers, 'retry-after'), nowMs);
 	const fail = (code: number, apiMessage?: string): WebServiceFailure => ({
 		ok: false,
+		kind: 'api',
 		code,
 		httpStatus,
 		bodyKind: kind,
@@ -82,7 +85,7 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 
 /** A 2xx answer whose JSON stopped in the middle, known as such without its bytes (they were read as they came). */
 export function cutShortAnswer(httpStatus: number): WebServiceFailure {
-	return { ok: false, code: httpStatus, httpStatus, bodyKind: 'malformed-json' };
+	return { ok: false, kind: 'api', code: httpStatus, httpStatus, bodyKind: 'malformed-json' };
 }
 
 /** Whether a failure's body says the response was not the JSON the API promises. */

@@ -15,11 +15,7 @@ import {
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { boundedChunks } from '../../shared/http/answerReading';
 import { ACCEPT_ENCODING, isDecodingFailure } from '../../shared/http/contentCoding';
-import {
-	asNetworkFailure,
-	isTransient,
-	type NetworkFailure,
-} from '../../shared/http/networkFailure';
+import { asNetworkFailure, isTransient } from '../../shared/http/networkFailure';
 import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
 import { RequestGate } from '../../shared/http/requestGate';
 import {
@@ -210,6 +206,7 @@ async function attemptOnce(
 	);
 	const timeLimit: LimitFailure = {
 		ok: false,
+		kind: 'limit',
 		limit: 'time',
 		bound: Math.max(1, Math.round((deadlineAt - startedAt) / 1000)),
 	};
@@ -246,11 +243,12 @@ async function attemptOnce(
 		if (error instanceof AnswerLimitExceeded) {
 			return error.limit === 'time'
 				? timeLimit
-				: { ok: false, limit: error.limit, bound: error.bound };
+				: { ok: false, kind: 'limit', limit: error.limit, bound: error.bound };
 		}
 		if (deadline.aborted) return timeLimit;
-		if (cancel?.aborted) return { ok: false, other: true, message: 'the execution was cancelled' };
-		if (isDecodingFailure(error)) return { ok: false, undecodable: true };
+		if (cancel?.aborted)
+			return { ok: false, kind: 'other', message: 'the execution was cancelled' };
+		if (isDecodingFailure(error)) return { ok: false, kind: 'undecodable' };
 		return asNetworkFailure(error) ?? otherFailure(error);
 	}
 }
@@ -258,13 +256,13 @@ async function attemptOnce(
 function otherFailure(error: unknown): OtherFailure {
 	return {
 		ok: false,
-		other: true,
+		kind: 'other',
 		message: error instanceof Error ? error.message : String(error),
 	};
 }
 
 function isApiFailure(failure: CallFailure): failure is WebServiceFailure {
-	return 'bodyKind' in failure;
+	return failure.kind === 'api';
 }
 
 function isRateLimit(failure: CallFailure): boolean {
@@ -272,7 +270,7 @@ function isRateLimit(failure: CallFailure): boolean {
 }
 
 function isRetryable(failure: CallFailure): boolean {
-	if ('network' in failure) return isTransient(failure as NetworkFailure);
+	if (failure.kind === 'network') return isTransient(failure);
 	if (!isApiFailure(failure)) return false;
 	// A 2xx whose body is cut short or not JSON: the connection most likely broke mid-answer.
 	if (failure.bodyKind === 'malformed-json' || failure.bodyKind === 'empty') return true;

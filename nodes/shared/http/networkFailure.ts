@@ -7,7 +7,7 @@
  */
 export interface NetworkFailure {
 	ok: false;
-	network: true;
+	kind: 'network';
 	errorCode: string;
 }
 
@@ -50,13 +50,13 @@ export function asNetworkFailure(error: unknown): NetworkFailure | undefined {
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
 		const code = (current as { code?: unknown }).code;
 		if (typeof code === 'string' && Object.hasOwn(WORDS, code))
-			return { ok: false, network: true, errorCode: code };
+			return { ok: false, kind: 'network', errorCode: code };
 		const message = (current as { message?: unknown }).message;
 		if (
 			typeof message === 'string' &&
 			message.slice(0, 1000).toLowerCase().includes('socket hang up')
 		) {
-			return { ok: false, network: true, errorCode: 'ECONNRESET' };
+			return { ok: false, kind: 'network', errorCode: 'ECONNRESET' };
 		}
 		current = (current as { cause?: unknown }).cause;
 	}

@@ -37,7 +37,7 @@ export function describeRedirect(statusCode: number, headers: unknown, requestUr
 /** A web-service answer that was a redirect: never followed, and named by its origin only. */
 export interface RedirectFailure {
 	ok: false;
-	redirect: true;
+	kind: 'redirect';
 	httpStatus: number;
 	/** scheme://host[:port] of the Location, or a description when it has none usable. */
 	target: string;
@@ -51,5 +51,5 @@ export function redirectFailure(
 	if (!isRedirectStatus(statusCode)) return undefined;
 	const target =
 		redirectOrigin(headers, requestUrl) ?? 'an address that is missing or does not parse';
-	return { ok: false, redirect: true, httpStatus: statusCode, target };
+	return { ok: false, kind: 'redirect', httpStatus: statusCode, target };
 }

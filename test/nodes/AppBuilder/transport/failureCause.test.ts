@@ -1,9 +1,11 @@
 import { failureCauseOf } from '../../../../nodes/AppBuilder/transport/failureCause';
 import type { CallFailure } from '../../../../nodes/AppBuilder/transport/callFailure';
+import type { WebServiceFailure } from '../../../../nodes/AppBuilder/transport/interpretResponse';
 
 describe("a failed call's cause in n8n's terms", () => {
-	const api = (code: number, extra: Partial<CallFailure> = {}): CallFailure => ({
+	const api = (code: number, extra: Partial<WebServiceFailure> = {}): CallFailure => ({
 		ok: false,
+		kind: 'api',
 		code,
 		httpStatus: code < 1000 ? code : 400,
 		bodyKind: 'json',
@@ -39,32 +41,25 @@ describe("a failed call's cause in n8n's terms", () => {
 	});
 
 	it('a proxy page in place of the answer, a dropped connection or a slow answer are temporary', () => {
-		expect(failureCauseOf({ ok: false, code: 200, httpStatus: 200, bodyKind: 'html' })).toEqual({
+		expect(
+			failureCauseOf({ ok: false, kind: 'api', code: 200, httpStatus: 200, bodyKind: 'html' }),
+		).toEqual({
 			cause: 'temporarily-unavailable',
 		});
-		expect(
-			failureCauseOf({
-				ok: false,
-				network: true,
-				errorCode: 'ECONNRESET',
-			} as unknown as CallFailure),
-		).toEqual({ cause: 'temporarily-unavailable' });
-		expect(failureCauseOf({ ok: false, limit: 'time', bound: 120 })).toEqual({
+		expect(failureCauseOf({ ok: false, kind: 'network', errorCode: 'ECONNRESET' })).toEqual({
+			cause: 'temporarily-unavailable',
+		});
+		expect(failureCauseOf({ ok: false, kind: 'limit', limit: 'time', bound: 120 })).toEqual({
 			cause: 'temporarily-unavailable',
 		});
 	});
 
 	it('a redirect or an answer past its size bound mean the base URL points elsewhere', () => {
-		expect(failureCauseOf({ ok: false, limit: 'bytes', bound: 1 })).toEqual({
+		expect(failureCauseOf({ ok: false, kind: 'limit', limit: 'bytes', bound: 1 })).toEqual({
 			cause: 'configuration-invalid',
 		});
-		expect(
-			failureCauseOf({
-				ok: false,
-				redirect: true,
-				httpStatus: 302,
-				target: 'x',
-			} as unknown as CallFailure),
-		).toEqual({ cause: 'configuration-invalid' });
+		expect(failureCauseOf({ ok: false, kind: 'redirect', httpStatus: 302, target: 'x' })).toEqual({
+			cause: 'configuration-invalid',
+		});
 	});
 });

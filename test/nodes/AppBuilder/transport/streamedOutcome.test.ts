@@ -89,6 +89,7 @@ describe('streamedOutcome', () => {
 		const { send, asked } = server([{ status: 200, body: `{"data":[${OLD},${NEW}` }]);
 		expect(await streamedOutcome(send, keepAsIs, readLaterPoll)).toEqual({
 			ok: false,
+			kind: 'api',
 			code: 200,
 			httpStatus: 200,
 			bodyKind: 'malformed-json',

@@ -1,6 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
 import type { CallFailure } from '../../../../nodes/AppBuilder/transport/callFailure';
+import type { WebServiceFailure } from '../../../../nodes/AppBuilder/transport/interpretResponse';
 import {
 	webServiceError,
 	type FailureDetails,
@@ -31,8 +32,9 @@ describe("a failed call's error", () => {
 		policy: DEFAULT_RETRY_POLICY,
 		...extra,
 	});
-	const api = (code: number, extra: Partial<CallFailure> = {}): CallFailure => ({
+	const api = (code: number, extra: Partial<WebServiceFailure> = {}): CallFailure => ({
 		ok: false,
+		kind: 'api',
 		code,
 		httpStatus: code,
 		bodyKind: 'json',
@@ -43,7 +45,7 @@ describe("a failed call's error", () => {
 	it('a host that cannot be reached and is not tried again: says so, and claims no broken connection', () => {
 		const error = webServiceError(
 			node,
-			{ ok: false, network: true, errorCode: 'EHOSTUNREACH' },
+			{ ok: false, kind: 'network', errorCode: 'EHOSTUNREACH' },
 			details({ stop: 'not-retryable' }),
 		);
 		expect(error.message).toBe(
@@ -57,7 +59,7 @@ describe("a failed call's error", () => {
 	it('a host name that could not be looked up, tried 4 times: no broken connection either', () => {
 		const error = webServiceError(
 			node,
-			{ ok: false, network: true, errorCode: 'EAI_AGAIN' },
+			{ ok: false, kind: 'network', errorCode: 'EAI_AGAIN' },
 			details({ failures: 4, elapsedMs: 7400 }),
 		);
 		expect(error.message).toBe(
@@ -187,7 +189,7 @@ describe("a failed call's error", () => {
 	it('an answer past its time after an earlier failure: counts the attempts, and does not say it was still arriving', () => {
 		const error = webServiceError(
 			node,
-			{ ok: false, limit: 'time', bound: 120 },
+			{ ok: false, kind: 'limit', limit: 'time', bound: 120 },
 			details({ failures: 2, stop: 'not-retryable' }),
 		);
 		expect(error.message).toBe(
