@@ -8,15 +8,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperty, resourceProperty } from './actions/resource';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, RESOURCES, route } from './actions/router';
-import {
-	DEFAULT_TIMEOUT_SECONDS,
-	timeoutMsFrom,
-	timeoutOption,
-} from './descriptions/timeoutOption';
+import { timeoutOption } from './descriptions/timeoutOption';
 import { appBuilderIcon } from './descriptions/nodeIdentity';
 import { optionsCollection } from './descriptions/optionsCollection';
 import { appBuilderMethods } from './methods/nodeMethods';
-import { setCallDefaults } from './transport/request';
 
 export class AppBuilder implements INodeType {
 	description: INodeTypeDescription = {
@@ -58,8 +53,6 @@ export class AppBuilder implements INodeType {
 	methods = appBuilderMethods;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const timeout = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);
-		setCallDefaults(this, { answerTimeoutMs: timeoutMsFrom(this.getNode(), timeout) });
 		return await route.call(this);
 	}
 }

@@ -1,13 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { WebServiceCallOptions } from '../transport/request';
+
+/** What an item's request is sent with: the item and the node's call options (its Timeout). */
+export type ItemCall = WebServiceCallOptions & { itemIndex: number };
+
 /** An operation in two steps: reading and checking an item's parameters, then its request. */
 export interface ItemOperation<Prepared> {
 	prepare(this: IExecuteFunctions, itemIndex: number): Prepared;
-	send(
-		this: IExecuteFunctions,
-		prepared: Prepared,
-		itemIndex: number,
-	): Promise<INodeExecutionData[]>;
+	send(this: IExecuteFunctions, prepared: Prepared, call: ItemCall): Promise<INodeExecutionData[]>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
 import { asNodeError } from '../parameters/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
 import { readParameter } from '../parameters/readParameter';
@@ -42,9 +43,13 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		(value) => wholeNumberFrom(value, { min: 1, max: MAX_CONCURRENCY }),
 	);
 
+	const timeout = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);
+	const answerTimeoutMs = timeoutMsFrom(this.getNode(), timeout);
+
 	const perItem = await pipelineItems(items.length, concurrency, {
 		prepare: (itemIndex) => chosen.prepare.call(this, itemIndex),
-		send: async (prepared, itemIndex) => await chosen.send.call(this, prepared, itemIndex),
+		send: async (prepared, itemIndex) =>
+			await chosen.send.call(this, prepared, { itemIndex, answerTimeoutMs }),
 		recover: (error, itemIndex) => {
 			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
 			return [errorItem(this.getNode(), error, itemIndex)];

@@ -61,13 +61,6 @@ export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
 /** An answer read as it arrives keeps only what it needs (one read whole is bounded by MAX_WHOLE_ANSWER_BYTES). */
 export const MAX_STREAMED_ANSWER_BYTES = 300 * 1024 * 1024;
 
-/** Settings a node run gives every call it makes (its Timeout option), unless a call says otherwise. */
-const defaultsOfRun = new WeakMap<WebServiceContext, WebServiceCallOptions>();
-
-export function setCallDefaults(context: WebServiceContext, defaults: WebServiceCallOptions): void {
-	defaultsOfRun.set(context, defaults);
-}
-
 /** One gate per node run (or poll): the requests of all its items share it. */
 const gateOfRun = new WeakMap<WebServiceContext, RequestGate>();
 
@@ -90,9 +83,8 @@ export async function callWebService(
 	this: WebServiceContext,
 	endpoint: WebServiceEndpoint,
 	params: IDataObject,
-	callOptions: WebServiceCallOptions = {},
+	options: WebServiceCallOptions = {},
 ): Promise<IDataObject> {
-	const options: WebServiceCallOptions = { ...defaultsOfRun.get(this), ...callOptions };
 	const credentials = await readWebServiceCredentials(this, options.itemIndex);
 	const secrets = [...credentials.secrets, params.password];
 	// Answers go into output items: an echoed secret is taken out of every one, read whole or as it arrives.

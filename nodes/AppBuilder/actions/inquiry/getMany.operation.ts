@@ -1,3 +1,4 @@
+import type { ItemCall } from '../resource';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -179,11 +180,12 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 export async function send(
 	this: IExecuteFunctions,
 	query: InquiryQuery,
-	itemIndex: number,
+	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
 	const { target, selection, simplify } = query;
+	const { itemIndex } = call;
 	if (target.pageId === undefined)
-		return await readAcrossForms.call(this, target.appId, selection, simplify, itemIndex);
+		return await readAcrossForms.call(this, target.appId, selection, simplify, call);
 	const selected = (redact: ValueRedactor) =>
 		new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
 	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.
@@ -193,7 +195,7 @@ export async function send(
 			selected((value) => value),
 		),
 	);
-	const records = await fetchFormInquiries(this, target, reader, { itemIndex });
+	const records = await fetchFormInquiries(this, target, reader, call);
 	return records.map((record) => ({
 		json: inquiryItem(record, simplify),
 		pairedItem: { item: itemIndex },

@@ -1,3 +1,4 @@
+import type { ItemCall } from '../resource';
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -29,10 +30,11 @@ export async function readAcrossForms(
 	appId: string,
 	selection: InquirySelection,
 	simplify: boolean,
-	itemIndex: number,
+	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
+	const { itemIndex } = call;
 	const node = this.getNode();
-	const forms = await fetchAppForms(this, appId, { itemIndex });
+	const forms = await fetchAppForms(this, appId, call);
 	if (forms.length > MAX_FORMS_READ) {
 		throw new NodeOperationError(
 			node,
@@ -65,9 +67,7 @@ export async function readAcrossForms(
 				const reading = shared.formReading(form, index);
 				let read = false;
 				try {
-					await fetchFormInquiries(this, { appId, pageId: form.pageId }, reading.reader, {
-						itemIndex,
-					});
+					await fetchFormInquiries(this, { appId, pageId: form.pageId }, reading.reader, call);
 					read = true;
 				} finally {
 					if (!read) reading.failed();

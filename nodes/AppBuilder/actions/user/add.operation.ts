@@ -1,3 +1,4 @@
+import type { ItemCall } from '../resource';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -59,7 +60,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 export async function send(
 	this: IExecuteFunctions,
 	request: UserRequest,
-	itemIndex: number,
+	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
-	return await sendUserRequest(this, 'addUser', request, itemIndex);
+	return await sendUserRequest(this, 'addUser', request, call);
 }

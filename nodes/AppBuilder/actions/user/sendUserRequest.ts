@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { callWebService } from '../../transport/request';
+import type { ItemCall } from '../resource';
 
 /** One item's user request, read and checked before anything is sent. */
 export interface UserRequest {
@@ -13,8 +14,8 @@ export async function sendUserRequest(
 	context: IExecuteFunctions,
 	endpoint: 'addUser' | 'editUser',
 	request: UserRequest,
-	itemIndex: number,
+	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
-	const result = await callWebService.call(context, endpoint, request.params, { itemIndex });
-	return [{ json: { ...result, email: request.email }, pairedItem: { item: itemIndex } }];
+	const result = await callWebService.call(context, endpoint, request.params, call);
+	return [{ json: { ...result, email: request.email }, pairedItem: { item: call.itemIndex } }];
 }

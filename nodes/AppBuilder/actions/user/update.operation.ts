@@ -1,3 +1,4 @@
+import type { ItemCall } from '../resource';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -118,7 +119,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 export async function send(
 	this: IExecuteFunctions,
 	request: UserRequest,
-	itemIndex: number,
+	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
-	return await sendUserRequest(this, 'editUser', request, itemIndex);
+	return await sendUserRequest(this, 'editUser', request, call);
 }
