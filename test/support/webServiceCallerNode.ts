@@ -39,7 +39,7 @@ export class WebServiceCallerNode implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const json = (name: string) =>
 			JSON.parse(this.getNodeParameter(name, 0) as string) as IDataObject;
-		const body = await callWebService.call(
+		const body = await callWebService(
 			this,
 			this.getNodeParameter('endpoint', 0) as WebServiceEndpoint,
 			json('params'),

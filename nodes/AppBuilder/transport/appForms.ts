@@ -24,7 +24,7 @@ export async function fetchAppForms(
 	appId: string,
 	options: WebServiceCallOptions = {},
 ): Promise<AppForm[]> {
-	const body = await callWebService.call(context, 'getAppFeatures', { appId }, options);
+	const body = await callWebService(context, 'getAppFeatures', { appId }, options);
 	return formsIn(context, body, options.itemIndex);
 }
 

@@ -18,7 +18,7 @@ export async function fetchFormInquiries<List>(
 	options: WebServiceCallOptions = {},
 ): Promise<List> {
 	let streamed: List | undefined;
-	const body = await callWebService.call(
+	const body = await callWebService(
 		context,
 		'formBuilderInquiries',
 		{ ...target },

@@ -80,12 +80,12 @@ function gateFor(context: WebServiceContext): RequestGate {
  * need (see ARCHITECTURE.md, "Calling the web services").
  */
 export async function callWebService(
-	this: WebServiceContext,
+	context: WebServiceContext,
 	endpoint: WebServiceEndpoint,
 	params: IDataObject,
 	options: WebServiceCallOptions = {},
 ): Promise<IDataObject> {
-	const credentials = await readWebServiceCredentials(this, options.itemIndex);
+	const credentials = await readWebServiceCredentials(context, options.itemIndex);
 	const secrets = [...credentials.secrets, params.password];
 	// Answers go into output items: an echoed secret is taken out of every one, read whole or as it arrives.
 	const redact = valueRedactor(secrets);
@@ -110,7 +110,7 @@ export async function callWebService(
 		timeout: options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
 	};
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-	const gate = gateFor(this);
+	const gate = gateFor(context);
 	const startedAt = Date.now();
 	// 429 answers are counted apart: they are back-pressure and do not use up the attempts meant for failures.
 	let failures = 0;
@@ -120,7 +120,7 @@ export async function callWebService(
 		await gate.enter();
 		let failure: CallFailure;
 		try {
-			const outcome = await attemptOnce(this, request, options, redact);
+			const outcome = await attemptOnce(context, request, options, redact);
 			if (outcome.ok) {
 				gate.passed();
 				return outcome.body;
@@ -156,7 +156,7 @@ export async function callWebService(
 			next = { retry: false, stop: 'deadline' };
 		if (!next.retry) {
 			// The error says what the node did: how often it tried, why it stopped, and when the API said to come back.
-			throw webServiceError(this.getNode(), failure, {
+			throw webServiceError(context.getNode(), failure, {
 				failures,
 				rateLimited,
 				elapsedMs: Date.now() - startedAt,
@@ -165,7 +165,7 @@ export async function callWebService(
 				stop: next.stop,
 				retryAtMs: retryAfterMs === undefined ? undefined : answeredAt + retryAfterMs,
 				policy,
-				poll: pollOf(this),
+				poll: pollOf(context),
 			});
 		}
 		await sleep(next.delayMs);

@@ -46,15 +46,15 @@ export interface PollTiming {
 
 /** One poll over the forms watched, each read apart; nothing is saved when it ends in an error. */
 export async function pollForms(
-	this: IPollFunctions,
+	context: IPollFunctions,
 	settings: TriggerSettings,
 	timing: PollTiming,
 	triggerKey: string,
 ): Promise<INodeExecutionData[][] | null> {
-	const node = this.getNode();
+	const node = context.getNode();
 	const stores: TriggerStores = {
-		node: this.getWorkflowStaticData('node'),
-		workflow: this.getWorkflowStaticData('global'),
+		node: context.getWorkflowStaticData('node'),
+		workflow: context.getWorkflowStaticData('global'),
 	};
 	const scope = positionScope(settings.appId, settings.mode);
 	const positionAtStart = storedPosition(node.id, stores);
@@ -62,14 +62,14 @@ export async function pollForms(
 	// Only a staged copy is handed over (durable poll cursors): its fingerprint, a pass over the whole position, serves nothing else.
 	const startedFrom = staged ? positionFingerprint(positionAtStart) : undefined;
 	if (startedFrom !== undefined && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
-		this.logger.info(
+		context.logger.info(
 			'App Builder Trigger skipped a poll: n8n has not yet stored the position the previous poll of this trigger handed over; the next poll emits the new inquiries',
-			logContext(this),
+			logContext(context),
 		);
 		return null;
 	}
 	adoptOwnerless(node.id, stores);
-	const saved = sameScope(readPosition(this, stores), scope);
+	const saved = sameScope(readPosition(context, stores), scope);
 	const pageId = settings.pageId;
 	const fetchOptions = { ...timing.fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } };
 	const watch = new Watch(saved, settings, timing.startedAt);
@@ -78,16 +78,16 @@ export async function pollForms(
 	if (pageId === undefined) {
 		let listed: AppForm[];
 		try {
-			listed = await fetchAppForms(this, settings.appId, fetchOptions);
+			listed = await fetchAppForms(context, settings.appId, fetchOptions);
 		} catch (error) {
 			// Until a poll saved when the watch began, a failure is shown as the user sets up.
 			if (!watch.begun) throw asNodeError(node, error);
 			const failure = { error, what: "the app's list of forms", cause: 'list' };
-			reportFailures(this, triggerKey, settings, { failures: [failure], read: [] });
+			reportFailures(context, triggerKey, settings, { failures: [failure], read: [] });
 			return null;
 		}
 		forms = formsRead(listed);
-		reportFormsBeyond(this, triggerKey, listed.length);
+		reportFormsBeyond(context, triggerKey, listed.length);
 	} else {
 		forms = [{ pageId, pageName: pageId }];
 	}
@@ -109,8 +109,8 @@ export async function pollForms(
 	const reads = await readForms(
 		plan.formsToRead(),
 		async ({ pageId: form, keep, toEmit }) =>
-			await fetchInquiryList.call(
-				this,
+			await fetchInquiryList(
+				context,
 				{ appId: settings.appId, pageId: form },
 				{ mode: settings.mode, keep, toEmit },
 				fetchOptions,
@@ -142,13 +142,13 @@ export async function pollForms(
 		});
 	}
 	const read = [...lists.keys()].map((form) => `form:${form}`);
-	reportFailures(this, triggerKey, settings, {
+	reportFailures(context, triggerKey, settings, {
 		failures,
 		read: pageId === undefined ? ['list', ...read] : read,
 		listed: pageId === undefined ? new Set(formsById.keys()) : undefined,
 	});
 	const { emissions, unresolvedUndated, quietSpells, commit } = plan.plan(outcomes);
-	reportUnresolvedUndated(this, triggerKey, settings, {
+	reportUnresolvedUndated(context, triggerKey, settings, {
 		forms: unresolvedUndated
 			.filter(({ count }) => count > 0)
 			.map(({ pageId: form, count }) => ({
@@ -189,7 +189,7 @@ export async function pollForms(
 		);
 	// Reported once the position that records the spell is saved: once per spell.
 	reportQuietForms(
-		this,
+		context,
 		settings,
 		quietSpells.map(({ pageId: quietForm, spell, away }) => {
 			const form = formsById.get(quietForm);

@@ -30,7 +30,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 	};
 
 	if (this.getMode() === 'manual')
-		return [[{ json: await testEvent.call(this, settings, fetchOptions) }]];
+		return [[{ json: await testEvent(this, settings, fetchOptions) }]];
 
 	const triggerKey = triggerKeyOf(this);
 	const longestRun =
@@ -54,7 +54,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 			stopEmittingAt: pollDeadline(this, startedAt, BUDGET_SHARE),
 			fetchOptions,
 		};
-		return await pollForms.call(this, settings, timing, triggerKey);
+		return await pollForms(this, settings, timing, triggerKey);
 	} finally {
 		release();
 	}

@@ -12,19 +12,19 @@ import type { TriggerSettings } from './triggerSettings';
 
 /** "Fetch Test Event": the latest inquiry of the form or of every form, never touching the saved position. */
 export async function testEvent(
-	this: IPollFunctions,
+	context: IPollFunctions,
 	settings: TriggerSettings,
 	fetchOptions: WebServiceCallOptions,
 ): Promise<IDataObject> {
 	const forms: AppForm[] =
 		settings.pageId === undefined
-			? formsRead(await fetchAppForms(this, settings.appId, fetchOptions))
+			? formsRead(await fetchAppForms(context, settings.appId, fetchOptions))
 			: [{ pageId: settings.pageId, pageName: settings.pageId }];
 	const reads = await readForms(
 		forms,
 		async (form) =>
-			await latestInquiry.call(
-				this,
+			await latestInquiry(
+				context,
 				{ appId: settings.appId, pageId: form.pageId },
 				settings.mode,
 				fetchOptions,
@@ -50,7 +50,7 @@ export async function testEvent(
 			settings.pageId === undefined
 				? 'No form of this app has inquiries yet'
 				: 'This form has no inquiries yet';
-		throw new NodeOperationError(this.getNode(), message, {
+		throw new NodeOperationError(context.getNode(), message, {
 			description:
 				'Submit the form once in your app (or pick another form), then fetch a test event again.',
 		});

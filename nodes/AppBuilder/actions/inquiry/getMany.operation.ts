@@ -185,7 +185,7 @@ export async function send(
 	const { target, selection, simplify } = query;
 	const { itemIndex } = call;
 	if (target.pageId === undefined)
-		return await readAcrossForms.call(this, target.appId, selection, simplify, call);
+		return await readAcrossForms(this, target.appId, selection, simplify, call);
 	const selected = (redact: ValueRedactor) =>
 		new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
 	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.

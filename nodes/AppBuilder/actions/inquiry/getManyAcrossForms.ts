@@ -26,15 +26,15 @@ const MAX_READS_AGAIN = 2;
  * each answer's.
  */
 export async function readAcrossForms(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
 	appId: string,
 	selection: InquirySelection,
 	simplify: boolean,
 	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
 	const { itemIndex } = call;
-	const node = this.getNode();
-	const forms = await fetchAppForms(this, appId, call);
+	const node = context.getNode();
+	const forms = await fetchAppForms(context, appId, call);
 	if (forms.length > MAX_FORMS_READ) {
 		throw new NodeOperationError(
 			node,
@@ -67,7 +67,7 @@ export async function readAcrossForms(
 				const reading = shared.formReading(form, index);
 				let read = false;
 				try {
-					await fetchFormInquiries(this, { appId, pageId: form.pageId }, reading.reader, call);
+					await fetchFormInquiries(context, { appId, pageId: form.pageId }, reading.reader, call);
 					read = true;
 				} finally {
 					if (!read) reading.failed();
@@ -79,7 +79,7 @@ export async function readAcrossForms(
 		if (shared.stopped) throw shared.stopped;
 		for (const read of reads)
 			if (read.kind === 'failed') failures.push({ ...read.form, error: read.error });
-		if (shared.exact || (failures.length > 0 && !this.continueOnFail())) break;
+		if (shared.exact || (failures.length > 0 && !context.continueOnFail())) break;
 		// A read that broke off had pushed other forms' records out of the Limit; only reading those forms again finds them.
 		if (readsAgain === MAX_READS_AGAIN) throw readsKeptBreakingOff(node, itemIndex);
 		toRead = reads.flatMap((read) => (read.kind === 'read' ? [read.form] : []));
@@ -92,7 +92,7 @@ export async function readAcrossForms(
 	const failed = failures.sort((a, b) => a.index - b.index);
 	if (failed.length === 0) return items;
 	const formErrors = failed.map(({ form, error }) => formError(node, form, error, itemIndex));
-	if (this.continueOnFail())
+	if (context.continueOnFail())
 		return [...items, ...formErrors.map((error) => errorItem(node, error, itemIndex))];
 	const succeeded = forms.filter((form) => !failed.some((failure) => failure.form === form));
 	const read =

@@ -16,6 +16,6 @@ export async function sendUserRequest(
 	request: UserRequest,
 	call: ItemCall,
 ): Promise<INodeExecutionData[]> {
-	const result = await callWebService.call(context, endpoint, request.params, call);
+	const result = await callWebService(context, endpoint, request.params, call);
 	return [{ json: { ...result, email: request.email }, pairedItem: { item: call.itemIndex } }];
 }

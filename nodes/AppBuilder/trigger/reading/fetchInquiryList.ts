@@ -21,17 +21,17 @@ export interface ListReading {
 
 /** A form's inquiries, keeping the records `keep` names; too many to hold, and the answer is read again. */
 export async function fetchInquiryList(
-	this: WebServiceContext,
+	context: WebServiceContext,
 	target: FormTarget,
 	reading: ListReading,
 	options: WebServiceCallOptions = {},
 ): Promise<InquiryList> {
-	const list = await readList(this, target, reading.mode, reading.keep, options);
+	const list = await readList(context, target, reading.mode, reading.keep, options);
 	if (list.complete) return list;
 	const planned = reading.toEmit(list.events).map((event) => event.key);
 	if (planned.length === 0) return list;
 	// Read again, keeping only what this poll emits, in its order; one deleted meanwhile is not there (recordOf says undefined).
-	const again = await readList(this, target, reading.mode, { planned }, options);
+	const again = await readList(context, target, reading.mode, { planned }, options);
 	return { events: list.events, complete: true, recordOf: (key) => again.recordOf(key) };
 }
 

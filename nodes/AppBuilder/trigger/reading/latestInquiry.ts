@@ -16,7 +16,7 @@ import { replacesListing } from '../../inquiries/latestListings';
 
 /** Fetch Test Event's latest inquiry of a form (undefined: none), holding one record as the answer streams. */
 export async function latestInquiry(
-	this: IPollFunctions,
+	context: IPollFunctions,
 	target: FormTarget,
 	mode: EventMode,
 	fetchOptions: WebServiceCallOptions,
@@ -25,7 +25,7 @@ export async function latestInquiry(
 		(redact) => new LatestRecord(mode, redact),
 		(records) => latestOf(records, mode),
 	);
-	return await fetchFormInquiries(this, target, reader, fetchOptions);
+	return await fetchFormInquiries(context, target, reader, fetchOptions);
 }
 
 export type Latest = { record: unknown; time: number | undefined } | undefined;
