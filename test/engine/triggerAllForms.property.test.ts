@@ -252,6 +252,37 @@ const ONE_FORM_NOT_READ_YET: Case = {
 	],
 };
 
+/**
+ * A case the random runs found: a lead dated ahead is emitted under All
+ * Forms, Watch = One Form on another form leaves its form out, and back to
+ * All Forms while that form's read fails. The form came back with no cursor
+ * and began from that moment, so its next read emitted the lead, still
+ * dated ahead of it, a second time.
+ */
+const LEFT_OUT_AND_BACK: Case = {
+	forms: 3,
+	durable: true,
+	maxItems: 4,
+	errorAfterPolls: 2,
+	firstPoll: 'none',
+	startAll: true,
+	failAtActivation: false,
+	quietAlert: 'off',
+	steps: [
+		{ kind: 'poll' },
+		{ kind: 'lead', form: 0, lead: 'future', back: 300000 },
+		{ kind: 'poll' },
+		{ kind: 'watchOne', form: 1 },
+		{ kind: 'poll' },
+		{ kind: 'fail', form: 0 },
+		{ kind: 'watchAll' },
+		{ kind: 'poll' },
+		{ kind: 'heal', form: 0 },
+		{ kind: 'poll' },
+		{ kind: 'poll' },
+	],
+};
+
 describe('App Builder Trigger over every form of an app, against a model of the app and of n8n (property)', () => {
 	const credentialsHelper = new MemoryCredentialsHelper({
 		types: { appBuilderApi: new AppBuilderApi() },
@@ -273,6 +304,11 @@ describe('App Builder Trigger over every form of an app, against a model of the 
 	it('a lead switched into a One Form watch before its form was ever read is emitted once', async () => {
 		clockOffset = 0;
 		await runCase(ONE_FORM_NOT_READ_YET, credentialsHelper, (ms) => (clockOffset += ms));
+	});
+
+	it('a lead dated ahead is not emitted again when its form is left out and comes back', async () => {
+		clockOffset = 0;
+		await runCase(LEFT_OUT_AND_BACK, credentialsHelper, (ms) => (clockOffset += ms));
 	});
 
 	it(

@@ -56,7 +56,7 @@ export class FormsPoll {
 
 	constructor(private readonly setup: PollSetup) {
 		this.watch = setup.watch;
-		this.options = optionsFor(setup, this.watch);
+		this.options = optionsFor(setup);
 		this.ordered = readingOrder(setup.listed, setup.saved?.leftOver ?? []);
 	}
 
@@ -100,7 +100,7 @@ export class FormsPoll {
 						unread: outcomes
 							.filter(({ events }) => typeof events === 'string')
 							.map(({ pageId }) => pageId),
-						watchedAway: (pageId) => !listed.has(pageId) && this.watch.keeps(pageId),
+						watchedAway: (pageId) => !listed.has(pageId) && this.watch.watches(pageId),
 						rule: setup.quiet,
 						nowMs: setup.nowMs,
 					});
@@ -143,11 +143,9 @@ function* eventTimes(events: readonly InquiryEvent[]): Iterable<number | undefin
 }
 
 /** Forms share the state's size bound: each tracks a share of one form's keys, counting the forms away too. */
-function optionsFor(setup: PollSetup, watch: Watch): CursorOptions {
+function optionsFor(setup: PollSetup): CursorOptions {
 	const listed = new Set(setup.listed);
-	const away = Object.keys(setup.saved?.forms ?? {}).filter(
-		(pageId) => !listed.has(pageId) && watch.keeps(pageId),
-	).length;
+	const away = Object.keys(setup.saved?.forms ?? {}).filter((pageId) => !listed.has(pageId)).length;
 	const cursors = Math.min(MAX_WHOLE_CURSORS, Math.max(1, listed.size + away));
 	const share = Math.floor((setup.cursorOptions.maxTracked ?? DEFAULT_MAX_TRACKED) / cursors);
 	return { ...setup.cursorOptions, maxTracked: Math.max(MIN_TRACKED_PER_FORM, share) };

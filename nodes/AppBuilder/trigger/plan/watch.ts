@@ -8,7 +8,7 @@ import {
 } from '../cursor/cursor';
 import { type InquiryEvent } from '../../inquiries/inquiryEvent';
 import { type RecordsToKeep } from '../../inquiries/inquiryList';
-import { floorBefore } from '../cursor/floor';
+import { floorBefore, isAfterFloor, later } from '../cursor/floor';
 import { ownValue } from '../cursor/storedShapes';
 import type { TriggerPosition } from '../saved/position';
 
@@ -36,13 +36,16 @@ export class Watch {
 	private readonly since: number | undefined;
 	private readonly beginsAt: number;
 	private readonly unknown: ReadonlySet<string>;
+	/** The one form the saved position watched, when it watched one. */
+	private readonly savedOne: string | undefined;
 
 	/**
 	 * Under All Forms every form of the app is watched, listed, read or not;
 	 * under One Form that form. A form that stays watched across a change of
-	 * Watch keeps where it stopped; one that leaves loses its cursor; one that
-	 * comes in starts at that poll. On First Poll applies to the trigger's
-	 * first poll only (a position saved again would emit leads twice).
+	 * Watch keeps where it stopped; one that comes in starts at that poll (a
+	 * form the settings left out keeps its cursor meanwhile, so nothing it
+	 * emitted comes out again). On First Poll applies to the trigger's first
+	 * poll only (a position saved again would emit leads twice).
 	 */
 	constructor(
 		private readonly saved: TriggerPosition | undefined,
@@ -53,31 +56,41 @@ export class Watch {
 		const first = saved === undefined;
 		this.since = saved?.allFormsSince;
 		this.unknown = new Set(saved?.undatedUnknown);
+		// Under One Form the position holds that form, read or not, and the forms left out, away.
+		this.savedOne =
+			saved === undefined || this.since !== undefined
+				? undefined
+				: Object.keys(saved.forms).find((form) => ownValue(saved.away, form) === undefined);
 		this.beginsAt =
 			first && firstPoll.kind === 'since' ? Math.min(firstPoll.sinceMs, nowMs) : nowMs;
 		this.allFormsSince = pageId === undefined ? (this.since ?? this.beginsAt) : undefined;
 		this.changes =
-			first ||
-			(pageId === undefined
-				? this.since === undefined
-				: this.since !== undefined || Object.keys(saved.forms).some((form) => form !== pageId));
-		this.begun =
-			this.since !== undefined ||
-			(pageId !== undefined && ownValue(saved?.forms, pageId) !== undefined);
+			first || (pageId === undefined ? this.since === undefined : this.savedOne !== pageId);
+		this.begun = pageId === undefined ? this.since !== undefined : this.watchedBefore(pageId);
 	}
 
-	/** Whether a saved form stays in the position: every form under All Forms, the one form under One Form. */
-	keeps(pageId: string): boolean {
+	/** Whether the settings watch a form now: every form under All Forms, the one form under One Form. */
+	watches(pageId: string): boolean {
 		return this.settings.pageId === undefined || pageId === this.settings.pageId;
 	}
 
 	startOf(pageId: string): FormStart {
-		const kept = this.keeps(pageId) ? ownValue(this.saved?.forms, pageId) : undefined;
-		if (kept !== undefined) return { cursor: kept, undatedUnknown: this.unknown.has(pageId) };
+		const saved = ownValue(this.saved?.forms, pageId);
+		const undatedUnknown = this.unknown.has(pageId);
+		if (saved !== undefined && this.watchedBefore(pageId)) return { cursor: saved, undatedUnknown };
 		// Watched since then, never read: every lead since, undated ones included (none can be told older).
-		if (this.since !== undefined) return { cursor: fromTime(this.since), undatedUnknown: false };
+		if (saved === undefined && this.since !== undefined)
+			return { cursor: fromTime(this.since), undatedUnknown: false };
 		const firstPoll = this.saved === undefined ? this.settings.firstPoll : NONE;
-		return { firstPoll, cursor: fromTime(this.beginsAt), undatedUnknown: false };
+		if (saved === undefined)
+			return { firstPoll, cursor: fromTime(this.beginsAt), undatedUnknown: false };
+		// Back in the watch: from now on, and never again what it emitted before (a record dated ahead, an undated one).
+		return { firstPoll, cursor: fromLater(saved, this.beginsAt), undatedUnknown };
+	}
+
+	/** Whether the saved position watched the form: it watched every form, or that one. */
+	private watchedBefore(pageId: string): boolean {
+		return this.since !== undefined || this.savedOne === pageId;
 	}
 }
 
@@ -86,6 +99,13 @@ const NONE: FirstPoll = { kind: 'none' };
 /** Nothing emitted after `time` yet. */
 function fromTime(time: number): CursorState {
 	return { floor: floorBefore(time), seen: {}, undated: '' };
+}
+
+/** A cursor whose floor is raised to `time`, keeping what it emitted after that and its undated table. */
+function fromLater(cursor: CursorState, time: number): CursorState {
+	const floor = later(cursor.floor, floorBefore(time));
+	const after = Object.entries(cursor.seen).filter(([key, at]) => isAfterFloor(at, key, floor));
+	return { floor, seen: Object.fromEntries(after), undated: cursor.undated };
 }
 
 /** Which records of the form's answer to keep while it streams past. */

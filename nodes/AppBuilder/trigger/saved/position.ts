@@ -6,16 +6,16 @@ import { rhythmProblem, type FormRhythm } from '../quiet/formRhythm';
 /**
  * What a trigger saves between polls, and what it keeps of a form it does
  * not read (docs/trigger.md, "Watching every form"). Pure. No single answer
- * shrinks it: a form absent from one list answer keeps its whole cursor
- * until it has been away both long and often enough; only a form taken out
- * of the trigger's settings (Watch: One Form, another form) loses it.
+ * shrinks it: a form absent from one list answer, or taken out of the
+ * trigger's settings (Watch: One Form, another form), keeps its whole
+ * cursor until it has been away both long and often enough.
  */
 export interface TriggerPosition {
 	/** The app and the event (`appId/event`); another app or event starts over. */
 	scope: string;
 	/** Per form page ID, its cursor: the forms listed (read or not) and those away. */
 	forms: Record<string, CursorState>;
-	/** Forms watched but out of the app's list: since when, and for how many polls. */
+	/** Forms not read because the app's list or the settings leave them out: since when, for how many polls. */
 	away: Record<string, Absence>;
 	/** Forms whose cursor does not know which undated inquiries were handled: its next read takes those present as handled. */
 	undatedUnknown: string[];
@@ -30,7 +30,7 @@ export interface TriggerPosition {
 export interface Absence {
 	/** When the form was first found away (epoch ms). */
 	since: number;
-	/** Polls that read the app's list without it. */
+	/** Polls saved without it. */
 	polls: number;
 }
 
@@ -67,9 +67,9 @@ export interface PollFindings {
 
 /** The watch rule as the position needs it (plan/watch.ts). */
 export interface WatchedForms {
-	/** Whether a saved form stays: the forms of the settings (away ones too), never one dropped from them. */
-	keeps(pageId: string): boolean;
-	/** What a form listed now keeps when it is not read: its cursor, or where its watch starts. */
+	/** Whether the settings watch a form now (a form they leave out keeps its cursor as it is). */
+	watches(pageId: string): boolean;
+	/** What a watched form keeps when it is not read: its cursor, or where its watch starts. */
 	startOf(pageId: string): { cursor: CursorState; undatedUnknown: boolean };
 	allFormsSince: number | undefined;
 	nowMs: number;
@@ -96,8 +96,12 @@ export function nextPosition(
 	}
 
 	const awayForms: Array<{ pageId: string; cursor: CursorState; absence: Absence }> = [];
-	for (const [pageId, cursor] of Object.entries(saved?.forms ?? {})) {
-		if (listed.has(pageId) || !watch.keeps(pageId)) continue;
+	for (const [pageId, savedCursor] of Object.entries(saved?.forms ?? {})) {
+		if (listed.has(pageId)) continue;
+		// Watched but not listed, it starts as the watch rule says (back in the watch: from now on).
+		const start = watch.watches(pageId) ? watch.startOf(pageId) : undefined;
+		const cursor = start?.cursor ?? savedCursor;
+		if (start?.undatedUnknown) unknown.add(pageId);
 		const before = ownValue(saved?.away, pageId);
 		awayForms.push({
 			pageId,

@@ -65,12 +65,12 @@ describe('the watch rule: how each form starts', () => {
 		expect(watch).toMatchObject({ allFormsSince: 100, changes: false, begun: true });
 	});
 
-	it('All Forms to One Form: the form stays watched (from when the watch began, when never read); the others are dropped', () => {
+	it('All Forms to One Form: the form stays watched (from when the watch began, when never read); the others are not watched', () => {
 		const saved = position({ a: cursor(5), b: cursor(7) }, { allFormsSince: 100 });
 		const neverRead = one(saved, 'c', LATEST);
 		expect(neverRead.startOf('c')).toEqual({ cursor: from(100), undatedUnknown: false });
 		expect(neverRead).toMatchObject({ allFormsSince: undefined, changes: true, begun: true });
-		expect(neverRead.keeps('a')).toBe(false);
+		expect(neverRead.watches('a')).toBe(false);
 		expect(one(saved, 'a').startOf('a')).toEqual({ cursor: cursor(5), undatedUnknown: false });
 	});
 
@@ -83,7 +83,7 @@ describe('the watch rule: how each form starts', () => {
 			undatedUnknown: false,
 		});
 		expect(other).toMatchObject({ changes: true, begun: false });
-		expect(other.keeps('a')).toBe(false);
+		expect(other.watches('a')).toBe(false);
 		expect(one(saved, 'a')).toMatchObject({ changes: false, begun: true });
 
 		const toAll = all(saved, { kind: 'since', sinceMs: 500 });
@@ -94,6 +94,37 @@ describe('the watch rule: how each form starts', () => {
 			undatedUnknown: false,
 		});
 		expect(toAll).toMatchObject({ allFormsSince: NOW, changes: true, begun: false });
+	});
+
+	it('a form back in the watch starts then: read then, a first poll; not read then, its cursor from then on, so nothing it emitted before comes out again', () => {
+		// One Form on b, with a left out (away); a emitted a record dated ahead (k at 900,000).
+		const ahead: CursorState = {
+			floor: { time: 50, key: '' },
+			seen: { k: 900_000, old: 60 },
+			undated: 'X',
+		};
+		const saved = position(
+			{ a: ahead, b: cursor(5) },
+			{ away: { a: { since: 1, polls: 2 } }, undatedUnknown: ['a'] },
+		);
+		expect(one(saved, 'b')).toMatchObject({ changes: false, begun: true });
+		const back = all(saved);
+		expect(back).toMatchObject({ changes: true, begun: false, allFormsSince: NOW });
+		expect(back.startOf('a')).toEqual({
+			firstPoll: NONE,
+			cursor: { floor: { time: NOW, key: '' }, seen: { k: 900_000 }, undated: 'X' },
+			undatedUnknown: true,
+		});
+		expect(back.startOf('b')).toEqual({ cursor: cursor(5), undatedUnknown: false });
+		expect(one(saved, 'a')).toMatchObject({ changes: true, begun: false });
+		const events = [
+			{ key: 'k', time: 900_000 },
+			{ key: 'new', time: NOW + 5 },
+		];
+		const options = { mode: 'new', firstPoll: NONE, maxItems: 10, nowMs: NOW + 10 } as const;
+		expect(
+			planForm({ ...back.startOf('a'), firstPoll: undefined }, events, options).toEmit,
+		).toEqual([{ key: 'new', time: NOW + 5 }]);
 	});
 
 	it('a cursor whose undated leads are unknown takes those present as handled; a form never read emits them', () => {

@@ -52,7 +52,7 @@ describe("the trigger's saved position over its forms", () => {
 		new Watch(saved, { pageId, firstPoll: NONE }, nowMs);
 
 	it('keeps the cursors of forms that failed or were not reached, and takes the new ones of forms read', () => {
-		const previous = position({ a: cursor(1), b: cursor(2), c: cursor(3) });
+		const previous = position({ a: cursor(1), b: cursor(2), c: cursor(3) }, { allFormsSince: 0 });
 		const next = nextPosition(
 			previous,
 			SCOPE,
@@ -168,14 +168,11 @@ describe("the trigger's saved position over its forms", () => {
 		);
 	});
 
-	it('a switch to One Form drops the other forms and when the watch of every form began; back to All Forms, it begins anew', () => {
+	it('a switch to One Form keeps the other forms away and drops when the watch of every form began; back to All Forms, it begins anew and they start then', () => {
+		const rhythm = nextRhythm(undefined, { arrivals: 0, times: [] }, 1);
 		const watching = position(
 			{ a: cursor(5), b: cursor(7) },
-			{
-				allFormsSince: 100,
-				away: { b: { since: 50, polls: 3 } },
-				quiet: { b: nextRhythm(undefined, { arrivals: 0, times: [] }, 1) },
-			},
+			{ allFormsSince: 100, away: { b: { since: 50, polls: 3 } }, quiet: { b: rhythm } },
 		);
 		const oneForm = nextPosition(
 			watching,
@@ -183,7 +180,9 @@ describe("the trigger's saved position over its forms", () => {
 			{ listed: ['a'], read: new Map([['a', cursor(9)]]), leftOver: [] },
 			ONE(watching, 900),
 		);
-		expect(oneForm).toEqual(position({ a: cursor(9) }));
+		expect(oneForm).toEqual(
+			position({ a: cursor(9), b: cursor(7) }, { away: { b: { since: 50, polls: 4 } } }),
+		);
 		const allAgain = nextPosition(
 			oneForm,
 			SCOPE,
@@ -191,10 +190,12 @@ describe("the trigger's saved position over its forms", () => {
 			ALL(oneForm, 950),
 		);
 		expect(allAgain.allFormsSince).toBe(950);
+		// b starts then: nothing emitted before 950 again, the key it emitted at 7 is under its floor.
 		expect(allAgain.forms).toEqual({
 			a: cursor(9),
 			b: { floor: { time: 950, key: '' }, seen: {}, undated: '' },
 		});
+		expect(allAgain.away).toEqual({});
 	});
 
 	it(`past ${MAX_WHOLE_CURSORS} forms the longest away keep a small cursor, and past ${MAX_SMALL_CURSORS} more are dropped`, () => {
