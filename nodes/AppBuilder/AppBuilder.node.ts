@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { operationProperty, resourceProperty } from './actions/resource';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, RESOURCES, route } from './actions/router';
+import { concurrencyOption, RESOURCES, route } from './actions/router';
 import { timeoutOption } from './descriptions/timeoutOption';
 import { appBuilderIcon } from './descriptions/nodeIdentity';
 import { optionsCollection } from './descriptions/optionsCollection';
@@ -35,18 +35,7 @@ export class AppBuilder implements INodeType {
 			...RESOURCES.flatMap((resource) =>
 				resource.operations.flatMap((operation) => operation.module.description),
 			),
-			optionsCollection([
-				{
-					displayName: 'Concurrency',
-					name: 'concurrency',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-					default: DEFAULT_CONCURRENCY,
-					description:
-						'How many items are sent to the App Builder API at the same time. Lower it if the API answers "too many requests".',
-				},
-				timeoutOption,
-			]),
+			optionsCollection([concurrencyOption, timeoutOption]),
 		],
 	};
 

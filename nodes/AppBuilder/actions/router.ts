@@ -1,10 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_SECONDS, timeoutMsFrom } from '../descriptions/timeoutOption';
+import { OPTIONS } from '../descriptions/optionsCollection';
+import { DEFAULT_TIMEOUT_SECONDS, TIMEOUT, timeoutMsFrom } from '../descriptions/timeoutOption';
 import { asNodeError } from '../parameters/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
-import { readParameter } from '../parameters/readParameter';
+import { fieldOf, readParameter } from '../parameters/readParameter';
 import { errorItem } from './errorItem';
 import { inquiryResource } from './inquiry/Inquiry.resource';
 import { pipelineItems } from './itemPipeline';
@@ -14,8 +15,20 @@ import { userResource } from './user/User.resource';
 /** The node's resources, in the order the node lists their fields. A new operation is registered in its resource file. */
 export const RESOURCES: readonly Resource[] = [userResource, inquiryResource];
 
-export const DEFAULT_CONCURRENCY = 5;
-export const MAX_CONCURRENCY = 50;
+const DEFAULT_CONCURRENCY = 5;
+const MAX_CONCURRENCY = 50;
+
+/** Options > Concurrency: how many items are in flight at once. */
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		'How many items are sent to the App Builder API at the same time. Lower it if the API answers "too many requests".',
+};
+const CONCURRENCY = fieldOf(concurrencyOption, OPTIONS);
 
 /**
  * Runs the chosen operation once per input item, several requests at a time,
@@ -35,15 +48,11 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 	// Read once, for the first item. A value that is not a whole number is an error, not a fallback:
 	// NaN here would send nothing at all.
-	const concurrency = readParameter(
-		this,
-		{ label: 'Concurrency', path: 'options.concurrency' },
-		0,
-		DEFAULT_CONCURRENCY,
-		(value) => wholeNumberFrom(value, { min: 1, max: MAX_CONCURRENCY }),
+	const concurrency = readParameter(this, CONCURRENCY, 0, DEFAULT_CONCURRENCY, (value) =>
+		wholeNumberFrom(value, { min: 1, max: MAX_CONCURRENCY }),
 	);
 
-	const timeout = this.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);
+	const timeout = this.getNodeParameter(TIMEOUT.path, 0, DEFAULT_TIMEOUT_SECONDS);
 	const answerTimeoutMs = timeoutMsFrom(this.getNode(), timeout);
 
 	const perItem = await pipelineItems(items.length, concurrency, {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { FORM_PAGE_ID_PATTERN, type FormTarget } from '../../shared/appBuilderApi';
 import { textFrom } from '../parameters/parameterValues';
-import { checkedParameter } from '../parameters/readParameter';
+import { checkedParameter, fieldOf, type ParameterField } from '../parameters/readParameter';
 
 export const appIdField: INodeProperties = {
 	displayName: 'App ID',
@@ -53,15 +53,14 @@ export const formPageField: INodeProperties = {
 	],
 };
 
+const APP_ID = fieldOf(appIdField);
+// The form's resource locator holds the page ID in its value.
+const FORM: ParameterField = { ...fieldOf(formPageField), path: `${formPageField.name}.value` };
+
 /** Checks the App ID a user gave, naming the field to fix. */
 export function validateAppId(node: INode, appId: unknown, itemIndex?: number): string {
 	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
-	const app = checkedParameter(
-		node,
-		{ label: 'App ID', path: 'appId' },
-		textFrom(appId),
-		itemIndex,
-	).trim();
+	const app = checkedParameter(node, APP_ID, textFrom(appId), itemIndex).trim();
 	if (app === '') {
 		throw new NodeOperationError(node, 'App ID is empty', {
 			itemIndex,
@@ -80,12 +79,7 @@ export function validateFormTarget(
 	itemIndex?: number,
 ): FormTarget {
 	const app = validateAppId(node, appId, itemIndex);
-	const page = checkedParameter(
-		node,
-		{ label: 'Form', path: 'pageId.value' },
-		textFrom(pageId),
-		itemIndex,
-	).trim();
+	const page = checkedParameter(node, FORM, textFrom(pageId), itemIndex).trim();
 	if (page === '') {
 		throw new NodeOperationError(node, 'No form is selected', {
 			itemIndex,

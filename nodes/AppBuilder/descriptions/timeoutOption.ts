@@ -1,11 +1,11 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 
 import { wholeNumberFrom } from '../parameters/parameterValues';
-import { checkedParameter, type ParameterField } from '../parameters/readParameter';
+import { checkedParameter, fieldOf } from '../parameters/readParameter';
+import { OPTIONS } from './optionsCollection';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 3600;
-const TIMEOUT: ParameterField = { label: 'Timeout', path: 'options.timeout' };
 
 /** Options > Timeout, on both nodes: how long one answer of the API may take, from the request to its last byte. */
 export const timeoutOption: INodeProperties = {
@@ -17,6 +17,8 @@ export const timeoutOption: INodeProperties = {
 	description:
 		'Seconds one answer of the App Builder API may take to arrive in full; a slower answer ends in an error instead of keeping the workflow waiting',
 };
+
+export const TIMEOUT = fieldOf(timeoutOption, OPTIONS);
 
 /** The Timeout option's value in milliseconds; anything but whole seconds in range is an error naming the option. */
 export function timeoutMsFrom(node: INode, value: unknown): number {

@@ -14,7 +14,12 @@ import { simplifyField } from '../../descriptions/simplify';
 import { inquiryItem } from '../../inquiries/inquiryItem';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
-import { readChoice, readParameter } from '../../parameters/readParameter';
+import {
+	fieldOf,
+	readChoice,
+	readParameter,
+	type ParameterField,
+} from '../../parameters/readParameter';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import { readAcrossForms } from './getManyAcrossForms';
 import { selectFromRecords, SelectedInquiries } from './getManyReader';
@@ -34,31 +39,85 @@ const limitField: INodeProperties = {
 	displayOptions: { show: { returnAll: [false], '@tool': [false] } },
 };
 
+const readFromField: INodeProperties = {
+	displayName: 'Read From',
+	name: 'readFrom',
+	type: 'options',
+	default: 'form',
+	options: [
+		{ name: 'One Form', value: 'form', description: 'The inquiries of the form picked below' },
+		{
+			name: 'All Forms of the App',
+			value: 'allForms',
+			description:
+				'Every form the app lists; Sort and Limit apply across forms, and each item says its form (pageId, formName)',
+		},
+	],
+};
+
+const returnAllField: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+const readStatusFilter: INodeProperties = {
+	displayName: 'Read Status',
+	name: 'readStatus',
+	type: 'options',
+	default: 'any',
+	options: [
+		{ name: 'Any', value: 'any' },
+		{ name: 'Read', value: 'read' },
+		{ name: 'Unread', value: 'unread' },
+	],
+};
+
+const sortFilter: INodeProperties = {
+	displayName: 'Sort',
+	name: 'sort',
+	type: 'options',
+	default: 'newestFirst',
+	options: [
+		{ name: 'Newest First', value: 'newestFirst' },
+		{ name: 'Oldest First', value: 'oldestFirst' },
+	],
+};
+
+const submittedAfterFilter: INodeProperties = {
+	displayName: 'Submitted After',
+	name: 'submittedAfter',
+	type: 'dateTime',
+	default: '',
+	description:
+		"Only inquiries submitted after this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $now.minus({ days: 1 }) }}",
+};
+
+const submittedBeforeFilter: INodeProperties = {
+	displayName: 'Submitted Before',
+	name: 'submittedBefore',
+	type: 'dateTime',
+	default: '',
+	description:
+		"Only inquiries submitted before this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $today }}",
+};
+
+const filtersField: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [readStatusFilter, sortFilter, submittedAfterFilter, submittedBeforeFilter],
+};
+
 const properties: INodeProperties[] = [
 	appIdField,
-	{
-		displayName: 'Read From',
-		name: 'readFrom',
-		type: 'options',
-		default: 'form',
-		options: [
-			{ name: 'One Form', value: 'form', description: 'The inquiries of the form picked below' },
-			{
-				name: 'All Forms of the App',
-				value: 'allForms',
-				description:
-					'Every form the app lists; Sort and Limit apply across forms, and each item says its form (pageId, formName)',
-			},
-		],
-	},
+	readFromField,
 	{ ...formPageField, displayOptions: { show: { readFrom: ['form'] } } },
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
+	returnAllField,
 	limitField,
 	// Used as an AI agent's tool, a smaller default keeps the answer within what a model reads well.
 	{
@@ -67,52 +126,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
 	},
 	simplifyField,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Read Status',
-				name: 'readStatus',
-				type: 'options',
-				default: 'any',
-				options: [
-					{ name: 'Any', value: 'any' },
-					{ name: 'Read', value: 'read' },
-					{ name: 'Unread', value: 'unread' },
-				],
-			},
-			{
-				displayName: 'Sort',
-				name: 'sort',
-				type: 'options',
-				default: 'newestFirst',
-				options: [
-					{ name: 'Newest First', value: 'newestFirst' },
-					{ name: 'Oldest First', value: 'oldestFirst' },
-				],
-			},
-			{
-				displayName: 'Submitted After',
-				name: 'submittedAfter',
-				type: 'dateTime',
-				default: '',
-				description:
-					"Only inquiries submitted after this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $now.minus({ days: 1 }) }}",
-			},
-			{
-				displayName: 'Submitted Before',
-				name: 'submittedBefore',
-				type: 'dateTime',
-				default: '',
-				description:
-					"Only inquiries submitted before this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $today }}",
-			},
-		],
-	},
+	filtersField,
 ];
 
 export const description = updateDisplayOptions(
@@ -120,12 +134,16 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const LIMIT = { label: 'Limit', path: 'limit' };
-const READ_STATUS = { label: 'Read Status', path: 'filters.readStatus' };
-const SORT = { label: 'Sort', path: 'filters.sort' };
+const LIMIT = fieldOf(limitField);
+const READ_FROM = fieldOf(readFromField);
+const RETURN_ALL = fieldOf(returnAllField);
+const SIMPLIFY = fieldOf(simplifyField);
+const READ_STATUS = fieldOf(readStatusFilter, filtersField.name);
+const SORT = fieldOf(sortFilter, filtersField.name);
+const SUBMITTED_AFTER = fieldOf(submittedAfterFilter, filtersField.name);
+const SUBMITTED_BEFORE = fieldOf(submittedBeforeFilter, filtersField.name);
 const READ_STATUSES: ReadonlyArray<InquirySelection['readStatus']> = ['any', 'read', 'unread'];
 const SORTS: ReadonlyArray<InquirySelection['sort']> = ['newestFirst', 'oldestFirst'];
-const READ_FROM = { label: 'Read From', path: 'readFrom' };
 const READ_FROMS = ['form', 'allForms'] as const;
 
 /** Reads a form's inquiries (FormBuilderApi), or every form's, then filters, sorts and limits them in the node. */
@@ -148,24 +166,12 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 					this.getNodeParameter('pageId', itemIndex, '', { extractValue: true }),
 					itemIndex,
 				);
-	const returnAll = readParameter(
-		this,
-		{ label: 'Return All', path: 'returnAll' },
-		itemIndex,
-		false,
-		booleanFrom,
-	);
-	const simplify = readParameter(
-		this,
-		{ label: 'Simplify', path: 'simplify' },
-		itemIndex,
-		true,
-		booleanFrom,
-	);
+	const returnAll = readParameter(this, RETURN_ALL, itemIndex, false, booleanFrom);
+	const simplify = readParameter(this, SIMPLIFY, itemIndex, true, booleanFrom);
 
 	const selection: InquirySelection = {
-		submittedAfterMs: parseDate(this, 'submittedAfter', 'Submitted After', itemIndex),
-		submittedBeforeMs: parseDate(this, 'submittedBefore', 'Submitted Before', itemIndex),
+		submittedAfterMs: readDate(this, SUBMITTED_AFTER, itemIndex),
+		submittedBeforeMs: readDate(this, SUBMITTED_BEFORE, itemIndex),
 		readStatus: readChoice(this, READ_STATUS, itemIndex, 'any', READ_STATUSES),
 		sort: readChoice(this, SORT, itemIndex, 'newestFirst', SORTS),
 		// A Limit of -2 or NaN would cut the list silently (slice), so only a whole number of 1 or more is taken.
@@ -203,15 +209,12 @@ export async function send(
 }
 
 /** A date filter in epoch milliseconds, or undefined when it is not set. */
-function parseDate(
+function readDate(
 	context: IExecuteFunctions,
-	name: 'submittedAfter' | 'submittedBefore',
-	label: string,
+	field: ParameterField,
 	itemIndex: number,
 ): number | undefined {
 	// A date and time without an offset is wall-clock time where the workflow is, as n8n's own date fields read it.
 	const timeZone = context.getTimezone();
-	return readParameter(context, { label, path: `filters.${name}` }, itemIndex, '', (value) =>
-		dateFrom(value, timeZone),
-	);
+	return readParameter(context, field, itemIndex, '', (value) => dateFrom(value, timeZone));
 }

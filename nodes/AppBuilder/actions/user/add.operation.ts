@@ -5,11 +5,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {
 	additionalFields,
+	EMAIL,
 	emailField,
+	GROUP_IN_ADDITIONAL_FIELDS,
 	groupField,
+	NAME,
 	nameField,
 	passwordField,
 	passwordFormatField,
+	PHONE,
 	phoneField,
 	readPassword,
 	readStatus,
@@ -38,9 +42,9 @@ export const description = updateDisplayOptions(
 
 /** Reads and checks one item's user (addUser). Optional fields are sent blank when unset, as the API requires. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
-	const email = requireText(this, 'email', 'Email', itemIndex);
-	const name = requireText(this, 'name', 'Name', itemIndex);
-	const phone = requireText(this, 'phone', 'Phone', itemIndex);
+	const email = requireText(this, EMAIL, itemIndex);
+	const name = requireText(this, NAME, itemIndex);
+	const phone = requireText(this, PHONE, itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
 	return {
 		email,
@@ -49,9 +53,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 			email,
 			password,
 			phone,
-			group: readText(this, 'additionalFields.group', 'Group', itemIndex),
+			group: readText(this, GROUP_IN_ADDITIONAL_FIELDS, itemIndex),
 			passwordType,
-			status: readStatus(this, 'additionalFields.status', itemIndex),
+			status: readStatus(this, itemIndex),
 		},
 	};
 }

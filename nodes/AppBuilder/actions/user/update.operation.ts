@@ -7,16 +7,20 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readChoice } from '../../parameters/readParameter';
+import { fieldOf, readChoice } from '../../parameters/readParameter';
 import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from './phone';
 import { sendUserRequest, type UserRequest } from './sendUserRequest';
 import {
 	additionalFields,
+	EMAIL,
 	emailField,
+	GROUP,
 	groupField,
+	NAME,
 	nameField,
 	passwordField,
 	passwordFormatField,
+	PHONE,
 	phoneField,
 	readPassword,
 	readStatus,
@@ -26,6 +30,27 @@ import {
 } from './userFields';
 
 const PHONE_FORMATS: readonly PhoneFormat[] = ['integer', 'text'];
+
+const phoneFormatField: INodeProperties = {
+	displayName: 'Phone Format',
+	name: 'phoneFormat',
+	type: 'options',
+	default: 'integer',
+	options: [
+		{
+			name: 'Number',
+			value: 'integer',
+			description:
+				'Send the digits as a number, as the API documents; refuse values that would change',
+		},
+		{
+			name: 'Text',
+			value: 'text',
+			description: 'Send the phone exactly as typed, for numbers with a leading 0 or +',
+		},
+	],
+};
+const PHONE_FORMAT = fieldOf(phoneFormatField);
 
 const properties: INodeProperties[] = [
 	{
@@ -43,25 +68,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The phone number, such as 5551234567; spaces, dashes and brackets are removed. For a leading 0 or +, set Phone Format to Text.',
 	},
-	{
-		displayName: 'Phone Format',
-		name: 'phoneFormat',
-		type: 'options',
-		default: 'integer',
-		options: [
-			{
-				name: 'Number',
-				value: 'integer',
-				description:
-					'Send the digits as a number, as the API documents; refuse values that would change',
-			},
-			{
-				name: 'Text',
-				value: 'text',
-				description: 'Send the phone exactly as typed, for numbers with a leading 0 or +',
-			},
-		],
-	},
+	phoneFormatField,
 	groupField,
 	additionalFields([
 		{
@@ -78,17 +85,11 @@ export const description = updateDisplayOptions(
 
 /** Reads and checks one item's changes to an app user (editUser). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
-	const email = requireText(this, 'email', 'Email', itemIndex);
-	const name = requireText(this, 'name', 'Name', itemIndex);
+	const email = requireText(this, EMAIL, itemIndex);
+	const name = requireText(this, NAME, itemIndex);
 	const { password, passwordType } = readPassword(this, itemIndex);
-	const phoneFormat = readChoice(
-		this,
-		{ label: 'Phone Format', path: 'phoneFormat' },
-		itemIndex,
-		'integer',
-		PHONE_FORMATS,
-	);
-	const prepared = preparePhone(readText(this, 'phone', 'Phone', itemIndex), phoneFormat);
+	const phoneFormat = readChoice(this, PHONE_FORMAT, itemIndex, 'integer', PHONE_FORMATS);
+	const prepared = preparePhone(readText(this, PHONE, itemIndex), phoneFormat);
 	if ('problem' in prepared) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {
 			itemIndex,
@@ -98,8 +99,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 					: 'Set Phone Format to Text to send the phone exactly as typed, or correct the number.',
 		});
 	}
-	const group = readText(this, 'group', 'Group', itemIndex);
-	const status = readStatus(this, 'additionalFields.status', itemIndex);
+	const group = readText(this, GROUP, itemIndex);
+	const status = readStatus(this, itemIndex);
 
 	const params: IDataObject = {
 		name,

@@ -2,7 +2,12 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { choiceFrom, textFrom } from '../../parameters/parameterValues';
-import { readChoice, readParameter } from '../../parameters/readParameter';
+import {
+	fieldOf,
+	readChoice,
+	readParameter,
+	type ParameterField,
+} from '../../parameters/readParameter';
 import { preparePassword, type PasswordFormat, type PreparedPassword } from './password';
 
 /** Fields both user operations share; each operation places them with its own display options. */
@@ -94,11 +99,13 @@ export const statusField: INodeProperties = {
 	],
 };
 
+const ADDITIONAL_FIELDS = 'additionalFields';
+
 /** The Additional Fields collection of a user operation, holding the fields it may leave unset. */
 export function additionalFields(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Additional Fields',
-		name: 'additionalFields',
+		name: ADDITIONAL_FIELDS,
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
@@ -106,27 +113,35 @@ export function additionalFields(options: INodeProperties[]): INodeProperties {
 	};
 }
 
+/** The fields as errors name them, from their declarations above. */
+export const EMAIL = fieldOf(emailField);
+export const NAME = fieldOf(nameField);
+export const PHONE = fieldOf(phoneField);
+export const GROUP = fieldOf(groupField);
+export const GROUP_IN_ADDITIONAL_FIELDS = fieldOf(groupField, ADDITIONAL_FIELDS);
+const STATUS = fieldOf(statusField, ADDITIONAL_FIELDS);
+const PASSWORD = fieldOf(passwordField);
+const PASSWORD_FORMAT = fieldOf(passwordFormatField);
+
 /** A text field's value: a number from an expression becomes its digits; an object, list or boolean is refused. */
 export function readText(
 	context: IExecuteFunctions,
-	path: string,
-	label: string,
+	field: ParameterField,
 	itemIndex: number,
 ): string {
-	return readParameter(context, { label, path }, itemIndex, '', (value) => textFrom(value));
+	return readParameter(context, field, itemIndex, '', (value) => textFrom(value));
 }
 
 export function requireText(
 	context: IExecuteFunctions,
-	name: string,
-	label: string,
+	field: ParameterField,
 	itemIndex: number,
 ): string {
-	const value = readText(context, name, label, itemIndex).trim();
+	const value = readText(context, field, itemIndex).trim();
 	if (value === '') {
-		throw new NodeOperationError(context.getNode(), `${label} is empty`, {
+		throw new NodeOperationError(context.getNode(), `${field.label} is empty`, {
 			itemIndex,
-			description: `Set the ${label} field; if it comes from an expression, check that the expression gives a value for this item.`,
+			description: `Set the ${field.label} field; if it comes from an expression, check that the expression gives a value for this item.`,
 		});
 	}
 	return value;
@@ -134,13 +149,9 @@ export function requireText(
 
 const STATUSES: readonly UserStatus[] = ['1', '0', ''];
 
-/** The Status option at `path`; a value that is not one of its options is refused rather than sent or dropped. */
-export function readStatus(
-	context: IExecuteFunctions,
-	path: string,
-	itemIndex: number,
-): UserStatus {
-	return readParameter(context, { label: 'Status', path }, itemIndex, '', (value) =>
+/** Additional Fields > Status; a value that is not one of its options is refused rather than sent or dropped. */
+export function readStatus(context: IExecuteFunctions, itemIndex: number): UserStatus {
+	return readParameter(context, STATUS, itemIndex, '', (value) =>
 		choiceFrom(value ?? '', STATUSES),
 	);
 }
@@ -149,20 +160,8 @@ const PASSWORD_FORMATS: readonly PasswordFormat[] = ['plain', 'md5', 'hashInN8n'
 
 export function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
 	// Secret: a refusal names only the type of what the expression gave, never the value.
-	const value = readParameter(
-		context,
-		{ label: 'Password', path: 'password' },
-		itemIndex,
-		'',
-		(given) => textFrom(given, true),
-	);
-	const format = readChoice(
-		context,
-		{ label: 'Password Format', path: 'passwordFormat' },
-		itemIndex,
-		'plain',
-		PASSWORD_FORMATS,
-	);
+	const value = readParameter(context, PASSWORD, itemIndex, '', (given) => textFrom(given, true));
+	const format = readChoice(context, PASSWORD_FORMAT, itemIndex, 'plain', PASSWORD_FORMATS);
 	const prepared = preparePassword(value, format);
 	if ('problem' in prepared) {
 		const message =
