@@ -19,6 +19,15 @@ export function fieldOf(
 	return { label: property.displayName, path };
 }
 
+/** The field `name` declared inside the collection `collection` (Filters, Options, Additional Fields). */
+export function fieldIn(collection: INodeProperties, name: string): ParameterField {
+	const declared = (collection.options ?? []).find(
+		(option): option is INodeProperties => 'displayName' in option && option.name === name,
+	);
+	if (declared === undefined) throw new Error(`${collection.name} declares no field ${name}`);
+	return fieldOf(declared, collection.name);
+}
+
 /**
  * Reads one item's parameter and checks it, e.g.
  * `readParameter(this, LIMIT, itemIndex, 50, (value) => wholeNumberFrom(value, { min: 1 }))`.

@@ -15,6 +15,7 @@ import { inquiryItem } from '../../inquiries/inquiryItem';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import {
+	fieldIn,
 	fieldOf,
 	readChoice,
 	readParameter,
@@ -63,54 +64,51 @@ const returnAllField: INodeProperties = {
 	description: 'Whether to return all results or only up to a given limit',
 };
 
-const readStatusFilter: INodeProperties = {
-	displayName: 'Read Status',
-	name: 'readStatus',
-	type: 'options',
-	default: 'any',
-	options: [
-		{ name: 'Any', value: 'any' },
-		{ name: 'Read', value: 'read' },
-		{ name: 'Unread', value: 'unread' },
-	],
-};
-
-const sortFilter: INodeProperties = {
-	displayName: 'Sort',
-	name: 'sort',
-	type: 'options',
-	default: 'newestFirst',
-	options: [
-		{ name: 'Newest First', value: 'newestFirst' },
-		{ name: 'Oldest First', value: 'oldestFirst' },
-	],
-};
-
-const submittedAfterFilter: INodeProperties = {
-	displayName: 'Submitted After',
-	name: 'submittedAfter',
-	type: 'dateTime',
-	default: '',
-	description:
-		"Only inquiries submitted after this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $now.minus({ days: 1 }) }}",
-};
-
-const submittedBeforeFilter: INodeProperties = {
-	displayName: 'Submitted Before',
-	name: 'submittedBefore',
-	type: 'dateTime',
-	default: '',
-	description:
-		"Only inquiries submitted before this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $today }}",
-};
-
 const filtersField: INodeProperties = {
 	displayName: 'Filters',
 	name: 'filters',
 	type: 'collection',
 	placeholder: 'Add Filter',
 	default: {},
-	options: [readStatusFilter, sortFilter, submittedAfterFilter, submittedBeforeFilter],
+	options: [
+		{
+			displayName: 'Read Status',
+			name: 'readStatus',
+			type: 'options',
+			default: 'any',
+			options: [
+				{ name: 'Any', value: 'any' },
+				{ name: 'Read', value: 'read' },
+				{ name: 'Unread', value: 'unread' },
+			],
+		},
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			type: 'options',
+			default: 'newestFirst',
+			options: [
+				{ name: 'Newest First', value: 'newestFirst' },
+				{ name: 'Oldest First', value: 'oldestFirst' },
+			],
+		},
+		{
+			displayName: 'Submitted After',
+			name: 'submittedAfter',
+			type: 'dateTime',
+			default: '',
+			description:
+				"Only inquiries submitted after this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $now.minus({ days: 1 }) }}",
+		},
+		{
+			displayName: 'Submitted Before',
+			name: 'submittedBefore',
+			type: 'dateTime',
+			default: '',
+			description:
+				"Only inquiries submitted before this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $today }}",
+		},
+	],
 };
 
 const properties: INodeProperties[] = [
@@ -138,10 +136,10 @@ const LIMIT = fieldOf(limitField);
 const READ_FROM = fieldOf(readFromField);
 const RETURN_ALL = fieldOf(returnAllField);
 const SIMPLIFY = fieldOf(simplifyField);
-const READ_STATUS = fieldOf(readStatusFilter, filtersField.name);
-const SORT = fieldOf(sortFilter, filtersField.name);
-const SUBMITTED_AFTER = fieldOf(submittedAfterFilter, filtersField.name);
-const SUBMITTED_BEFORE = fieldOf(submittedBeforeFilter, filtersField.name);
+const READ_STATUS = fieldIn(filtersField, 'readStatus');
+const SORT = fieldIn(filtersField, 'sort');
+const SUBMITTED_AFTER = fieldIn(filtersField, 'submittedAfter');
+const SUBMITTED_BEFORE = fieldIn(filtersField, 'submittedBefore');
 const READ_STATUSES: ReadonlyArray<InquirySelection['readStatus']> = ['any', 'read', 'unread'];
 const SORTS: ReadonlyArray<InquirySelection['sort']> = ['newestFirst', 'oldestFirst'];
 const READ_FROMS = ['form', 'allForms'] as const;

@@ -1,38 +1,20 @@
-import type { ItemCall } from '../resource';
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { sendUserRequest, type UserRequest } from './sendUserRequest';
-import {
-	additionalFields,
-	EMAIL,
-	emailField,
-	GROUP_IN_ADDITIONAL_FIELDS,
-	groupField,
-	NAME,
-	nameField,
-	passwordField,
-	passwordFormatField,
-	PHONE,
-	phoneField,
-	readPassword,
-	readStatus,
-	readText,
-	requireText,
-	statusField,
-} from './userFields';
+import { userRequestSender, type UserRequest } from './sendUserRequest';
+import * as user from './userFields';
 
 const properties: INodeProperties[] = [
-	emailField,
-	nameField,
-	passwordField,
-	passwordFormatField,
+	user.emailField,
+	user.nameField,
+	user.passwordField,
+	user.passwordFormatField,
 	{
-		...phoneField,
+		...user.phoneField,
 		description:
 			'The phone number as digits, such as 5551234567; sent as typed. Each app user needs a unique phone number.',
 	},
-	additionalFields([groupField, statusField]),
+	user.additionalFields([user.groupField, user.statusField]),
 ];
 
 export const description = updateDisplayOptions(
@@ -42,10 +24,8 @@ export const description = updateDisplayOptions(
 
 /** Reads and checks one item's user (addUser). Optional fields are sent blank when unset, as the API requires. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
-	const email = requireText(this, EMAIL, itemIndex);
-	const name = requireText(this, NAME, itemIndex);
-	const phone = requireText(this, PHONE, itemIndex);
-	const { password, passwordType } = readPassword(this, itemIndex);
+	const { email, name, password, passwordType } = user.readAccount(this, itemIndex);
+	const phone = user.requireText(this, user.PHONE, itemIndex);
 	return {
 		email,
 		params: {
@@ -53,18 +33,12 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 			email,
 			password,
 			phone,
-			group: readText(this, GROUP_IN_ADDITIONAL_FIELDS, itemIndex),
+			group: user.readText(this, user.GROUP_IN_ADDITIONAL_FIELDS, itemIndex),
 			passwordType,
-			status: readStatus(this, itemIndex),
+			status: user.readStatus(this, itemIndex),
 		},
 	};
 }
 
 /** Registers the app user. */
-export async function send(
-	this: IExecuteFunctions,
-	request: UserRequest,
-	call: ItemCall,
-): Promise<INodeExecutionData[]> {
-	return await sendUserRequest(this, 'addUser', request, call);
-}
+export const send = userRequestSender('addUser');

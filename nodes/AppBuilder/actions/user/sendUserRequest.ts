@@ -9,13 +9,14 @@ export interface UserRequest {
 	params: IDataObject;
 }
 
-/** Sends an addUser or editUser request; the output item carries the email it was about. */
-export async function sendUserRequest(
-	context: IExecuteFunctions,
-	endpoint: 'addUser' | 'editUser',
-	request: UserRequest,
-	call: ItemCall,
-): Promise<INodeExecutionData[]> {
-	const result = await callWebService(context, endpoint, request.params, call);
-	return [{ json: { ...result, email: request.email }, pairedItem: { item: call.itemIndex } }];
+/** An operation's send for addUser or editUser; the output item carries the email it was about. */
+export function userRequestSender(endpoint: 'addUser' | 'editUser') {
+	return async function send(
+		this: IExecuteFunctions,
+		request: UserRequest,
+		call: ItemCall,
+	): Promise<INodeExecutionData[]> {
+		const result = await callWebService(this, endpoint, request.params, call);
+		return [{ json: { ...result, email: request.email }, pairedItem: { item: call.itemIndex } }];
+	};
 }

@@ -1,33 +1,10 @@
-import type { ItemCall } from '../resource';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { fieldOf, readChoice } from '../../parameters/readParameter';
 import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from './phone';
-import { sendUserRequest, type UserRequest } from './sendUserRequest';
-import {
-	additionalFields,
-	EMAIL,
-	emailField,
-	GROUP,
-	groupField,
-	NAME,
-	nameField,
-	passwordField,
-	passwordFormatField,
-	PHONE,
-	phoneField,
-	readPassword,
-	readStatus,
-	readText,
-	requireText,
-	statusField,
-} from './userFields';
+import { userRequestSender, type UserRequest } from './sendUserRequest';
+import * as user from './userFields';
 
 const PHONE_FORMATS: readonly PhoneFormat[] = ['integer', 'text'];
 
@@ -54,25 +31,25 @@ const PHONE_FORMAT = fieldOf(phoneFormatField);
 
 const properties: INodeProperties[] = [
 	{
-		...emailField,
+		...user.emailField,
 		description: 'The email of the app user to update; the API finds the user by it',
 	},
-	nameField,
+	user.nameField,
 	{
-		...passwordField,
+		...user.passwordField,
 		description: 'The API requires the password on every update; send the current one to keep it',
 	},
-	passwordFormatField,
+	user.passwordFormatField,
 	{
-		...phoneField,
+		...user.phoneField,
 		description:
 			'The phone number, such as 5551234567; spaces, dashes and brackets are removed. For a leading 0 or +, set Phone Format to Text.',
 	},
 	phoneFormatField,
-	groupField,
-	additionalFields([
+	user.groupField,
+	user.additionalFields([
 		{
-			...statusField,
+			...user.statusField,
 			description: 'Left out of the request when Not Set, so the status stays as it is',
 		},
 	]),
@@ -85,11 +62,9 @@ export const description = updateDisplayOptions(
 
 /** Reads and checks one item's changes to an app user (editUser). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
-	const email = requireText(this, EMAIL, itemIndex);
-	const name = requireText(this, NAME, itemIndex);
-	const { password, passwordType } = readPassword(this, itemIndex);
+	const { email, name, password, passwordType } = user.readAccount(this, itemIndex);
 	const phoneFormat = readChoice(this, PHONE_FORMAT, itemIndex, 'integer', PHONE_FORMATS);
-	const prepared = preparePhone(readText(this, PHONE, itemIndex), phoneFormat);
+	const prepared = preparePhone(user.readText(this, user.PHONE, itemIndex), phoneFormat);
 	if ('problem' in prepared) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {
 			itemIndex,
@@ -99,8 +74,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 					: 'Set Phone Format to Text to send the phone exactly as typed, or correct the number.',
 		});
 	}
-	const group = readText(this, GROUP, itemIndex);
-	const status = readStatus(this, itemIndex);
+	const group = user.readText(this, user.GROUP, itemIndex);
+	const status = user.readStatus(this, itemIndex);
 
 	const params: IDataObject = {
 		name,
@@ -117,10 +92,4 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 }
 
 /** Changes the app user's details. */
-export async function send(
-	this: IExecuteFunctions,
-	request: UserRequest,
-	call: ItemCall,
-): Promise<INodeExecutionData[]> {
-	return await sendUserRequest(this, 'editUser', request, call);
-}
+export const send = userRequestSender('editUser');

@@ -114,8 +114,8 @@ export function additionalFields(options: INodeProperties[]): INodeProperties {
 }
 
 /** The fields as errors name them, from their declarations above. */
-export const EMAIL = fieldOf(emailField);
-export const NAME = fieldOf(nameField);
+const EMAIL = fieldOf(emailField);
+const NAME = fieldOf(nameField);
 export const PHONE = fieldOf(phoneField);
 export const GROUP = fieldOf(groupField);
 export const GROUP_IN_ADDITIONAL_FIELDS = fieldOf(groupField, ADDITIONAL_FIELDS);
@@ -158,7 +158,7 @@ export function readStatus(context: IExecuteFunctions, itemIndex: number): UserS
 
 const PASSWORD_FORMATS: readonly PasswordFormat[] = ['plain', 'md5', 'hashInN8n'];
 
-export function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
+function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
 	// Secret: a refusal names only the type of what the expression gave, never the value.
 	const value = readParameter(context, PASSWORD, itemIndex, '', (given) => textFrom(given, true));
 	const format = readChoice(context, PASSWORD_FORMAT, itemIndex, 'plain', PASSWORD_FORMATS);
@@ -175,4 +175,14 @@ export function readPassword(context: IExecuteFunctions, itemIndex: number): Pre
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	}
 	return prepared;
+}
+
+/** What both operations send to name the account: its email, name and password (prepared as Password Format says). */
+export function readAccount(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { email: string; name: string } & PreparedPassword {
+	const email = requireText(context, EMAIL, itemIndex);
+	const name = requireText(context, NAME, itemIndex);
+	return { email, name, ...readPassword(context, itemIndex) };
 }
