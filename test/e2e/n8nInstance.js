@@ -12,6 +12,7 @@ const { promisify } = require('node:util');
 const { N8N_VERSIONS } = require('./n8nVersions');
 
 const run = promisify(execFile);
+const sleep = promisify(setTimeout);
 const ROOT = resolve(__dirname, '../..');
 
 const OWNER = {
@@ -227,7 +228,7 @@ class N8nInstance {
 			} catch {
 				// not listening yet
 			}
-			await new Promise((r) => setTimeout(r, 1000));
+			await sleep(1000);
 		}
 		throw new Error(`n8n did not become ready:\n${this.logs().slice(-4000)}`);
 	}
@@ -258,7 +259,7 @@ class N8nInstance {
 				throw new Error(`n8n worker exited (${child.exitCode}):\n${output.join('').slice(-4000)}`);
 			if (Date.now() > deadline)
 				throw new Error(`n8n worker did not start:\n${output.join('').slice(-4000)}`);
-			await new Promise((r) => setTimeout(r, 500));
+			await sleep(500);
 		}
 		return {
 			process: child,
@@ -284,7 +285,7 @@ class N8nInstance {
 				body: JSON.stringify(OWNER),
 			});
 			if (response.status !== 404 || attempt >= 60) break;
-			await new Promise((r) => setTimeout(r, 1000));
+			await sleep(1000);
 		}
 		if (!response.ok)
 			throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);

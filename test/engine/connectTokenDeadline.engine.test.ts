@@ -2,13 +2,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	describeTokenFailure,
@@ -16,7 +10,7 @@ import {
 	type TokenExchangeResult,
 } from '../../nodes/shared/connect/connectToken';
 import { SharedRefresh } from '../../nodes/shared/connect/sharedRefresh';
-import { MemoryCredentialsHelper, runNode } from '../harness';
+import { MemoryCredentialsHelper, runNode, testNodeType } from '../harness';
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 
 /**
@@ -63,24 +57,14 @@ const shared = new SharedRefresh({ deadlineMs: 1500 });
 const CLIENT_SECRET = 'client-secret-value';
 
 /** Refreshes the token with n8n's HTTP helper, `callers` at once through one SharedRefresh, as the credential does. */
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test double, never offered to an agent
-class TokenRefreshNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Token Refresh',
-		name: 'tokenRefresh',
-		group: ['transform'],
-		version: 1,
-		description: 'Refreshes a Connect token',
-		defaults: { name: 'Token Refresh' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{ displayName: 'Callers', name: 'callers', type: 'number', default: 1 },
-			{ displayName: 'Shared', name: 'shared', type: 'boolean', default: true },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+const tokenRefreshNode = testNodeType({
+	displayName: 'Token Refresh',
+	description: 'Refreshes a Connect token',
+	properties: [
+		{ displayName: 'Callers', name: 'callers', type: 'number', default: 1 },
+		{ displayName: 'Shared', name: 'shared', type: 'boolean', default: true },
+	],
+	async execute() {
 		const httpRequest: IExecuteFunctions['helpers']['httpRequest'] = async (options) =>
 			await this.helpers.httpRequest(options);
 		const client = {
@@ -102,12 +86,12 @@ class TokenRefreshNode implements INodeType {
 		const started = Date.now();
 		const results = await Promise.all(Array.from({ length: callers }, once));
 		return [results.map((result) => ({ json: { result, tookMs: Date.now() - started } as never }))];
-	}
-}
+	},
+});
 
 async function refresh(callers: number, viaShared = true) {
 	const run = await runNode({
-		nodeType: new TokenRefreshNode(),
+		nodeType: tokenRefreshNode,
 		typeName: 'test.tokenRefresh',
 		parameters: { callers, shared: viaShared },
 		credentialsHelper: new MemoryCredentialsHelper({

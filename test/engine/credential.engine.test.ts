@@ -5,7 +5,7 @@ import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { connectRefreshes } from '../../nodes/shared/connect/sharedRefresh';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode } from '../harness';
-import { ConnectCallerNode } from '../support/connectCallerNode';
+import { connectCallerNode } from '../support/connectCallerNode';
 import { startRecordingServer, startRedirectToSink } from '../support/recordingServer';
 import { useEmulator } from '../support/useEmulator';
 
@@ -34,7 +34,7 @@ describe('App Builder API credential in the n8n engine', () => {
 		options: { items?: number; parallel?: boolean } = {},
 	) =>
 		await runNode({
-			nodeType: new ConnectCallerNode(),
+			nodeType: connectCallerNode,
 			typeName: 'test.connectCaller',
 			parameters: { url, method, parallel: options.parallel ?? false },
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },

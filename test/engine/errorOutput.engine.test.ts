@@ -1,7 +1,7 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
-import { ItemsSourceNode, runWorkflow } from '../harness';
+import { itemsSourceNode, runWorkflow } from '../harness';
 import { addUserParameters, appBuilderCredentials } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 
@@ -46,7 +46,7 @@ describe('App Builder node with its error output', () => {
 		};
 		const { run } = await runWorkflow({
 			nodeTypes: {
-				'test.itemsSource': new ItemsSourceNode(),
+				'test.itemsSource': itemsSourceNode,
 				'n8n-nodes-appbuilder.appBuilder': new AppBuilder(),
 			},
 			nodes: [source, addUser],

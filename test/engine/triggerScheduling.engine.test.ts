@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/inProcess/triggerMemory';
@@ -9,6 +8,7 @@ import {
 } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
+import { sleep } from '../support/sleep';
 
 /**
  * The trigger as n8n schedules it: polls of one node that overlap, a node
@@ -74,7 +74,7 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			emu().control.configure({ roundTripMs: 1500 });
 			const shared = roundTrip(workflow.saved);
 			const first = workflow.pollSharing(shared);
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			await sleep(300);
 			const second = workflow.pollSharing(shared);
 			const outcomes = await Promise.all([first, second]);
 			emu().control.configure({ roundTripMs: 0 });
@@ -103,7 +103,7 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			emu().control.configure({ roundTripMs: 1000 });
 			const shared = roundTrip(workflow.saved);
 			const first = workflow.pollSharing(shared);
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			await sleep(300);
 			submit('Meanwhile', T0 + 2000);
 			const second = await workflow.pollSharing(shared);
 			const firstOutcome = await first;
@@ -126,7 +126,7 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			emu().control.configure({ roundTripMs: 800 });
 			const shared = roundTrip(workflow.saved);
 			const slow = workflow.pollSharing(shared);
-			await new Promise((resolve) => setTimeout(resolve, 200));
+			await sleep(200);
 			// What a poll that took over a lapsed claim leaves behind: a new position, where the position is stored.
 			const globalPart = shared.global as IDataObject;
 			const newer = {

@@ -1,5 +1,5 @@
 export { MemoryCredentialsHelper } from './credentialsHelper';
-export { ItemsSourceNode, TestNodeTypes } from './nodeTypes';
+export { itemsSourceNode, TestNodeTypes } from './nodeTypes';
 export {
 	runNode,
 	runWorkflow,
@@ -8,3 +8,4 @@ export {
 	type WorkflowRun,
 } from './runWorkflow';
 export { runPoll, type PollOutcome } from './runPoll';
+export { testNodeType } from './testNodeType';

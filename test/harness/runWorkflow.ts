@@ -17,7 +17,7 @@ import type {
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import type { MemoryCredentialsHelper } from './credentialsHelper';
-import { ItemsSourceNode, TestNodeTypes } from './nodeTypes';
+import { itemsSourceNode, TestNodeTypes } from './nodeTypes';
 
 export interface WorkflowRun {
 	run: IRun;
@@ -160,7 +160,7 @@ export async function runNode(options: {
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
 	const workflowRun = await runWorkflow({
-		nodeTypes: { 'test.itemsSource': new ItemsSourceNode(), [options.typeName]: options.nodeType },
+		nodeTypes: { 'test.itemsSource': itemsSourceNode, [options.typeName]: options.nodeType },
 		nodes: [source, underTest],
 		connections: { Source: { main: [[{ node: 'Under Test', type: 'main', index: 0 }]] } },
 		credentialsHelper: options.credentialsHelper,

@@ -4,7 +4,7 @@ import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { credentialDataFor, FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper, runNode, runPoll } from '../harness';
 import { AppBuilder, AppBuilderTrigger } from './nodeClasses';
-import { WebServiceCallerNode } from './webServiceCallerNode';
+import { webServiceCallerNode } from './webServiceCallerNode';
 import type { Emulator } from './useEmulator';
 
 /** The fixture's form, as the Form picker stores it when given by ID. */
@@ -123,7 +123,7 @@ export async function addUserWithRetryPolicy(
 	baseUrl?: string,
 ) {
 	return await runNode({
-		nodeType: new WebServiceCallerNode(),
+		nodeType: webServiceCallerNode,
 		typeName: 'test.webServiceCaller',
 		parameters: {
 			endpoint: 'addUser',

@@ -1,10 +1,6 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { testNodeType } from '../harness/testNodeType';
 
 /**
  * Stands in for n8n's HTTP Request node with "Predefined Credential Type":
@@ -14,26 +10,16 @@ import { NodeConnectionTypes } from 'n8n-workflow';
  * With "parallel" it sends all items' requests at once, as the HTTP Request
  * node does with batching off.
  */
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test double, never offered to an agent
-export class ConnectCallerNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Connect Caller',
-		name: 'connectCaller',
-		group: ['transform'],
-		version: 1,
-		description: 'Calls a URL with the App Builder API credential',
-		defaults: { name: 'Connect Caller' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'appBuilderApi', required: true }],
-		properties: [
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
-			{ displayName: 'Parallel', name: 'parallel', type: 'boolean', default: false },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export const connectCallerNode = testNodeType({
+	displayName: 'Connect Caller',
+	description: 'Calls a URL with the App Builder API credential',
+	credentials: ['appBuilderApi'],
+	properties: [
+		{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+		{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+		{ displayName: 'Parallel', name: 'parallel', type: 'boolean', default: false },
+	],
+	async execute() {
 		const items = this.getInputData();
 		const call = async (itemIndex: number): Promise<INodeExecutionData> => {
 			const body = (await this.helpers.httpRequestWithAuthentication.call(this, 'appBuilderApi', {
@@ -49,5 +35,5 @@ export class ConnectCallerNode implements INodeType {
 		const out: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) out.push(await call(itemIndex));
 		return [out];
-	}
-}
+	},
+});

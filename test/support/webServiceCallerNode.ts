@@ -1,14 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { WebServiceEndpoint } from '../../nodes/shared/appBuilderApi';
 import { callWebService } from '../../nodes/AppBuilder/transport/request';
+import { testNodeType } from '../harness/testNodeType';
 
 /**
  * Makes one web-service call per run through the package's own transport
@@ -17,36 +11,20 @@ import { callWebService } from '../../nodes/AppBuilder/transport/request';
  * the default numbers. The defaults themselves are asserted apart
  * (test/nodes/shared/http/retryPolicy.test.ts).
  */
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a test double, never offered to an agent
-export class WebServiceCallerNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Web Service Caller',
-		name: 'webServiceCaller',
-		group: ['transform'],
-		version: 1,
-		description: 'Calls an App Builder web service with a given retry policy',
-		defaults: { name: 'Web Service Caller' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'appBuilderApi', required: true }],
-		properties: [
-			{ displayName: 'Endpoint', name: 'endpoint', type: 'string', default: 'addUser' },
-			{ displayName: 'Parameters', name: 'params', type: 'json', default: '{}' },
-			{ displayName: 'Retry Policy', name: 'retry', type: 'json', default: '{}' },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export const webServiceCallerNode = testNodeType({
+	displayName: 'Web Service Caller',
+	description: 'Calls an App Builder web service with a given retry policy',
+	credentials: ['appBuilderApi'],
+	properties: [
+		{ displayName: 'Endpoint', name: 'endpoint', type: 'string', default: 'addUser' },
+		{ displayName: 'Parameters', name: 'params', type: 'json', default: '{}' },
+		{ displayName: 'Retry Policy', name: 'retry', type: 'json', default: '{}' },
+	],
+	async execute() {
 		const json = (name: string) =>
 			JSON.parse(this.getNodeParameter(name, 0) as string) as IDataObject;
-		const body = await callWebService(
-			this,
-			this.getNodeParameter('endpoint', 0) as WebServiceEndpoint,
-			json('params'),
-			{
-				retry: json('retry'),
-			},
-		);
+		const endpoint = this.getNodeParameter('endpoint', 0) as WebServiceEndpoint;
+		const body = await callWebService(this, endpoint, json('params'), { retry: json('retry') });
 		return [[{ json: body, pairedItem: { item: 0 } }]];
-	}
-}
+	},
+});

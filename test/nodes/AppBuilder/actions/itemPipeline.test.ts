@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { pipelineItems } from '../../../../nodes/AppBuilder/actions/itemPipeline';
+import { sleep } from '../../../support/sleep';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('pipelineItems', () => {
 	it('keeps input order and never sends more than the limit at once', async () => {
@@ -32,7 +32,7 @@ describe('pipelineItems', () => {
 				return index;
 			},
 			send: async (index) => {
-				await wait(30);
+				await sleep(30);
 				if (index === 0) preparedWhenFirstAnswered = prepared.length;
 				return index;
 			},

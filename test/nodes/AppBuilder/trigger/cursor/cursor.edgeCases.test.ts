@@ -1,11 +1,11 @@
 import {
 	commitPoll,
-	cursorStateProblem,
 	planPoll,
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import { type InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
+import { storedCursor } from '../../../../support/storedCursor';
 
 /**
  * Three sequences a review of the cursor found to lose or stall leads, each
@@ -119,8 +119,3 @@ describe('late arrivals that share one time, split by Max per Poll', () => {
 		expect([...emitted].sort()).toEqual(late.map((event) => event.key));
 	});
 });
-
-/** A cursor as the position gives it back: JSON, checked as a saved position checks each form's. */
-function storedCursor(value: unknown): CursorState | undefined {
-	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
-}

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 
 import {
 	commitPoll,
-	cursorStateProblem,
 	planPoll,
 	recordsToKeepGiven,
 	type CursorOptions,
@@ -14,6 +13,7 @@ import {
 	type EventMode,
 } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { deepFreeze } from '../../../../support/deepFreeze';
+import { storedCursor } from '../../../../support/storedCursor';
 
 /**
  * A model of a form and a trigger: random interleavings of submissions (in
@@ -544,8 +544,3 @@ describe('inquiry cursor, property-based', () => {
 		fc.assert(scenario(settingsArb('newOrUpdated', 'any')), { numRuns: 1000 });
 	});
 });
-
-/** A cursor as the position gives it back: JSON, checked as a saved position checks each form's. */
-function storedCursor(value: unknown): CursorState | undefined {
-	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
-}

@@ -17,6 +17,7 @@ import {
 	SUBTABLES,
 } from '../../../../../nodes/shared/keySets/keySetTable';
 import { deepFreeze } from '../../../../support/deepFreeze';
+import { storedCursor } from '../../../../support/storedCursor';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
@@ -558,8 +559,3 @@ describe('purity, storage and size', () => {
 		expect(Object.keys(plan.baseline.seen).length).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED);
 	});
 });
-
-/** A cursor as the position gives it back: JSON, checked as a saved position checks each form's. */
-function storedCursor(value: unknown): CursorState | undefined {
-	return cursorStateProblem(value) === undefined ? (value as CursorState) : undefined;
-}
