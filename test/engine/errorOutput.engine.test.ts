@@ -1,7 +1,8 @@
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { AppBuilder } from '../../nodes/AppBuilder/AppBuilder.node';
 import { itemsSourceNode, runWorkflow } from '../harness';
+import { APP_BUILDER_TYPE, workflowNode } from '../harness/workflowNode';
 import { addUserParameters, appBuilderCredentials } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 
@@ -16,12 +17,7 @@ describe('App Builder node with its error output', () => {
 	const emu = useEmulator();
 
 	it('sends the items that fail to the error output, with their message and the node error, and the rest to the success output', async () => {
-		const source: INode = {
-			id: 'source',
-			name: 'Source',
-			type: 'test.itemsSource',
-			typeVersion: 1,
-			position: [0, 0],
+		const source = workflowNode('Source', 'test.itemsSource', {
 			parameters: {
 				items: JSON.stringify([
 					{ email: 'a@example.com', phone: '5550000001' },
@@ -30,12 +26,8 @@ describe('App Builder node with its error output', () => {
 					{ email: 'c@example.com', phone: '5550000004' },
 				]),
 			},
-		};
-		const addUser: INode = {
-			id: 'add-user',
-			name: 'Add User',
-			type: 'n8n-nodes-appbuilder.appBuilder',
-			typeVersion: 1,
+		});
+		const addUser = workflowNode('Add User', APP_BUILDER_TYPE, {
 			position: [200, 0],
 			parameters: addUserParameters({
 				email: '={{ $json.email }}',
@@ -43,7 +35,7 @@ describe('App Builder node with its error output', () => {
 			}) as INodeParameters,
 			credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
 			onError: 'continueErrorOutput',
-		};
+		});
 		const { run } = await runWorkflow({
 			nodeTypes: {
 				'test.itemsSource': itemsSourceNode,

@@ -2,7 +2,6 @@ import { PollContext } from 'n8n-core';
 import type {
 	IDataObject,
 	IHttpRequestOptions,
-	INode,
 	INodeCredentials,
 	INodeExecutionData,
 	INodeParameters,
@@ -14,6 +13,7 @@ import { Workflow } from 'n8n-workflow';
 import type { MemoryCredentialsHelper } from './credentialsHelper';
 import { TestNodeTypes } from './nodeTypes';
 import { testAdditionalData } from './runWorkflow';
+import { workflowNode } from './workflowNode';
 
 let unnamedWorkflows = 0;
 
@@ -67,15 +67,11 @@ export async function runPoll(options: {
 	/** Takes what the node logs instead of n8n's logger (which writes to the console). */
 	logger?: IPollFunctions['logger'];
 }): Promise<PollOutcome> {
-	const node: INode = {
+	const node = workflowNode(options.node?.name ?? 'Trigger', options.typeName, {
 		id: options.node?.id ?? 'trigger',
-		name: options.node?.name ?? 'Trigger',
-		type: options.typeName,
-		typeVersion: 1,
-		position: [0, 0],
 		parameters: options.parameters as INodeParameters,
 		credentials: options.credentials,
-	};
+	});
 	const workflow = new Workflow({
 		id: options.workflowId ?? `test-workflow-${++unnamedWorkflows}`,
 		nodes: [node],

@@ -18,6 +18,7 @@ import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import type { MemoryCredentialsHelper } from './credentialsHelper';
 import { itemsSourceNode, TestNodeTypes } from './nodeTypes';
+import { workflowNode } from './workflowNode';
 
 export interface WorkflowRun {
 	run: IRun;
@@ -141,24 +142,15 @@ export async function runNode(options: {
 	continueOnFail?: boolean;
 	timezone?: string;
 }): Promise<NodeRun> {
-	const source: INode = {
-		id: 'source',
-		name: 'Source',
-		type: 'test.itemsSource',
-		typeVersion: 1,
-		position: [0, 0],
+	const source = workflowNode('Source', 'test.itemsSource', {
 		parameters: { items: JSON.stringify(options.inputItems ?? [{}]) },
-	};
-	const underTest: INode = {
-		id: 'under-test',
-		name: 'Under Test',
-		type: options.typeName,
-		typeVersion: 1,
+	});
+	const underTest = workflowNode('Under Test', options.typeName, {
 		position: [200, 0],
 		parameters: options.parameters as INodeParameters,
 		credentials: options.credentials,
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-	};
+	});
 	const workflowRun = await runWorkflow({
 		nodeTypes: { 'test.itemsSource': itemsSourceNode, [options.typeName]: options.nodeType },
 		nodes: [source, underTest],

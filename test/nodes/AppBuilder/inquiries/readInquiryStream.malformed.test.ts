@@ -17,6 +17,7 @@ import {
 } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
 import { EveryRecord } from '../../../support/everyRecord';
+import { appBuilderNode } from '../../../harness/workflowNode';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
@@ -49,14 +50,7 @@ const BAD_ESCAPE = '{"requestId":"R9","addedon":1700000200,"formData":[["C:\\qdr
 const NO_ID_NO_TIME = '{"addedon": 12abc,"formData":[["x\\q"]]}';
 
 /** The node Get Many's errors name. */
-const GET_MANY_NODE: INode = {
-	id: 'n',
-	name: 'App Builder',
-	type: 'n8n-nodes-appbuilder.appBuilder',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const GET_MANY_NODE: INode = appBuilderNode();
 
 const everything = () => new InquiryListBuilder('new', () => true, keepAsIs);
 

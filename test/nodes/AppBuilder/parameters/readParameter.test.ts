@@ -5,15 +5,9 @@ import {
 	checkedParameter,
 	holdsExpression,
 } from '../../../../nodes/AppBuilder/parameters/readParameter';
+import { appBuilderNode } from '../../../harness/workflowNode';
 
-const nodeWith = (parameters: INodeParameters): INode => ({
-	id: 'n',
-	name: 'App Builder',
-	type: 'n8n-nodes-appbuilder.appBuilder',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters,
-});
+const nodeWith = (parameters: INodeParameters): INode => appBuilderNode(parameters);
 
 const LIMIT = { label: 'Limit', path: 'limit' };
 const refusedLimit = wholeNumberFrom(-2, { min: 1 });

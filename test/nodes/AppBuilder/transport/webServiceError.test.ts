@@ -8,6 +8,7 @@ import {
 } from '../../../../nodes/AppBuilder/transport/webServiceError';
 import { MAX_RETRY_AFTER_MS } from '../../../../nodes/shared/http/retryAfter';
 import { DEFAULT_RETRY_POLICY } from '../../../../nodes/shared/http/retryPolicy';
+import { appBuilderNode } from '../../../harness/workflowNode';
 
 /**
  * The words of a failed call's error, for paths the engine tests do not
@@ -15,14 +16,7 @@ import { DEFAULT_RETRY_POLICY } from '../../../../nodes/shared/http/retryPolicy'
  * earlier attempts). Each claim about retrying matches `details`.
  */
 describe("a failed call's error", () => {
-	const node: INode = {
-		id: 'node',
-		name: 'App Builder',
-		type: 'n8n-nodes-appbuilder.appBuilder',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const node: INode = appBuilderNode();
 	const details = (extra: Partial<FailureDetails> = {}): FailureDetails => ({
 		failures: 1,
 		rateLimited: 0,

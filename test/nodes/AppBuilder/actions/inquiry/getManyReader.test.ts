@@ -11,15 +11,9 @@ import { readInquiryStream } from '../../../../../nodes/AppBuilder/inquiries/rea
 import { isUnreadableInquiry } from '../../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 import { ReadingStopped } from '../../../../../nodes/shared/http/streamReading';
 import { valueRedactor } from '../../../../../nodes/shared/text/redact';
+import { appBuilderNode } from '../../../../harness/workflowNode';
 
-const NODE: INode = {
-	id: 'n',
-	name: 'App Builder',
-	type: 'n8n-nodes-appbuilder.appBuilder',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const NODE: INode = appBuilderNode();
 const SECRET = 'tok_9fQ2xLmA77';
 const redact = valueRedactor([SECRET]);
 
