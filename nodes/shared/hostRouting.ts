@@ -1,8 +1,7 @@
-/**
- * Which of the credential's secrets a request may carry, decided by where it
- * goes: the ACCESSTOKEN header only under the Web Service Base URL, the
- * Connect bearer token only under the Connect Base URL, nothing anywhere else.
- */
+// Which of the credential's secrets a request may carry, decided by where it goes: the ACCESSTOKEN
+// header only under the Web Service Base URL, the Connect bearer token only under the Connect Base
+// URL, nothing anywhere else.
+
 export type TokenDestination = 'webService' | 'connect' | 'other';
 
 const WEB_SERVICE_PATH_PREFIX = '/v4/webservices/';

@@ -1,6 +1,8 @@
 // Fails when two product files (under nodes/ or credentials/) have the same file
 // name, compared without case: a name should tell a reader which file it is
-// without its folder. Plain Node, run by `npm run lint` after ESLint.
+// without its folder. An operation file is the exception: n8n's own layout names
+// it <resource>/<operation>.operation.ts, so two resources may each have a
+// delete.operation.ts. Plain Node, run by `npm run lint` after ESLint.
 import { readdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 
@@ -16,6 +18,7 @@ function filesUnder(dir) {
 const byName = new Map();
 for (const path of ['nodes', 'credentials'].flatMap((dir) => filesUnder(join(root, dir)))) {
 	const name = basename(path).toLowerCase();
+	if (name.endsWith('.operation.ts')) continue;
 	byName.set(name, [...(byName.get(name) ?? []), relative(root, path)]);
 }
 

@@ -2,7 +2,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { brokenLinks, headingAnchors, linkTargets } from './markdownLinks';
+import {
+	brokenLinks,
+	headingAnchors,
+	headingTexts,
+	linkTargets,
+	sectionReferences,
+} from './markdownLinks';
 
 /**
  * The README is a front page that links into docs/; every relative link and
@@ -38,6 +44,54 @@ describe('links between the README and docs/', () => {
 
 	it('has no relative link or anchor that points nowhere', () => {
 		expect(brokenLinks(root, pages)).toEqual([]);
+	});
+});
+
+/** Every source file of the package and of its tests, bench included. */
+function sourceFiles(dir: string): string[] {
+	return readdirSync(resolve(root, dir), { withFileTypes: true }).flatMap((entry) => {
+		const path = `${dir}/${entry.name}`;
+		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
+		return /\.(ts|js|mjs)$/.test(entry.name) ? [path] : [];
+	});
+}
+
+describe('sections named in code comments', () => {
+	it('each names a page and a heading that exist', () => {
+		const dirs = ['nodes', 'credentials', 'test', 'bench'].filter((dir) =>
+			existsSync(resolve(root, dir)),
+		);
+		const missing: string[] = [];
+		let found = 0;
+		// The check's own files hold made-up references.
+		const check = ['test/package/docsLinks.test.ts', 'test/package/markdownLinks.ts'];
+		for (const file of dirs.flatMap(sourceFiles).filter((path) => !check.includes(path))) {
+			for (const { page, heading } of sectionReferences(
+				readFileSync(resolve(root, file), 'utf8'),
+			)) {
+				found++;
+				const path = resolve(root, page);
+				if (!existsSync(path)) missing.push(`${file}: ${page} does not exist`);
+				else if (!headingTexts(readFileSync(path, 'utf8')).has(heading))
+					missing.push(`${file}: ${page} has no heading "${heading}"`);
+			}
+		}
+		expect(missing).toEqual([]);
+		expect(found).toBeGreaterThan(5);
+	});
+
+	it('reads a reference that runs over comment lines, and only a quoted heading', () => {
+		const source = [
+			'/**',
+			' * as the trigger saves it (docs/trigger.md, "Watching every',
+			' * form of an app"); see docs/benchmarks.md too.',
+			' */',
+			'// and (README.md, "Credentials")',
+		].join('\n');
+		expect(sectionReferences(source)).toEqual([
+			{ page: 'docs/trigger.md', heading: 'Watching every form of an app' },
+			{ page: 'README.md', heading: 'Credentials' },
+		]);
 	});
 });
 

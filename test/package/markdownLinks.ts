@@ -47,6 +47,30 @@ export function headingAnchors(text: string): Set<string> {
 	return anchors;
 }
 
+/** The headings of a page as written, e.g. "Rate limits". */
+export function headingTexts(text: string): Set<string> {
+	const headings = new Set<string>();
+	for (const line of linesOutsideFences(text)) {
+		const heading = /^#{1,6}\s(.*)$/.exec(line);
+		if (heading) headings.add(heading[1].trim());
+	}
+	return headings;
+}
+
+/**
+ * The sections a source file's comments point at, written as
+ * `docs/page.md, "Heading"` (a page of the repository and a heading of it),
+ * the comment possibly running over several lines.
+ */
+export function sectionReferences(source: string): Array<{ page: string; heading: string }> {
+	// A comment that runs on: its line breaks and leading "*" or "//" read as one space.
+	const joined = source.replace(/\n[ \t]*(?:\*(?!\/)|\/\/)?[ \t]*/g, ' ');
+	return [...joined.matchAll(/\b((?:docs\/)?[\w-]+\.md), "([^"]{1,200})"/g)].map((match) => ({
+		page: match[1],
+		heading: match[2],
+	}));
+}
+
 /** The targets of inline links and images, `[text](target "title")`, in prose. */
 export function linkTargets(text: string): string[] {
 	const targets: string[] = [];

@@ -4,12 +4,11 @@ import type { FormField, RawInquiry } from './inquiry.types';
 import { readSubmittedFields } from './submittedFields';
 import { toEpochMillis, toIsoString } from './timestamps';
 
-/**
- * Turns a raw inquiry record into a flat item a workflow maps with
- * {{ $json.<field name> }}. The key rules are a promise to every workflow
- * built on the item, so they never change (see docs/trigger.md, "Output item").
- * Problems with the record go to formWarnings; the item always comes out.
- */
+// Turns a raw inquiry record into a flat item a workflow maps with {{ $json.<field name> }}. The
+// key rules are a promise to every workflow built on the item, so they never change (see
+// docs/trigger.md, "Output item"). Problems with the record go to formWarnings; the item always
+// comes out.
+
 export const METADATA_KEYS = [
 	'inquiryId',
 	'submittedAt',

@@ -1,13 +1,10 @@
 import { readDateText } from './dateText';
 
-/**
- * Checks for the values n8n hands the nodes as parameters. A fixed value has
- * the type the editor gives it, but an expression can give anything: these
- * accept only values whose meaning is clear, so an object is never sent as
- * "[object Object]" and a NaN never turns an option into a no-op. Pure; the
- * node turns a refusal into an error naming the field and the item
- * (readParameter.ts).
- */
+// Checks for the values n8n hands the nodes as parameters. A fixed value has the type the editor
+// gives it, but an expression can give anything: these accept only values whose meaning is clear,
+// so an object is never sent as "[object Object]" and a NaN never turns an option into a no-op.
+// Pure; the node turns a refusal into an error naming the field and the item (readParameter.ts).
+
 export type Checked<T> = { value: T } | Refused;
 
 export interface Refused {

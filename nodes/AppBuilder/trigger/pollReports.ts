@@ -18,7 +18,7 @@ import { quietAlertText, type QuietForm } from './quiet/quietAlert';
 import type { TriggerSettings } from './triggerSettings';
 
 // What a poll tells the user beyond its items: failures, logged and thrown once they last (docs/trigger.md,
-// "A poll that keeps failing"), undated inquiries its cursor cannot tell apart, quiet forms, forms past the limit.
+// "A check that keeps failing"), undated inquiries its cursor cannot tell apart, quiet forms, forms past the limit.
 
 export interface Failure {
 	error: unknown;

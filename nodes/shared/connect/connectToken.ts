@@ -7,10 +7,9 @@ import { asNetworkFailure, networkFailureWords } from '../http/networkFailure';
 import { describeRedirect, isRedirectStatus } from '../http/redirectTarget';
 import { redactOrigin, redactSecrets } from '../text/redact';
 
-/**
- * The Connect API's token exchange (refresh_token grant), shared by the
- * credential's preAuthentication and by the credential test.
- */
+// The Connect API's token exchange (refresh_token grant), shared by the credential's
+// preAuthentication and by the credential test.
+
 export interface ConnectClient {
 	connectBaseUrl: string;
 	clientId: string;

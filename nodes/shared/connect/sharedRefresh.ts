@@ -6,13 +6,11 @@ import {
 	type TokenExchangeResult,
 } from './connectToken';
 
-/**
- * One token request per refresh token, within this process. The Connect
- * refresh token is single-use: callers that find the access token expired at
- * once would each send it, and all but the first be refused. Callers share a
- * request under way and, briefly, its success (see ARCHITECTURE.md,
- * "The Connect token").
- */
+// One token request per refresh token, within this process. The Connect refresh token is
+// single-use: callers that find the access token expired at once would each send it, and all but
+// the first be refused. Callers share a request under way and, briefly, its success (see
+// ARCHITECTURE.md, "The Connect token").
+
 export interface RefreshKey {
 	tokenUrl: string;
 	clientId: string;

@@ -1,11 +1,9 @@
-/**
- * Compressed answers. Every web-service call asks for the codings n8n's HTTP
- * client decodes as the answer streams in (axios, whose `decompress` is on
- * in every n8n this package supports), so what arrives at the readers, and
- * what the answer bounds count, is the decoded JSON: a small compressed body
- * that inflates past a bound stops at the bound. Not `compress`, which axios
- * offers by default but reads as gzip, so an answer in it could not be read.
- */
+// Compressed answers. Every web-service call asks for the codings n8n's HTTP client decodes as the
+// answer streams in (axios, whose `decompress` is on in every n8n this package supports), so what
+// arrives at the readers, and what the answer bounds count, is the decoded JSON: a small compressed
+// body that inflates past a bound stops at the bound. Not `compress`, which axios offers by default
+// but reads as gzip, so an answer in it could not be read.
+
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** The codes Node's zlib gives a failed inflate (Z_DATA_ERROR, Z_BUF_ERROR, ...) and a failed brotli decode (ERR__ERROR_FORMAT_...). */

@@ -1,10 +1,8 @@
-/**
- * Tells a network failure (no answer could be had from the host) apart from
- * every other error an HTTP helper throws (a malformed URL, a rejected
- * certificate, an answer that is not HTTP), by the system error code the
- * client left on the error or its causes. Only those are reported as "could
- * not reach"; any other error keeps its own message.
- */
+// Tells a network failure (no answer could be had from the host) apart from every other error an
+// HTTP helper throws (a malformed URL, a rejected certificate, an answer that is not HTTP), by the
+// system error code the client left on the error or its causes. Only those are reported as "could
+// not reach"; any other error keeps its own message.
+
 export interface NetworkFailure {
 	ok: false;
 	kind: 'network';

@@ -1,13 +1,11 @@
-/**
- * When to send a web-service request again, and after how long. 5xx,
- * dropped connections and cut-short bodies are worth a few more attempts; a
- * 429 is back-pressure, not a failure, and is waited out within its own
- * bounds: a number of answers and a time from the call's start. Every other
- * error is a fact about the request that repeating will not change. No
- * request is ever sent again at once: every wait is at least minDelayMs,
- * whatever Retry-After says, so a server answering "Retry-After: 0" for
- * ever gets at most one request a second from each call, and only for a while.
- */
+// When to send a web-service request again, and after how long. 5xx, dropped connections and
+// cut-short bodies are worth a few more attempts; a 429 is back-pressure, not a failure, and is
+// waited out within its own bounds: a number of answers and a time from the call's start. Every
+// other error is a fact about the request that repeating will not change. No request is ever sent
+// again at once: every wait is at least minDelayMs, whatever Retry-After says, so a server
+// answering "Retry-After: 0" for ever gets at most one request a second from each call, and only
+// for a while.
+
 export interface RetryPolicy {
 	/** Total attempts for failures other than 429, the first one included; 429 answers do not count. */
 	maxAttempts: number;

@@ -1,11 +1,8 @@
-/**
- * Where and why a text is not JSON, in words a user can act on ("a bare
- * word hello at character 12"), for the warning on a record that arrived
- * broken. JSON.parse's own message differs between Node versions and does
- * not always say where. Run only on a text JSON.parse refused, so it costs
- * nothing on the usual path; iterative, so deep nesting cannot overflow the
- * stack.
- */
+// Where and why a text is not JSON, in words a user can act on ("a bare word hello at character
+// 12"), for the warning on a record that arrived broken. JSON.parse's own message differs between
+// Node versions and does not always say where. Run only on a text JSON.parse refused, so it costs
+// nothing on the usual path; iterative, so deep nesting cannot overflow the stack.
+
 export interface JsonProblem {
 	what: string;
 	/** 0-based index of the character where the text stops being JSON. */

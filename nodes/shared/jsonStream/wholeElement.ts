@@ -17,15 +17,12 @@ const {
 	startsEmptyScalar,
 } = jsonBytes;
 
-/**
- * An object element that lies whole in one chunk, read in one loop with
- * everything in local variables: most elements do, and the scanner's states
- * (jsonStreamScanner.ts) pay a dispatch and a field write per token. It
- * reads the same summary the states would and accepts only what they
- * accept; anything else (the chunk ends first, any fault of structure)
- * returns NOT_WHOLE, and the states read the element from its first byte as
- * if this had not run.
- */
+// An object element that lies whole in one chunk, read in one loop with everything in local
+// variables: most elements do, and the scanner's states (jsonStreamScanner.ts) pay a dispatch and a
+// field write per token. It reads the same summary the states would and accepts only what they
+// accept; anything else (the chunk ends first, any fault of structure) returns NOT_WHOLE, and the
+// states read the element from its first byte as if this had not run.
+
 export const NOT_WHOLE = -1;
 
 export interface SummaryKeys {

@@ -1,12 +1,11 @@
 import { setOwnValue } from '../ownValue';
 import { decodeWithOrigins } from './htmlText';
 
-/**
- * Removes secret values from any text that may reach an error, a log line or
- * an output item: servers echo what they received ("Invalid API Key abc123").
- * Each secret is looked for in every form a server may write it back in
- * (see docs/errors-and-limits.md, "Secrets"); the rest of the text is kept as written.
- */
+// Removes secret values from any text that may reach an error, a log line or an output item:
+// servers echo what they received ("Invalid API Key abc123"). Each secret is looked for in every
+// form a server may write it back in (see docs/limits-for-admins.md, "Secrets"); the rest of the
+// text is kept as written.
+
 export const REDACTED = '[redacted]';
 /** How much of the API's own text an error shows; the rest is cut after redaction. */
 export const MAX_API_MESSAGE_LENGTH = 300;

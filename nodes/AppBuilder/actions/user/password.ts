@@ -1,9 +1,8 @@
 import { createHash } from 'crypto';
 
-/**
- * How the node sends a user's password. The API hashes a plain password
- * itself, and takes an MD5 hash as is when passwordType is "MD5".
- */
+// How the node sends a user's password. The API hashes a plain password itself, and takes an MD5
+// hash as is when passwordType is "MD5".
+
 export type PasswordFormat = 'plain' | 'md5' | 'hashInN8n';
 
 export interface PreparedPassword {

@@ -1,9 +1,7 @@
-/**
- * Update User sends the phone number as an integer, as the spec types it. A
- * number whose digits would change on the way (a leading zero or a plus sign
- * dropped, more digits than an integer holds exactly) is refused rather than
- * rewritten; the user can choose to send it as text instead.
- */
+// Update User sends the phone number as an integer, as the spec types it. A number whose digits
+// would change on the way (a leading zero or a plus sign dropped, more digits than an integer holds
+// exactly) is refused rather than rewritten; the user can choose to send it as text instead.
+
 export type PhoneFormat = 'integer' | 'text';
 
 export type PhoneProblem = 'empty' | 'notDigits' | 'leadingZero' | 'plusSign' | 'tooLong';

@@ -1,11 +1,9 @@
 import { byTimeThenKey } from '../../inquiries/latestListings';
 
-/**
- * The floor: events after it (by time, then key) are judged, those at or
- * before it handled. A position, not a time, so that when Max per Poll
- * splits events sharing one time the floor can sit between them. No key is
- * empty, so (t, "") is the floor before every event at time t.
- */
+// The floor: events after it (by time, then key) are judged, those at or before it handled. A
+// position, not a time, so that when Max per Poll splits events sharing one time the floor can sit
+// between them. No key is empty, so (t, "") is the floor before every event at time t.
+
 export interface CursorPosition {
 	time: number;
 	key: string;
@@ -26,7 +24,7 @@ export function floorBefore(time: number): CursorPosition {
 	return { time, key: '' };
 }
 
-/** Where the floor goes after a poll (ARCHITECTURE.md, "The cursor"): never past `highest`, never down. */
+/** Where the floor goes after a poll (docs/trigger-internals.md, "How it decides what is new"): never past `highest`, never down. */
 export function raiseFloor(
 	current: CursorPosition,
 	tracked: ReadonlyMap<string, number>,

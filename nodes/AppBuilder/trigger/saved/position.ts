@@ -5,7 +5,7 @@ import { rhythmProblem, type FormRhythm } from '../quiet/formRhythm';
 
 /**
  * What a trigger saves between polls, and what it keeps of a form it does
- * not read (docs/trigger.md, "Watching every form"). Pure. No single answer
+ * not read (docs/trigger.md, "Watching every form of an app"). Pure. No single answer
  * shrinks it: a form absent from one list answer, or taken out of the
  * trigger's settings (Watch: One Form, another form), keeps its whole
  * cursor until it has been away both long and often enough.

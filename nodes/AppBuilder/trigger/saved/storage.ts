@@ -4,7 +4,7 @@ import { SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
 /**
  * Where the position is stored: keyed by node ID, since n8n keys a node's static data by name
- * (docs/trigger.md, "Renaming or copying the trigger"); under durable poll cursors, in the node's own.
+ * (docs/trigger-internals.md, "Renaming or copying the trigger"); under durable poll cursors, in the node's own.
  */
 export interface TriggerStores {
 	/** The node's static data. */
