@@ -11,14 +11,14 @@
  */
 import { request } from 'node:http';
 
-import { FIXTURE } from '../emulator';
+import { FIXTURE } from '../../test/emulator';
 import {
 	peerPollWorkflow,
 	TRIGGER_NODE_TYPE,
 	triggerWorkflow,
 	type BenchWorkflow,
-} from './benchWorkflows';
-import type { EmulatorProcess } from './emulatorProcess';
+} from '../lib/benchWorkflows';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
 import {
 	confirmSteppingDown,
 	findLargestK,
@@ -26,11 +26,11 @@ import {
 	probeAround,
 	probeUpward,
 	type KBracket,
-} from './kSearch';
-import { benchN8nVersion, N8nForBench } from './n8nForBench';
-import { metricSum, parseMetrics, type MetricSample } from './prometheusText';
-import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from './processUsage';
-import { tryFor, type Tried } from './tryFor';
+} from '../lib/kSearch';
+import { benchN8nVersion, N8nForBench } from '../lib/n8nForBench';
+import { metricSum, parseMetrics, type MetricSample } from '../lib/prometheusText';
+import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from '../lib/processUsage';
+import { tryFor, type Tried } from '../lib/tryFor';
 import {
 	checkLeads,
 	INTERVAL_MS,
@@ -40,8 +40,8 @@ import {
 	type RecordedExecution,
 	type ScaleTrigger,
 	type WindowJudgement,
-} from './scaleWindow';
-import { sleep } from '../support/sleep';
+} from '../lib/scaleWindow';
+import { sleep } from '../../test/support/sleep';
 
 export type Who = 'ours' | 'peer';
 

@@ -9,12 +9,12 @@
  */
 import { cpus } from 'node:os';
 
-import { PEER_FETCH_NODE, peerFetchWorkflow } from './benchWorkflows';
-import type { EmulatorProcess } from './emulatorProcess';
-import type { N8nForBench } from './n8nForBench';
-import { TriggerPoller } from './triggerPoller';
+import { PEER_FETCH_NODE, peerFetchWorkflow } from '../lib/benchWorkflows';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import type { N8nForBench } from '../lib/n8nForBench';
+import { TriggerPoller } from '../lib/triggerPoller';
 import { ACCEPT_ENCODING } from '../../nodes/shared/http/contentCoding';
-import { median } from '../support/median';
+import { median } from '../lib/median';
 
 export interface SlowLinkSettings {
 	sizes: number[];

@@ -8,16 +8,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { credentialDataFor } from '../emulator';
+import { credentialDataFor } from '../../test/emulator';
 import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
 import { MAJOR_GC_PRELOAD, majorGcsBetween, readMajorGcs } from './majorGcs/majorGcs';
-import { sleep } from '../support/sleep';
+import { sleep } from '../../test/support/sleep';
 
 const { N8nInstance, packPackage } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
-	require('../e2e/n8nInstance') as typeof import('../e2e/n8nInstance');
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
-const { N8N_VERSIONS } = require('../e2e/n8nVersions') as typeof import('../e2e/n8nVersions');
+	require('../../test/e2e/n8nInstance') as typeof import('../../test/e2e/n8nInstance');
+const { N8N_VERSIONS } =
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
+	require('../../test/e2e/n8nVersions') as typeof import('../../test/e2e/n8nVersions');
 
 /** The n8n the benchmark measures in: the newest the suites run, unless BENCH_N8N_VERSION names another. */
 export function benchN8nVersion(): string {

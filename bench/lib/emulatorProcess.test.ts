@@ -1,4 +1,4 @@
-import { freePort } from '../e2e/n8nInstance';
+import { freePort } from '../../test/e2e/n8nInstance';
 import { EmulatorProcess } from './emulatorProcess';
 
 /**

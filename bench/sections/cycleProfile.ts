@@ -13,18 +13,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 
-import { triggerWorkflow, trivialTriggerWorkflow } from './benchWorkflows';
+import { triggerWorkflow, trivialTriggerWorkflow } from '../lib/benchWorkflows';
 import {
 	summarizeWindows,
 	type CpuProfile,
 	type ProfilePart,
 	type ProfileSummary,
 	type ProfileWindow,
-} from './cpuProfile';
-import type { EmulatorProcess } from './emulatorProcess';
-import { InspectorClient, inspectorTarget } from './inspectorClient';
-import { trivialExecutionOn } from './n8nFloorCycle';
-import type { N8nForBench } from './n8nForBench';
+} from '../lib/cpuProfile';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import { InspectorClient, inspectorTarget } from '../lib/inspectorClient';
+import { trivialExecutionOn } from './n8nFloor';
+import type { N8nForBench } from '../lib/n8nForBench';
 import {
 	nextTickOn,
 	OURS,
@@ -32,7 +32,7 @@ import {
 	QUIET_AFTER_MS,
 	sleepUntil,
 	waitForInquiryRequests,
-} from './pollCycleInN8n';
+} from './pollCycle';
 
 export interface CycleProfileSettings {
 	sizes: number[];
@@ -561,7 +561,7 @@ taken with it on): V8's sampling profiler (a sample every ${settings.samplingInt
 n8n's main process from a second before each cycle's tick until a second after
 its answer's last byte; ${settings.cycles} cycles of the trivial trigger, then ${settings.cycles} of ours at each
 size, ${settings.newPerCycle} new inquiries before each. Every sample is charged to the innermost
-frame of a named part (\`test/bench/cycleProfile.ts\`: the package's files by
+frame of a named part (\`bench/sections/cycleProfile.ts\`: the package's files by
 folder, n8n's and Node's by module), and to the stretch of the cycle it was
 taken in (the emulator's log gives the request and its last byte, n8n's
 execution its start and end). Figures are milliseconds per cycle, the mean of

@@ -1,10 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- n8n Cloud's limits are for nodes; this test starts a Node process with an inspector */
 import { spawn, type ChildProcess } from 'node:child_process';
 
-import { freePort } from '../e2e/n8nInstance';
+import { freePort } from '../../test/e2e/n8nInstance';
 import type { CpuProfile } from './cpuProfile';
 import { decodeFrames, encodeFrame, InspectorClient, inspectorTarget } from './inspectorClient';
-import { sleep } from '../support/sleep';
+import { sleep } from '../../test/support/sleep';
 
 /** A server's frame: not masked. */
 function serverFrame(opcode: number, payload: Buffer, fin = true): Buffer {

@@ -10,10 +10,8 @@
  * the same calls in n8n (evaluate the four field expressions, hash the
  * password, one `helpers.httpRequest`), as many at a time.
  *
- * tsx cannot load `*.node.ts` files (it takes them for native addons), so
- * this runs compiled:
- *   npx tsc -p tsconfig.json --noEmit false --outDir /tmp/bench-out
- *   node /tmp/bench-out/test/bench/addUserInEngine.js [items] [latencyMs] [concurrency...]
+ * From the repository's root (for a CPU profile, `node --cpu-prof --import tsx` in place of `npx tsx`):
+ *   npx tsx bench/addUserInEngine.ts [items] [latencyMs] [concurrency...]
  */
 import { createHash } from 'node:crypto';
 
@@ -26,11 +24,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { credentialDataFor, FIXTURE } from '../emulator';
-import { MemoryCredentialsHelper, runNode, type NodeRun } from '../harness';
-import { addUserParameters, runAppBuilder } from '../support/appBuilderRuns';
-import { EmulatorProcess } from './emulatorProcess';
+import { AppBuilderApi } from '../credentials/AppBuilderApi.credentials';
+import { credentialDataFor, FIXTURE } from '../test/emulator';
+import { MemoryCredentialsHelper, runNode, type NodeRun } from '../test/harness';
+import { addUserParameters, runAppBuilder } from '../test/support/appBuilderRuns';
+import { EmulatorProcess } from './lib/emulatorProcess';
 
 const FIELDS = ['email', 'name', 'password', 'phone'] as const;
 

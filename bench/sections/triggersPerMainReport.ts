@@ -4,8 +4,8 @@
  * target is missed, the chart of poll time against K, and the rows of the
  * targets table. Text only; the measuring is in triggersPerMain.ts.
  */
-import { lineChart } from './svgChart';
-import { API_LIMIT_MS, INTERVAL_MS } from './scaleWindow';
+import { lineChart } from '../lib/svgChart';
+import { API_LIMIT_MS, INTERVAL_MS } from '../lib/scaleWindow';
 import {
 	cpuMsPerPoll,
 	type ScaleConfig,

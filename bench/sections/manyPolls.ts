@@ -12,10 +12,15 @@ import { Session } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { summarizeProfile, type CpuProfile, type PartTime, type ProfilePart } from './cpuProfile';
-import type { EmulatorProcess } from './emulatorProcess';
-import { TriggerPoller } from './triggerPoller';
-import { quantile } from '../support/median';
+import {
+	summarizeProfile,
+	type CpuProfile,
+	type PartTime,
+	type ProfilePart,
+} from '../lib/cpuProfile';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import { TriggerPoller } from '../lib/triggerPoller';
+import { quantile } from '../lib/median';
 
 const inPackage = (url: string, ...paths: string[]) =>
 	paths.some((path) => url.includes(`/nodes/${path}`));
@@ -385,7 +390,7 @@ percentile in brackets:
 | ${spread(many.floorMs)} | ${spread(many.oursMs)} | **${manyPollsRatio(many).toFixed(2)}x** | ${quantile(perRound, 0.1).toFixed(2)}x, ${quantile(perRound, 0.5).toFixed(2)}x, ${quantile(perRound, 0.9).toFixed(2)}x |${afterCollection}
 
 Where a poll's time goes: ${profile.polls} more polls, each alone under V8's sampling profiler
-(\`test/bench/pollProfile.ts\`), every sample charged to the innermost frame of the
+(\`bench/sections/manyPolls.ts\`), every sample charged to the innermost frame of the
 code that spent it, so Node's own work on behalf of a part (a Buffer copied for
 the scan, a socket read for n8n's HTTP helper) counts for that part. Busy time per
 poll: ${profile.busyMsPerPoll.toFixed(1)} ms (waiting for the answer's bytes left out; on a shared machine the

@@ -14,11 +14,11 @@
  * that polled first paid it for both, and the median of alternating
  * cycles charged it to one side more often than the other.
  */
-import { FIXTURE } from '../emulator';
-import type { EmulatorProcess } from './emulatorProcess';
-import { TriggerPoller } from './triggerPoller';
-import { highestDuring } from '../support/peakDuring';
-import { median } from '../support/median';
+import { FIXTURE } from '../../test/emulator';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import { TriggerPoller } from '../lib/triggerPoller';
+import { highestDuring } from '../../test/support/peakDuring';
+import { median } from '../lib/median';
 
 export interface AllFormsSettings {
 	formCounts: number[];

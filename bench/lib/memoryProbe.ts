@@ -12,10 +12,10 @@
 import { readFileSync } from 'node:fs';
 
 import { MAX_FIRST_POLL_COUNT } from '../../nodes/AppBuilder/trigger/cursor/cursor';
-import { FIXTURE } from '../emulator';
+import { FIXTURE } from '../../test/emulator';
 import { EmulatorProcess } from './emulatorProcess';
 import { TriggerPoller } from './triggerPoller';
-import { peakRssAddedDuring } from '../support/peakDuring';
+import { peakRssAddedDuring } from '../../test/support/peakDuring';
 
 /** What one mode measures, made ready before the measurement starts. */
 function measuredStep(

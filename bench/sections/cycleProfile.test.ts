@@ -1,4 +1,4 @@
-import type { CpuProfile } from './cpuProfile';
+import type { CpuProfile } from '../lib/cpuProfile';
 import {
 	CURSOR,
 	cycleOf,

@@ -6,9 +6,9 @@ import {
 	whatVaries,
 	type FloorRow,
 	type TrivialCycles,
-} from './n8nFloorCycle';
-import { cronTick, nextTickOn, OURS, type CycleRow, type CycleSample } from './pollCycleInN8n';
-import { median } from '../support/median';
+} from './n8nFloor';
+import { cronTick, nextTickOn, OURS, type CycleRow, type CycleSample } from './pollCycle';
+import { median } from '../lib/median';
 
 const machine = (othersCores: number, n8nMajorGcs = 0) => ({
 	n8nCores: 0.3,

@@ -4,11 +4,11 @@
  * nodes, and the same jobs built from n8n's built-in nodes, which is what a
  * user builds without this package.
  */
-import { FIXTURE } from '../emulator';
+import { FIXTURE } from '../../test/emulator';
 
 const { APP_BUILDER, APP_BUILDER_TRIGGER, POLL_EVERY_MINUTE } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
-	require('../e2e/workflows') as typeof import('../e2e/workflows');
+	require('../../test/e2e/workflows') as typeof import('../../test/e2e/workflows');
 
 /** The trigger's node type, as n8n names it in its poll metrics. */
 export const TRIGGER_NODE_TYPE: string = APP_BUILDER_TRIGGER;

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeType, IPollFunctions } from 'n8n-workflow';
 
-import { idealMsOf, type AddUserRow } from './addUserInN8n';
-import { MemoryCredentialsHelper, runPoll } from '../harness';
+import { idealMsOf, type AddUserRow } from '../sections/addUser';
+import { MemoryCredentialsHelper, runPoll } from '../../test/harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the benchmark's trigger is plain JavaScript that n8n loads as it is
 const { BenchTrivialTrigger } = require('./trivialTrigger/BenchTrivialTrigger.node.js') as {

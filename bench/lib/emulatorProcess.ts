@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 
-import { FIXTURE } from '../emulator';
+import { FIXTURE } from '../../test/emulator';
 import type { AnswerToReceive } from './benchWorkflows';
 
 /**
@@ -24,7 +24,7 @@ export class EmulatorProcess {
 	static async start(port: number): Promise<EmulatorProcess> {
 		const child = spawn(
 			process.execPath,
-			[resolve(__dirname, '../emulator/cli.js'), '--port', String(port), '--seed', 'test'],
+			[resolve(__dirname, '../../test/emulator/cli.js'), '--port', String(port), '--seed', 'test'],
 			{
 				stdio: ['ignore', 'pipe', 'inherit'],
 			},

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIXTURE } from '../emulator';
-import type { MemoryCredentialsHelper } from '../harness';
+import { FIXTURE } from '../../test/emulator';
+import type { MemoryCredentialsHelper } from '../../test/harness';
 import {
 	appBuilderCredentials,
 	FIXTURE_FORM,
 	pollAppBuilderTrigger,
 	triggerParameters,
-} from '../support/appBuilderRuns';
+} from '../../test/support/appBuilderRuns';
 
 let pollers = 0;
 

@@ -19,13 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-import { FIXTURE } from '../emulator';
-import { median } from '../support/median';
-import { AnswerReplay } from './answerReplay';
-import type { EmulatorProcess } from './emulatorProcess';
-import { cpuMsOfTrees } from './processUsage';
-import { structuralPass } from './structuralPass';
-import { TriggerPoller } from './triggerPoller';
+import { FIXTURE } from '../../test/emulator';
+import { median } from '../lib/median';
+import { AnswerReplay } from '../lib/answerReplay';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import { cpuMsOfTrees } from '../lib/processUsage';
+import { structuralPass } from '../lib/structuralPass';
+import { TriggerPoller } from '../lib/triggerPoller';
 
 export interface CompressedReadSettings {
 	sizes: number[];
@@ -271,7 +271,7 @@ compressed bytes alone (\`zlib.gunzipSync\` in this process, nothing else timed)
 Reading compressed should cost at most plain + inflate. The answer is recorded
 from the emulator once, plain and gzip-compressed as the emulator sends it (level 1,
 flushed as it streams), and served again from memory by a process of its own
-(\`test/bench/answerReplay.ts\`), so a poll's time is the reading alone: n8n's HTTP
+(\`bench/lib/answerReplay.ts\`), so a poll's time is the reading alone: n8n's HTTP
 helper decoding the answer (axios, through Node's zlib, which hands every 16 KB
 it inflates back to JavaScript) and the trigger scanning it, bounds and all. The
 replayed answer does not change, so each poll reads all of it and emits nothing.
@@ -287,7 +287,7 @@ ${table}
 Reading every byte is what a poll of a large form costs, compressed or not.
 Against it, the least a JavaScript reader that follows JSON's structure does
 with the same plain bytes, in this process, same rounds: a bare pass
-(\`test/bench/structuralPass.ts\`) that looks at every byte once, finds each
+(\`bench/lib/structuralPass.ts\`) that looks at every byte once, finds each
 string's end past its escapes and counts brackets, reading nothing out. The
 poll also takes the bytes through n8n's HTTP helper, reads each record's keys,
 its identity and its time, and plans the cursor. Most of an inquiry's bytes

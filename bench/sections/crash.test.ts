@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { crashSection, landings } from './crashFigures';
+import { crashSection, landings } from './crash';
 
 describe('the crash suite figures in the benchmark report', () => {
 	it('counts the kills by where they landed, whatever the milliseconds', () => {

@@ -17,25 +17,25 @@ import {
 	MAX_FIRST_POLL_COUNT,
 	planPoll,
 	type CursorOptions,
-} from '../../nodes/AppBuilder/trigger/cursor/cursor';
-import { type InquiryEvent } from '../../nodes/AppBuilder/inquiries/inquiryEvent';
-import { flattenInquiry } from '../../nodes/AppBuilder/inquiries/flatten';
-import { freePort } from '../e2e/n8nInstance';
+} from '../nodes/AppBuilder/trigger/cursor/cursor';
+import { type InquiryEvent } from '../nodes/AppBuilder/inquiries/inquiryEvent';
+import { flattenInquiry } from '../nodes/AppBuilder/inquiries/flatten';
+import { freePort } from '../test/e2e/n8nInstance';
 import {
 	idealMsOf,
 	measureAddUser,
 	unlimitedRun,
 	type AddUserRow,
 	type AddUserSettings,
-} from './addUserInN8n';
+} from './sections/addUser';
 import {
 	CYCLE_PROFILE_HEADING,
 	cycleProfileSection,
 	profileCycles,
 	type CycleProfileSettings,
 	type ProfiledSeries,
-} from './cycleProfile';
-import { EmulatorProcess } from './emulatorProcess';
+} from './sections/cycleProfile';
+import { EmulatorProcess } from './lib/emulatorProcess';
 import {
 	floorSection,
 	floorTargetRow,
@@ -44,8 +44,8 @@ import {
 	TRIVIAL_AFTER_OURS_S,
 	type FloorRow,
 	type TrivialAlongside,
-} from './n8nFloorCycle';
-import { benchN8nVersion, N8nForBench } from './n8nForBench';
+} from './sections/n8nFloor';
+import { benchN8nVersion, N8nForBench } from './lib/n8nForBench';
 import {
 	cycleRoots,
 	measurePollCycles,
@@ -56,31 +56,31 @@ import {
 	type AlongsideOurs,
 	type CycleRow,
 	type CycleSettings,
-} from './pollCycleInN8n';
+} from './sections/pollCycle';
 import {
 	measureSlowLink,
 	slowLinkSection,
 	slowLinkTargetRows,
 	type SlowLinkRow,
 	type SlowLinkSettings,
-} from './slowLink';
-import { TriggerPoller } from './triggerPoller';
+} from './sections/slowLink';
+import { TriggerPoller } from './lib/triggerPoller';
 import {
 	allFormsSection,
 	allFormsTargetRows,
 	measureAllForms,
 	type AllFormsRow,
 	type AllFormsSettings,
-} from './allForms';
-import { crashSection } from './crashFigures';
+} from './sections/allForms';
+import { crashSection } from './sections/crash';
 import {
 	compressedReadSection,
 	compressedReadTargetRow,
 	measureCompressedRead,
 	type CompressedReadRow,
 	type CompressedReadSettings,
-} from './compressedRead';
-import { lineChart } from './svgChart';
+} from './sections/compressedRead';
+import { lineChart } from './lib/svgChart';
 import {
 	manyPollsSection,
 	manyPollsTargetRow,
@@ -88,14 +88,14 @@ import {
 	profilePolls,
 	type ManyPolls,
 	type PollProfile,
-} from './pollProfile';
+} from './sections/manyPolls';
 import {
 	cpuMsPerPoll,
 	measureTriggersPerMain,
 	SCALE_N8N_ENV,
 	type ScaleResult,
 	type ScaleSettings,
-} from './triggersPerMain';
+} from './sections/triggersPerMain';
 import {
 	PEER_FACTOR,
 	replaceMeasuredBlock,
@@ -104,9 +104,9 @@ import {
 	scaleTargetAt,
 	scaleTargetRows,
 	scalingDocBlock,
-} from './triggersPerMainReport';
+} from './sections/triggersPerMainReport';
 import { notePartialRun, putSection, putTargetRows, sectionOf } from './reportPatch';
-import { median } from '../support/median';
+import { median } from './lib/median';
 
 const SMOKE = process.argv.includes('--smoke');
 const RUN_STARTED = Date.now();
@@ -413,7 +413,7 @@ function memoryProbe(
 	staticDataFile?: string,
 ): number {
 	const args = [
-		resolve(__dirname, 'memoryProbe.ts'),
+		resolve(__dirname, 'lib', 'memoryProbe.ts'),
 		mode,
 		webUrl,
 		...(staticDataFile ? [staticDataFile] : []),
@@ -469,10 +469,13 @@ function runPropertyTest(runs: string): void {
 			`--property takes a number of cases (1 to 9,999,999), not ${JSON.stringify(runs)}`,
 		);
 	const started = Date.now();
+	// The package's own jest, from the repository's root: the test is the package's, not the bench's.
+	const root = resolve(__dirname, '..');
 	execFileSync(
-		join('node_modules', '.bin', 'jest'),
+		join(root, 'node_modules', '.bin', 'jest'),
 		['test/engine/triggerAllForms.property.test.ts'],
 		{
+			cwd: root,
 			stdio: 'inherit',
 			env: { ...process.env, ALL_FORMS_PROPERTY_RUNS: runs },
 		},
@@ -670,7 +673,7 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 const machineName = () => `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}`;
 const today = () => new Date().toISOString().slice(0, 10);
 /** Where the report and the pages quoting it live; the smoke run writes copies elsewhere. */
-const COMMITTED_DOCS = resolve(__dirname, '../../docs');
+const COMMITTED_DOCS = resolve(__dirname, '../docs');
 
 /** A section only a partial run measures, as the committed report has it, for a full run to keep; or nothing. */
 function keptSection(heading: string): string {
@@ -1234,8 +1237,8 @@ own HTTP Request node, sending every item at once with no limit, needs
 ${ms(allAtOnce.nodeMs)} for the same ${allAtOnce.items.toLocaleString('en')} calls: ${(allAtOnce.nodeMs / allAtOnce.items).toFixed(1)} ms per call, where the ideal at
 Concurrency 20 allows ${(ADD_USER.latencyMs / 20).toFixed(1)} ms. At Concurrency 20 ours is busy, not waiting:
 ${perCall.toFixed(1)} ms per item, ${(ours20.nodeMs / allAtOnce.nodeMs).toFixed(2)}x the time n8n's own node takes.${fiveLine}
-A CPU profile of the node in n8n-core's engine (\`test/bench/addUserInEngine.ts\`,
-compiled with tsc, then \`node <out>/test/bench/addUserInEngine.js 1000 50 20\`)
+A CPU profile of the node in n8n-core's engine (\`bench/addUserInEngine.ts\`,
+compiled with tsc, then \`node <out>/bench/addUserInEngine.js 1000 50 20\`)
 puts about 62% of the busy time in n8n's HTTP helper (it builds new agents,
 so a new TCP connection, for every request: \`setAxiosAgents\` in
 \`@n8n/backend-network\`), 17% in n8n evaluating the item's expressions, 11%

@@ -1,5 +1,5 @@
-import type { EmulatorProcess } from './emulatorProcess';
-import type { N8nForBench } from './n8nForBench';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import type { N8nForBench } from '../lib/n8nForBench';
 import { TriggerPool } from './triggersPerMain';
 
 /** An n8n that keeps what is active, and refuses the calls `refuse` says to, as an overloaded one answers 503. */

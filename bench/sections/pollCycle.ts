@@ -5,12 +5,12 @@
  * `size` inquiries, 10 new ones before each cycle. Also counts what each one
  * emitted against what was new, so repeats and misses are measured.
  */
-import { peerPollWorkflow, triggerWorkflow } from './benchWorkflows';
-import type { EmulatorProcess } from './emulatorProcess';
-import type { FinishedExecution, N8nForBench } from './n8nForBench';
-import { usageBetween, usageSnapshot, type UsageSnapshot } from './processUsage';
-import { sleep } from '../support/sleep';
-import { median } from '../support/median';
+import { peerPollWorkflow, triggerWorkflow } from '../lib/benchWorkflows';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import type { FinishedExecution, N8nForBench } from '../lib/n8nForBench';
+import { usageBetween, usageSnapshot, type UsageSnapshot } from '../lib/processUsage';
+import { sleep } from '../../test/support/sleep';
+import { median } from '../lib/median';
 
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 

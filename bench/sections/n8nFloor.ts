@@ -14,8 +14,8 @@ import {
 	TRIVIAL_TRIGGER_NAME,
 	trivialTriggerWorkflow,
 	type AnswerToReceive,
-} from './benchWorkflows';
-import type { FinishedExecution, N8nForBench } from './n8nForBench';
+} from '../lib/benchWorkflows';
+import type { FinishedExecution, N8nForBench } from '../lib/n8nForBench';
 import {
 	BEFORE_TICK_MS,
 	cronTick,
@@ -30,9 +30,9 @@ import {
 	type CycleSample,
 	type GcDuring,
 	type MachineDuring,
-} from './pollCycleInN8n';
-import { usageSnapshot } from './processUsage';
-import { median, quantile } from '../support/median';
+} from './pollCycle';
+import { usageSnapshot } from '../lib/processUsage';
+import { median, quantile } from '../lib/median';
 
 /** The target: a cycle of ours within this much of n8n's floor, at every size. */
 export const FLOOR_TARGET = 1.2;
@@ -542,7 +542,7 @@ processes of the machine (everything but n8n, its task runners, the emulator
 and the benchmark itself), the emulator, and n8n; then how many major garbage
 collections of n8n's heap began their pause between the cycle's tick and the
 end of its execution (logged from inside n8n's main process by
-\`test/bench/majorGcs/preload.js\`).
+\`bench/lib/majorGcs/preload.js\`).
 
 ${cycleByCycle(series)}
 
@@ -560,7 +560,7 @@ ${[
 
 What a poll cycle costs in this n8n whatever the trigger does: a trivial
 polling trigger built only for the benchmark (plain JS in
-\`test/bench/trivialTrigger/\`, loaded through \`N8N_CUSTOM_EXTENSIONS\`, not
+\`bench/lib/trivialTrigger/\`, loaded through \`N8N_CUSTOM_EXTENSIONS\`, not
 part of the package) returns 10 fixed items on each poll, once a minute like
 ours, into the same No Operation node. Here both cycles are counted the same
 way: from n8n's cron tick (the whole second a poll is scheduled on) to the

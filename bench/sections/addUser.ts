@@ -10,9 +10,9 @@ import {
 	httpRequestAddUserWorkflow,
 	type BenchWorkflow,
 	type HttpRequestSettings,
-} from './benchWorkflows';
-import type { EmulatorProcess } from './emulatorProcess';
-import type { N8nForBench } from './n8nForBench';
+} from '../lib/benchWorkflows';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import type { N8nForBench } from '../lib/n8nForBench';
 
 export interface AddUserRow {
 	label: string;
