@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeType, IPollFunctions } from 'n8n-workflow';
 
-import { idealMsOf, type AddUserRow } from '../sections/addUser';
 import { MemoryCredentialsHelper, runPoll } from '../../test/harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the benchmark's trigger is plain JavaScript that n8n loads as it is
@@ -78,29 +77,5 @@ describe("the benchmark's trivial trigger", () => {
 		} finally {
 			server.close();
 		}
-	});
-});
-
-describe('the ideal time of Add User', () => {
-	const row = (rateLimitPerSecond: number | null, idealMs?: number): AddUserRow => ({
-		label: 'App Builder',
-		rateLimitPerSecond,
-		items: 1_000,
-		nodeMs: 0,
-		idealMs,
-		created: 0,
-		failedItems: 0,
-		calls: 0,
-		executionStatus: 'success',
-	});
-
-	it('is items × latency ÷ concurrency with no rate limit', () => {
-		expect(idealMsOf(row(null, 10_000))).toBe(10_000);
-	});
-
-	it('is no less than items ÷ rate under a rate limit, also for a node with no fixed concurrency', () => {
-		expect(idealMsOf(row(20, 10_000))).toBe(50_000);
-		expect(idealMsOf(row(20))).toBe(50_000);
-		expect(idealMsOf(row(null))).toBeUndefined();
 	});
 });

@@ -41,6 +41,12 @@ export interface AllFormsRow {
 	emittedPerCycle: number;
 }
 
+/** One all-forms trigger against one trigger per form, on 1, 10 and 50 forms. */
+export const ALL_FORMS: Record<'full' | 'smoke', AllFormsSettings> = {
+	full: { formCounts: [1, 10, 50], inquiriesPerForm: 1_000, newPerFormPerCycle: 2, cycles: 9 },
+	smoke: { formCounts: [1, 3], inquiriesPerForm: 50, newPerFormPerCycle: 2, cycles: 1 },
+};
+
 /** The saved state's bound for `forms` forms (ARCHITECTURE.md, "Watching every form"). */
 export const stateBoundBytes = (forms: number): number => Math.max(50_000, forms * 2_500);
 

@@ -55,6 +55,18 @@ export interface CompressedReadRow {
 	servedEmulatorCpuMs: number[];
 }
 
+/** One poll reading a gzip answer against a plain one + inflate, each size from an answer replayed by a process of its own. */
+export const COMPRESSED_READ: Record<'full' | 'smoke', CompressedReadSettings> = {
+	full: {
+		sizes: [10_000, 100_000],
+		// A poll varies by a third, and at 100,000 by up to 2x, on a shared machine (7 rounds at 100,000 read 0.76x
+		// in one run and 1.09x in the next): 15 rounds at each size, about a minute at 100,000.
+		roundsFor: () => 15,
+		newPerPoll: 10,
+	},
+	smoke: { sizes: [1_000], roundsFor: () => 5, newPerPoll: 10 },
+};
+
 /** The target: a poll reading the compressed answer at most this much of plain + inflate. */
 export const COMPRESSED_READ_TARGET = 1;
 

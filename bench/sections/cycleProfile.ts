@@ -21,11 +21,13 @@ import {
 	type ProfileSummary,
 	type ProfileWindow,
 } from '../lib/cpuProfile';
+import { freePort } from '../../test/e2e/n8nInstance';
 import type { EmulatorProcess } from '../lib/emulatorProcess';
 import { InspectorClient, inspectorTarget } from '../lib/inspectorClient';
 import { trivialExecutionOn } from './n8nFloor';
-import type { N8nForBench } from '../lib/n8nForBench';
+import { N8nForBench } from '../lib/n8nForBench';
 import {
+	CYCLES,
 	nextTickOn,
 	OURS,
 	prepareOurCycle,
@@ -50,6 +52,28 @@ export interface CycleProfileSettings {
 	/** When set, each cycle's whole profile is written there too (`<series>-<cycle>.cpuprofile`, for Chrome's DevTools). */
 	profileDir?: string;
 }
+
+/** At the sizes of the poll cycles; only `--only=cycleProfile` measures it. */
+export const CYCLE_PROFILE: Record<'full' | 'smoke', CycleProfileSettings> = {
+	full: {
+		sizes: CYCLES.full.sizes,
+		cycles: 3,
+		newPerCycle: 10,
+		samplingIntervalUs: 200,
+		// Once more at 10,000 with V8's bytecode flushing off in n8n, to show what running cold costs a cycle.
+		flushingOffAt: 10_000,
+		// BENCH_CYCLE_PROFILES=<folder>: each cycle's whole profile written there too, to open in Chrome's DevTools.
+		profileDir: process.env.BENCH_CYCLE_PROFILES,
+	},
+	smoke: {
+		sizes: CYCLES.smoke.sizes,
+		cycles: 1,
+		newPerCycle: 10,
+		samplingIntervalUs: 200,
+		flushingOffAt: undefined,
+		profileDir: process.env.BENCH_CYCLE_PROFILES,
+	},
+};
 
 function keepProfile(
 	settings: CycleProfileSettings,
@@ -389,6 +413,20 @@ export async function profileCycles(
 	} finally {
 		await client.post('Profiler.disable').catch(() => undefined);
 		client.close();
+	}
+}
+
+/** `--only=cycleProfile`: the cycles profiled, in an n8n of their own started with an inspector. */
+export async function measureCycleProfile(
+	emulator: EmulatorProcess,
+	settings: CycleProfileSettings,
+): Promise<ProfiledSeries[]> {
+	const inspectPort = await freePort();
+	const bench = await N8nForBench.start(emulator.webUrl, {}, { inspectPort });
+	try {
+		return await profileCycles(emulator, bench, inspectPort, settings);
+	} finally {
+		await bench.stop();
 	}
 }
 

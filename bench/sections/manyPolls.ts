@@ -1,6 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (process, the inspector) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (process, the inspector); it prints its figures */
 /**
- * The everyday poll at a small form, where a poll's fixed cost shows: many
+ * "One poll of a small form, many times": the everyday poll at a small
+ * form, where a poll's fixed cost shows: many
  * polls against the fetch-and-parse floor, each side's median and spread,
  * and a profile of where a poll's time goes. One poll is the App Builder
  * Trigger run by n8n-core's PollContext in this process, as in "One poll
@@ -21,6 +22,21 @@ import {
 import type { EmulatorProcess } from '../lib/emulatorProcess';
 import { TriggerPoller } from '../lib/triggerPoller';
 import { quantile } from '../lib/median';
+import { cpuMsPerPoll, type ScaleResult } from './triggersPerMain';
+
+export interface ManyPollsSettings {
+	/** Inquiries the form keeps. */
+	size: number;
+	/** Rounds timed, and polls profiled after them. */
+	rounds: number;
+	profiled: number;
+	newPerPoll: number;
+}
+
+export const MANY_POLLS: Record<'full' | 'smoke', ManyPollsSettings> = {
+	full: { size: 1_000, rounds: 101, profiled: 60, newPerPoll: 10 },
+	smoke: { size: 300, rounds: 5, profiled: 5, newPerPoll: 10 },
+};
 
 const inPackage = (url: string, ...paths: string[]) =>
 	paths.some((path) => url.includes(`/nodes/${path}`));
@@ -313,6 +329,50 @@ export async function profilePolls(
 		await session.post('Profiler.disable').catch(() => undefined);
 		session.disconnect();
 	}
+}
+
+/** The rounds timed against the floor, then the polls profiled. */
+export async function runManyPolls(
+	emulator: EmulatorProcess,
+	settings: ManyPollsSettings,
+): Promise<{ many: ManyPolls; profile: PollProfile }> {
+	const many = await measureManyPolls(
+		emulator,
+		settings.size,
+		settings.rounds,
+		settings.newPerPoll,
+	);
+	const profile = await profilePolls(
+		emulator,
+		settings.size,
+		settings.profiled,
+		settings.newPerPoll,
+	);
+	console.log(
+		`polls  ${settings.size} inquiries, ${settings.rounds} rounds: ${manyPollsTargetRow(many)}; profiled ${profile.busyMsPerPoll.toFixed(1)} ms busy a poll`,
+	);
+	return { many, profile };
+}
+
+/**
+ * What a poll cycle of ours costs n8n's CPU on a form of `size` (or the
+ * smallest form measured), with compression off, from "Triggers per n8n
+ * main": over the window that confirmed its K (what K triggers pay), else
+ * the largest that passed.
+ */
+export function cycleCostInN8n(
+	scale: ScaleResult,
+	size: number,
+): { cpuMs: number; k: number } | undefined {
+	const ours = scale.rows.filter((row) => row.config.who === 'ours');
+	const row =
+		ours.find((r) => r.config.size === size && !r.config.compression) ??
+		ours.find((r) => r.config.size === size) ??
+		ours[0];
+	const window =
+		row?.confirmed ?? row?.windows.filter((w) => w.passed).sort((a, b) => b.k - a.k)[0];
+	const cpuMs = window && cpuMsPerPoll(window, scale.idleCores);
+	return window && cpuMs !== undefined ? { cpuMs, k: window.k } : undefined;
 }
 
 /** The target: the median everyday poll at most this much of the median fetch-and-parse floor. */

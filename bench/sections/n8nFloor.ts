@@ -15,24 +15,31 @@ import {
 	trivialTriggerWorkflow,
 	type AnswerToReceive,
 } from '../lib/benchWorkflows';
-import type { FinishedExecution, N8nForBench } from '../lib/n8nForBench';
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import { N8nForBench, type FinishedExecution } from '../lib/n8nForBench';
 import {
 	BEFORE_TICK_MS,
+	checkEachLeadOnce,
 	cronTick,
+	cycleRoots,
 	machineSince,
+	measurePollCycles,
 	nextTickOn,
 	NOT_OURS_HEADER,
 	OURS,
 	QUIET_AFTER_MS,
 	sleepUntil,
+	type AlongsideOurs,
 	type CycleBreakdown,
 	type CycleRow,
 	type CycleSample,
+	type CycleSettings,
 	type GcDuring,
 	type MachineDuring,
 } from './pollCycle';
 import { usageSnapshot } from '../lib/processUsage';
 import { median, quantile } from '../lib/median';
+import { TriggerPoller } from '../lib/triggerPoller';
 
 /** The target: a cycle of ours within this much of n8n's floor, at every size. */
 export const FLOOR_TARGET = 1.2;
@@ -246,6 +253,66 @@ export function n8nFloorRows(
 		);
 	}
 	return rows;
+}
+
+/**
+ * The answers' transfer, then the poll cycles `settings` name (ours, and the
+ * peer unless its variants are 0: "One poll cycle in n8n, against the peer
+ * workflow"), with n8n's own floor (the trivial trigger, with and without a
+ * state, and receiving the answer) measured in the same minutes as ours at
+ * each size. `stateBytes`: ours' saved state, which the trivial trigger
+ * keeps in one of its runs.
+ */
+export async function measureCyclesWithFloor(
+	emulator: EmulatorProcess,
+	bench: N8nForBench,
+	stateBytes: number,
+	settings: CycleSettings,
+): Promise<{ cycles: CycleRow[]; floor: FloorRow[] }> {
+	const roots = cycleRoots(bench, emulator);
+	const alongside = new Map<number, TrivialAlongside>();
+	const trivialAlongside: AlongsideOurs = async (size, cronSecond, firstTick) => {
+		const cycles = settings.cyclesFor(size, 'ours');
+		const at = (afterOurs: number) => ({
+			cronSecond: (cronSecond + afterOurs) % 60,
+			firstTickAfter: firstTick,
+			roots,
+		});
+		const [trivial, withState, receiving] = await Promise.all([
+			measureTrivialCycles(bench, cycles, at(TRIVIAL_AFTER_OURS_S.plain)),
+			measureTrivialCycles(bench, cycles, { ...at(TRIVIAL_AFTER_OURS_S.withState), stateBytes }),
+			measureTrivialCycles(bench, cycles, {
+				...at(TRIVIAL_AFTER_OURS_S.receiving),
+				receive: emulator.formAnswer,
+			}),
+		]);
+		alongside.set(size, { trivial, withState, receiving });
+	};
+	const cycles = await measurePollCycles(emulator, bench, settings, trivialAlongside);
+	checkEachLeadOnce(cycles, settings);
+	return { cycles, floor: n8nFloorRows(cycles, alongside) };
+}
+
+/** `--only=floor`: n8n's own floor and ours' cycles against it, in an n8n of their own, without the peer. */
+export async function measureFloorAlone(
+	emulator: EmulatorProcess,
+	settings: CycleSettings,
+): Promise<FloorRow[]> {
+	// Ours' saved state at the smallest form, as the full run takes it from its first section.
+	await emulator.fillForm(settings.sizes[0]);
+	const poller = new TriggerPoller(emulator.webUrl);
+	await poller.poll();
+	await emulator.addNew(settings.newPerCycle);
+	await poller.poll();
+	const stateBytes = JSON.stringify(poller.staticData).length;
+	const bench = await N8nForBench.start(emulator.webUrl, {}, { logMajorGcs: true });
+	try {
+		return (
+			await measureCyclesWithFloor(emulator, bench, stateBytes, { ...settings, peerVariants: 0 })
+		).floor;
+	} finally {
+		await bench.stop();
+	}
 }
 
 /** The targets table's row. */

@@ -11,7 +11,7 @@ import { cpus } from 'node:os';
 
 import { PEER_FETCH_NODE, peerFetchWorkflow } from '../lib/benchWorkflows';
 import type { EmulatorProcess } from '../lib/emulatorProcess';
-import type { N8nForBench } from '../lib/n8nForBench';
+import { N8nForBench } from '../lib/n8nForBench';
 import { TriggerPoller } from '../lib/triggerPoller';
 import { ACCEPT_ENCODING } from '../../nodes/shared/http/contentCoding';
 import { median } from '../lib/median';
@@ -24,6 +24,24 @@ export interface SlowLinkSettings {
 	roundsFor: (size: number) => number;
 	newPerPoll: number;
 }
+
+/** 50 Mbit/s and a 100 ms round trip; the smoke run takes the same paths on a small form and a fast link. */
+export const SLOW_LINK: Record<'full' | 'smoke', SlowLinkSettings> = {
+	full: {
+		sizes: [10_000, 100_000],
+		bandwidthBytesPerSecond: 50_000_000 / 8,
+		roundTripMs: 100,
+		roundsFor: (size) => (size >= 100_000 ? 1 : 3),
+		newPerPoll: 10,
+	},
+	smoke: {
+		sizes: [300],
+		bandwidthBytesPerSecond: 50_000_000,
+		roundTripMs: 5,
+		roundsFor: () => 1,
+		newPerPoll: 10,
+	},
+};
 
 /** The targets: ours within this much of the floor; compression at least this much faster. */
 export const SLOW_LINK_FLOOR_TARGET = 1.15;
@@ -217,6 +235,19 @@ export async function measureSlowLink(
 		await emulator.configure({ compression: false, bandwidthBytesPerSecond: null, roundTripMs: 0 });
 	}
 	return rows;
+}
+
+/** `--only=slowLink`: one poll over a slow link, the peer in an n8n of its own as in the full run. */
+export async function measureSlowLinkAlone(
+	emulator: EmulatorProcess,
+	settings: SlowLinkSettings,
+): Promise<SlowLinkRow[]> {
+	const bench = await N8nForBench.start(emulator.webUrl);
+	try {
+		return await measureSlowLink(emulator, bench, settings);
+	} finally {
+		await bench.stop();
+	}
 }
 
 /** One more poll by the same poller with the cap and the round trip lifted, its answer prepared as the timed ones. */

@@ -42,6 +42,7 @@ import {
 	type WindowJudgement,
 } from '../lib/scaleWindow';
 import { sleep } from '../../test/support/sleep';
+import { RAISED_HISTORY } from './pollCycle';
 
 export type Who = 'ours' | 'peer';
 
@@ -154,6 +155,134 @@ export interface ScaleResult {
 	minutes: number;
 	/** Configurations not measured yet: a result handed out while the section runs. */
 	pending?: ScaleConfig[];
+}
+
+/** The targets on this machine: triggers per main at each size, and against the peer. */
+export const SCALE_TARGETS: ReadonlyArray<{ size: number; atLeast: number }> = [
+	{ size: 1_000, atLeast: 200 },
+	{ size: 10_000, atLeast: 50 },
+];
+export const PEER_FACTOR = 5;
+/** The target at a form size: the least K ours must carry there. */
+export function scaleTargetAt(size: number): number | undefined {
+	return SCALE_TARGETS.find((target) => target.size === size)?.atLeast;
+}
+
+/**
+ * Every window lasts a minute at least (a poll a minute), so what runs is
+ * chosen to keep the section's length down (the report says how long it
+ * took): ours with compression off is searched from scratch and its K
+ * confirmed over 5 minutes with every lead checked, at each size; ours with
+ * compression on is tried at that K (and at the first K that failed, or at
+ * four fifths of it); the peer at a fifth of the target, and at a fifth of
+ * ours' K if it passes there, which decides the 5x target. The smoke run takes the same paths
+ * on a small form with K of 1 and 2.
+ */
+export const SCALE: Record<'full' | 'smoke', ScaleSettings> = {
+	full: {
+		configs: [1_000, 10_000].flatMap((size) => {
+			const off = { who: 'ours' as const, size, compression: false };
+			return [
+				// At most 4 times the target: past that n8n's answers under load (creating and activating hundreds of
+				// workflows more) take longer than the windows themselves, and one run's n8n refused them at 1,168.
+				{
+					...off,
+					confirm: true,
+					start: size >= 10_000 ? 10 : 50,
+					max: size >= 10_000 ? 200 : 800,
+				},
+				{
+					...off,
+					compression: true,
+					confirm: false,
+					start: 1,
+					max: 3_200,
+					relativeTo: { ...off, factors: [1, 0.8], maxProbes: 2 },
+				},
+				// The target itself: failing at a fifth of the target, or at a fifth of ours, says ours carries more than 5
+				// times the peer. The smaller first: waiting out 31 first runs of 10,000 inquiries took 9 minutes. Once
+				// overloaded, n8n took more than 10 minutes to begin a window at a tenth, so none lower is tried.
+				{
+					who: 'peer' as const,
+					size,
+					compression: false,
+					confirm: false,
+					start: 1,
+					max: 3_200,
+					relativeTo: {
+						...off,
+						factors: [1 / PEER_FACTOR],
+						maxProbes: 2,
+						firstAt: Math.ceil((scaleTargetAt(size) ?? 0) / PEER_FACTOR),
+					},
+				},
+			];
+		}),
+		probeWindowMs: 60_000,
+		confirmWindowMs: 5 * 60_000,
+		resolution: 0.2,
+		newPerMinute: 3,
+		peerHistory: RAISED_HISTORY,
+		emulatorAloneRequests: 200,
+		idleMs: 30_000,
+		drainMs: 10_000,
+		waitForPeerFirstRuns: true,
+		// A 5-minute window meets the editor's rare slow answer more often than a 1-minute probe: at 1,000 inquiries
+		// one run's confirmations at 486 and then 425 each failed on a single answer over a second (2.2 s, 2.8 s).
+		confirmAttempts: 3,
+		// A K a few percent lower meets the same slow moments: one run's confirmations failed at 399 and then 388.
+		confirmStepDown: 0.85,
+		// Past about 550 triggers on 1,000-inquiry forms n8n fell apart for minutes (polls two minutes late, 5.8 GiB), and every
+		// confirmation at a K whose probe kept n8n above about 1.3 cores failed, in both runs that reached one.
+		probeUpToN8nCores: 1.9,
+		confirmUpToN8nCores: 1.35,
+	},
+	smoke: {
+		configs: [
+			{ who: 'ours', size: 300, compression: true, confirm: true, start: 2, max: 2 },
+			{
+				who: 'peer',
+				size: 300,
+				compression: true,
+				confirm: false,
+				start: 1,
+				max: 1,
+				relativeTo: {
+					who: 'ours',
+					size: 300,
+					compression: true,
+					factors: [0.5],
+					maxProbes: 1,
+					firstAt: 1,
+				},
+			},
+		],
+		probeWindowMs: 60_000,
+		// Long enough for the leads of its first minute to be due.
+		confirmWindowMs: 90_000,
+		resolution: 0.25,
+		newPerMinute: 3,
+		peerHistory: RAISED_HISTORY,
+		emulatorAloneRequests: 10,
+		idleMs: 5_000,
+		drainMs: 5_000,
+		waitForPeerFirstRuns: false,
+		confirmAttempts: 1,
+		confirmStepDown: 0.85,
+		probeUpToN8nCores: 1.9,
+		confirmUpToN8nCores: 1.35,
+	},
+};
+
+/** What the package promises whatever the load: no lead twice. (A lead late because n8n could not keep up fails its window, not the run.) */
+export function checkNoLeadTwice(scale: ScaleResult): void {
+	for (const row of scale.rows.filter((r) => r.config.who === 'ours')) {
+		const repeated = row.windows.find((window) => (window.leads?.repeated ?? 0) > 0);
+		if (repeated)
+			throw new Error(
+				`triggers per main at ${row.config.size}, K ${repeated.k}: ${repeated.judgement.reasons.join('; ')}`,
+			);
+	}
 }
 
 /** What a window's polls cost n8n each: its CPU over the window, less what it spends idle, per poll. */

@@ -8,23 +8,14 @@ import { lineChart } from '../lib/svgChart';
 import { API_LIMIT_MS, INTERVAL_MS } from '../lib/scaleWindow';
 import {
 	cpuMsPerPoll,
+	PEER_FACTOR,
+	SCALE_TARGETS,
 	type ScaleConfig,
 	type ScaleResult,
 	type ScaleRow,
 	type ScaleSettings,
 	type WindowResult,
 } from './triggersPerMain';
-
-/** The targets on this machine: triggers per main at each size, and against the peer. */
-export const SCALE_TARGETS: ReadonlyArray<{ size: number; atLeast: number }> = [
-	{ size: 1_000, atLeast: 200 },
-	{ size: 10_000, atLeast: 50 },
-];
-export const PEER_FACTOR = 5;
-/** The target at a form size: the least K ours must carry there. */
-export function scaleTargetAt(size: number): number | undefined {
-	return SCALE_TARGETS.find((target) => target.size === size)?.atLeast;
-}
 
 const ms = (value: number | undefined) =>
 	value === undefined || !Number.isFinite(value)
