@@ -1,14 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- n8n Cloud's limits are for nodes; this runs on Node itself (process, child processes, built-in modules) */
 /**
  * One answer of the web services, recorded from the emulator and served
- * again, unchanged, by a process of its own: as it was (`/plain/…`) and in
- * the coding it was recorded in (`/gzip/…`), from memory, whatever was asked.
+ * again, unchanged, by a process of its own: as it was (`/plain/…`) and
+ * gzip-compressed as it was recorded (`/gzip/…`), from memory, whatever was asked.
  * The emulator compresses an answer of more than 20,000 inquiries anew on
  * every request (it keeps only smaller ones whole), on the cores the reader
  * runs on; a server across a network compresses on its own. Served this way,
  * a poll's time is the reading alone.
  *
- * Run as a script (by AnswerReplay.start): `tsx answerReplay.ts <plain file> <coded file> <coding>`;
+ * Run as a script (by AnswerReplay.start): `tsx answerReplay.ts <plain file> <gzip file>`;
  * it prints the port it listens on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,13 +21,11 @@ export class AnswerReplay {
 		private readonly port: number,
 	) {}
 
-	/** Serves `plainFile` as it is and `codedFile` with Content-Encoding `coding`. */
-	static async start(plainFile: string, codedFile: string, coding: string): Promise<AnswerReplay> {
-		const child = spawn(
-			process.execPath,
-			[...process.execArgv, __filename, plainFile, codedFile, coding],
-			{ stdio: ['ignore', 'pipe', 'inherit'] },
-		);
+	/** Serves `plainFile` as it is and `gzipFile` with Content-Encoding gzip. */
+	static async start(plainFile: string, gzipFile: string): Promise<AnswerReplay> {
+		const child = spawn(process.execPath, [...process.execArgv, __filename, plainFile, gzipFile], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
 		const port = await new Promise<number>((ready, fail) => {
 			let printed = '';
 			child.stdout?.on('data', (chunk: Buffer) => {
@@ -53,9 +51,9 @@ export class AnswerReplay {
 	}
 }
 
-function serve(plainFile: string, codedFile: string, coding: string): void {
+function serve(plainFile: string, gzipFile: string): void {
 	const plain = readFileSync(plainFile);
-	const coded = readFileSync(codedFile);
+	const coded = readFileSync(gzipFile);
 	const server = createServer((req, res) => {
 		// The request's body is read to its end and not looked at: every request gets the answer.
 		req.resume();
@@ -64,7 +62,7 @@ function serve(plainFile: string, codedFile: string, coding: string): void {
 			res.writeHead(200, {
 				'Content-Type': 'application/json; charset=UTF-8',
 				'Content-Length': String(isCoded ? coded.length : plain.length),
-				...(isCoded ? { 'Content-Encoding': coding, Vary: 'Accept-Encoding' } : {}),
+				...(isCoded ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
 			});
 			res.end(isCoded ? coded : plain);
 		});
@@ -76,6 +74,6 @@ function serve(plainFile: string, codedFile: string, coding: string): void {
 }
 
 if (require.main === module) {
-	const [plainFile, codedFile, coding] = process.argv.slice(2);
-	serve(plainFile, codedFile, coding);
+	const [plainFile, gzipFile] = process.argv.slice(2);
+	serve(plainFile, gzipFile);
 }

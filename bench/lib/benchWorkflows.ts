@@ -6,7 +6,7 @@
  */
 import { FIXTURE } from '../../test/emulator';
 
-const { APP_BUILDER, APP_BUILDER_TRIGGER, POLL_EVERY_MINUTE } =
+const { APP_BUILDER, APP_BUILDER_TRIGGER } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
 	require('../../test/e2e/workflows') as typeof import('../../test/e2e/workflows');
 
@@ -69,34 +69,33 @@ function chained(name: string, nodes: WorkflowNode[]): BenchWorkflow {
  * second it picks), with the second chosen here so the benchmark knows each
  * poll's tick.
  */
-export const everyMinuteOn = (second: number) => ({
+const everyMinuteOn = (second: number) => ({
 	item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
 });
 
 /**
  * Ours: the App Builder Trigger emits each new inquiry, already flattened.
- * By default it polls the benchmark's form every minute on a second n8n
- * picks, or on `cronSecond`; the scaling benchmark gives each trigger a form
- * and a second of its own.
+ * It polls the benchmark's form every minute on `cronSecond`; the scaling
+ * benchmark gives each trigger a form of its own (`pageId`) and a number.
  */
 export function triggerWorkflow(
 	credential: Credential,
-	scale?: { pageId: string; cronSecond: number; index: number },
-	cronSecond?: number,
+	poll: { cronSecond: number; pageId?: string; index?: number },
 ): BenchWorkflow {
-	const second = scale?.cronSecond ?? cronSecond;
 	return chained(
-		scale ? `Bench scale: App Builder Trigger ${scale.index}` : 'Bench: App Builder Trigger',
+		poll.index === undefined
+			? 'Bench: App Builder Trigger'
+			: `Bench scale: App Builder Trigger ${poll.index}`,
 		[
 			node(
 				'New Inquiry',
 				APP_BUILDER_TRIGGER,
 				1,
 				{
-					pollTimes: second === undefined ? POLL_EVERY_MINUTE : everyMinuteOn(second),
+					pollTimes: everyMinuteOn(poll.cronSecond),
 					event: 'new',
 					appId: form.appId,
-					pageId: { __rl: true, mode: 'id', value: scale?.pageId ?? form.pageId },
+					pageId: { __rl: true, mode: 'id', value: poll.pageId ?? form.pageId },
 					simplify: true,
 					options: {},
 				},
@@ -133,7 +132,7 @@ export function trivialTriggerWorkflow(
 		`Bench: trivial polling trigger${stateBytes > 0 ? `, ${stateBytes} B of state` : ''}${receive ? ', receiving an answer' : ''}`,
 		[
 			node(TRIVIAL_TRIGGER_NAME, 'CUSTOM.benchTrivialTrigger', 1, {
-				pollTimes: { item: [{ mode: 'custom', cronExpression: `${cronSecond} * * * * *` }] },
+				pollTimes: everyMinuteOn(cronSecond),
 				stateBytes,
 				...(receive
 					? {

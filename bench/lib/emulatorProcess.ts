@@ -136,11 +136,6 @@ export class EmulatorProcess {
 		await this.control('POST', '/configure', config);
 	}
 
-	/**
-	 * The transfer alone: the inquiries request over loopback, its answer's
-	 * bytes read as they come and counted as they arrive on the socket (still
-	 * compressed if the server compressed them), nothing parsed.
-	 */
 	/** The request for the fixture form's inquiries, as the transfer and the trivial trigger receiving it send it. */
 	get formAnswer(): AnswerToReceive {
 		return {
@@ -150,6 +145,11 @@ export class EmulatorProcess {
 		};
 	}
 
+	/**
+	 * The transfer alone: the inquiries request over loopback, its answer's
+	 * bytes read as they come and counted as they arrive on the socket (still
+	 * compressed if the server compressed them), nothing parsed.
+	 */
 	async transfer(
 		acceptEncoding?: string,
 	): Promise<{ ms: number; wireBytes: number; encoding: string }> {

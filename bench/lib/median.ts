@@ -11,20 +11,3 @@ export function quantile(values: readonly number[], p: number): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 }
-
-/** The median of some values and the 10th and 90th percentile around it. */
-export interface Spread {
-	median: number;
-	p10: number;
-	p90: number;
-	count: number;
-}
-
-export function spreadOf(values: readonly number[]): Spread {
-	return {
-		median: median(values),
-		p10: quantile(values, 0.1),
-		p90: quantile(values, 0.9),
-		count: values.length,
-	};
-}

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (built-in modules) */
 /**
  * One real n8n for the benchmark's side-by-side figures: the packed package
  * installed as n8n installs community packages, a credential pointing at the
@@ -20,9 +20,9 @@ const { N8N_VERSIONS } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 	require('../../test/e2e/n8nVersions') as typeof import('../../test/e2e/n8nVersions');
 
-/** The n8n the benchmark measures in: the newest the suites run, unless BENCH_N8N_VERSION names another. */
+/** The n8n the benchmark measures in: the newest the suites run. */
 export function benchN8nVersion(): string {
-	return process.env.BENCH_N8N_VERSION ?? N8N_VERSIONS.newest;
+	return N8N_VERSIONS.newest;
 }
 
 type Instance = Awaited<ReturnType<typeof N8nInstance.start>>;

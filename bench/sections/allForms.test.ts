@@ -16,7 +16,6 @@ describe("the all-forms section's targets", () => {
 		perFormHeapPeakBytes: 1,
 		oursStateBytes,
 		perFormStateBytes: 1,
-		emittedPerCycle: 1,
 	});
 
 	it('holds several forms to the one-form triggers together, and every count to the state bound', () => {

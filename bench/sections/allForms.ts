@@ -38,7 +38,6 @@ export interface AllFormsRow {
 	perFormHeapPeakBytes: number;
 	oursStateBytes: number;
 	perFormStateBytes: number;
-	emittedPerCycle: number;
 }
 
 /** One all-forms trigger against one trigger per form, on 1, 10 and 50 forms. */
@@ -154,7 +153,6 @@ export async function measureAllForms(
 			perFormHeapPeakBytes: median(samples.perFormHeap),
 			oursStateBytes: ours.stateBytes,
 			perFormStateBytes: perForm.reduce((sum, poller) => sum + poller.stateBytes, 0),
-			emittedPerCycle: emitted,
 		});
 	}
 	return rows;

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 import { FIXTURE } from '../../test/emulator';
-import { median } from '../lib/median';
+import { median, quantile } from '../lib/median';
 import { AnswerReplay } from '../lib/answerReplay';
 import type { EmulatorProcess } from '../lib/emulatorProcess';
 import { cpuMsOfTrees } from '../lib/processUsage';
@@ -29,8 +29,8 @@ import { TriggerPoller } from '../lib/triggerPoller';
 
 export interface CompressedReadSettings {
 	sizes: number[];
-	/** Timed rounds at a size (at least 5, for a median with a spread beside it). */
-	roundsFor: (size: number) => number;
+	/** Timed rounds at each size (at least 5, for a median with a spread beside it). */
+	rounds: number;
 	/** New inquiries before each poll the emulator serves (the replayed answer never changes). */
 	newPerPoll: number;
 }
@@ -61,22 +61,16 @@ export const COMPRESSED_READ: Record<'full' | 'smoke', CompressedReadSettings> =
 		sizes: [10_000, 100_000],
 		// A poll varies by a third, and at 100,000 by up to 2x, on a shared machine (7 rounds at 100,000 read 0.76x
 		// in one run and 1.09x in the next): 15 rounds at each size, about a minute at 100,000.
-		roundsFor: () => 15,
+		rounds: 15,
 		newPerPoll: 10,
 	},
-	smoke: { sizes: [1_000], roundsFor: () => 5, newPerPoll: 10 },
+	smoke: { sizes: [1_000], rounds: 5, newPerPoll: 10 },
 };
 
 /** The target: a poll reading the compressed answer at most this much of plain + inflate. */
 export const COMPRESSED_READ_TARGET = 1;
 
 export const COMPRESSED_READ_HEADING = '## Reading a compressed answer';
-
-/** The value below which a share `p` of the values lie, by nearest rank (one of the values). */
-export function percentile(values: readonly number[], p: number): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
 
 /** The median plain poll against the median bare structural pass over the same bytes. */
 export function structuralRatio(row: CompressedReadRow): number {
@@ -182,11 +176,7 @@ async function measureSize(
 		servedMs: [],
 		servedEmulatorCpuMs: [],
 	};
-	const replay = await AnswerReplay.start(
-		join(folder, 'plain.json'),
-		join(folder, 'gzip.bin'),
-		'gzip',
-	);
+	const replay = await AnswerReplay.start(join(folder, 'plain.json'), join(folder, 'gzip.bin'));
 	try {
 		const plainPoller = new TriggerPoller(replay.url(false));
 		const gzipPoller = new TriggerPoller(replay.url(true));
@@ -195,7 +185,7 @@ async function measureSize(
 		await Promise.all([plainPoller.poll(), gzipPoller.poll()]);
 		await servedPoller.poll();
 		// One untimed round first, so every path runs warm.
-		for (let round = -1; round < settings.roundsFor(size); round++) {
+		for (let round = -1; round < settings.rounds; round++) {
 			await emulator.addNew(settings.newPerPoll);
 			await emulator.trimForm(size);
 			const [emulatorBefore] = cpuMsOfTrees(emulator.pid === undefined ? [] : [emulator.pid]);
@@ -234,7 +224,7 @@ async function measureSize(
 
 /** "median ms (10th to 90th percentile)". */
 const spread = (values: readonly number[]) =>
-	`${fmt(median(values))} (${fmt(percentile(values, 0.1))} to ${fmt(percentile(values, 0.9))})`;
+	`${fmt(median(values))} (${fmt(quantile(values, 0.1))} to ${fmt(quantile(values, 0.9))})`;
 const fmt = (ms: number) => `${Math.round(ms).toLocaleString('en')} ms`;
 const verdict = (ratio: number) => (ratio <= COMPRESSED_READ_TARGET ? 'met' : '**not met**');
 

@@ -23,7 +23,6 @@ export interface CrashRun {
 		executions?: Record<string, number>;
 		retriedCrashed?: Array<{ status: string }>;
 		seconds?: number;
-		cursorSavedBeforeKill?: boolean;
 		leadDelivered?: boolean;
 	};
 }

@@ -9,9 +9,7 @@
  * `npm run bench -- --only=cycleProfile` alone runs it, so the profiler never
  * slows the figures of the other sections.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 
 import { triggerWorkflow, trivialTriggerWorkflow } from '../lib/benchWorkflows';
 import {
@@ -49,8 +47,6 @@ export interface CycleProfileSettings {
 	 * a cycle runs the trigger's code cold decides much of its time.
 	 */
 	flushingOffAt?: number;
-	/** When set, each cycle's whole profile is written there too (`<series>-<cycle>.cpuprofile`, for Chrome's DevTools). */
-	profileDir?: string;
 }
 
 /** At the sizes of the poll cycles; only `--only=cycleProfile` measures it. */
@@ -62,30 +58,14 @@ export const CYCLE_PROFILE: Record<'full' | 'smoke', CycleProfileSettings> = {
 		samplingIntervalUs: 200,
 		// Once more at 10,000 with V8's bytecode flushing off in n8n, to show what running cold costs a cycle.
 		flushingOffAt: 10_000,
-		// BENCH_CYCLE_PROFILES=<folder>: each cycle's whole profile written there too, to open in Chrome's DevTools.
-		profileDir: process.env.BENCH_CYCLE_PROFILES,
 	},
 	smoke: {
 		sizes: CYCLES.smoke.sizes,
 		cycles: 1,
 		newPerCycle: 10,
 		samplingIntervalUs: 200,
-		flushingOffAt: undefined,
-		profileDir: process.env.BENCH_CYCLE_PROFILES,
 	},
 };
-
-function keepProfile(
-	settings: CycleProfileSettings,
-	label: string,
-	cycle: number,
-	profile: CpuProfile,
-): void {
-	if (settings.profileDir === undefined) return;
-	mkdirSync(settings.profileDir, { recursive: true });
-	const name = `${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${cycle}.cpuprofile`;
-	writeFileSync(join(settings.profileDir, name), JSON.stringify(profile));
-}
 
 /** The stretches of a cycle, in order; the trivial trigger sends no request, so it has no answer arriving. */
 export const STRETCHES = [
@@ -223,8 +203,6 @@ const PART_NAMES = [...CYCLE_PARTS.map((part) => part.name), 'garbage collection
 
 /** One profiled cycle: each stretch's wall time and where its samples went. */
 export interface ProfiledCycle {
-	/** Where each stretch begins on the profile's clock (µs), then where the profile ends. */
-	boundsUs: number[];
 	wallMs: Record<Stretch, number>;
 	profile: Record<Stretch, ProfileSummary>;
 }
@@ -269,7 +247,7 @@ export function cycleOf(
 		wallMs[stretch] = Math.max(0, (windows[index].toUs - windows[index].fromUs) / 1000);
 		stretches[stretch] = summaries[index];
 	});
-	return { boundsUs: bounds, wallMs, profile: stretches };
+	return { wallMs, profile: stretches };
 }
 
 /** How long before a tick the profiler starts: starting it takes n8n's thread a few milliseconds. */
@@ -317,7 +295,6 @@ async function trivialSeries(
 			const { pollStartedAt } = found;
 			const startedAt = Date.parse(found.execution.startedAt);
 			const stoppedAt = Date.parse(found.execution.stoppedAt);
-			keepProfile(settings, series.label, series.cycles.length + 1, profile);
 			// No request: the poll's start stands for both ends of the answer.
 			series.cycles.push(
 				cycleOf(profile, [tick, pollStartedAt, pollStartedAt, startedAt, stoppedAt], toClock),
@@ -341,7 +318,7 @@ async function oursSeries(
 	await emulator.fillForm(size);
 	await emulator.control('DELETE', '/requests');
 	const cronSecond = (Math.floor(Date.now() / 1000) + 25) % 60;
-	const workflowId = await bench.activate(triggerWorkflow(bench.credential, undefined, cronSecond));
+	const workflowId = await bench.activate(triggerWorkflow(bench.credential, { cronSecond }));
 	const series: ProfiledSeries = {
 		label: `${OURS} at ${size.toLocaleString('en')}${flushingOff ? ", V8's bytecode flushing off" : ''}`,
 		size,
@@ -364,7 +341,6 @@ async function oursSeries(
 			});
 			const execution = await bench.waitForExecution(workflowId, cycle, 120_000);
 			if (!execution) throw new Error(`profile at ${size}: no execution after poll ${cycle + 1}`);
-			keepProfile(settings, series.label, cycle, profile);
 			series.cycles.push(
 				cycleOf(
 					profile,
@@ -611,5 +587,7 @@ times here run above those of the sections before; the split holds.
 ${series.map(seriesTable).join('\n\n')}
 
 ${summary.map((line) => `- ${line}`).join('\n')}
-${FINDINGS ? `\n${FINDINGS}\n` : ''}`;
+
+${FINDINGS}
+`;
 }

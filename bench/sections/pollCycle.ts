@@ -275,7 +275,7 @@ async function measureOurs(
 	await emulator.fillForm(size);
 	await emulator.control('DELETE', '/requests');
 	const cronSecond = (Math.floor(Date.now() / 1000) + FIRST_TICK_AHEAD_S) % 60;
-	const workflowId = await bench.activate(triggerWorkflow(bench.credential, undefined, cronSecond));
+	const workflowId = await bench.activate(triggerWorkflow(bench.credential, { cronSecond }));
 	const roots = cycleRoots(bench, emulator);
 	const row: CycleRow = {
 		size,
