@@ -25,6 +25,8 @@ export interface ProfilePart {
 	name: string;
 	/** Whether a frame belongs to this part, from its script's URL and its function's name. */
 	matches: (url: string, functionName: string) => boolean;
+	/** For a part of the package's own code: the files it takes, by path under nodes/ (a folder ends with "/"). */
+	packagePaths?: string[];
 }
 
 export interface PartTime {

@@ -81,6 +81,12 @@ export type Stretch = (typeof STRETCHES)[number];
 const ofOurs = (url: string, ...paths: string[]) =>
 	url.includes('/node_modules/n8n-nodes-appbuilder/dist/nodes/') &&
 	(paths.length === 0 || paths.some((path) => url.includes(`/dist/nodes/${path}`)));
+/** A part of the package's own code: its files, by path under nodes/ (a folder ends with "/"). */
+const oursPart = (name: string, ...paths: string[]): ProfilePart => ({
+	name,
+	packagePaths: paths,
+	matches: (url) => ofOurs(url, ...paths),
+});
 const inModules = (url: string, ...names: string[]) =>
 	names.some((name) => url.includes(`/node_modules/${name}/`));
 const ofN8n = (url: string, ...paths: string[]) =>
@@ -105,61 +111,44 @@ export const NATIVE = 'outside JavaScript ((program): compiling, native calls)';
 
 /** The parts, most specific first: a frame counts for the first part it matches. */
 export const CYCLE_PARTS: ProfilePart[] = [
-	{
-		name: READING,
-		matches: (url) =>
-			ofOurs(
-				url,
-				'shared/jsonStream/',
-				'shared/http/answerReading',
-				'shared/http/streamReading',
-				'AppBuilder/inquiries/readInquiryStream',
-				'AppBuilder/inquiries/identity',
-				'AppBuilder/inquiries/timestamps',
-				'AppBuilder/trigger/reading/',
-				'AppBuilder/trigger/cursor/latestListings',
-			),
-	},
-	{
-		name: REQUEST,
-		matches: (url) =>
-			ofOurs(
-				url,
-				'AppBuilder/transport/',
-				'shared/http/',
-				'shared/connect/',
-				'shared/text/',
-				'shared/appBuilderApi',
-				'shared/hostRouting',
-			),
-	},
-	{
-		name: CURSOR,
-		matches: (url) =>
-			ofOurs(
-				url,
-				'AppBuilder/trigger/cursor/',
-				'AppBuilder/trigger/plan/',
-				'AppBuilder/trigger/quiet/',
-				'AppBuilder/acrossForms/readForms',
-			),
-	},
-	{
-		name: FLATTENING,
-		matches: (url) =>
-			ofOurs(
-				url,
-				'AppBuilder/inquiries/flatten',
-				'AppBuilder/inquiries/inquiryItem',
-				'AppBuilder/inquiries/submittedFields',
-				'AppBuilder/inquiries/unreadableInquiry',
-				'AppBuilder/acrossForms/itemForm',
-			),
-	},
-	{
-		name: SAVED,
-		matches: (url) => ofOurs(url, 'AppBuilder/trigger/saved/', 'AppBuilder/trigger/inProcess/'),
-	},
+	oursPart(
+		READING,
+		'shared/jsonStream/',
+		'shared/http/answerReading',
+		'shared/http/streamReading',
+		'AppBuilder/inquiries/readInquiryStream',
+		'AppBuilder/inquiries/inquiryList',
+		'AppBuilder/inquiries/identity',
+		'AppBuilder/inquiries/timestamps',
+		'AppBuilder/inquiries/latestListings',
+		'AppBuilder/trigger/reading/',
+	),
+	oursPart(
+		REQUEST,
+		'AppBuilder/transport/',
+		'shared/http/',
+		'shared/connect/',
+		'shared/text/',
+		'shared/appBuilderApi',
+		'shared/hostRouting',
+	),
+	oursPart(
+		CURSOR,
+		'AppBuilder/inquiries/inquiryEvent',
+		'AppBuilder/trigger/cursor/',
+		'AppBuilder/trigger/plan/',
+		'AppBuilder/trigger/quiet/',
+		'AppBuilder/acrossForms/readForms',
+	),
+	oursPart(
+		FLATTENING,
+		'AppBuilder/inquiries/flatten',
+		'AppBuilder/inquiries/inquiryItem',
+		'AppBuilder/inquiries/submittedFields',
+		'AppBuilder/inquiries/unreadableInquiry',
+		'AppBuilder/acrossForms/itemForm',
+	),
+	oursPart(SAVED, 'AppBuilder/trigger/saved/', 'AppBuilder/trigger/inProcess/'),
 	{ name: OURS_OTHER, matches: (url) => ofOurs(url) },
 	{
 		name: SOCKETS,

@@ -40,6 +40,12 @@ export const MANY_POLLS: Record<'full' | 'smoke', ManyPollsSettings> = {
 
 const inPackage = (url: string, ...paths: string[]) =>
 	paths.some((path) => url.includes(`/nodes/${path}`));
+/** A part of the package's own code: its files, by path under nodes/ (a folder ends with "/"). */
+const packagePart = (name: string, ...paths: string[]): ProfilePart => ({
+	name,
+	packagePaths: paths,
+	matches: (url) => inPackage(url, ...paths),
+});
 
 /**
  * The guards of the hardening, each a part of its own so the profile says
@@ -47,46 +53,35 @@ const inPackage = (url: string, ...paths: string[]) =>
  * and retry policy every request passes, the checks of what came back.
  */
 export const GUARD_PARTS: ProfilePart[] = [
-	{
-		name: 'answer bounds: deadline and byte count on every chunk (answerReading.ts)',
-		matches: (url) => inPackage(url, 'shared/http/answerReading', 'shared/http/answerLimits'),
-	},
-	{
-		name: 'request gate and retry policy (requestGate.ts, retryPolicy.ts, retryAfter.ts)',
-		matches: (url) =>
-			inPackage(
-				url,
-				'shared/http/requestGate',
-				'shared/http/retryPolicy',
-				'shared/http/retryAfter',
-			),
-	},
-	{
-		name: 'redirect, network failure and content coding checks',
-		matches: (url) =>
-			inPackage(
-				url,
-				'shared/http/redirectTarget',
-				'shared/http/networkFailure',
-				'shared/http/contentCoding',
-				'shared/http/headerValue',
-			),
-	},
-	{
-		name: 'reading the answer for errors (streamedOutcome.ts, interpretResponse.ts)',
-		matches: (url) =>
-			inPackage(
-				url,
-				'AppBuilder/transport/streamedOutcome',
-				'AppBuilder/transport/interpretResponse',
-				'AppBuilder/transport/webServiceError',
-				'AppBuilder/transport/errorCatalog',
-			),
-	},
-	{
-		name: 'records that are not JSON, and the record bound (readInquiryStream.ts)',
-		matches: (url) => inPackage(url, 'AppBuilder/inquiries/readInquiryStream'),
-	},
+	packagePart(
+		'answer bounds: deadline and byte count on every chunk (answerReading.ts)',
+		'shared/http/answerReading',
+		'shared/http/answerLimits',
+	),
+	packagePart(
+		'request gate and retry policy (requestGate.ts, retryPolicy.ts, retryAfter.ts)',
+		'shared/http/requestGate',
+		'shared/http/retryPolicy',
+		'shared/http/retryAfter',
+	),
+	packagePart(
+		'redirect, network failure and content coding checks',
+		'shared/http/redirectTarget',
+		'shared/http/networkFailure',
+		'shared/http/contentCoding',
+		'shared/http/headerValue',
+	),
+	packagePart(
+		'reading the answer for errors (streamedOutcome.ts, interpretResponse.ts)',
+		'AppBuilder/transport/streamedOutcome',
+		'AppBuilder/transport/interpretResponse',
+		'AppBuilder/transport/webServiceError',
+		'AppBuilder/transport/errorCatalog',
+	),
+	packagePart(
+		'records that are not JSON, and the record bound (readInquiryStream.ts)',
+		'AppBuilder/inquiries/readInquiryStream',
+	),
 ];
 
 /** Stopping the profiler hands the profile over; its samples are the measurement's, not the poll's. */
@@ -98,44 +93,35 @@ export const POLL_PARTS: ProfilePart[] = [
 		name: PROFILER,
 		matches: (url) => url === 'node:inspector' || url.startsWith('node:internal/inspector'),
 	},
-	{
-		name: 'reading the answer as it arrives (the JSON scan)',
-		matches: (url) => inPackage(url, 'shared/jsonStream/'),
-	},
+	packagePart('reading the answer as it arrives (the JSON scan)', 'shared/jsonStream/'),
 	...GUARD_PARTS,
-	{
-		name: 'identity and time of each record',
-		matches: (url) =>
-			inPackage(url, 'AppBuilder/inquiries/identity', 'AppBuilder/inquiries/timestamps'),
-	},
-	{
-		name: 'keeping the records the cursor may emit',
-		matches: (url) =>
-			inPackage(
-				url,
-				'AppBuilder/trigger/reading/inquiryList',
-				'AppBuilder/trigger/cursor/latestListings',
-			),
-	},
-	{
-		name: 'the cursor: what is new, the state to save',
-		matches: (url) => inPackage(url, 'AppBuilder/trigger/cursor/'),
-	},
-	{
-		name: 'flattening what it emits',
-		matches: (url) =>
-			inPackage(
-				url,
-				'AppBuilder/inquiries/flatten',
-				'AppBuilder/inquiries/inquiryItem',
-				'AppBuilder/inquiries/submittedFields',
-				'AppBuilder/inquiries/unreadableInquiry',
-			),
-	},
-	{
-		name: "the trigger's other steps (the request's options, the saved position)",
-		matches: (url) => inPackage(url, 'AppBuilder/', 'shared/'),
-	},
+	packagePart(
+		'identity and time of each record',
+		'AppBuilder/inquiries/identity',
+		'AppBuilder/inquiries/timestamps',
+	),
+	packagePart(
+		'keeping the records the cursor may emit',
+		'AppBuilder/inquiries/inquiryList',
+		'AppBuilder/inquiries/latestListings',
+	),
+	packagePart(
+		'the cursor: what is new, the state to save',
+		'AppBuilder/inquiries/inquiryEvent',
+		'AppBuilder/trigger/cursor/',
+	),
+	packagePart(
+		'flattening what it emits',
+		'AppBuilder/inquiries/flatten',
+		'AppBuilder/inquiries/inquiryItem',
+		'AppBuilder/inquiries/submittedFields',
+		'AppBuilder/inquiries/unreadableInquiry',
+	),
+	packagePart(
+		"the trigger's other steps (the request's options, the saved position)",
+		'AppBuilder/',
+		'shared/',
+	),
 	{
 		name: "HTTP: n8n's request helper (axios) and Node's sockets and streams",
 		matches: (url) =>
