@@ -4,8 +4,10 @@
 // (`eslint -c eslint.project.config.mjs --max-warnings 0 .`). This file keeps:
 // - every regular expression in the product linear on any input (eslint-plugin-regexp);
 // - the one-way layer rules (ARCHITECTURE.md, "Layers") and the credential's one import path;
+// - the package's tests apart from the bench: nothing under test/ imports from bench/;
 // - no eslint-disable comment in the product: it answers to every rule as n8n's scanner does;
-// - n8n's package rules on every JSON file (the codex files too, which n8n's scanner lints);
+// - n8n's package rules on every JSON file (the codex files too, which n8n's scanner lints), but
+//   the bench's package.json, a private workspace;
 // - typescript-eslint's type-checked rules on the tests, harness, bench and e2e drivers;
 // - the JavaScript of the emulator, e2e drivers, scripts and configs.
 // It also applies n8n's Cloud set and node rules as n8n's config does, so that
@@ -171,10 +173,37 @@ const credentialLayer = {
 	},
 };
 
+// The package's tests stand alone: the bench (bench/, a workspace of its own) imports what it shares with them from
+// test/, and nothing under test/ imports from the bench, by import or by require.
+const NOT_THE_BENCH =
+	"Nothing under test/ imports from bench/: the bench uses the tests' code, not the other way round.";
+const testsWithoutBench = {
+	files: ['test/**/*.ts', 'test/**/*.js'],
+	rules: {
+		'no-restricted-imports': [
+			'error',
+			{ patterns: [{ regex: '(^|/)bench(/|$)', caseSensitive: true, message: NOT_THE_BENCH }] },
+		],
+		'no-restricted-syntax': [
+			'error',
+			{
+				selector:
+					"CallExpression[callee.name='require'][arguments.0.value=/(^|\\x2F)bench(\\x2F|$)/]",
+				message: NOT_THE_BENCH,
+			},
+		],
+	},
+};
+
 export default defineConfig(
 	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'docs/**', 'coverage/**'] },
 	// n8n's Cloud set on every TypeScript file and on the JSON files, as n8n's config and scanner apply it.
-	{ ...n8nCommunityNodesPlugin.configs.recommended, files: ['**/*.ts', '**/*.json'] },
+	// Not on the bench's package.json: a private workspace, never published nor loaded by n8n.
+	{
+		...n8nCommunityNodesPlugin.configs.recommended,
+		files: ['**/*.ts', '**/*.json'],
+		ignores: ['bench/package.json'],
+	},
 	{ files: ['**/*.ts'], rules: { 'no-console': 'error' } },
 	{
 		files: ['**/*.json'],
@@ -218,6 +247,7 @@ export default defineConfig(
 	},
 	...layerRules,
 	credentialLayer,
+	testsWithoutBench,
 
 	// Tests, harness, bench and e2e drivers in TypeScript: type-checked through tsconfig.json.
 	{

@@ -85,6 +85,20 @@ const probes: Array<{ name: string; path: string; source: string; rule: string }
 		rule: 'no-restricted-imports',
 	},
 	{
+		name: 'a test importing from the bench',
+		path: 'test/support/sleep.ts',
+		source:
+			"import { lineChart } from '../../bench/lib/svgChart';\n\nexport const probe = lineChart;\n",
+		rule: 'no-restricted-imports',
+	},
+	{
+		name: 'a test helper requiring the bench',
+		path: 'test/emulator/cli.js',
+		source:
+			"'use strict';\nconst { lineChart } = require('../../bench/lib/svgChart');\n\nmodule.exports = { lineChart };\n",
+		rule: 'no-restricted-syntax',
+	},
+	{
 		name: 'an eslint-disable comment in the product',
 		path: 'nodes/shared/probe.ts',
 		source: '// eslint-disable-next-line no-console\nconsole.log(1);\n',
@@ -106,6 +120,11 @@ describe('the lint rules of the project', () => {
 				probe: undefined,
 				result,
 			})),
+			// The other way round is allowed: the bench imports what it shares with the tests.
+			lint(
+				'bench/lib/tryFor.ts',
+				"import { sleep } from '../../test/support/sleep';\n\nexport const probe = sleep;\n",
+			).then((result) => ({ probe: undefined, result })),
 		]);
 		for (const { probe, result } of results) {
 			if (probe === undefined) {

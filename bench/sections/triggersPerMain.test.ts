@@ -1,0 +1,83 @@
+import type { EmulatorProcess } from '../lib/emulatorProcess';
+import type { N8nForBench } from '../lib/n8nForBench';
+import { TriggerPool } from './triggersPerMain';
+
+/** An n8n that keeps what is active, and refuses the calls `refuse` says to, as an overloaded one answers 503. */
+function fakeN8n(refuse: (call: string, workflowId: string) => boolean) {
+	const active = new Set<string>();
+	let made = 0;
+	const fail = () =>
+		Promise.reject(new Error('503 {"code":503,"message":"Database is not ready!"}'));
+	const bench = {
+		credential: { id: '1', name: 'App Builder' },
+		n8n: { createWorkflow: async () => `w${++made}` },
+		setActive: async (workflowId: string) =>
+			refuse('activate', workflowId) ? fail() : void active.add(workflowId),
+		deactivate: async (workflowId: string) =>
+			refuse('deactivate', workflowId) ? fail() : void active.delete(workflowId),
+	};
+	return { bench: bench as unknown as N8nForBench, active };
+}
+const emulator = { webUrl: 'http://127.0.0.1:1' } as EmulatorProcess;
+const ids = (pool: TriggerPool) => pool.active.map((trigger) => trigger.workflowId);
+
+describe('the triggers-per-main pool of workflows', () => {
+	it('counts what n8n activated when it refuses one in a batch, and carries on from there', async () => {
+		let refusing = true;
+		const n8n = fakeN8n((call, id) => refusing && call === 'activate' && id === 'w2');
+		const pool = new TriggerPool(n8n.bench, emulator, 'ours', 1000, 0, 10);
+		await expect(pool.setK(5)).rejects.toThrow('Database is not ready');
+		// w1 and w3 of the first batch are active in n8n, and the pool knows it.
+		expect(ids(pool)).toEqual(['w1', 'w3']);
+		expect([...n8n.active].sort()).toEqual(ids(pool));
+		refusing = false;
+		await pool.setK(5);
+		expect(ids(pool)).toEqual(['w1', 'w2', 'w3', 'w4', 'w5']);
+		expect(n8n.active.size).toBe(5);
+		await pool.setK(2);
+		expect(ids(pool)).toEqual(['w1', 'w2']);
+		expect([...n8n.active].sort()).toEqual(['w1', 'w2']);
+	});
+
+	it('asks again while n8n refuses, and gives back the workflows made, or why it gave up', async () => {
+		jest.useFakeTimers();
+		try {
+			let refusals = 3;
+			const pool = new TriggerPool(
+				fakeN8n((call) => call === 'activate' && refusals-- > 0).bench,
+				emulator,
+				'peer',
+				1000,
+				0,
+				10,
+			);
+			const first = pool.setKRetrying(4);
+			await jest.advanceTimersByTimeAsync(60_000);
+			// Made across the tries, every one of them new: the peer's first runs are all still ahead.
+			expect(await first).toEqual({ ok: true, value: pool.active });
+			expect(ids(pool)).toEqual(['w1', 'w2', 'w3', 'w4']);
+			// Back to 2 and up to 4 again: nothing new is made.
+			await pool.setKRetrying(2);
+			expect(await pool.setKRetrying(4)).toEqual({ ok: true, value: [] });
+
+			const stuck = new TriggerPool(
+				fakeN8n((call) => call === 'deactivate').bench,
+				emulator,
+				'ours',
+				1000,
+				0,
+				10,
+			);
+			await stuck.setK(2);
+			const released = stuck.release();
+			const settled = expect(released).rejects.toThrow(
+				/n8n did not deactivate the ours's workflows within 2 minutes \(\d+ tries: 503/,
+			);
+			await jest.advanceTimersByTimeAsync(3 * 60_000);
+			await settled;
+			expect(ids(stuck)).toEqual(['w1', 'w2']);
+		} finally {
+			jest.useRealTimers();
+		}
+	});
+});
