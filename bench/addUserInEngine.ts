@@ -15,43 +15,26 @@
  */
 import { createHash } from 'node:crypto';
 
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AppBuilderApi } from '../credentials/AppBuilderApi.credentials';
 import { credentialDataFor, FIXTURE } from '../test/emulator';
-import { MemoryCredentialsHelper, runNode, type NodeRun } from '../test/harness';
+import { MemoryCredentialsHelper, runNode, testNodeType, type NodeRun } from '../test/harness';
 import { addUserParameters, runAppBuilder } from '../test/support/appBuilderRuns';
 import { EmulatorProcess } from './lib/emulatorProcess';
 
 const FIELDS = ['email', 'name', 'password', 'phone'] as const;
 
 /** The floor: each item's four expressions, the hash, and one request, `concurrency` at a time. */
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool -- a benchmark's floor, never offered to an agent
-class FloorNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Floor',
-		name: 'floor',
-		group: ['output'],
-		version: 1,
-		description: 'The least work an Add User node does in n8n',
-		defaults: { name: 'Floor' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			...FIELDS.map((name) => ({ displayName: name, name, type: 'string' as const, default: '' })),
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 5 },
-		],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+const floorNode = testNodeType({
+	displayName: 'Floor',
+	description: 'The least work an Add User node does in n8n',
+	properties: [
+		...FIELDS.map((name) => ({ displayName: name, name, type: 'string' as const, default: '' })),
+		{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+		{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 5 },
+	],
+	async execute() {
 		const count = this.getInputData().length;
 		const url = this.getNodeParameter('url', 0) as string;
 		const concurrency = this.getNodeParameter('concurrency', 0) as number;
@@ -86,8 +69,8 @@ class FloorNode implements INodeType {
 		};
 		await Promise.all(Array.from({ length: concurrency }, slot));
 		return [out];
-	}
-}
+	},
+});
 
 const expressions = {
 	email: '={{ $json.email }}',
@@ -139,7 +122,7 @@ async function main(): Promise<void> {
 			label: 'floor',
 			run: async (concurrency, inputItems) =>
 				await runNode({
-					nodeType: new FloorNode(),
+					nodeType: floorNode,
 					typeName: 'bench.floor',
 					parameters: {
 						...expressions,
