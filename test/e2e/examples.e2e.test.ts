@@ -1,9 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
@@ -12,6 +18,7 @@ import { N8N_VERSIONS } from './n8nVersions';
 import { FOUR_POLLS_A_MINUTE } from './durableCursors';
 import { callWebhook, waitForPolls } from './scenarios';
 import { newInquiryWorkflow } from './workflows';
+import { sleep } from '../support/sleep';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Workflow {
@@ -24,12 +31,27 @@ interface Workflow {
 
 const N8N_VERSION = N8N_VERSIONS.newest;
 const EXAMPLES = resolve(__dirname, '../../examples');
-/** Nodes that would reach a third-party service: the test runs a No Operation node in their place. */
-const THIRD_PARTY = [
-	'n8n-nodes-base.slack',
-	'n8n-nodes-base.googleSheets',
-	'n8n-nodes-base.emailSend',
-];
+/**
+ * Nodes that would reach a third-party service, and what each would send:
+ * the test runs an Edit Fields (Set) node of the same name in their place,
+ * which passes the item it received on and adds `sent`, the node's message
+ * fields with their expressions evaluated (Slack's text, the email, the
+ * sheet row), so a test can read what would have gone out.
+ */
+const THIRD_PARTY: Record<string, (parameters: INodeParameters) => Record<string, unknown>> = {
+	'n8n-nodes-base.slack': (parameters) => ({ text: parameters.text }),
+	'n8n-nodes-base.emailSend': (parameters) => ({
+		toEmail: parameters.toEmail,
+		subject: parameters.subject,
+		text: parameters.text,
+	}),
+	'n8n-nodes-base.googleSheets': (parameters) =>
+		Object.fromEntries(
+			Object.entries(
+				(parameters.columns as { value?: Record<string, unknown> } | undefined)?.value ?? {},
+			).map(([column, value]) => [`row.${column}`, value]),
+		),
+};
 
 const shortName = (type: string): string => type.slice(type.lastIndexOf('.') + 1);
 const readExample = (file: string): Omit<Workflow, 'id'> =>
@@ -37,9 +59,9 @@ const readExample = (file: string): Omit<Workflow, 'id'> =>
 
 /**
  * The workflows in examples/, imported as they are into a real n8n with the
- * packed package installed, then run against the emulator
- * with the App Builder credential filled in and the third-party nodes swapped
- * for No Operation nodes of the same name.
+ * packed package installed, then run against the emulator with the App
+ * Builder credential filled in and the third-party nodes swapped for
+ * stand-ins of the same name that show what they would send.
  */
 describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	let emu: Emulator;
@@ -73,19 +95,27 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		return await n8n.api('GET', `/workflows/${id}`);
 	}
 
-	/** The parameter problems n8n's editor would flag on each node, by node name, with the node's defaults applied. */
-	async function parameterIssues(workflow: Workflow): Promise<Record<string, string[]>> {
+	/** The type descriptions n8n's editor works with, one per node of the workflow. */
+	async function descriptionsOf(workflow: Workflow): Promise<INodeTypeDescription[]> {
 		const descriptions: INodeTypeDescription[] = await n8n.rest('POST', '/rest/node-types', {
 			nodeInfos: workflow.nodes.map((node) => ({ name: node.type, version: node.typeVersion })),
 		});
-		const issues: Record<string, string[]> = {};
 		workflow.nodes.forEach((node, index) => {
-			const description = descriptions[index];
 			// n8n answers with the type's description, named without the package prefix; an unknown type fails the request.
-			expect({ node: node.name, type: shortName(description?.name ?? '') }).toEqual({
+			expect({ node: node.name, type: shortName(descriptions[index]?.name ?? '') }).toEqual({
 				node: node.name,
 				type: shortName(node.type),
 			});
+		});
+		return descriptions;
+	}
+
+	/** The parameter problems n8n's editor would flag on each node, by node name, with the node's defaults applied. */
+	async function parameterIssues(workflow: Workflow): Promise<Record<string, string[]>> {
+		const descriptions = await descriptionsOf(workflow);
+		const issues: Record<string, string[]> = {};
+		workflow.nodes.forEach((node, index) => {
+			const description = descriptions[index];
 			const parameters = NodeHelpers.getNodeParameters(
 				description.properties,
 				node.parameters,
@@ -115,29 +145,53 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 				executions.length >= count &&
 				executions.every((execution) => !['new', 'running'].includes(execution.status));
 			if (settled || Date.now() > deadline) return executions;
-			await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+			await sleep(500);
 		}
 	}
 
-	/** What the test runs: the stored workflow with the credential set and No Operation nodes for the third-party ones. */
-	async function prepare(
-		workflow: Workflow,
-		parameters: Record<string, Record<string, unknown>> = {},
+	interface Preparation {
+		/** App Builder nodes' parameters to set, by node name (what the user types in). */
+		parameters?: Record<string, INodeParameters>;
 		/** Credentials of other nodes, by node name (the App Builder nodes get the App Builder credential). */
-		credentials: Record<string, Record<string, { id: string; name: string }>> = {},
-	): Promise<string[]> {
+		credentials?: Record<string, Record<string, { id: string; name: string }>>;
+	}
+
+	/** What the test runs in place of a third-party node: see THIRD_PARTY. */
+	function standInFor(node: INode): INode {
+		const sent = THIRD_PARTY[node.type](node.parameters);
+		return {
+			id: node.id,
+			name: node.name,
+			position: node.position,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				assignments: {
+					assignments: Object.entries(sent).map(([name, value]) => ({
+						id: randomUUID(),
+						name: `sent.${name}`,
+						value: typeof value === 'string' ? value : '',
+						type: 'string',
+					})),
+				},
+				includeOtherFields: true,
+				options: {},
+			},
+		};
+	}
+
+	/**
+	 * Stores what the test runs, and activates it: the workflow with the
+	 * credentials set and stand-ins for the nodes that need a third-party
+	 * service. Returns the names of the third-party nodes replaced.
+	 */
+	async function prepare(workflow: Workflow, preparation: Preparation = {}): Promise<string[]> {
+		const { parameters = {}, credentials = {} } = preparation;
 		const swapped: string[] = [];
-		const nodes = workflow.nodes.map((node) => {
-			if (THIRD_PARTY.includes(node.type)) {
+		const nodes = workflow.nodes.map((node): INode => {
+			if (THIRD_PARTY[node.type] !== undefined) {
 				swapped.push(node.name);
-				return {
-					id: node.id,
-					name: node.name,
-					position: node.position,
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					parameters: {},
-				};
+				return standInFor(node);
 			}
 			if (credentials[node.name] !== undefined)
 				return { ...node, credentials: credentials[node.name] };
@@ -171,9 +225,11 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 		emu.control.addInquiry({ ...form, fields: demoLeadFields(3), addedon: Date.now() - 3_600_000 });
 		const swapped = await prepare(workflow, {
-			'New Lead': {
-				appId: form.appId,
-				pageId: { __rl: true, mode: 'list', value: form.pageId, cachedResultName: 'Contact Us' },
+			parameters: {
+				'New Lead': {
+					appId: form.appId,
+					pageId: { __rl: true, mode: 'list', value: form.pageId, cachedResultName: 'Contact Us' },
+				},
 			},
 		});
 		expect(swapped.sort()).toEqual(['Add to Leads Sheet', 'Email the Lead', 'Tell Sales on Slack']);
@@ -222,11 +278,9 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 			value: 'a-long-random-sign-up-key',
 		});
 		expect(
-			await prepare(
-				workflow,
-				{},
-				{ 'Sign-up Webhook': { httpHeaderAuth: { id: keyId, name: 'Sign-up key' } } },
-			),
+			await prepare(workflow, {
+				credentials: { 'Sign-up Webhook': { httpHeaderAuth: { id: keyId, name: 'Sign-up key' } } },
+			}),
 		).toEqual([]);
 		const key = { 'X-Signup-Key': 'a-long-random-sign-up-key' };
 
