@@ -52,6 +52,8 @@ const THIRD_PARTY: Record<string, (parameters: INodeParameters) => Record<string
 			).map(([column, value]) => [`row.${column}`, value]),
 		),
 };
+const FORM_BUILDER_API = '/V4/webservices/FormBuilderApi.php';
+const DAY_MS = 24 * 3_600_000;
 
 const shortName = (type: string): string => type.slice(type.lastIndexOf('.') + 1);
 const readExample = (file: string): Omit<Workflow, 'id'> =>
@@ -173,11 +175,59 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		}
 	}
 
+	/**
+	 * Runs the workflow from a trigger as the editor's Execute workflow button
+	 * does (the stored workflow, in manual mode), and returns the execution
+	 * once it has ended.
+	 */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution as n8n's public API sends it
+	async function executeFrom(workflowId: string, trigger: string): Promise<any> {
+		const { executionId } = await n8n.rest('POST', `/rest/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: trigger },
+		});
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const execution = await n8n.api('GET', `/executions/${executionId}?includeData=true`);
+			if (!['new', 'running'].includes(execution.status) || Date.now() > deadline) return execution;
+			await sleep(500);
+		}
+	}
+
+	/** Requests that read a form's inquiries (the trigger's polls, Get Many) so far. */
+	const formReads = (pageId: string): number =>
+		emu.control
+			.requests()
+			.filter(
+				(request) =>
+					request.path === FORM_BUILDER_API &&
+					request.status === 200 &&
+					(request.body?.pageId ?? request.query.pageId) === pageId,
+			).length;
+
+	/** Waits until the form has been read `count` more times than `before`, and the execution a poll started has been saved. */
+	async function waitForReads(pageId: string, before: number, count: number): Promise<void> {
+		// n8n polls once a minute.
+		const deadline = Date.now() + (count + 1) * 75_000;
+		while (formReads(pageId) < before + count) {
+			if (Date.now() > deadline) throw new Error(`form ${pageId} was not read ${count} times`);
+			await sleep(250);
+		}
+		await sleep(3000);
+	}
+
+	/** An app of the emulator's account with one form of its own, so that a test reads only its own leads. */
+	function addApp(appId: string, pageId: string, pageName: string) {
+		emu.control.addApp({ appId, accessToken: FIXTURE.accessToken, pages: [{ pageId, pageName }] });
+		return { appId, pageId, pageName };
+	}
+
 	interface Preparation {
 		/** App Builder nodes' parameters to set, by node name (what the user types in). */
 		parameters?: Record<string, INodeParameters>;
 		/** Credentials of other nodes, by node name (the App Builder nodes get the App Builder credential). */
 		credentials?: Record<string, Record<string, { id: string; name: string }>>;
+		/** Nodes the test adds, and their connections. */
+		add?: { nodes: INode[]; connections: Record<string, unknown> };
 	}
 
 	/** What the test runs in place of a third-party node: see THIRD_PARTY. */
@@ -206,35 +256,197 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 
 	/**
 	 * Stores what the test runs, and activates it: the workflow with the
-	 * credentials set and stand-ins for the nodes that need a third-party
-	 * service. Returns the names of the third-party nodes replaced.
+	 * credentials set, stand-ins for the nodes that need a third-party service,
+	 * and the nodes the test adds. Returns the names of the third-party nodes
+	 * replaced.
 	 */
 	async function prepare(workflow: Workflow, preparation: Preparation = {}): Promise<string[]> {
-		const { parameters = {}, credentials = {} } = preparation;
+		const { parameters = {}, credentials = {}, add } = preparation;
 		const swapped: string[] = [];
-		const nodes = workflow.nodes.map((node): INode => {
+		const connections: Record<string, unknown> = {
+			...(workflow.connections as Record<string, unknown>),
+			...add?.connections,
+		};
+		const nodes = workflow.nodes.flatMap((node): INode[] => {
 			if (THIRD_PARTY[node.type] !== undefined) {
 				swapped.push(node.name);
-				return standInFor(node);
+				return [standInFor(node)];
 			}
 			if (credentials[node.name] !== undefined)
-				return { ...node, credentials: credentials[node.name] };
-			if (!node.type.startsWith('n8n-nodes-appbuilder.')) return node;
-			return {
-				...node,
-				parameters: { ...node.parameters, ...parameters[node.name] },
-				credentials: { appBuilderApi: credential },
-			};
+				return [{ ...node, credentials: credentials[node.name] }];
+			if (!node.type.startsWith('n8n-nodes-appbuilder.')) return [node];
+			return [
+				{
+					...node,
+					parameters: { ...node.parameters, ...parameters[node.name] },
+					credentials: { appBuilderApi: credential },
+				},
+			];
 		});
 		await n8n.api('PUT', `/workflows/${workflow.id}`, {
 			name: workflow.name,
-			nodes,
-			connections: workflow.connections,
+			nodes: [...nodes, ...(add?.nodes ?? [])],
+			connections,
 			settings: workflow.settings,
 		});
 		await n8n.activate(workflow.id);
 		return swapped;
 	}
+
+	/** The items a node output in a run, by output. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- run data as n8n's REST API sends it
+	const outputOf = (execution: any, node: string, output = 0): Array<Record<string, any>> =>
+		(execution.data.resultData.runData[node]?.[0]?.data?.main?.[output] ?? []).map(
+			(item: { json: unknown }) => item.json,
+		);
+
+	it('lead-to-slack-and-sheet.json: imports whole, leaves only the form, sheet and credentials to fill in, sends each new lead to both Slack and the sheet with its fields mapped, and resends the leads of the last 7 days when run by hand', async () => {
+		const file = 'lead-to-slack-and-sheet.json';
+		const workflow = await importExample(file);
+		expect(workflow.nodes.map((node) => node.name)).toEqual(
+			readExample(file).nodes.map((node) => node.name),
+		);
+		expect(await parameterIssues(workflow)).toEqual({
+			'App Builder Trigger': ['appId', 'pageId'],
+			'Add Lead to Sheet': ['documentId'],
+			'Get Leads of the Period': ['appId', 'pageId'],
+		});
+		expect(await hiddenParameters(workflow)).toEqual({});
+
+		// The sticky note's expression for a step placed after another one, run as written in such a step.
+		const notes = workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => String(node.parameters.content));
+		const [afterAStep] = notes.flatMap(
+			(note) => note.match(/\{\{ \$\('App Builder Trigger'\)[^`]*\}\}/g) ?? [],
+		);
+		expect(afterAStep).toBe("{{ $('App Builder Trigger').item.json.email }}");
+		// For resent leads the note names the node that reads them instead.
+		expect(notes.join('\n')).toContain("`$('Get Leads of the Period')` instead");
+		const stepAfterSlack = (name: string, expression: string, y: number): INode => ({
+			id: randomUUID(),
+			name,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [700, y],
+			// A step that reads the wrong source fails; the other run still goes on.
+			onError: 'continueRegularOutput',
+			parameters: {
+				assignments: {
+					assignments: [
+						{ id: randomUUID(), name: 'email', value: `=${expression}`, type: 'string' },
+					],
+				},
+				options: {},
+			},
+		});
+		const readers = {
+			trigger: 'Step After Slack (reads App Builder Trigger)',
+			getMany: 'Step After Slack (reads Get Leads of the Period)',
+		};
+
+		const form = addApp('7000001', 'formbuilder_7001_1', 'Quote Request');
+		const formFields = {
+			appId: form.appId,
+			pageId: { __rl: true, mode: 'id', value: form.pageId },
+		};
+		// Already in the form before publishing: not sent as new leads; the one of 3 days ago is resent.
+		const now = Date.now();
+		emu.control.addInquiry({ ...form, fields: demoLeadFields(2), addedon: now - 10 * DAY_MS });
+		const threeDaysAgo = emu.control.addInquiry({
+			...form,
+			fields: demoLeadFields(3),
+			addedon: now - 3 * DAY_MS,
+		});
+		const before = formReads(form.pageId);
+		const swapped = await prepare(workflow, {
+			parameters: { 'App Builder Trigger': formFields, 'Get Leads of the Period': formFields },
+			add: {
+				nodes: [
+					stepAfterSlack(readers.trigger, afterAStep, -100),
+					stepAfterSlack(
+						readers.getMany,
+						afterAStep.replace('App Builder Trigger', 'Get Leads of the Period'),
+						100,
+					),
+				],
+				connections: {
+					'Post Lead to Slack': {
+						main: [
+							[
+								{ node: readers.trigger, type: 'main', index: 0 },
+								{ node: readers.getMany, type: 'main', index: 0 },
+							],
+						],
+					},
+				},
+			},
+		});
+		expect(swapped.sort()).toEqual(['Add Lead to Sheet', 'Post Lead to Slack']);
+		await waitForReads(form.pageId, before, 1);
+
+		// Maria Garcia (test/emulator/fixtures.js), submitted while the workflow is published.
+		const lead = emu.control.addInquiry({ ...form, fields: demoLeadFields(0) });
+		await waitForReads(form.pageId, before + 1, 1);
+		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
+
+		const executions = await n8n.executions(workflow.id);
+		expect(executions.map((execution) => execution.status)).toEqual(['success']);
+		const [live] = executions;
+		const maria = 'maria.garcia@example.com';
+		expect(outputOf(live, 'App Builder Trigger').map((item) => item.inquiryId)).toEqual([lead._id]);
+		const submittedAt = outputOf(live, 'App Builder Trigger')[0].submittedAt;
+		expect(submittedAt).toBe(new Date(Number(lead.addedon) * 1000).toISOString());
+		// Both branches receive the trigger's item, and what each would send holds the lead's fields.
+		expect(outputOf(live, 'Post Lead to Slack')).toEqual([
+			expect.objectContaining({
+				email: maria,
+				sent: {
+					text: `New lead from Quote Request: Maria Garcia, ${maria}, +1 415 555 0132 (submitted ${submittedAt})`,
+				},
+			}),
+		]);
+		expect(outputOf(live, 'Add Lead to Sheet')).toEqual([
+			expect.objectContaining({
+				email: maria,
+				sent: {
+					row: {
+						Name: 'Maria Garcia',
+						Email: maria,
+						Phone: '+1 415 555 0132',
+						Form: 'Quote Request',
+						'Submitted At': submittedAt,
+					},
+				},
+			}),
+		]);
+		// The sheet's columns are the ones its sticky note asks for, in that order.
+		const sheet = workflow.nodes.find((node) => node.name === 'Add Lead to Sheet');
+		const columns = Object.keys(
+			(sheet?.parameters.columns as { value: Record<string, string> }).value,
+		);
+		expect(notes.join('\n')).toContain(
+			`in row 1: ${columns.map((column) => `**${column}**`).join(', ')}.`,
+		);
+		expect(outputOf(live, readers.trigger)).toEqual([{ email: maria }]);
+
+		// The resend part, run by hand: the leads of the last 7 days, oldest first, to both branches.
+		const resent = await executeFrom(workflow.id, 'Resend Leads of a Period');
+		expect(resent.status).toBe('success');
+		const emails = (node: string) => outputOf(resent, node).map((item) => item.email);
+		const lastSevenDays = ['l.schmidt@example.de', maria];
+		expect(outputOf(resent, 'Get Leads of the Period').map((item) => item.inquiryId)).toEqual([
+			threeDaysAgo._id,
+			lead._id,
+		]);
+		expect({
+			slack: emails('Post Lead to Slack'),
+			sheet: outputOf(resent, 'Add Lead to Sheet').map((item) => item.sent.row.Email),
+			afterSlack: emails(readers.getMany),
+		}).toEqual({ slack: lastSevenDays, sheet: lastSevenDays, afterSlack: lastSevenDays });
+		expect(outputOf(resent, 'App Builder Trigger')).toEqual([]);
+		expect(JSON.stringify([live, resent])).not.toContain(FIXTURE.accessToken);
+	}, 300_000);
 
 	it('new-lead-routing.json: imports whole, leaves only the form, sheet and credentials to fill in, and routes each new lead by its budget', async () => {
 		const workflow = await importExample('new-lead-routing.json');
