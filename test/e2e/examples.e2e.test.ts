@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -62,8 +62,9 @@ const readExample = (file: string): Omit<Workflow, 'id'> =>
 /**
  * The workflows in examples/, imported as they are into a real n8n with the
  * packed package installed, then run against the emulator with the App
- * Builder credential filled in and the third-party nodes swapped for
- * stand-ins of the same name that show what they would send.
+ * Builder credential filled in, the third-party nodes swapped for stand-ins
+ * of the same name that show what they would send, and a trigger whose
+ * events come from a third-party service fed by the test.
  */
 describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	let emu: Emulator;
@@ -226,8 +227,51 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		parameters?: Record<string, INodeParameters>;
 		/** Credentials of other nodes, by node name (the App Builder nodes get the App Builder credential). */
 		credentials?: Record<string, Record<string, { id: string; name: string }>>;
+		/**
+		 * Triggers that wait for a third-party service's webhook (Typeform), by
+		 * node name, with the path of the test's webhook that stands in for the
+		 * service: see feedFor.
+		 */
+		feeds?: Record<string, string>;
 		/** Nodes the test adds, and their connections. */
 		add?: { nodes: INode[]; connections: Record<string, unknown> };
+	}
+
+	/**
+	 * What the test runs in place of a trigger whose events come from a
+	 * third-party service: an Edit Fields node of the same name that outputs the
+	 * body posted to a Webhook node of the test, as it is. The test posts the
+	 * item the service's trigger would emit (Typeform Trigger: the answers keyed
+	 * by question title), so the nodes after it, and expressions that name it,
+	 * run as they would on a real event.
+	 */
+	function feedFor(
+		node: INode,
+		path: string,
+	): { nodes: INode[]; connections: Record<string, unknown> } {
+		const feed = `${node.name} (test feed)`;
+		return {
+			nodes: [
+				{
+					id: node.id,
+					name: node.name,
+					position: node.position,
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					parameters: { mode: 'raw', jsonOutput: '={{ $json.body }}', options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: feed,
+					position: [node.position[0] - 220, node.position[1]],
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2.1,
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				},
+			],
+			connections: { [feed]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		};
 	}
 
 	/** What the test runs in place of a third-party node: see THIRD_PARTY. */
@@ -261,13 +305,18 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	 * replaced.
 	 */
 	async function prepare(workflow: Workflow, preparation: Preparation = {}): Promise<string[]> {
-		const { parameters = {}, credentials = {}, add } = preparation;
+		const { parameters = {}, credentials = {}, feeds = {}, add } = preparation;
 		const swapped: string[] = [];
 		const connections: Record<string, unknown> = {
 			...(workflow.connections as Record<string, unknown>),
 			...add?.connections,
 		};
 		const nodes = workflow.nodes.flatMap((node): INode[] => {
+			if (feeds[node.name] !== undefined) {
+				const fed = feedFor(node, feeds[node.name]);
+				Object.assign(connections, fed.connections);
+				return fed.nodes;
+			}
 			if (THIRD_PARTY[node.type] !== undefined) {
 				swapped.push(node.name);
 				return [standInFor(node)];
@@ -579,6 +628,104 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
+	}, 180_000);
+
+	it('typeform-to-app-user.json: imports whole, leaves only the form and credentials to fill in, adds each sign-up with a generated password that no message shows, and tells a refused sign-up apart from an outage', async () => {
+		const file = 'typeform-to-app-user.json';
+		const workflow = await importExample(file);
+		expect(workflow.nodes.map((node) => node.name)).toEqual(
+			readExample(file).nodes.map((node) => node.name),
+		);
+		expect(await parameterIssues(workflow)).toEqual({ 'Typeform Trigger': ['formId'] });
+		expect(await hiddenParameters(workflow)).toEqual({});
+		// The question titles the sticky note asks for are the keys Add App User reads.
+		const addUser = workflow.nodes.find((node) => node.name === 'Add App User');
+		const notes = workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => String(node.parameters.content))
+			.join('\n');
+		for (const title of ['Name', 'Email', 'Phone']) {
+			expect(notes).toContain(`**${title}**`);
+			expect(JSON.stringify(addUser?.parameters)).toContain(`$json.${title} }}`);
+		}
+
+		// Typeform's servers cannot reach this n8n: the test posts what the Typeform Trigger would emit.
+		expect(
+			(await prepare(workflow, { feeds: { 'Typeform Trigger': 'typeform-sign-ups' } })).sort(),
+		).toEqual(['Tell the Team: App Builder Unreachable', 'Tell the Team: Sign-up Refused']);
+		const signUp = async (answers: Record<string, string>, count: number) => {
+			const fed = await callWebhook(n8n, 'typeform-sign-ups', answers);
+			expect(fed.status).toBe(200);
+			const executions = await settledExecutions(workflow.id, count);
+			expect(executions).toHaveLength(count);
+			return executions[count - 1];
+		};
+		const slackSteps = ['Tell the Team: Sign-up Refused', 'Tell the Team: App Builder Unreachable'];
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution as n8n's REST API sends it
+		const toldTheTeam = (execution: any) =>
+			Object.fromEntries(
+				slackSteps
+					.map((step) => [step, outputOf(execution, step).map((item) => item.sent.text)])
+					.filter(([, texts]) => texts.length > 0),
+			);
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution as n8n's REST API sends it
+		const passwordOf = (execution: any): string =>
+			outputOf(execution, 'Generate a Password')[0].generatedPassword;
+
+		const ann = { Name: 'Ann Lee', Email: 'ann.typeform@example.com', Phone: '+15551230001' };
+		const added = await signUp(ann, 1);
+		expect(added.status).toBe('success');
+		const password = passwordOf(added);
+		expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
+		expect(emu.control.users().filter((user) => user.email === ann.Email)).toEqual([
+			expect.objectContaining({
+				name: 'Ann Lee',
+				phone: '+15551230001',
+				group: 'Typeform sign-ups',
+				status: '1',
+				passwordType: 'MD5',
+				password: createHash('md5').update(password).digest('hex'),
+			}),
+		]);
+		expect(outputOf(added, 'Add App User')).toEqual([
+			expect.objectContaining({ email: ann.Email }),
+		]);
+		expect(toldTheTeam(added)).toEqual({});
+
+		// The same email again: App Builder refuses it, and the team is told who and why.
+		const again = await signUp({ ...ann, Phone: '+15551230002' }, 2);
+		expect(toldTheTeam(again)).toEqual({
+			'Tell the Team: Sign-up Refused': [
+				`:no_entry: Ann Lee (${ann.Email}) could not be added to the app: This email already belongs to an app user.`,
+			],
+		});
+
+		// An outage: App Builder answers 500 to every attempt.
+		emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status: 500, times: 10 });
+		const ben = { Name: 'Ben Okafor', Email: 'ben.typeform@example.com', Phone: '+15551230003' };
+		const outage = await signUp(ben, 3);
+		emu.control.clearFaults();
+		expect(toldTheTeam(outage)).toEqual({
+			'Tell the Team: App Builder Unreachable': [
+				expect.stringMatching(
+					/^:warning: App Builder is unreachable, the sign-up will need to be added by hand: Ben Okafor, ben\.typeform@example\.com, \+15551230003\.\nWhat failed: The App Builder API had an internal error/,
+				),
+			],
+		});
+		expect(emu.control.users().map((user) => user.email)).not.toContain(ben.Email);
+
+		const runs = [added, again, outage];
+		expect(runs.map((run) => run.status)).toEqual(['success', 'success', 'success']);
+		// Each generated password reached App Builder only as its hash, and no message shows one.
+		const passwords = runs.map(passwordOf);
+		expect(new Set(passwords).size).toBe(3);
+		const requests = JSON.stringify(emu.control.requests());
+		const messages = JSON.stringify(runs.map(toldTheTeam));
+		for (const generated of passwords) {
+			expect(requests).not.toContain(generated);
+			expect(messages).not.toContain(generated);
+		}
+		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
 	}, 180_000);
 
 	it('quiet-form-alert.json: as the error workflow of a lead workflow, tells the team once per quiet spell that the form went quiet, naming it; a lead ends the spell, and the next spell is told again', async () => {
