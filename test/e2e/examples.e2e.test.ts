@@ -556,7 +556,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
 	}, 300_000);
 
-	it('webhook-add-user.json: imports whole, refuses a caller without its header key, adds the user the webhook names and answers 201, answers 422 with the node’s message for an email already taken, and 500 for any other error', async () => {
+	it('webhook-add-user.json: imports whole, refuses a caller without its header key, adds the user the webhook names and answers 201, answers 400 with the API’s reason for the caller’s mistakes, and 500 only when App Builder fails', async () => {
 		const workflow = await importExample('webhook-add-user.json');
 		expect(await parameterIssues(workflow)).toEqual({});
 		expect(await hiddenParameters(workflow)).toEqual({});
@@ -570,6 +570,8 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 			}),
 		).toEqual([]);
 		const key = { 'X-Signup-Key': 'a-long-random-sign-up-key' };
+		const usersNamed = (email: string) =>
+			emu.control.users().filter((user) => user.email === email);
 
 		const person = {
 			email: 'ann.lee@example.com',
@@ -579,16 +581,15 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		};
 		const stranger = await callWebhook(n8n, 'appbuilder-add-user', person);
 		expect(stranger.status).toBe(403);
-		expect(emu.control.users()).toEqual([]);
+		expect(usersNamed(person.email)).toEqual([]);
 
 		const added = await callWebhook(n8n, 'appbuilder-add-user', person, key);
 		expect({ status: added.status, body: JSON.parse(added.body) }).toEqual({
 			status: 201,
 			body: { ok: true, email: 'ann.lee@example.com', message: expect.any(String) },
 		});
-		expect(emu.control.users()).toEqual([
+		expect(usersNamed(person.email)).toEqual([
 			expect.objectContaining({
-				email: 'ann.lee@example.com',
 				name: 'Ann Lee',
 				phone: '5551234567',
 				group: 'Website sign-ups',
@@ -597,37 +598,89 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		]);
 		expect(JSON.stringify(emu.control.requests())).not.toContain('Pa55word!');
 
-		const again = await callWebhook(n8n, 'appbuilder-add-user', person, key);
-		expect(again.status).toBe(422);
-		expect(JSON.parse(again.body)).toEqual({
-			ok: false,
-			error: expect.stringMatching(/already belongs to an app user/),
-		});
-		const broken = await callWebhook(n8n, 'appbuilder-add-user', { ...person, email: '' }, key);
-		expect({ status: broken.status, body: JSON.parse(broken.body) }).toEqual({
-			status: 500,
-			body: { ok: false, error: 'The user could not be added; try again later.' },
-		});
-		expect(emu.control.users()).toHaveLength(1);
+		// The caller's mistakes: 400 with the reason, in the node's words for the API's error.
+		const refusals = [
+			{ request: person, reason: 'This email already belongs to an app user' },
+			{
+				request: { ...person, email: 'ann.lee.2@example.com' },
+				reason: 'This phone number already belongs to another app user',
+			},
+			{
+				request: { ...person, email: 'ann.lee.example.com', phone: '5557654321' },
+				reason: 'The App Builder API says the email is not valid',
+			},
+			{ request: { ...person, email: '' }, reason: 'Email is empty' },
+		];
+		for (const { request, reason } of refusals) {
+			const refused = await callWebhook(n8n, 'appbuilder-add-user', request, key);
+			expect({ status: refused.status, body: JSON.parse(refused.body) }).toEqual({
+				status: 400,
+				body: { ok: false, error: reason },
+			});
+		}
 
-		const executions = await settledExecutions(workflow.id, 3);
-		expect(executions.map((execution) => execution.status)).toEqual([
-			'success',
-			'success',
-			'success',
-		]);
+		// An outage: App Builder answers 500 to every attempt the node makes.
+		emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status: 500, times: 10 });
+		const outage = await callWebhook(
+			n8n,
+			'appbuilder-add-user',
+			{ ...person, email: 'ben.okafor@example.com', phone: '5550001111' },
+			key,
+		);
+		emu.control.clearFaults();
+		expect({ status: outage.status, body: JSON.parse(outage.body) }).toEqual({
+			status: 500,
+			body: {
+				ok: false,
+				error: 'App Builder could not be reached; the user was not added. Try again later.',
+			},
+		});
+		expect(emu.control.users().map((user) => user.email)).not.toContain('ben.okafor@example.com');
+		expect(usersNamed(person.email)).toHaveLength(1);
+
+		const executions = await settledExecutions(workflow.id, 6);
+		expect(executions.map((execution) => execution.status)).toEqual(Array(6).fill('success'));
 		const ran = executions.map((execution) =>
 			Object.keys(execution.data.resultData.runData).sort(),
 		);
-		expect(ran).toEqual(
-			expect.arrayContaining([
-				['Add User', 'Respond Added', 'Sign-up Webhook'],
-				['Add User', 'Email Already Registered?', 'Respond Refused', 'Sign-up Webhook'],
-				['Add User', 'Email Already Registered?', 'Respond Failed', 'Sign-up Webhook'],
-			]),
-		);
+		const refusedPath = ['Add User', "Caller's Mistake?", 'Respond Refused', 'Sign-up Webhook'];
+		expect(ran).toEqual([
+			['Add User', 'Respond Added', 'Sign-up Webhook'],
+			refusedPath,
+			refusedPath,
+			refusedPath,
+			refusedPath,
+			['Add User', "Caller's Mistake?", 'Respond Failed', 'Sign-up Webhook'],
+		]);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
+
+		// What the sticky note warns of: the password the caller sent is in the saved executions,
+		expect(JSON.stringify(executions[0])).toContain('Pa55word!');
+		// and what it says to switch off keeps the next one out (Workflow Settings, as the API names them).
+		const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
+		await n8n.api('PUT', `/workflows/${workflow.id}`, {
+			name: stored.name,
+			nodes: stored.nodes,
+			connections: stored.connections,
+			settings: {
+				...stored.settings,
+				saveDataSuccessExecution: 'none',
+				saveExecutionProgress: false,
+			},
+		});
+		const unsaved = await callWebhook(
+			n8n,
+			'appbuilder-add-user',
+			{ ...person, email: 'cleo.ng@example.com', phone: '5552223333', password: 'Not-kept-pa55' },
+			key,
+		);
+		expect(unsaved.status).toBe(201);
+		expect(usersNamed('cleo.ng@example.com')).toHaveLength(1);
+		await sleep(2000);
+		const kept = await n8n.executions(workflow.id);
+		expect(kept).toHaveLength(6);
+		expect(JSON.stringify(kept)).not.toContain('Not-kept-pa55');
 	}, 180_000);
 
 	it('typeform-to-app-user.json: imports whole, leaves only the form and credentials to fill in, adds each sign-up with a generated password that no message shows, and tells a refused sign-up apart from an outage', async () => {
