@@ -843,4 +843,36 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		expect(JSON.stringify(received)).toContain(lead._id);
 		expect(JSON.stringify(second)).not.toContain(FIXTURE.accessToken);
 	}, 420_000);
+
+	it('a lead workflow unpublished for a while: the leads that arrived meanwhile come out at its next publishing, all in one execution, oldest first', async () => {
+		const form = addApp('7000005', 'formbuilder_7005_1', 'Waiting List');
+		const workflowId = await n8n.createWorkflow({
+			...newInquiryWorkflow(credential, form),
+			name: 'Leads while unpublished',
+		});
+		const before = formReads(form.pageId);
+		await n8n.activate(workflowId);
+		await waitForReads(form.pageId, before, 1);
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+		const whileUnpublished = formReads(form.pageId);
+
+		const leads = [4, 5, 6].map((index) =>
+			emu.control.addInquiry({ ...form, fields: demoLeadFields(index) }),
+		);
+		expect(await n8n.executions(workflowId)).toEqual([]);
+		expect(formReads(form.pageId)).toBe(whileUnpublished);
+
+		const publishedAt = Date.now();
+		await n8n.activate(workflowId);
+		await waitForReads(form.pageId, whileUnpublished, 1);
+		const executions = await settledExecutions(workflowId, 1);
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(executions.map((execution) => execution.status)).toEqual(['success']);
+		expect(outputOf(executions[0], 'New Inquiry').map((item) => item.inquiryId)).toEqual(
+			leads.map((lead) => lead._id),
+		);
+		// The poll n8n runs as it publishes the workflow, not the next minute's.
+		expect(Date.parse(executions[0].startedAt) - publishedAt).toBeLessThan(15_000);
+	}, 180_000);
 });
