@@ -494,7 +494,17 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 			afterSlack: emails(readers.getMany),
 		}).toEqual({ slack: lastSevenDays, sheet: lastSevenDays, afterSlack: lastSevenDays });
 		expect(outputOf(resent, 'App Builder Trigger')).toEqual([]);
-		expect(JSON.stringify([live, resent])).not.toContain(FIXTURE.accessToken);
+
+		// What the first note says of Execute workflow from the trigger: a test with the form's latest lead.
+		const tried = await executeFrom(workflow.id, 'App Builder Trigger');
+		expect(tried.status).toBe('success');
+		expect({
+			trigger: outputOf(tried, 'App Builder Trigger').map((item) => item.inquiryId),
+			triedSlack: outputOf(tried, 'Post Lead to Slack').map((item) => item.email),
+			triedSheet: outputOf(tried, 'Add Lead to Sheet').map((item) => item.sent.row.Email),
+		}).toEqual({ trigger: [lead._id], triedSlack: [maria], triedSheet: [maria] });
+		expect(notes.join('\n')).toContain("is a test: it sends the form's latest lead");
+		expect(JSON.stringify([live, resent, tried])).not.toContain(FIXTURE.accessToken);
 	}, 300_000);
 
 	it('new-lead-routing.json: imports whole, leaves only the form, sheet and credentials to fill in, and routes each new lead by its budget', async () => {
