@@ -642,7 +642,8 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 			status: 500,
 			body: {
 				ok: false,
-				error: 'App Builder could not be reached; the user was not added. Try again later.',
+				error:
+					'The user was not added: App Builder failed or could not be reached. Try again later.',
 			},
 		});
 		expect(emu.control.users().map((user) => user.email)).not.toContain('ben.okafor@example.com');
