@@ -1,9 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
@@ -12,6 +18,7 @@ import { N8N_VERSIONS } from './n8nVersions';
 import { FOUR_POLLS_A_MINUTE } from './durableCursors';
 import { callWebhook, waitForPolls } from './scenarios';
 import { newInquiryWorkflow } from './workflows';
+import { sleep } from '../support/sleep';
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Workflow {
@@ -24,12 +31,29 @@ interface Workflow {
 
 const N8N_VERSION = N8N_VERSIONS.newest;
 const EXAMPLES = resolve(__dirname, '../../examples');
-/** Nodes that would reach a third-party service: the test runs a No Operation node in their place. */
-const THIRD_PARTY = [
-	'n8n-nodes-base.slack',
-	'n8n-nodes-base.googleSheets',
-	'n8n-nodes-base.emailSend',
-];
+/**
+ * Nodes that would reach a third-party service, and what each would send:
+ * the test runs an Edit Fields (Set) node of the same name in their place,
+ * which passes the item it received on and adds `sent`, the node's message
+ * fields with their expressions evaluated (Slack's text, the email, the
+ * sheet row), so a test can read what would have gone out.
+ */
+const THIRD_PARTY: Record<string, (parameters: INodeParameters) => Record<string, unknown>> = {
+	'n8n-nodes-base.slack': (parameters) => ({ text: parameters.text }),
+	'n8n-nodes-base.emailSend': (parameters) => ({
+		toEmail: parameters.toEmail,
+		subject: parameters.subject,
+		text: parameters.text,
+	}),
+	'n8n-nodes-base.googleSheets': (parameters) =>
+		Object.fromEntries(
+			Object.entries(
+				(parameters.columns as { value?: Record<string, unknown> } | undefined)?.value ?? {},
+			).map(([column, value]) => [`row.${column}`, value]),
+		),
+};
+const FORM_BUILDER_API = '/V4/webservices/FormBuilderApi.php';
+const DAY_MS = 24 * 3_600_000;
 
 const shortName = (type: string): string => type.slice(type.lastIndexOf('.') + 1);
 const readExample = (file: string): Omit<Workflow, 'id'> =>
@@ -37,9 +61,10 @@ const readExample = (file: string): Omit<Workflow, 'id'> =>
 
 /**
  * The workflows in examples/, imported as they are into a real n8n with the
- * packed package installed, then run against the emulator
- * with the App Builder credential filled in and the third-party nodes swapped
- * for No Operation nodes of the same name.
+ * packed package installed, then run against the emulator with the App
+ * Builder credential filled in, the third-party nodes swapped for stand-ins
+ * of the same name that show what they would send, and a trigger whose
+ * events come from a third-party service fed by the test.
  */
 describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	let emu: Emulator;
@@ -73,19 +98,27 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		return await n8n.api('GET', `/workflows/${id}`);
 	}
 
-	/** The parameter problems n8n's editor would flag on each node, by node name, with the node's defaults applied. */
-	async function parameterIssues(workflow: Workflow): Promise<Record<string, string[]>> {
+	/** The type descriptions n8n's editor works with, one per node of the workflow. */
+	async function descriptionsOf(workflow: Workflow): Promise<INodeTypeDescription[]> {
 		const descriptions: INodeTypeDescription[] = await n8n.rest('POST', '/rest/node-types', {
 			nodeInfos: workflow.nodes.map((node) => ({ name: node.type, version: node.typeVersion })),
 		});
-		const issues: Record<string, string[]> = {};
 		workflow.nodes.forEach((node, index) => {
-			const description = descriptions[index];
 			// n8n answers with the type's description, named without the package prefix; an unknown type fails the request.
-			expect({ node: node.name, type: shortName(description?.name ?? '') }).toEqual({
+			expect({ node: node.name, type: shortName(descriptions[index]?.name ?? '') }).toEqual({
 				node: node.name,
 				type: shortName(node.type),
 			});
+		});
+		return descriptions;
+	}
+
+	/** The parameter problems n8n's editor would flag on each node, by node name, with the node's defaults applied. */
+	async function parameterIssues(workflow: Workflow): Promise<Record<string, string[]>> {
+		const descriptions = await descriptionsOf(workflow);
+		const issues: Record<string, string[]> = {};
+		workflow.nodes.forEach((node, index) => {
+			const description = descriptions[index];
 			const parameters = NodeHelpers.getNodeParameters(
 				description.properties,
 				node.parameters,
@@ -105,6 +138,30 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		return issues;
 	}
 
+	/**
+	 * Parameters the file sets that the editor does not show, by node name. The
+	 * editor drops such a parameter at the user's first change to the node: a
+	 * Google Sheets mapping with the sheet still empty is hidden, and is gone
+	 * once the user picks the spreadsheet.
+	 */
+	async function hiddenParameters(workflow: Workflow): Promise<Record<string, string[]>> {
+		const descriptions = await descriptionsOf(workflow);
+		const hidden: Record<string, string[]> = {};
+		workflow.nodes.forEach((node, index) => {
+			const shown = NodeHelpers.getNodeParameters(
+				descriptions[index].properties,
+				node.parameters,
+				true,
+				false,
+				node,
+				descriptions[index],
+			);
+			const names = Object.keys(node.parameters).filter((name) => !(name in (shown ?? {})));
+			if (names.length > 0) hidden[node.name] = names.sort();
+		});
+		return hidden;
+	}
+
 	/** The workflow's executions once `count` of them are saved and done: Respond to Webhook answers before its execution ends. */
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- executions as n8n's REST API sends them; the assertions check their shape
 	async function settledExecutions(workflowId: string, count: number): Promise<any[]> {
@@ -115,48 +172,340 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 				executions.length >= count &&
 				executions.every((execution) => !['new', 'running'].includes(execution.status));
 			if (settled || Date.now() > deadline) return executions;
-			await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+			await sleep(500);
 		}
 	}
 
-	/** What the test runs: the stored workflow with the credential set and No Operation nodes for the third-party ones. */
-	async function prepare(
-		workflow: Workflow,
-		parameters: Record<string, Record<string, unknown>> = {},
+	/**
+	 * Runs the workflow from a trigger as the editor's Execute workflow button
+	 * does (the stored workflow, in manual mode), and returns the execution
+	 * once it has ended.
+	 */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution as n8n's public API sends it
+	async function executeFrom(workflowId: string, trigger: string): Promise<any> {
+		const { executionId } = await n8n.rest('POST', `/rest/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: trigger },
+		});
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const execution = await n8n.api('GET', `/executions/${executionId}?includeData=true`);
+			if (!['new', 'running'].includes(execution.status) || Date.now() > deadline) return execution;
+			await sleep(500);
+		}
+	}
+
+	/** Requests that read a form's inquiries (the trigger's polls, Get Many) so far. */
+	const formReads = (pageId: string): number =>
+		emu.control
+			.requests()
+			.filter(
+				(request) =>
+					request.path === FORM_BUILDER_API &&
+					request.status === 200 &&
+					(request.body?.pageId ?? request.query.pageId) === pageId,
+			).length;
+
+	/** Waits until the form has been read `count` more times than `before`, and the execution a poll started has been saved. */
+	async function waitForReads(pageId: string, before: number, count: number): Promise<void> {
+		// n8n polls once a minute.
+		const deadline = Date.now() + (count + 1) * 75_000;
+		while (formReads(pageId) < before + count) {
+			if (Date.now() > deadline) throw new Error(`form ${pageId} was not read ${count} times`);
+			await sleep(250);
+		}
+		await sleep(3000);
+	}
+
+	/** An app of the emulator's account with one form of its own, so that a test reads only its own leads. */
+	function addApp(appId: string, pageId: string, pageName: string) {
+		emu.control.addApp({ appId, accessToken: FIXTURE.accessToken, pages: [{ pageId, pageName }] });
+		return { appId, pageId, pageName };
+	}
+
+	interface Preparation {
+		/** App Builder nodes' parameters to set, by node name (what the user types in). */
+		parameters?: Record<string, INodeParameters>;
 		/** Credentials of other nodes, by node name (the App Builder nodes get the App Builder credential). */
-		credentials: Record<string, Record<string, { id: string; name: string }>> = {},
-	): Promise<string[]> {
-		const swapped: string[] = [];
-		const nodes = workflow.nodes.map((node) => {
-			if (THIRD_PARTY.includes(node.type)) {
-				swapped.push(node.name);
-				return {
+		credentials?: Record<string, Record<string, { id: string; name: string }>>;
+		/**
+		 * Triggers that wait for a third-party service's webhook (Typeform), by
+		 * node name, with the path of the test's webhook that stands in for the
+		 * service: see feedFor.
+		 */
+		feeds?: Record<string, string>;
+		/** Nodes the test adds, and their connections. */
+		add?: { nodes: INode[]; connections: Record<string, unknown> };
+	}
+
+	/**
+	 * What the test runs in place of a trigger whose events come from a
+	 * third-party service: an Edit Fields node of the same name that outputs the
+	 * body posted to a Webhook node of the test, as it is. The test posts the
+	 * item the service's trigger would emit (Typeform Trigger: the answers keyed
+	 * by question title), so the nodes after it, and expressions that name it,
+	 * run as they would on a real event.
+	 */
+	function feedFor(
+		node: INode,
+		path: string,
+	): { nodes: INode[]; connections: Record<string, unknown> } {
+		const feed = `${node.name} (test feed)`;
+		return {
+			nodes: [
+				{
 					id: node.id,
 					name: node.name,
 					position: node.position,
-					type: 'n8n-nodes-base.noOp',
-					typeVersion: 1,
-					parameters: {},
-				};
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					parameters: { mode: 'raw', jsonOutput: '={{ $json.body }}', options: {} },
+				},
+				{
+					id: randomUUID(),
+					name: feed,
+					position: [node.position[0] - 220, node.position[1]],
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2.1,
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				},
+			],
+			connections: { [feed]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+		};
+	}
+
+	/** What the test runs in place of a third-party node: see THIRD_PARTY. */
+	function standInFor(node: INode): INode {
+		const sent = THIRD_PARTY[node.type](node.parameters);
+		return {
+			id: node.id,
+			name: node.name,
+			position: node.position,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				assignments: {
+					assignments: Object.entries(sent).map(([name, value]) => ({
+						id: randomUUID(),
+						name: `sent.${name}`,
+						value: typeof value === 'string' ? value : '',
+						type: 'string',
+					})),
+				},
+				includeOtherFields: true,
+				options: {},
+			},
+		};
+	}
+
+	/**
+	 * Stores what the test runs, and activates it: the workflow with the
+	 * credentials set, stand-ins for the nodes that need a third-party service,
+	 * and the nodes the test adds. Returns the names of the third-party nodes
+	 * replaced.
+	 */
+	async function prepare(workflow: Workflow, preparation: Preparation = {}): Promise<string[]> {
+		const { parameters = {}, credentials = {}, feeds = {}, add } = preparation;
+		const swapped: string[] = [];
+		const connections: Record<string, unknown> = {
+			...(workflow.connections as Record<string, unknown>),
+			...add?.connections,
+		};
+		const nodes = workflow.nodes.flatMap((node): INode[] => {
+			if (feeds[node.name] !== undefined) {
+				const fed = feedFor(node, feeds[node.name]);
+				Object.assign(connections, fed.connections);
+				return fed.nodes;
+			}
+			if (THIRD_PARTY[node.type] !== undefined) {
+				swapped.push(node.name);
+				return [standInFor(node)];
 			}
 			if (credentials[node.name] !== undefined)
-				return { ...node, credentials: credentials[node.name] };
-			if (!node.type.startsWith('n8n-nodes-appbuilder.')) return node;
-			return {
-				...node,
-				parameters: { ...node.parameters, ...parameters[node.name] },
-				credentials: { appBuilderApi: credential },
-			};
+				return [{ ...node, credentials: credentials[node.name] }];
+			if (!node.type.startsWith('n8n-nodes-appbuilder.')) return [node];
+			return [
+				{
+					...node,
+					parameters: { ...node.parameters, ...parameters[node.name] },
+					credentials: { appBuilderApi: credential },
+				},
+			];
 		});
 		await n8n.api('PUT', `/workflows/${workflow.id}`, {
 			name: workflow.name,
-			nodes,
-			connections: workflow.connections,
+			nodes: [...nodes, ...(add?.nodes ?? [])],
+			connections,
 			settings: workflow.settings,
 		});
 		await n8n.activate(workflow.id);
 		return swapped;
 	}
+
+	/** The items a node output in a run, by output. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- run data as n8n's REST API sends it
+	const outputOf = (execution: any, node: string, output = 0): Array<Record<string, any>> =>
+		(execution.data.resultData.runData[node]?.[0]?.data?.main?.[output] ?? []).map(
+			(item: { json: unknown }) => item.json,
+		);
+
+	it('lead-to-slack-and-sheet.json: imports whole, leaves only the form, sheet and credentials to fill in, sends each new lead to both Slack and the sheet with its fields mapped, and resends the leads of the last 7 days when run by hand', async () => {
+		const file = 'lead-to-slack-and-sheet.json';
+		const workflow = await importExample(file);
+		expect(workflow.nodes.map((node) => node.name)).toEqual(
+			readExample(file).nodes.map((node) => node.name),
+		);
+		expect(await parameterIssues(workflow)).toEqual({
+			'App Builder Trigger': ['appId', 'pageId'],
+			'Add Lead to Sheet': ['documentId'],
+			'Get Leads of the Period': ['appId', 'pageId'],
+		});
+		expect(await hiddenParameters(workflow)).toEqual({});
+
+		// The sticky note's expression for a step placed after another one, run as written in such a step.
+		const notes = workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => String(node.parameters.content));
+		const [afterAStep] = notes.flatMap(
+			(note) => note.match(/\{\{ \$\('App Builder Trigger'\)[^`]*\}\}/g) ?? [],
+		);
+		expect(afterAStep).toBe("{{ $('App Builder Trigger').item.json.email }}");
+		// For resent leads the note names the node that reads them instead.
+		expect(notes.join('\n')).toContain("`$('Get Leads of the Period')` instead");
+		const stepAfterSlack = (name: string, expression: string, y: number): INode => ({
+			id: randomUUID(),
+			name,
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [700, y],
+			// A step that reads the wrong source fails; the other run still goes on.
+			onError: 'continueRegularOutput',
+			parameters: {
+				assignments: {
+					assignments: [
+						{ id: randomUUID(), name: 'email', value: `=${expression}`, type: 'string' },
+					],
+				},
+				options: {},
+			},
+		});
+		const readers = {
+			trigger: 'Step After Slack (reads App Builder Trigger)',
+			getMany: 'Step After Slack (reads Get Leads of the Period)',
+		};
+
+		const form = addApp('7000001', 'formbuilder_7001_1', 'Quote Request');
+		const formFields = {
+			appId: form.appId,
+			pageId: { __rl: true, mode: 'id', value: form.pageId },
+		};
+		// Already in the form before publishing: not sent as new leads; the one of 3 days ago is resent.
+		const now = Date.now();
+		emu.control.addInquiry({ ...form, fields: demoLeadFields(2), addedon: now - 10 * DAY_MS });
+		const threeDaysAgo = emu.control.addInquiry({
+			...form,
+			fields: demoLeadFields(3),
+			addedon: now - 3 * DAY_MS,
+		});
+		const before = formReads(form.pageId);
+		const swapped = await prepare(workflow, {
+			parameters: { 'App Builder Trigger': formFields, 'Get Leads of the Period': formFields },
+			add: {
+				nodes: [
+					stepAfterSlack(readers.trigger, afterAStep, -100),
+					stepAfterSlack(
+						readers.getMany,
+						afterAStep.replace('App Builder Trigger', 'Get Leads of the Period'),
+						100,
+					),
+				],
+				connections: {
+					'Post Lead to Slack': {
+						main: [
+							[
+								{ node: readers.trigger, type: 'main', index: 0 },
+								{ node: readers.getMany, type: 'main', index: 0 },
+							],
+						],
+					},
+				},
+			},
+		});
+		expect(swapped.sort()).toEqual(['Add Lead to Sheet', 'Post Lead to Slack']);
+		await waitForReads(form.pageId, before, 1);
+
+		// Maria Garcia (test/emulator/fixtures.js), submitted while the workflow is published.
+		const lead = emu.control.addInquiry({ ...form, fields: demoLeadFields(0) });
+		await waitForReads(form.pageId, before + 1, 1);
+		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
+
+		const executions = await n8n.executions(workflow.id);
+		expect(executions.map((execution) => execution.status)).toEqual(['success']);
+		const [live] = executions;
+		const maria = 'maria.garcia@example.com';
+		expect(outputOf(live, 'App Builder Trigger').map((item) => item.inquiryId)).toEqual([lead._id]);
+		const submittedAt = outputOf(live, 'App Builder Trigger')[0].submittedAt;
+		expect(submittedAt).toBe(new Date(Number(lead.addedon) * 1000).toISOString());
+		// Both branches receive the trigger's item, and what each would send holds the lead's fields.
+		expect(outputOf(live, 'Post Lead to Slack')).toEqual([
+			expect.objectContaining({
+				email: maria,
+				sent: {
+					text: `New lead from Quote Request: Maria Garcia, ${maria}, +1 415 555 0132 (submitted ${submittedAt})`,
+				},
+			}),
+		]);
+		expect(outputOf(live, 'Add Lead to Sheet')).toEqual([
+			expect.objectContaining({
+				email: maria,
+				sent: {
+					row: {
+						Name: 'Maria Garcia',
+						Email: maria,
+						Phone: '+1 415 555 0132',
+						Form: 'Quote Request',
+						'Submitted At': submittedAt,
+					},
+				},
+			}),
+		]);
+		// The sheet's columns are the ones its sticky note asks for, in that order.
+		const sheet = workflow.nodes.find((node) => node.name === 'Add Lead to Sheet');
+		const columns = Object.keys(
+			(sheet?.parameters.columns as { value: Record<string, string> }).value,
+		);
+		expect(notes.join('\n')).toContain(
+			`in row 1: ${columns.map((column) => `**${column}**`).join(', ')}.`,
+		);
+		expect(outputOf(live, readers.trigger)).toEqual([{ email: maria }]);
+
+		// The resend part, run by hand: the leads of the last 7 days, oldest first, to both branches.
+		const resent = await executeFrom(workflow.id, 'Resend Leads of a Period');
+		expect(resent.status).toBe('success');
+		const emails = (node: string) => outputOf(resent, node).map((item) => item.email);
+		const lastSevenDays = ['l.schmidt@example.de', maria];
+		expect(outputOf(resent, 'Get Leads of the Period').map((item) => item.inquiryId)).toEqual([
+			threeDaysAgo._id,
+			lead._id,
+		]);
+		expect({
+			slack: emails('Post Lead to Slack'),
+			sheet: outputOf(resent, 'Add Lead to Sheet').map((item) => item.sent.row.Email),
+			afterSlack: emails(readers.getMany),
+		}).toEqual({ slack: lastSevenDays, sheet: lastSevenDays, afterSlack: lastSevenDays });
+		expect(outputOf(resent, 'App Builder Trigger')).toEqual([]);
+
+		// What the first note says of Execute workflow from the trigger: a test with the form's latest lead.
+		const tried = await executeFrom(workflow.id, 'App Builder Trigger');
+		expect(tried.status).toBe('success');
+		expect({
+			trigger: outputOf(tried, 'App Builder Trigger').map((item) => item.inquiryId),
+			triedSlack: outputOf(tried, 'Post Lead to Slack').map((item) => item.email),
+			triedSheet: outputOf(tried, 'Add Lead to Sheet').map((item) => item.sent.row.Email),
+		}).toEqual({ trigger: [lead._id], triedSlack: [maria], triedSheet: [maria] });
+		expect(notes.join('\n')).toContain("is a test: it sends the form's latest lead");
+		expect(JSON.stringify([live, resent, tried])).not.toContain(FIXTURE.accessToken);
+	}, 300_000);
 
 	it('new-lead-routing.json: imports whole, leaves only the form, sheet and credentials to fill in, and routes each new lead by its budget', async () => {
 		const workflow = await importExample('new-lead-routing.json');
@@ -165,15 +514,18 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		);
 		expect(await parameterIssues(workflow)).toEqual({
 			'New Lead': ['appId', 'pageId'],
-			'Add to Leads Sheet': ['documentId', 'sheetName'],
+			'Add to Leads Sheet': ['documentId'],
 		});
+		expect(await hiddenParameters(workflow)).toEqual({});
 
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 		emu.control.addInquiry({ ...form, fields: demoLeadFields(3), addedon: Date.now() - 3_600_000 });
 		const swapped = await prepare(workflow, {
-			'New Lead': {
-				appId: form.appId,
-				pageId: { __rl: true, mode: 'list', value: form.pageId, cachedResultName: 'Contact Us' },
+			parameters: {
+				'New Lead': {
+					appId: form.appId,
+					pageId: { __rl: true, mode: 'list', value: form.pageId, cachedResultName: 'Contact Us' },
+				},
 			},
 		});
 		expect(swapped.sort()).toEqual(['Add to Leads Sheet', 'Email the Lead', 'Tell Sales on Slack']);
@@ -214,21 +566,22 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
 	}, 300_000);
 
-	it('webhook-add-user.json: imports whole, refuses a caller without its header key, adds the user the webhook names and answers 201, answers 422 with the node’s message for an email already taken, and 500 for any other error', async () => {
+	it('webhook-add-user.json: imports whole, refuses a caller without its header key, adds the user the webhook names and answers 201, answers 400 with the API’s reason for the caller’s mistakes, and 500 only when App Builder fails', async () => {
 		const workflow = await importExample('webhook-add-user.json');
 		expect(await parameterIssues(workflow)).toEqual({});
+		expect(await hiddenParameters(workflow)).toEqual({});
 		const keyId = await n8n.createCredential('Sign-up key', 'httpHeaderAuth', {
 			name: 'X-Signup-Key',
 			value: 'a-long-random-sign-up-key',
 		});
 		expect(
-			await prepare(
-				workflow,
-				{},
-				{ 'Sign-up Webhook': { httpHeaderAuth: { id: keyId, name: 'Sign-up key' } } },
-			),
+			await prepare(workflow, {
+				credentials: { 'Sign-up Webhook': { httpHeaderAuth: { id: keyId, name: 'Sign-up key' } } },
+			}),
 		).toEqual([]);
 		const key = { 'X-Signup-Key': 'a-long-random-sign-up-key' };
+		const usersNamed = (email: string) =>
+			emu.control.users().filter((user) => user.email === email);
 
 		const person = {
 			email: 'ann.lee@example.com',
@@ -238,16 +591,15 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		};
 		const stranger = await callWebhook(n8n, 'appbuilder-add-user', person);
 		expect(stranger.status).toBe(403);
-		expect(emu.control.users()).toEqual([]);
+		expect(usersNamed(person.email)).toEqual([]);
 
 		const added = await callWebhook(n8n, 'appbuilder-add-user', person, key);
 		expect({ status: added.status, body: JSON.parse(added.body) }).toEqual({
 			status: 201,
 			body: { ok: true, email: 'ann.lee@example.com', message: expect.any(String) },
 		});
-		expect(emu.control.users()).toEqual([
+		expect(usersNamed(person.email)).toEqual([
 			expect.objectContaining({
-				email: 'ann.lee@example.com',
 				name: 'Ann Lee',
 				phone: '5551234567',
 				group: 'Website sign-ups',
@@ -256,42 +608,194 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		]);
 		expect(JSON.stringify(emu.control.requests())).not.toContain('Pa55word!');
 
-		const again = await callWebhook(n8n, 'appbuilder-add-user', person, key);
-		expect(again.status).toBe(422);
-		expect(JSON.parse(again.body)).toEqual({
-			ok: false,
-			error: expect.stringMatching(/already belongs to an app user/),
-		});
-		const broken = await callWebhook(n8n, 'appbuilder-add-user', { ...person, email: '' }, key);
-		expect({ status: broken.status, body: JSON.parse(broken.body) }).toEqual({
-			status: 500,
-			body: { ok: false, error: 'The user could not be added; try again later.' },
-		});
-		expect(emu.control.users()).toHaveLength(1);
+		// The caller's mistakes: 400 with the reason, in the node's words for the API's error.
+		const refusals = [
+			{ request: person, reason: 'This email already belongs to an app user' },
+			{
+				request: { ...person, email: 'ann.lee.2@example.com' },
+				reason: 'This phone number already belongs to another app user',
+			},
+			{
+				request: { ...person, email: 'ann.lee.example.com', phone: '5557654321' },
+				reason: 'The App Builder API says the email is not valid',
+			},
+			{ request: { ...person, email: '' }, reason: 'Email is empty' },
+		];
+		for (const { request, reason } of refusals) {
+			const refused = await callWebhook(n8n, 'appbuilder-add-user', request, key);
+			expect({ status: refused.status, body: JSON.parse(refused.body) }).toEqual({
+				status: 400,
+				body: { ok: false, error: reason },
+			});
+		}
 
-		const executions = await settledExecutions(workflow.id, 3);
-		expect(executions.map((execution) => execution.status)).toEqual([
-			'success',
-			'success',
-			'success',
-		]);
+		// An outage: App Builder answers 500 to every attempt the node makes.
+		emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status: 500, times: 10 });
+		const outage = await callWebhook(
+			n8n,
+			'appbuilder-add-user',
+			{ ...person, email: 'ben.okafor@example.com', phone: '5550001111' },
+			key,
+		);
+		emu.control.clearFaults();
+		expect({ status: outage.status, body: JSON.parse(outage.body) }).toEqual({
+			status: 500,
+			body: {
+				ok: false,
+				error:
+					'The user was not added: App Builder failed or could not be reached. Try again later.',
+			},
+		});
+		expect(emu.control.users().map((user) => user.email)).not.toContain('ben.okafor@example.com');
+		expect(usersNamed(person.email)).toHaveLength(1);
+
+		const executions = await settledExecutions(workflow.id, 6);
+		expect(executions.map((execution) => execution.status)).toEqual(Array(6).fill('success'));
 		const ran = executions.map((execution) =>
 			Object.keys(execution.data.resultData.runData).sort(),
 		);
-		expect(ran).toEqual(
-			expect.arrayContaining([
-				['Add User', 'Respond Added', 'Sign-up Webhook'],
-				['Add User', 'Email Already Registered?', 'Respond Refused', 'Sign-up Webhook'],
-				['Add User', 'Email Already Registered?', 'Respond Failed', 'Sign-up Webhook'],
-			]),
-		);
+		const refusedPath = ['Add User', "Caller's Mistake?", 'Respond Refused', 'Sign-up Webhook'];
+		expect(ran).toEqual([
+			['Add User', 'Respond Added', 'Sign-up Webhook'],
+			refusedPath,
+			refusedPath,
+			refusedPath,
+			refusedPath,
+			['Add User', "Caller's Mistake?", 'Respond Failed', 'Sign-up Webhook'],
+		]);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.apiKey);
 		expect(JSON.stringify(executions)).not.toContain(FIXTURE.accessToken);
+
+		// What the sticky note warns of: the password the caller sent is in the saved executions,
+		expect(JSON.stringify(executions[0])).toContain('Pa55word!');
+		// and what it says to switch off keeps the next one out (Workflow Settings, as the API names them).
+		const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
+		await n8n.api('PUT', `/workflows/${workflow.id}`, {
+			name: stored.name,
+			nodes: stored.nodes,
+			connections: stored.connections,
+			settings: {
+				...stored.settings,
+				saveDataSuccessExecution: 'none',
+				saveExecutionProgress: false,
+			},
+		});
+		const unsaved = await callWebhook(
+			n8n,
+			'appbuilder-add-user',
+			{ ...person, email: 'cleo.ng@example.com', phone: '5552223333', password: 'Not-kept-pa55' },
+			key,
+		);
+		expect(unsaved.status).toBe(201);
+		expect(usersNamed('cleo.ng@example.com')).toHaveLength(1);
+		await sleep(2000);
+		const kept = await n8n.executions(workflow.id);
+		expect(kept).toHaveLength(6);
+		expect(JSON.stringify(kept)).not.toContain('Not-kept-pa55');
+	}, 180_000);
+
+	it('typeform-to-app-user.json: imports whole, leaves only the form and credentials to fill in, adds each sign-up with a generated password that no message shows, and tells a refused sign-up apart from an outage', async () => {
+		const file = 'typeform-to-app-user.json';
+		const workflow = await importExample(file);
+		expect(workflow.nodes.map((node) => node.name)).toEqual(
+			readExample(file).nodes.map((node) => node.name),
+		);
+		expect(await parameterIssues(workflow)).toEqual({ 'Typeform Trigger': ['formId'] });
+		expect(await hiddenParameters(workflow)).toEqual({});
+		// The question titles the sticky note asks for are the keys Add App User reads.
+		const addUser = workflow.nodes.find((node) => node.name === 'Add App User');
+		const notes = workflow.nodes
+			.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => String(node.parameters.content))
+			.join('\n');
+		for (const title of ['Name', 'Email', 'Phone']) {
+			expect(notes).toContain(`**${title}**`);
+			expect(JSON.stringify(addUser?.parameters)).toContain(`$json.${title} }}`);
+		}
+
+		// Typeform's servers cannot reach this n8n: the test posts what the Typeform Trigger would emit.
+		expect(
+			(await prepare(workflow, { feeds: { 'Typeform Trigger': 'typeform-sign-ups' } })).sort(),
+		).toEqual(['Tell the Team: App Builder Unreachable', 'Tell the Team: Sign-up Refused']);
+		const signUp = async (answers: Record<string, string>, count: number) => {
+			const fed = await callWebhook(n8n, 'typeform-sign-ups', answers);
+			expect(fed.status).toBe(200);
+			const executions = await settledExecutions(workflow.id, count);
+			expect(executions).toHaveLength(count);
+			return executions[count - 1];
+		};
+		const slackSteps = ['Tell the Team: Sign-up Refused', 'Tell the Team: App Builder Unreachable'];
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution as n8n's REST API sends it
+		const toldTheTeam = (execution: any) =>
+			Object.fromEntries(
+				slackSteps
+					.map((step) => [step, outputOf(execution, step).map((item) => item.sent.text)])
+					.filter(([, texts]) => texts.length > 0),
+			);
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution as n8n's REST API sends it
+		const passwordOf = (execution: any): string =>
+			outputOf(execution, 'Generate a Password')[0].generatedPassword;
+
+		const ann = { Name: 'Ann Lee', Email: 'ann.typeform@example.com', Phone: '+15551230001' };
+		const added = await signUp(ann, 1);
+		expect(added.status).toBe('success');
+		const password = passwordOf(added);
+		expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
+		expect(emu.control.users().filter((user) => user.email === ann.Email)).toEqual([
+			expect.objectContaining({
+				name: 'Ann Lee',
+				phone: '+15551230001',
+				group: 'Typeform sign-ups',
+				status: '1',
+				passwordType: 'MD5',
+				password: createHash('md5').update(password).digest('hex'),
+			}),
+		]);
+		expect(outputOf(added, 'Add App User')).toEqual([
+			expect.objectContaining({ email: ann.Email }),
+		]);
+		expect(toldTheTeam(added)).toEqual({});
+
+		// The same email again: App Builder refuses it, and the team is told who and why.
+		const again = await signUp({ ...ann, Phone: '+15551230002' }, 2);
+		expect(toldTheTeam(again)).toEqual({
+			'Tell the Team: Sign-up Refused': [
+				`:no_entry: Ann Lee (${ann.Email}) could not be added to the app: This email already belongs to an app user.`,
+			],
+		});
+
+		// An outage: App Builder answers 500 to every attempt.
+		emu.control.injectFault({ endpoint: 'addUser', kind: 'status', status: 500, times: 10 });
+		const ben = { Name: 'Ben Okafor', Email: 'ben.typeform@example.com', Phone: '+15551230003' };
+		const outage = await signUp(ben, 3);
+		emu.control.clearFaults();
+		expect(toldTheTeam(outage)).toEqual({
+			'Tell the Team: App Builder Unreachable': [
+				expect.stringMatching(
+					/^:warning: App Builder is unreachable, the sign-up will need to be added by hand: Ben Okafor, ben\.typeform@example\.com, \+15551230003\.\nWhat failed: The App Builder API had an internal error/,
+				),
+			],
+		});
+		expect(emu.control.users().map((user) => user.email)).not.toContain(ben.Email);
+
+		const runs = [added, again, outage];
+		expect(runs.map((run) => run.status)).toEqual(['success', 'success', 'success']);
+		// Each generated password reached App Builder only as its hash, and no message shows one.
+		const passwords = runs.map(passwordOf);
+		expect(new Set(passwords).size).toBe(3);
+		const requests = JSON.stringify(emu.control.requests());
+		const messages = JSON.stringify(runs.map(toldTheTeam));
+		for (const generated of passwords) {
+			expect(requests).not.toContain(generated);
+			expect(messages).not.toContain(generated);
+		}
+		await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
 	}, 180_000);
 
 	it('quiet-form-alert.json: as the error workflow of a lead workflow, tells the team once per quiet spell that the form went quiet, naming it; a lead ends the spell, and the next spell is told again', async () => {
 		const alerts = await importExample('quiet-form-alert.json');
 		expect(await parameterIssues(alerts)).toEqual({});
+		expect(await hiddenParameters(alerts)).toEqual({});
 		expect((await prepare(alerts)).sort()).toEqual([
 			'Email the Failure',
 			'Tell the Team a Form Went Quiet',
@@ -350,4 +854,36 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		expect(JSON.stringify(received)).toContain(lead._id);
 		expect(JSON.stringify(second)).not.toContain(FIXTURE.accessToken);
 	}, 420_000);
+
+	it('a lead workflow unpublished for a while: the leads that arrived meanwhile come out at its next publishing, all in one execution, oldest first', async () => {
+		const form = addApp('7000005', 'formbuilder_7005_1', 'Waiting List');
+		const workflowId = await n8n.createWorkflow({
+			...newInquiryWorkflow(credential, form),
+			name: 'Leads while unpublished',
+		});
+		const before = formReads(form.pageId);
+		await n8n.activate(workflowId);
+		await waitForReads(form.pageId, before, 1);
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+		const whileUnpublished = formReads(form.pageId);
+
+		const leads = [4, 5, 6].map((index) =>
+			emu.control.addInquiry({ ...form, fields: demoLeadFields(index) }),
+		);
+		expect(await n8n.executions(workflowId)).toEqual([]);
+		expect(formReads(form.pageId)).toBe(whileUnpublished);
+
+		const publishedAt = Date.now();
+		await n8n.activate(workflowId);
+		await waitForReads(form.pageId, whileUnpublished, 1);
+		const executions = await settledExecutions(workflowId, 1);
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(executions.map((execution) => execution.status)).toEqual(['success']);
+		expect(outputOf(executions[0], 'New Inquiry').map((item) => item.inquiryId)).toEqual(
+			leads.map((lead) => lead._id),
+		);
+		// The poll n8n runs as it publishes the workflow, not the next minute's.
+		expect(Date.parse(executions[0].startedAt) - publishedAt).toBeLessThan(15_000);
+	}, 180_000);
 });
