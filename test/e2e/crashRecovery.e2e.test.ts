@@ -1,6 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
@@ -31,11 +30,12 @@ import {
 	type DurableAim,
 	type HeldCommit,
 } from './durableCursors';
-import { N8nInstance, packPackage } from './n8nInstance';
+import { N8nInstance } from './n8nInstance';
 import { N8N_VERSIONS } from './n8nVersions';
 import { startQueueServices } from './queueServices';
+import type { Emulator } from '../support/useEmulator';
+import { packedTarball } from './useRealN8n';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 type Random = ReturnType<typeof seededRandom>;
 
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
@@ -210,7 +210,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 
 	beforeAll(() => {
 		console.log(`crash suite seed: ${SEED} (replay with CRASH_SEED=${SEED})`);
-		tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
+		tarball = packedTarball();
 	}, 300_000);
 
 	beforeEach(async () => {

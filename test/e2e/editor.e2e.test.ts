@@ -1,12 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { FIXTURE } from '../emulator';
 import { CHROMIUM_ARGS, ensureChromium } from './browser';
-import { N8nInstance, OWNER, packPackage } from './n8nInstance';
+import { OWNER } from './n8nInstance';
+import { useRealN8n } from './useRealN8n';
 import {
 	APP_BUILDER_TOOL,
 	APP_BUILDER_TRIGGER,
@@ -15,8 +15,6 @@ import {
 	newInquiryWorkflow,
 	userLifecycleWorkflow,
 } from './workflows';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 // The README's pictures are refreshed only on request, so a test run leaves the tree clean.
 const SCREENSHOTS = resolve(
@@ -48,8 +46,6 @@ async function settled(target: Locator): Promise<void> {
 }
 
 describe('the n8n editor with the package installed', () => {
-	let emu: Emulator;
-	let n8n: N8nInstance;
 	let browser: Browser;
 	let page: Page;
 	let triggerWorkflowId: string;
@@ -60,105 +56,97 @@ describe('the n8n editor with the package installed', () => {
 	let firstLeadWorkflowId: string;
 	const packageErrors: string[] = [];
 
-	beforeAll(async () => {
-		const executablePath = ensureChromium();
-		emu = await startEmulator({ seed: 'demo' });
-		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
-		n8n = await N8nInstance.start({ packageTarball: tarball });
-		const credentialId = await n8n.createCredential(
-			'App Builder account',
-			'appBuilderApi',
-			credentialDataFor(emu),
-		);
-		const credential = { id: credentialId, name: 'App Builder account' };
-		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
-		triggerWorkflowId = await n8n.createWorkflow({
-			...newInquiryWorkflow(credential, form),
-			name: 'New lead from Contact Us',
-		});
-		actionWorkflowId = await n8n.createWorkflow({
-			...userLifecycleWorkflow(credential, form),
-			name: 'Give new customers an app account',
-		});
-		toolWorkflowId = await n8n.createWorkflow(
-			mcpToolWorkflow(credential, form, 'appbuilder-tools'),
-		);
-		// The README's first lead workflow only renders, so its Slack credential holds a dummy token.
-		const slackCredentialId = await n8n.createCredential('Slack account', 'slackApi', {
-			accessToken: 'dummy-slack-token',
-		});
-		firstLeadWorkflowId = await n8n.createWorkflow(
-			firstLeadWorkflow(credential, { id: slackCredentialId, name: 'Slack account' }, form),
-		);
-		const trigger = newInquiryWorkflow(credential, form);
-		allFormsWorkflowId = await n8n.createWorkflow({
-			...trigger,
-			name: 'Every lead of the app',
-			nodes: trigger.nodes.map((node) => {
-				if (node.name !== 'New Inquiry') return node;
-				const parameters: Record<string, unknown> = {
-					...node.parameters,
-					watch: 'allForms',
-					options: {
-						firstPoll: 'since',
-						firstPollSince: '2026-11-01T00:00:00',
-						maxItemsPerPoll: 500,
-						errorAfterPolls: 3,
-						errorAfterMinutes: 15,
-					},
-				};
-				delete parameters.pageId;
-				return { ...node, name: 'New Lead', parameters };
-			}),
-			connections: { 'New Lead': trigger.connections['New Inquiry'] },
-		});
+	const real = useRealN8n({
+		emulator: { seed: 'demo' },
+		async setUp({ n8n, credential }) {
+			const executablePath = ensureChromium();
+			const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
+			triggerWorkflowId = await n8n.createWorkflow({
+				...newInquiryWorkflow(credential, form),
+				name: 'New lead from Contact Us',
+			});
+			actionWorkflowId = await n8n.createWorkflow({
+				...userLifecycleWorkflow(credential, form),
+				name: 'Give new customers an app account',
+			});
+			toolWorkflowId = await n8n.createWorkflow(
+				mcpToolWorkflow(credential, form, 'appbuilder-tools'),
+			);
+			// The README's first lead workflow only renders, so its Slack credential holds a dummy token.
+			const slackCredentialId = await n8n.createCredential('Slack account', 'slackApi', {
+				accessToken: 'dummy-slack-token',
+			});
+			firstLeadWorkflowId = await n8n.createWorkflow(
+				firstLeadWorkflow(credential, { id: slackCredentialId, name: 'Slack account' }, form),
+			);
+			const trigger = newInquiryWorkflow(credential, form);
+			allFormsWorkflowId = await n8n.createWorkflow({
+				...trigger,
+				name: 'Every lead of the app',
+				nodes: trigger.nodes.map((node) => {
+					if (node.name !== 'New Inquiry') return node;
+					const parameters: Record<string, unknown> = {
+						...node.parameters,
+						watch: 'allForms',
+						options: {
+							firstPoll: 'since',
+							firstPollSince: '2026-11-01T00:00:00',
+							maxItemsPerPoll: 500,
+							errorAfterPolls: 3,
+							errorAfterMinutes: 15,
+						},
+					};
+					delete parameters.pageId;
+					return { ...node, name: 'New Lead', parameters };
+				}),
+				connections: { 'New Lead': trigger.connections['New Inquiry'] },
+			});
 
-		// Saved with a Since date but On First Poll left at Only New Leads: Since is not shown, and the trigger runs.
-		sinceHiddenWorkflowId = await n8n.createWorkflow({
-			...trigger,
-			name: 'New lead, Since left over',
-			nodes: trigger.nodes.map((node) =>
-				node.name === 'New Inquiry'
-					? {
-							...node,
-							parameters: {
-								...node.parameters,
-								options: { firstPoll: 'none', firstPollSince: '2026-11-01T00:00:00' },
-							},
-						}
-					: node,
-			),
-		});
+			// Saved with a Since date but On First Poll left at Only New Leads: Since is not shown, and the trigger runs.
+			sinceHiddenWorkflowId = await n8n.createWorkflow({
+				...trigger,
+				name: 'New lead, Since left over',
+				nodes: trigger.nodes.map((node) =>
+					node.name === 'New Inquiry'
+						? {
+								...node,
+								parameters: {
+									...node.parameters,
+									options: { firstPoll: 'none', firstPollSince: '2026-11-01T00:00:00' },
+								},
+							}
+						: node,
+				),
+			});
 
-		browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-		page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
-		const record = (text: string) => {
-			if (/app ?builder|appbuilder/i.test(text)) packageErrors.push(text);
-		};
-		page.on('console', (message) => {
-			if (message.type() === 'error') record(message.text());
-		});
-		page.on('pageerror', (error) => record(`${error.message}\n${error.stack ?? ''}`));
-		mkdirSync(SCREENSHOTS, { recursive: true });
+			browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+			page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+			const record = (text: string) => {
+				if (/app ?builder|appbuilder/i.test(text)) packageErrors.push(text);
+			};
+			page.on('console', (message) => {
+				if (message.type() === 'error') record(message.text());
+			});
+			page.on('pageerror', (error) => record(`${error.message}\n${error.stack ?? ''}`));
+			mkdirSync(SCREENSHOTS, { recursive: true });
 
-		await page.goto(`${n8n.url}/signin`);
-		await page.fill('input[name="emailOrLdapLoginId"]', OWNER.email);
-		await page.fill('input[name="password"]', OWNER.password);
-		await page.click('[data-test-id="form-submit-button"]');
-		await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
-	}, 600_000);
-
-	afterAll(async () => {
-		await browser?.close();
-		await n8n?.destroy();
-		await emu?.close();
-	}, 60_000);
+			await page.goto(`${n8n.url}/signin`);
+			await page.fill('input[name="emailOrLdapLoginId"]', OWNER.email);
+			await page.fill('input[name="password"]', OWNER.password);
+			await page.click('[data-test-id="form-submit-button"]');
+			await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 60_000 });
+		},
+		async teardown() {
+			await browser?.close();
+		},
+	});
 
 	afterEach(() => {
 		expect(packageErrors).toEqual([]);
 	});
 
 	it('shows the trigger workflow and fetches a flattened test event', async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${triggerWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 
@@ -177,6 +165,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it("shows the trigger's parameters watching every form of the app", async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${allFormsWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
@@ -200,6 +189,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it('shows Since only when On First Poll is Send Leads Since a Date; a trigger saved with Since set still loads and fetches its test event', async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${sinceHiddenWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		await page.locator('[data-test-id="canvas-node"]').first().dblclick();
@@ -221,6 +211,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it('finds App Builder by search, with its three actions and two triggers', async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		await page.locator('[data-test-id="node-creator-plus-button"]').click();
@@ -249,6 +240,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it("opens each operation's parameters", async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
 		for (const [node, fields] of [
 			['Add User', ['Email', 'Password Format', 'Phone', 'Additional Fields']],
@@ -264,6 +256,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it('shows App Builder as three tools connected to an MCP Server Trigger', async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${toolWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		const tools = page.locator(
@@ -285,6 +278,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it("shows the README's first lead workflow: App Builder Trigger connected to Slack", async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${firstLeadWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		await expectCount(page.locator('[data-test-id="canvas-node"]'), 2);
@@ -306,6 +300,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it('opens the credential form, whose test passes against the emulator', async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Add User' }).first().dblclick();
 		await page.locator('[data-test-id="credential-edit-button"]').first().click();
@@ -318,6 +313,7 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it('opens a new credential form with the default Web Service Base URL, as the README shows it', async () => {
+		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${actionWorkflowId}`);
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Add User' }).first().dblclick();
 		await page.locator('[data-test-id="node-credentials-select"]').first().click();

@@ -1,7 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import {
@@ -11,16 +10,15 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
-import { N8nInstance, packPackage } from './n8nInstance';
+import { useRealN8n } from './useRealN8n';
 import { N8N_VERSIONS } from './n8nVersions';
 import { FOUR_POLLS_A_MINUTE } from './durableCursors';
 import { callWebhook, waitForPolls } from './scenarios';
 import { newInquiryWorkflow } from './workflows';
 import { sleep } from '../support/sleep';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Workflow {
 	id: string;
 	name: string;
@@ -67,26 +65,7 @@ const readExample = (file: string): Omit<Workflow, 'id'> =>
  * events come from a third-party service fed by the test.
  */
 describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
-	let emu: Emulator;
-	let n8n: N8nInstance;
-	let credential: { id: string; name: string };
-
-	beforeAll(async () => {
-		emu = await startEmulator();
-		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
-		n8n = await N8nInstance.start({ version: N8N_VERSION, packageTarball: tarball });
-		const id = await n8n.createCredential(
-			'App Builder account',
-			'appBuilderApi',
-			credentialDataFor(emu),
-		);
-		credential = { id, name: 'App Builder account' };
-	}, 600_000);
-
-	afterAll(async () => {
-		if (n8n) await n8n.destroy();
-		if (emu) await emu.close();
-	}, 60_000);
+	const real = useRealN8n({ version: N8N_VERSION });
 
 	/**
 	 * Creates a workflow from an example file as it is, the way the editor's
@@ -94,12 +73,14 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	 * n8n's public API, whose schema refuses any field a workflow cannot hold.
 	 */
 	async function importExample(file: string): Promise<Workflow> {
+		const { n8n } = real();
 		const id = await n8n.createWorkflow(readExample(file));
 		return await n8n.api('GET', `/workflows/${id}`);
 	}
 
 	/** The type descriptions n8n's editor works with, one per node of the workflow. */
 	async function descriptionsOf(workflow: Workflow): Promise<INodeTypeDescription[]> {
+		const { n8n } = real();
 		const descriptions: INodeTypeDescription[] = await n8n.rest('POST', '/rest/node-types', {
 			nodeInfos: workflow.nodes.map((node) => ({ name: node.type, version: node.typeVersion })),
 		});
@@ -165,6 +146,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	/** The workflow's executions once `count` of them are saved and done: Respond to Webhook answers before its execution ends. */
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- executions as n8n's REST API sends them; the assertions check their shape
 	async function settledExecutions(workflowId: string, count: number): Promise<any[]> {
+		const { n8n } = real();
 		const deadline = Date.now() + 30_000;
 		for (;;) {
 			const executions = await n8n.executions(workflowId);
@@ -183,6 +165,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	 */
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an execution as n8n's public API sends it
 	async function executeFrom(workflowId: string, trigger: string): Promise<any> {
+		const { n8n } = real();
 		const { executionId } = await n8n.rest('POST', `/rest/workflows/${workflowId}/run`, {
 			triggerToStartFrom: { name: trigger },
 		});
@@ -196,8 +179,8 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 
 	/** Requests that read a form's inquiries (the trigger's polls, Get Many) so far. */
 	const formReads = (pageId: string): number =>
-		emu.control
-			.requests()
+		real()
+			.emu.control.requests()
 			.filter(
 				(request) =>
 					request.path === FORM_BUILDER_API &&
@@ -218,6 +201,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 
 	/** An app of the emulator's account with one form of its own, so that a test reads only its own leads. */
 	function addApp(appId: string, pageId: string, pageName: string) {
+		const { emu } = real();
 		emu.control.addApp({ appId, accessToken: FIXTURE.accessToken, pages: [{ pageId, pageName }] });
 		return { appId, pageId, pageName };
 	}
@@ -305,6 +289,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	 * replaced.
 	 */
 	async function prepare(workflow: Workflow, preparation: Preparation = {}): Promise<string[]> {
+		const { n8n, credential } = real();
 		const { parameters = {}, credentials = {}, feeds = {}, add } = preparation;
 		const swapped: string[] = [];
 		const connections: Record<string, unknown> = {
@@ -350,6 +335,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		);
 
 	it('lead-to-slack-and-sheet.json: imports whole, leaves only the form, sheet and credentials to fill in, sends each new lead to both Slack and the sheet with its fields mapped, and resends the leads of the last 7 days when run by hand', async () => {
+		const { emu, n8n } = real();
 		const file = 'lead-to-slack-and-sheet.json';
 		const workflow = await importExample(file);
 		expect(workflow.nodes.map((node) => node.name)).toEqual(
@@ -508,6 +494,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	}, 300_000);
 
 	it('new-lead-routing.json: imports whole, leaves only the form, sheet and credentials to fill in, and routes each new lead by its budget', async () => {
+		const { emu, n8n } = real();
 		const workflow = await importExample('new-lead-routing.json');
 		expect(workflow.nodes.map((node) => node.name)).toEqual(
 			readExample('new-lead-routing.json').nodes.map((node) => node.name),
@@ -567,6 +554,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	}, 300_000);
 
 	it('webhook-add-user.json: imports whole, refuses a caller without its header key, adds the user the webhook names and answers 201, answers 400 with the API’s reason for the caller’s mistakes, and 500 only when App Builder fails', async () => {
+		const { emu, n8n } = real();
 		const workflow = await importExample('webhook-add-user.json');
 		expect(await parameterIssues(workflow)).toEqual({});
 		expect(await hiddenParameters(workflow)).toEqual({});
@@ -695,6 +683,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	}, 180_000);
 
 	it('typeform-to-app-user.json: imports whole, leaves only the form and credentials to fill in, adds each sign-up with a generated password that no message shows, and tells a refused sign-up apart from an outage', async () => {
+		const { emu, n8n } = real();
 		const file = 'typeform-to-app-user.json';
 		const workflow = await importExample(file);
 		expect(workflow.nodes.map((node) => node.name)).toEqual(
@@ -793,6 +782,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	}, 180_000);
 
 	it('quiet-form-alert.json: as the error workflow of a lead workflow, tells the team once per quiet spell that the form went quiet, naming it; a lead ends the spell, and the next spell is told again', async () => {
+		const { emu, n8n, credential } = real();
 		const alerts = await importExample('quiet-form-alert.json');
 		expect(await parameterIssues(alerts)).toEqual({});
 		expect(await hiddenParameters(alerts)).toEqual({});
@@ -856,6 +846,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 	}, 420_000);
 
 	it('a lead workflow unpublished for a while: the leads that arrived meanwhile come out at its next publishing, all in one execution, oldest first', async () => {
+		const { emu, n8n, credential } = real();
 		const form = addApp('7000005', 'formbuilder_7005_1', 'Waiting List');
 		const workflowId = await n8n.createWorkflow({
 			...newInquiryWorkflow(credential, form),

@@ -2,9 +2,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
-import type { startEmulator } from '../emulator';
 import { newInquiryWorkflow } from './workflows';
 import { sleep } from '../support/sleep';
+import type { Emulator } from '../support/useEmulator';
 
 /**
  * Tools for the crash suite: a seeded random generator (a failing run is
@@ -12,8 +12,6 @@ import { sleep } from '../support/sleep';
  * (as a container's death would), a look at the emulator's poll log, and
  * the inquiries an n8n execution carries whether it finished or not.
  */
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 export const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 

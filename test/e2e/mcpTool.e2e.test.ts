@@ -1,8 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (built-in modules); it prints its progress and figures */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
+/* eslint-disable no-console -- it prints its progress and figures */
 import { Client } from '@modelcontextprotocol/sdk/client/index';
 import {
 	StreamableHTTPClientTransport,
@@ -10,14 +6,12 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { FIXTURE } from '../emulator';
 import { demoLeadFields } from '../emulator/fixtures';
-import { N8nInstance, packPackage } from './n8nInstance';
+import { useRealN8n } from './useRealN8n';
 import { N8N_VERSIONS } from './n8nVersions';
 import { mcpAcrossFormsWorkflow, mcpToolWorkflow } from './workflows';
 import { sleep } from '../support/sleep';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 const MCP_PATH = 'appbuilder-tools';
 const INQUIRIES = 25;
@@ -71,10 +65,7 @@ function expectNoSecret(text: string): void {
  * endpoint n8n serves, with the emulator behind the node.
  */
 describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => {
-	let emu: Emulator;
-	let n8n: N8nInstance;
 	let mcpUrl: URL;
-	let credential: { id: string; name: string };
 	let transport: StreamableHTTPClientTransport | undefined;
 	let mcp: Client;
 	let tools: Tool[];
@@ -89,44 +80,31 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	const callTool = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
 		(await mcp.callTool({ name, arguments: args })) as CallToolResult;
 
-	beforeAll(async () => {
-		emu = await startEmulator();
-		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
+	const real = useRealN8n({
 		// No setting is needed: n8n 2.x offers a community node that declares usableAsTool as a tool as it is.
-		n8n = await N8nInstance.start({ packageTarball: tarball });
-		const credentialId = await n8n.createCredential(
-			'App Builder (emulator)',
-			'appBuilderApi',
-			credentialDataFor(emu),
-		);
-		credential = { id: credentialId, name: 'App Builder (emulator)' };
-		const start = Date.parse('2026-02-01T09:00:00Z');
-		for (let i = 0; i < INQUIRIES; i++) {
-			emu.control.addInquiry({
-				appId: FIXTURE.appId,
-				pageId: FIXTURE.formPageId,
-				fields: demoLeadFields(i),
-				addedon: start + i * 3_600_000,
-			});
-		}
-		const workflowId = await n8n.createWorkflow(
-			mcpToolWorkflow(
-				{ id: credentialId, name: 'App Builder (emulator)' },
-				{ appId: FIXTURE.appId },
-				MCP_PATH,
-			),
-		);
-		await n8n.activate(workflowId);
-		mcpUrl = new URL(`${n8n.url}/mcp/${MCP_PATH}`);
-	}, 600_000);
-
-	afterAll(async () => {
+		credential: { name: 'App Builder (emulator)' },
+		async setUp({ emu, n8n, credential }) {
+			const start = Date.parse('2026-02-01T09:00:00Z');
+			for (let i = 0; i < INQUIRIES; i++) {
+				emu.control.addInquiry({
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+					fields: demoLeadFields(i),
+					addedon: start + i * 3_600_000,
+				});
+			}
+			const workflowId = await n8n.createWorkflow(
+				mcpToolWorkflow(credential, { appId: FIXTURE.appId }, MCP_PATH),
+			);
+			await n8n.activate(workflowId);
+			mcpUrl = new URL(`${n8n.url}/mcp/${MCP_PATH}`);
+		},
 		// Ends the session on n8n (DELETE), as an MCP client leaving should.
-		await transport?.terminateSession().catch(() => undefined);
-		await mcp?.close().catch(() => undefined);
-		if (n8n) await n8n.destroy();
-		if (emu) await emu.close();
-	}, 60_000);
+		async teardown() {
+			await transport?.terminateSession().catch(() => undefined);
+			await mcp?.close().catch(() => undefined);
+		},
+	});
 
 	it('initialize: n8n answers as an MCP server that offers tools', async () => {
 		({ client: mcp, transport } = await connect(mcpUrl));
@@ -168,6 +146,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	});
 
 	it('tools/call Add app user: the user exists in the App Builder API afterwards', async () => {
+		const { emu } = real();
 		const result = await callTool('Add_app_user', {
 			email: 'ana.lima@example.com',
 			name: 'Ana Lima',
@@ -193,6 +172,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	});
 
 	it('tools/call Update app user: the API holds the changed name, phone and group', async () => {
+		const { emu } = real();
 		const result = await callTool('Update_app_user', {
 			email: 'ana.lima@example.com',
 			name: 'Ana Lima Souza',
@@ -215,6 +195,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	});
 
 	it('tools/call Get form inquiries: the 20 newest inquiries, flattened, in a compact answer', async () => {
+		const { emu } = real();
 		emu.control.clearRequests();
 		const result = await callTool('Get_form_inquiries', { formId: FIXTURE.formPageId });
 		expect(result.isError).toBeUndefined();
@@ -274,6 +255,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	});
 
 	it("tools/call with a form name instead of its ID: an error result naming the ID's shape, with no secret", async () => {
+		const { emu } = real();
 		emu.control.clearRequests();
 		const result = await callTool('Get_form_inquiries', { formId: 'Contact Us' });
 		const text = textOf(result);
@@ -286,6 +268,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 	});
 
 	it('tools/call across every form: "which leads came in since ...?" answered from all forms, newest first', async () => {
+		const { emu, n8n, credential } = real();
 		const start = Date.parse('2026-02-01T09:00:00Z');
 		const hour = 3_600_000;
 		for (const [index, offset] of [20.5, 21.5, 22.5].entries()) {

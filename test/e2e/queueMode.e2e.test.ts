@@ -1,15 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
-import { N8nInstance, packPackage } from './n8nInstance';
+import { FIXTURE } from '../emulator';
+import type { N8nInstance } from './n8nInstance';
+import { useRealN8n } from './useRealN8n';
 import { startQueueServices } from './queueServices';
 import { emittedIds, waitForPolls } from './scenarios';
 import { newInquiryWorkflow } from './workflows';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
 /**
  * n8n's queue mode, its way to scale past one machine: the main instance
@@ -17,37 +11,34 @@ type Emulator = Awaited<ReturnType<typeof startEmulator>>;
  * them. Every inquiry is processed exactly once, by the worker.
  */
 describe('the trigger in n8n queue mode (main + worker, PostgreSQL, Redis)', () => {
-	let emu: Emulator;
 	let services: Awaited<ReturnType<typeof startQueueServices>>;
-	let n8n: N8nInstance;
 	let worker: Awaited<ReturnType<N8nInstance['startWorker']>>;
 
 	beforeAll(async () => {
-		emu = await startEmulator();
 		services = await startQueueServices();
-		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
-		n8n = await N8nInstance.start({ packageTarball: tarball, env: services.env });
-		worker = await n8n.startWorker();
-	}, 600_000);
+	}, 300_000);
 
+	const real = useRealN8n({
+		credential: { name: 'App Builder (emulator)' },
+		env: () => services.env,
+		async setUp({ n8n }) {
+			worker = await n8n.startWorker();
+		},
+		async teardown() {
+			await worker?.stop();
+		},
+	});
+
+	// After n8n has stopped (hooks run in the order declared).
 	afterAll(async () => {
-		await worker?.stop();
-		await n8n?.destroy();
 		await services?.stop();
-		await emu?.close();
-	}, 120_000);
+	}, 60_000);
 
 	it('processes each new inquiry exactly once, on the worker', async () => {
+		const { emu, n8n, credential } = real();
 		const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
-		const id = await n8n.createCredential(
-			'App Builder (emulator)',
-			'appBuilderApi',
-			credentialDataFor(emu),
-		);
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 60_000 });
-		const workflowId = await n8n.createWorkflow(
-			newInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form),
-		);
+		const workflowId = await n8n.createWorkflow(newInquiryWorkflow(credential, form));
 		await n8n.activate(workflowId);
 		await waitForPolls(emu, 1);
 

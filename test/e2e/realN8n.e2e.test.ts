@@ -1,10 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- n8n Cloud's limits are for nodes; this runs on Node itself (process) */
 
-import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
-import { N8nInstance, packPackage } from './n8nInstance';
+import { FIXTURE } from '../emulator';
+import { useRealN8n } from './useRealN8n';
 import { N8N_VERSIONS } from './n8nVersions';
 import { callWebhook, checkUserLifecycle, emittedIds, waitForPolls } from './scenarios';
 import {
@@ -17,8 +14,6 @@ import {
 } from './triggerScheduling';
 import { connectCallWorkflow, newInquiryWorkflow } from './workflows';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
-
 const N8N_VERSION = process.env.E2E_N8N_VERSION ?? N8N_VERSIONS.newest;
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 
@@ -27,32 +22,18 @@ const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
  * community packages, workflows run through n8n itself against the emulator.
  */
 describe(`the package in a real n8n ${N8N_VERSION}`, () => {
-	let emu: Emulator;
-	let n8n: N8nInstance;
-	let credential: { id: string; name: string };
-
-	beforeAll(async () => {
-		emu = await startEmulator();
-		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-pack-')));
-		n8n = await N8nInstance.start({ version: N8N_VERSION, packageTarball: tarball });
-		const id = await n8n.createCredential(
-			'App Builder (emulator)',
-			'appBuilderApi',
-			credentialDataFor(emu, { connect: true }),
-		);
-		credential = { id, name: 'App Builder (emulator)' };
-	}, 600_000);
-
-	afterAll(async () => {
-		if (n8n) await n8n.destroy();
-		if (emu) await emu.close();
-	}, 60_000);
+	const real = useRealN8n({
+		version: N8N_VERSION,
+		credential: { name: 'App Builder (emulator)', connect: true },
+	});
 
 	it("A: adds, updates and reads through n8n; a duplicate email ends in the node's clear error", async () => {
+		const { emu, n8n, credential } = real();
 		await checkUserLifecycle(n8n, emu, credential);
 	}, 180_000);
 
 	it('B: each new inquiry starts exactly one execution, also across a restart of n8n', async () => {
+		const { emu, n8n, credential } = real();
 		emu.control.addInquiry({ ...form, addedon: Date.now() - 3_600_000 });
 		const workflowId = await n8n.createWorkflow(newInquiryWorkflow(credential, form));
 		await n8n.activate(workflowId);
@@ -85,6 +66,7 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 	}, 300_000);
 
 	it('D, E, F, G, H, I side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once, a quiet form is reported once, not by the poll that brings a late lead', async () => {
+		const { n8n } = real();
 		const outcomes = await Promise.allSettled([
 			overlappingPolls(n8n),
 			renamedTrigger(n8n),
@@ -102,6 +84,7 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 	}, 900_000);
 
 	it('C: the HTTP Request node refreshes the Connect token after expiry, and n8n stores the rotated refresh token', async () => {
+		const { emu, n8n, credential } = real();
 		const workflowId = await n8n.createWorkflow(
 			connectCallWorkflow(credential, `${emu.connectUrl}/v1/profile`),
 		);

@@ -1,9 +1,8 @@
-import { FIXTURE, type startEmulator } from '../emulator';
+import { FIXTURE } from '../emulator';
 import type { N8nInstance } from './n8nInstance';
 import { userLifecycleWorkflow } from './workflows';
 import { sleep } from '../support/sleep';
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+import type { Emulator } from '../support/useEmulator';
 
 /** Calls a production webhook; n8n registers it a moment after activation, so a 404 is retried briefly. */
 export async function callWebhook(

@@ -2,8 +2,8 @@ import { credentialDataFor, FIXTURE, startEmulator } from '../emulator';
 import type { N8nInstance } from './n8nInstance';
 import { newInquiryWorkflow } from './workflows';
 import { sleep } from '../support/sleep';
+import type { Emulator } from '../support/useEmulator';
 
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 interface Execution {
 	id: string;
 	status: string;

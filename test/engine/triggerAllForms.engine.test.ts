@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { TriggerPosition } from '../../nodes/AppBuilder/trigger/saved/position';
 import { FIXTURE } from '../emulator';
-import { appBuilderCredentials, pollAppBuilderTrigger } from '../support/appBuilderRuns';
+import { triggerWorkflow } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 
@@ -17,7 +17,6 @@ import { submitLead } from '../support/submitLead';
 describe('App Builder Trigger watching every form of an app, in the n8n engine', () => {
 	const emu = useEmulator();
 	const T0 = Date.parse('2026-07-01T08:00:00Z');
-	let workflowCount = 0;
 
 	const FORMS = {
 		contact: { pageId: 'formbuilder_1001_1', pageName: 'Contact Us' },
@@ -44,33 +43,12 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			? result[0].map((item) => `${String(item.json.formName)} ${String(item.json.pageId)}`)
 			: [];
 
-	const makeTrigger = (options: IDataObject = {}, extra: { pollBudgetMs?: number } = {}) => {
-		const workflowId = `all-forms-${++workflowCount}`;
-		const credentials = appBuilderCredentials(emu());
-		let saved: IDataObject = {};
-		const parameters = {
-			event: 'new',
-			appId: FIXTURE.appId,
-			watch: 'allForms',
-			simplify: true,
-			options,
-		};
-		return {
-			get saved() {
-				return saved;
-			},
-			async poll(mode: 'trigger' | 'manual' = 'trigger') {
-				const outcome = await pollAppBuilderTrigger(credentials, parameters, {
-					workflowId,
-					workflowStaticData: JSON.parse(JSON.stringify(saved)),
-					mode,
-					...extra,
-				});
-				if (mode === 'trigger') saved = outcome.workflowStaticData;
-				return outcome;
-			},
-		};
-	};
+	const makeTrigger = (options: IDataObject = {}, extra: { pollBudgetMs?: number } = {}) =>
+		triggerWorkflow(
+			emu(),
+			{ event: 'new', appId: FIXTURE.appId, watch: 'allForms', simplify: true, options },
+			extra,
+		);
 	// Stored once, in the workflow's global static data under the node's ID ("trigger" in these runs).
 	const position = (saved: IDataObject) =>
 		((saved.global as IDataObject)['appBuilderTrigger:trigger'] as IDataObject)
@@ -244,7 +222,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		submit('booking', 'Newest', T0 + 5000);
 		submit('quote', 'Middle', T0 + 2000);
 		const trigger = makeTrigger();
-		const sample = await trigger.poll('manual');
+		const sample = await trigger.poll({ mode: 'manual' });
 		expect(sample.error).toBeUndefined();
 		expect(sample.result?.[0][0].json).toMatchObject({
 			name: 'Newest',
@@ -262,27 +240,25 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			submit('contact', 'At The Date', since);
 			submit('contact', 'After', since + 1000);
 			submit('contact', 'Latest', T0);
-			const credentials = appBuilderCredentials(emu());
-			let saved: IDataObject = {};
-			const poll = async () => {
-				const outcome = await pollAppBuilderTrigger(
-					credentials,
-					{
-						event: 'new',
-						appId: FIXTURE.appId,
-						watch: 'form',
-						pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId },
-						simplify: true,
-						options: {
-							firstPoll: 'since',
-							firstPollSince: new Date(since).toISOString(),
-							maxItemsPerPoll: 2,
-						},
+			const trigger = triggerWorkflow(
+				emu(),
+				{
+					event: 'new',
+					appId: FIXTURE.appId,
+					watch: 'form',
+					pageId: { __rl: true, mode: 'id', value: FORMS.contact.pageId },
+					simplify: true,
+					options: {
+						firstPoll: 'since',
+						firstPollSince: new Date(since).toISOString(),
+						maxItemsPerPoll: 2,
 					},
-					{ workflowId: 'since-one-form', workflowStaticData: JSON.parse(JSON.stringify(saved)) },
-				);
+				},
+				{ workflowId: 'since-one-form' },
+			);
+			const poll = async () => {
+				const outcome = await trigger.poll();
 				expect(outcome.error).toBeUndefined();
-				saved = outcome.workflowStaticData;
 				return names(outcome.result);
 			};
 			expect(await poll()).toEqual(['At The Date', 'After']);
@@ -493,22 +469,13 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			listForms('contact', 'quote');
 			submit('contact', 'Contact Since', since + 1000);
 			submit('quote', 'Quote Since', since + 2000);
-			const credentials = appBuilderCredentials(emu());
-			let saved: IDataObject = {};
+			const options = { firstPoll: 'since', firstPollSince: new Date(since).toISOString() };
+			const trigger = triggerWorkflow(emu(), {}, { workflowId: 'watch-switch' });
 			const poll = async (watch: IDataObject) => {
-				const outcome = await pollAppBuilderTrigger(
-					credentials,
-					{
-						event: 'new',
-						appId: FIXTURE.appId,
-						...watch,
-						simplify: true,
-						options: { firstPoll: 'since', firstPollSince: new Date(since).toISOString() },
-					},
-					{ workflowId: 'watch-switch', workflowStaticData: JSON.parse(JSON.stringify(saved)) },
-				);
+				const outcome = await trigger.poll({
+					parameters: { event: 'new', appId: FIXTURE.appId, ...watch, simplify: true, options },
+				});
 				expect(outcome.error).toBeUndefined();
-				saved = outcome.workflowStaticData;
 				return names(outcome.result);
 			};
 			const all = { watch: 'allForms' };

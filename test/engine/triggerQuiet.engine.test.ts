@@ -1,10 +1,7 @@
 import { FIXTURE } from '../emulator';
-import {
-	appBuilderCredentials,
-	pollAppBuilderTrigger,
-	triggerParameters,
-} from '../support/appBuilderRuns';
+import { triggerParameters } from '../support/appBuilderRuns';
 import { submitLead } from '../support/submitLead';
+import { triggerWorkflow } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 
 /**
@@ -38,17 +35,17 @@ describe('App Builder Trigger, Alert When Quiet, in the n8n engine', () => {
 	afterEach(() => jest.useRealTimers());
 
 	it('reports each quiet form once per spell, counted from the poll that last brought it a lead, while the other forms emit theirs; the next lead ends the spell', async () => {
-		const credentials = appBuilderCredentials(emu());
-		const parameters = triggerParameters({
-			watch: 'allForms',
-			options: { quietAlert: 'fixed', quietHours: 24 },
-		});
-		let workflowStaticData = {};
+		const workflow = triggerWorkflow(
+			emu(),
+			triggerParameters({
+				watch: 'allForms',
+				options: { quietAlert: 'fixed', quietHours: 24 },
+			}),
+		);
 		const pollAt = async (time: number) => {
 			jest.setSystemTime(time);
-			const outcome = await pollAppBuilderTrigger(credentials, parameters, { workflowStaticData });
+			const outcome = await workflow.poll();
 			expect(outcome.error).toBeUndefined();
-			workflowStaticData = outcome.workflowStaticData;
 			return outcome;
 		};
 

@@ -8,6 +8,7 @@ import {
 } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
+import { TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 import { sleep } from '../support/sleep';
 
 /**
@@ -27,40 +28,8 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		result ? result[0].map((item) => String(item.json.name)) : [];
 	const roundTrip = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
-	/** One workflow of its own per test, so no poll claim or failure count carries over between tests. */
-	const makeWorkflow = (options: IDataObject = {}) => {
-		const workflowId = `scheduling-${++workflowCount}`;
-		const credentials = appBuilderCredentials(emu());
-		let saved: IDataObject = {};
-		return {
-			get saved() {
-				return saved;
-			},
-			/** A poll that n8n stores the outcome of, as the node with this name and ID. */
-			async poll(
-				node: { id: string; name: string } = { id: 'node-1', name: 'App Builder Trigger' },
-			) {
-				const outcome = await pollAppBuilderTrigger(credentials, triggerParameters({ options }), {
-					workflowId,
-					node,
-					workflowStaticData: roundTrip(saved),
-				});
-				saved = outcome.workflowStaticData;
-				return outcome;
-			},
-			/** Polls running at once share one static data object, as they do in n8n. */
-			pollSharing(shared: IDataObject, node = { id: 'node-1', name: 'App Builder Trigger' }) {
-				return pollAppBuilderTrigger(credentials, triggerParameters({ options }), {
-					workflowId,
-					node,
-					workflowStaticData: shared,
-				});
-			},
-			store(data: IDataObject) {
-				saved = roundTrip(data);
-			},
-		};
-	};
+	const makeWorkflow = (options: IDataObject = {}) =>
+		triggerWorkflow(emu(), triggerParameters({ options }), { node: TRIGGER_NODE });
 
 	describe('overlapping polls', () => {
 		it('never emit a lead twice: a poll that starts while another runs leaves the leads to it', async () => {
@@ -145,25 +114,25 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		it('emits the leads that arrived since its last poll under the old name, once', async () => {
 			const workflow = makeWorkflow();
 			submit('Seed', T0);
-			await workflow.poll({ id: 'node-1', name: 'New Lead' });
+			await workflow.poll({ node: { id: 'node-1', name: 'New Lead' } });
 			submit('Before', T0 + 1000);
-			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual([
-				'Before',
-			]);
+			expect(
+				names((await workflow.poll({ node: { id: 'node-1', name: 'New Lead' } })).result),
+			).toEqual(['Before']);
 
 			submit('While Renaming', T0 + 2000);
 			submit('Right After', T0 + 3000);
 			const renamed = { id: 'node-1', name: 'Contact Us Lead' };
-			expect(names((await workflow.poll(renamed)).result)).toEqual([
+			expect(names((await workflow.poll({ node: renamed })).result)).toEqual([
 				'While Renaming',
 				'Right After',
 			]);
-			expect((await workflow.poll(renamed)).result).toBeNull();
+			expect((await workflow.poll({ node: renamed })).result).toBeNull();
 			// Renamed back: the position followed the node there too.
 			submit('Back Again', T0 + 4000);
-			expect(names((await workflow.poll({ id: 'node-1', name: 'New Lead' })).result)).toEqual([
-				'Back Again',
-			]);
+			expect(
+				names((await workflow.poll({ node: { id: 'node-1', name: 'New Lead' } })).result),
+			).toEqual(['Back Again']);
 		});
 
 		it('keeps its position when n8n keys node data by node ID (durable poll cursors)', async () => {
@@ -188,18 +157,20 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		it('does not take over the position of another node that had its name', async () => {
 			const workflow = makeWorkflow();
 			submit('Seed', T0);
-			await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' });
+			await workflow.poll({ node: { id: 'node-1', name: 'App Builder Trigger' } });
 			// node-1 renamed away; a new trigger (new ID) takes the freed name.
-			await workflow.poll({ id: 'node-1', name: 'Renamed' });
+			await workflow.poll({ node: { id: 'node-1', name: 'Renamed' } });
 			submit('Ann', T0 + 1000);
-			const newcomer = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' });
+			const newcomer = await workflow.poll({ node: { id: 'node-2', name: 'App Builder Trigger' } });
 			expect(newcomer.result).toBeNull(); // its first poll: Only New Leads
-			expect(names((await workflow.poll({ id: 'node-1', name: 'Renamed' })).result)).toEqual([
-				'Ann',
-			]);
+			expect(
+				names((await workflow.poll({ node: { id: 'node-1', name: 'Renamed' } })).result),
+			).toEqual(['Ann']);
 			submit('Bob', T0 + 2000);
 			expect(
-				names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result),
+				names(
+					(await workflow.poll({ node: { id: 'node-2', name: 'App Builder Trigger' } })).result,
+				),
 			).toEqual(['Bob']);
 		});
 	});
@@ -207,26 +178,26 @@ describe('App Builder Trigger under n8n scheduling', () => {
 	it('a duplicated trigger starts fresh, as a new trigger does', async () => {
 		const workflow = makeWorkflow();
 		submit('Seed', T0);
-		await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' });
+		await workflow.poll({ node: { id: 'node-1', name: 'App Builder Trigger' } });
 		submit('Ann', T0 + 1000);
-		const copy = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger1' });
+		const copy = await workflow.poll({ node: { id: 'node-2', name: 'App Builder Trigger1' } });
 		expect(copy.result).toBeNull();
 		expect(
-			names((await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' })).result),
+			names((await workflow.poll({ node: { id: 'node-1', name: 'App Builder Trigger' } })).result),
 		).toEqual(['Ann']);
 	});
 
 	it("start over: a copy given the original's name after the original is deleted begins with a first poll, from a position of this release or of the one before", async () => {
 		const workflow = makeWorkflow();
 		submit('Seed', T0);
-		await workflow.poll({ id: 'node-1', name: 'App Builder Trigger' });
+		await workflow.poll({ node: { id: 'node-1', name: 'App Builder Trigger' } });
 		submit('Ann', T0 + 1000);
-		const copy = await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' });
+		const copy = await workflow.poll({ node: { id: 'node-2', name: 'App Builder Trigger' } });
 		expect(copy.error).toBeUndefined();
 		expect(copy.result).toBeNull();
 		submit('Bob', T0 + 2000);
 		expect(
-			names((await workflow.poll({ id: 'node-2', name: 'App Builder Trigger' })).result),
+			names((await workflow.poll({ node: { id: 'node-2', name: 'App Builder Trigger' } })).result),
 		).toEqual(['Bob']);
 
 		// The release before kept its position under the node's name too, tagged with the node's ID; a damaged one stops only its own node.
@@ -238,8 +209,7 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			},
 		});
 		const copyOfPrevious = await previousRelease.poll({
-			id: 'node-2',
-			name: 'App Builder Trigger',
+			node: { id: 'node-2', name: 'App Builder Trigger' },
 		});
 		expect(copyOfPrevious.error).toBeUndefined();
 		expect(copyOfPrevious.result).toBeNull();

@@ -1,13 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { FIXTURE } from '../emulator';
-import {
-	appBuilderCredentials,
-	pollAppBuilderTrigger,
-	triggerParameters,
-} from '../support/appBuilderRuns';
+import { triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
+import { TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 
 /**
  * Inquiries the API sends without a submission time, in numbers: the trigger
@@ -17,7 +14,6 @@ import { submitLead } from '../support/submitLead';
 describe('App Builder Trigger with inquiries that have no submission time', () => {
 	const emu = useEmulator();
 	const T0 = Date.parse('2026-06-01T08:00:00Z');
-	let workflowCount = 0;
 
 	const dated = (id: string, addedon: number) => submitLead(emu(), { id, name: id, addedon });
 	const undated = (id: string) =>
@@ -34,22 +30,9 @@ describe('App Builder Trigger with inquiries that have no submission time', () =
 
 	/** One workflow of its own per test, its static data saved between polls as n8n saves it. */
 	const makeWorkflow = (options: IDataObject = {}) => {
-		const workflowId = `undated-${++workflowCount}`;
-		const credentials = appBuilderCredentials(emu());
-		let saved: IDataObject = {};
-		return async () => {
-			const outcome = await pollAppBuilderTrigger(
-				credentials,
-				triggerParameters({ options: { maxItemsPerPoll: 1000, ...options } }),
-				{
-					workflowId,
-					node: { id: 'node-1', name: 'App Builder Trigger' },
-					workflowStaticData: JSON.parse(JSON.stringify(saved)) as IDataObject,
-				},
-			);
-			if (outcome.error === undefined) saved = outcome.workflowStaticData;
-			return outcome;
-		};
+		const parameters = triggerParameters({ options: { maxItemsPerPoll: 1000, ...options } });
+		const workflow = triggerWorkflow(emu(), parameters, { node: TRIGGER_NODE });
+		return async () => await workflow.poll();
 	};
 
 	it('with 500 at activation, emits each new one once and no old one, however many are deleted', async () => {
