@@ -235,16 +235,8 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 		const added: string[] = [];
 		const kills: Kill[] = [];
 		try {
-			const id = await n8n.createCredential(
-				'App Builder (emulator)',
-				'appBuilderApi',
-				credentialDataFor(emu),
-			);
 			addLeads(emu, added, 1);
-			const workflowId = await n8n.createWorkflow(
-				slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS),
-			);
-			await n8n.activate(workflowId);
+			const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS);
 			// The first poll emits the latest lead; once that execution is stored the cursor is too.
 			const first = await settledWithSuccess(n8n, workflowId);
 			expect(first).toBe(true);
@@ -388,16 +380,8 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			const added: string[] = [];
 			const kills: Kill[] = [];
 			try {
-				const id = await n8n.createCredential(
-					'App Builder (emulator)',
-					'appBuilderApi',
-					credentialDataFor(emu),
-				);
 				addLeads(emu, added, 1);
-				const workflowId = await n8n.createWorkflow(
-					slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, WAIT_SECONDS),
-				);
-				await n8n.activate(workflowId);
+				const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS);
 				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
 
 				for (let cycle = 0; cycle < WORKER_KILLS; cycle++) {
@@ -483,16 +467,8 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			const n8n = await N8nInstance.start({ packageTarball: tarball, env });
 			const worker = await n8n.startWorker();
 			try {
-				const id = await n8n.createCredential(
-					'App Builder (emulator)',
-					'appBuilderApi',
-					credentialDataFor(emu),
-				);
 				emu.control.addInquiry({ ...form });
-				const workflowId = await n8n.createWorkflow(
-					slowInquiryWorkflow({ id, name: 'App Builder (emulator)' }, form, 0),
-				);
-				await n8n.activate(workflowId);
+				const workflowId = await publishSlowWorkflow(n8n, emu, 0);
 				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
 
 				const lead = emu.control.addInquiry({ ...form })._id;
@@ -570,21 +546,11 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 			let held: (HeldCommit & { leads: string[] }) | undefined;
 			let rename: { from: string; to: string; leadsAround: string[] } | undefined;
 			try {
-				const id = await n8n.createCredential(
-					'App Builder (emulator)',
-					'appBuilderApi',
-					credentialDataFor(emu),
-				);
 				addLeads(emu, added, 1);
-				const workflow = slowInquiryWorkflow(
-					{ id, name: 'App Builder (emulator)' },
-					form,
-					WAIT_SECONDS,
-				);
-				(workflow.nodes[0] as { parameters: Record<string, unknown> }).parameters.pollTimes =
-					FOUR_POLLS_A_MINUTE;
-				const workflowId = await n8n.createWorkflow(workflow);
-				await n8n.activate(workflowId);
+				const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS, (workflow) => {
+					(workflow.nodes[0] as { parameters: Record<string, unknown> }).parameters.pollTimes =
+						FOUR_POLLS_A_MINUTE;
+				});
 				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
 				// The position is in n8n's poller state, not in the workflow.
 				expect(committedPosition(db, workflowId)).toContain(added[0]);
@@ -771,6 +737,22 @@ async function inSavedCursor(
 }
 
 /** Waits for the first execution of the workflow to succeed. */
+/** The App Builder credential and the slow inquiry workflow (changed by `adjust`) in this n8n, published: the workflow's ID. */
+async function publishSlowWorkflow(
+	n8n: N8nInstance,
+	emu: Emulator,
+	waitSeconds: number,
+	adjust: (workflow: ReturnType<typeof slowInquiryWorkflow>) => void = () => undefined,
+): Promise<string> {
+	const name = 'App Builder (emulator)';
+	const id = await n8n.createCredential(name, 'appBuilderApi', credentialDataFor(emu));
+	const workflow = slowInquiryWorkflow({ id, name }, form, waitSeconds);
+	adjust(workflow);
+	const workflowId = await n8n.createWorkflow(workflow);
+	await n8n.activate(workflowId);
+	return workflowId;
+}
+
 async function settledWithSuccess(n8n: N8nInstance, workflowId: string): Promise<boolean> {
 	const deadline = Date.now() + 60_000;
 	while (Date.now() < deadline) {

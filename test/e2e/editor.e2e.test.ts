@@ -14,6 +14,7 @@ import {
 	mcpToolWorkflow,
 	newInquiryWorkflow,
 	userLifecycleWorkflow,
+	withTriggerOptions,
 } from './workflows';
 
 // The README's pictures are refreshed only on request, so a test run leaves the tree clean.
@@ -106,17 +107,10 @@ describe('the n8n editor with the package installed', () => {
 			sinceHiddenWorkflowId = await n8n.createWorkflow({
 				...trigger,
 				name: 'New lead, Since left over',
-				nodes: trigger.nodes.map((node) =>
-					node.name === 'New Inquiry'
-						? {
-								...node,
-								parameters: {
-									...node.parameters,
-									options: { firstPoll: 'none', firstPollSince: '2026-11-01T00:00:00' },
-								},
-							}
-						: node,
-				),
+				nodes: withTriggerOptions(trigger, {
+					firstPoll: 'none',
+					firstPollSince: '2026-11-01T00:00:00',
+				}).nodes,
 			});
 
 			browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });

@@ -16,7 +16,7 @@ import { useRealN8n } from './useRealN8n';
 import { N8N_VERSIONS } from './n8nVersions';
 import { FOUR_POLLS_A_MINUTE } from './durableCursors';
 import { callWebhook, waitForPolls } from './scenarios';
-import { newInquiryWorkflow } from './workflows';
+import { newInquiryWorkflow, withTriggerOptions } from './workflows';
 import { sleep } from '../support/sleep';
 
 interface Workflow {
@@ -797,17 +797,7 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		const leadWorkflowId = await n8n.createWorkflow({
 			...base,
 			name: 'Leads with Alert When Quiet',
-			nodes: base.nodes.map((node) =>
-				node.name === 'New Inquiry'
-					? {
-							...node,
-							parameters: {
-								...node.parameters,
-								options: { quietAlert: 'fixed', quietHours: 0.01 },
-							},
-						}
-					: node,
-			),
+			nodes: withTriggerOptions(base, { quietAlert: 'fixed', quietHours: 0.01 }).nodes,
 			settings: { executionOrder: 'v1', errorWorkflow: alerts.id },
 		});
 		await n8n.activate(leadWorkflowId);

@@ -1,6 +1,6 @@
 import { credentialDataFor, FIXTURE, startEmulator } from '../emulator';
 import type { N8nInstance } from './n8nInstance';
-import { newInquiryWorkflow } from './workflows';
+import { newInquiryWorkflow, withTriggerOptions } from './workflows';
 import { sleep } from '../support/sleep';
 import type { Emulator } from '../support/useEmulator';
 
@@ -129,11 +129,7 @@ export async function overlappingPolls(
 		const workflowId = await n8n.createWorkflow({
 			...base,
 			name: 'E2E D: overlapping polls',
-			nodes: base.nodes.map((node) =>
-				node.name === 'New Inquiry'
-					? { ...node, parameters: { ...node.parameters, options: { timeout: 600 } } }
-					: node,
-			),
+			nodes: withTriggerOptions(base, { timeout: 600 }).nodes,
 		});
 		const logsBefore = n8n.logs().length;
 		await n8n.activate(workflowId);
@@ -242,17 +238,7 @@ export async function lastingFailure(n8n: N8nInstance): Promise<void> {
 		const workflow = {
 			...base,
 			name: 'E2E F: a lasting failure',
-			nodes: base.nodes.map((node) =>
-				node.name === 'New Inquiry'
-					? {
-							...node,
-							parameters: {
-								...node.parameters,
-								options: { errorAfterPolls: 2, errorAfterMinutes: 0 },
-							},
-						}
-					: node,
-			),
+			nodes: withTriggerOptions(base, { errorAfterPolls: 2, errorAfterMinutes: 0 }).nodes,
 			settings: { executionOrder: 'v1', errorWorkflow: errorWorkflowId },
 		};
 		// n8n runs only a published (active) error workflow.
@@ -486,17 +472,7 @@ export async function quietForm(n8n: N8nInstance): Promise<void> {
 		const workflowId = await n8n.createWorkflow({
 			...base,
 			name: 'E2E I: a form that goes quiet',
-			nodes: base.nodes.map((node) =>
-				node.name === 'New Inquiry'
-					? {
-							...node,
-							parameters: {
-								...node.parameters,
-								options: { quietAlert: 'fixed', quietHours: 0.05 },
-							},
-						}
-					: node,
-			),
+			nodes: withTriggerOptions(base, { quietAlert: 'fixed', quietHours: 0.05 }).nodes,
 			settings: { executionOrder: 'v1', errorWorkflow: errorWorkflowId },
 		});
 		await n8n.activate(errorWorkflowId);

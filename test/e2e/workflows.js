@@ -367,7 +367,24 @@ function mcpAcrossFormsWorkflow(credential, app, path) {
 	};
 }
 
+/**
+ * The workflow with its trigger's (New Inquiry's) options set to `options`.
+ * @template {{nodes: Array<{name: string, parameters: Record<string, unknown>}>}} W
+ * @param {W} workflow
+ * @param {Record<string, unknown>} options
+ * @returns {W}
+ */
+function withTriggerOptions(workflow, options) {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.name === 'New Inquiry' ? { ...node, parameters: { ...node.parameters, options } } : node,
+		),
+	};
+}
+
 module.exports = {
+	withTriggerOptions,
 	mcpToolWorkflow,
 	mcpAcrossFormsWorkflow,
 	APP_BUILDER_TOOL,

@@ -383,6 +383,18 @@ describe('App Builder API emulator', () => {
 	});
 
 	describe('faults', () => {
+		/** The inquiries call as a raw fetch, for answers `post` cannot read (dropped, stalled, without end). */
+		const fetchInquiries = (init: RequestInit = {}) =>
+			fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
+				method: 'POST',
+				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
+				body: JSON.stringify({
+					method: 'formBuilderInquiries',
+					appId: FIXTURE.appId,
+					pageId: FIXTURE.formPageId,
+				}),
+				...init,
+			});
 		const inquiries = () =>
 			post('/V4/webservices/FormBuilderApi.php', {
 				method: 'formBuilderInquiries',
@@ -438,15 +450,7 @@ describe('App Builder API emulator', () => {
 		it('drops the connection halfway through the answer', async () => {
 			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'drop' });
-			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
-				method: 'POST',
-				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
-				body: JSON.stringify({
-					method: 'formBuilderInquiries',
-					appId: FIXTURE.appId,
-					pageId: FIXTURE.formPageId,
-				}),
-			});
+			const response = await fetchInquiries();
 			expect(response.status).toBe(200);
 			await expect(response.text()).rejects.toThrow();
 		});
@@ -454,16 +458,7 @@ describe('App Builder API emulator', () => {
 		it('stalls halfway through the answer until the client gives up', async () => {
 			emu().control.addInquiry({ appId: FIXTURE.appId, pageId: FIXTURE.formPageId });
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'stall' });
-			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
-				method: 'POST',
-				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
-				body: JSON.stringify({
-					method: 'formBuilderInquiries',
-					appId: FIXTURE.appId,
-					pageId: FIXTURE.formPageId,
-				}),
-				signal: AbortSignal.timeout(500),
-			});
+			const response = await fetchInquiries({ signal: AbortSignal.timeout(500) });
 			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
 			const first = await reader.read();
 			expect(
@@ -489,16 +484,7 @@ describe('App Builder API emulator', () => {
 
 		/** The first chunks of an answer that does not end, read for `ms`, then the connection is given up. */
 		const readFor = async (ms: number) => {
-			const response = await fetch(`${emu().webUrl}/V4/webservices/FormBuilderApi.php`, {
-				method: 'POST',
-				headers: { ACCESSTOKEN: FIXTURE.accessToken, 'Content-Type': 'application/json' },
-				body: JSON.stringify({
-					method: 'formBuilderInquiries',
-					appId: FIXTURE.appId,
-					pageId: FIXTURE.formPageId,
-				}),
-				signal: AbortSignal.timeout(ms),
-			});
+			const response = await fetchInquiries({ signal: AbortSignal.timeout(ms) });
 			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
 			const chunks: Buffer[] = [];
 			try {

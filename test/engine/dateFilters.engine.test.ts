@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FIXTURE } from '../emulator';
 import { appBuilderCredentials, getManyParameters, runAppBuilder } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
+import { HOUR } from '../support/durations';
 
 /**
  * Get Many's Submitted After / Before as n8n users write them, evaluated by
@@ -12,7 +13,6 @@ import { useEmulator } from '../support/useEmulator';
  */
 describe('Get Many date filters as n8n users write them', () => {
 	const emu = useEmulator();
-	const HOUR = 3600_000;
 
 	/** One inquiry per moment, named after its position. */
 	const seed = (moments: number[]) =>

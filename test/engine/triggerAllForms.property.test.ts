@@ -7,6 +7,7 @@ import { FIXTURE } from '../emulator';
 import { MemoryCredentialsHelper } from '../harness';
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { pollAppBuilderTrigger } from '../support/appBuilderRuns';
+import { MINUTE, HOUR } from '../support/durations';
 
 /**
  * The whole trigger (its poll through n8n-core's PollContext, the transport,
@@ -51,8 +52,6 @@ const RUNS = Number(process.env.ALL_FORMS_PROPERTY_RUNS ?? 2000);
 const MAX_LEADS_PER_FORM = 40;
 /** The forms the trigger reads of a larger app: the last this many listed. */
 const FORMS_READ = 1000;
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 type LeadKind = 'now' | 'late' | 'hoursLate' | 'future' | 'undated';
 type Step =

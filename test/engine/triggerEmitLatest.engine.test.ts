@@ -7,13 +7,11 @@ import {
 	tableOf,
 } from '../../nodes/shared/keySets/keySetTable';
 import { FIXTURE } from '../emulator';
-import {
-	appBuilderCredentials,
-	pollAppBuilderTrigger,
-	triggerParameters,
-} from '../support/appBuilderRuns';
+import { triggerParameters } from '../support/appBuilderRuns';
+import { pollOnce } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
+import { DAY } from '../support/durations';
 
 /**
  * A first poll set to Send the Latest Leads, through n8n-core's PollContext over
@@ -26,7 +24,6 @@ describe('App Builder Trigger, Send the Latest Leads first poll, in the n8n engi
 	const emu = useEmulator();
 
 	const T0 = Date.parse('2026-05-01T08:00:00Z');
-	const DAY = 24 * 60 * 60 * 1000;
 
 	/** One listing; ids are plain text, so the key order is the ids' order. */
 	const submit = (id: string, name: string, addedon: number) =>
@@ -44,8 +41,8 @@ describe('App Builder Trigger, Send the Latest Leads first poll, in the n8n engi
 		result ? result[0].map((item) => item.json.name) : [];
 
 	const pollFirst = async (count: number, staticData: IDataObject = {}) => {
-		const outcome = await pollAppBuilderTrigger(
-			appBuilderCredentials(emu()),
+		const outcome = await pollOnce(
+			emu(),
 			triggerParameters({ options: { firstPoll: 'latest', firstPollCount: count } }),
 			{ staticData },
 		);

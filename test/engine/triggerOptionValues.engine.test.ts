@@ -1,11 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FIXTURE } from '../emulator';
-import {
-	appBuilderCredentials,
-	pollAppBuilderTrigger,
-	triggerParameters,
-} from '../support/appBuilderRuns';
+import { triggerParameters } from '../support/appBuilderRuns';
+import { pollOnce } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 
 /**
@@ -18,9 +15,7 @@ describe('App Builder Trigger options from expressions', () => {
 	const emu = useEmulator();
 
 	const poll = async (options: IDataObject) =>
-		await pollAppBuilderTrigger(appBuilderCredentials(emu()), triggerParameters({ options }), {
-			staticData: {},
-		});
+		await pollOnce(emu(), triggerParameters({ options }), { staticData: {} });
 
 	const seed = () => {
 		const base = Date.parse('2026-05-01T08:00:00Z');

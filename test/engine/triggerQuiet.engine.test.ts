@@ -3,6 +3,7 @@ import { triggerParameters } from '../support/appBuilderRuns';
 import { submitLead } from '../support/submitLead';
 import { triggerWorkflow } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
+import { HOUR } from '../support/durations';
 
 /**
  * Alert When Quiet through n8n-core's PollContext over real HTTP against the
@@ -12,7 +13,6 @@ import { useEmulator } from '../support/useEmulator';
  */
 describe('App Builder Trigger, Alert When Quiet, in the n8n engine', () => {
 	const emu = useEmulator();
-	const HOUR = 60 * 60 * 1000;
 	const T0 = Date.parse('2026-06-01T09:00:00Z');
 	const SECOND_FORM = FIXTURE.secondFormPageId;
 

@@ -1,14 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/inProcess/triggerMemory';
-import {
-	appBuilderCredentials,
-	pollAppBuilderTrigger,
-	triggerParameters,
-} from '../support/appBuilderRuns';
+import { triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
-import { TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
+import { pollOnce, TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 import { sleep } from '../support/sleep';
 
 /**
@@ -136,11 +132,11 @@ describe('App Builder Trigger under n8n scheduling', () => {
 		});
 
 		it('keeps its position when n8n keys node data by node ID (durable poll cursors)', async () => {
-			const credentials = appBuilderCredentials(emu());
+			const workflowId = `durable-${++workflowCount}`;
 			let nodeData: IDataObject = {};
 			const poll = async (name: string) => {
-				const outcome = await pollAppBuilderTrigger(credentials, triggerParameters(), {
-					workflowId: `durable-${++workflowCount}`,
+				const outcome = await pollOnce(emu(), triggerParameters(), {
+					workflowId,
 					node: { id: 'node-1', name },
 					staticData: roundTrip(nodeData),
 				});
@@ -231,10 +227,9 @@ describe('App Builder Trigger under n8n scheduling', () => {
 	describe('under durable poll cursors (each poll gets its own copy of the position, stored after it returns)', () => {
 		/** Polls of one trigger whose node data is a plain copy, as n8n's durable poll cursors hand it over. */
 		const durableTrigger = () => {
-			const credentials = appBuilderCredentials(emu());
 			const workflowId = `durable-${++workflowCount}`;
 			return (nodeData: IDataObject) =>
-				pollAppBuilderTrigger(credentials, triggerParameters(), {
+				pollOnce(emu(), triggerParameters(), {
 					workflowId,
 					node: { id: 'node-1', name: 'New Lead' },
 					staticData: roundTrip(nodeData),

@@ -10,6 +10,15 @@ export const TRIGGER_NODE = { id: 'node-1', name: 'App Builder Trigger' };
 
 let workflows = 0;
 
+/** One poll of the trigger against the emulator, with what n8n hands it (`extra`: static data, node, mode). */
+export async function pollOnce(
+	emulator: Emulator,
+	parameters: IDataObject,
+	extra: Parameters<typeof pollAppBuilderTrigger>[2] = {},
+): Promise<PollOutcome> {
+	return await pollAppBuilderTrigger(appBuilderCredentials(emulator), parameters, extra);
+}
+
 /**
  * An App Builder Trigger in a workflow of its own, against the emulator, its
  * static data kept between polls as n8n keeps it: JSON round-tripped, and

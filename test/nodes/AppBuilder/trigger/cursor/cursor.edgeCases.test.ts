@@ -6,13 +6,12 @@ import {
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import { type InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { storedCursor } from '../../../../support/storedCursor';
+import { MINUTE, HOUR } from '../../../../support/durations';
 
 /**
  * Three sequences a review of the cursor found to lose or stall leads, each
  * as the trigger runs it: plan, emit what was planned, commit, store as JSON.
  */
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 
 const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({

@@ -14,6 +14,7 @@ import {
 } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import { deepFreeze } from '../../../../support/deepFreeze';
 import { storedCursor } from '../../../../support/storedCursor';
+import { MINUTE, HOUR } from '../../../../support/durations';
 
 /**
  * A model of a form and a trigger: random interleavings of submissions (in
@@ -46,8 +47,6 @@ import { storedCursor } from '../../../../support/storedCursor';
  * promised; the third anywhere, checking that only unpromised ones are
  * missed and nothing is emitted twice.
  */
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 
 type Op =

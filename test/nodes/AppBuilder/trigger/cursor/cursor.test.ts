@@ -18,8 +18,8 @@ import {
 } from '../../../../../nodes/shared/keySets/keySetTable';
 import { deepFreeze } from '../../../../support/deepFreeze';
 import { storedCursor } from '../../../../support/storedCursor';
+import { HOUR } from '../../../../support/durations';
 
-const HOUR = 3_600_000;
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 
 const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({

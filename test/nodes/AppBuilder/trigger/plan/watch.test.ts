@@ -1,6 +1,7 @@
 import type { CursorState, FirstPoll } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import { planForm, Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+import { savedPosition } from '../../../../support/savedPosition';
 
 describe('the watch rule: how each form starts', () => {
 	const cursor = (newest: number): CursorState => ({
@@ -8,18 +9,7 @@ describe('the watch rule: how each form starts', () => {
 		seen: { k: newest },
 		undated: '',
 	});
-	const position = (
-		forms: Record<string, CursorState>,
-		extra: Partial<TriggerPosition> = {},
-	): TriggerPosition => ({
-		scope: 'app_1/new',
-		forms,
-		away: {},
-		undatedUnknown: [],
-		leftOver: [],
-		quiet: {},
-		...extra,
-	});
+	const position = savedPosition;
 	const NONE: FirstPoll = { kind: 'none' };
 	const LATEST: FirstPoll = { kind: 'latest', count: 3 };
 	const NOW = 10_000;

@@ -11,10 +11,8 @@ import {
 	type QuietRule,
 } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+import { MINUTE, HOUR, DAY } from '../../../../support/durations';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 /** A Monday, 00:00 UTC. */
 const T0 = Date.UTC(2026, 2, 2);
 const UNUSUAL: QuietRule = { kind: 'unusual' };

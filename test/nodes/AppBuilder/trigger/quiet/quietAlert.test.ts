@@ -1,6 +1,6 @@
 import { quietAlertText } from '../../../../../nodes/AppBuilder/trigger/quiet/quietAlert';
+import { HOUR } from '../../../../support/durations';
 
-const HOUR = 60 * 60 * 1000;
 const LAST = Date.parse('2026-06-01T09:00:00Z');
 
 describe("the quiet alert's words", () => {

@@ -4,8 +4,8 @@ import {
 	type QuietRule,
 } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
 import { quietForms } from '../../../../../nodes/AppBuilder/trigger/quiet/quietForms';
+import { HOUR } from '../../../../support/durations';
 
-const HOUR = 60 * 60 * 1000;
 const T0 = Date.parse('2026-06-01T09:00:00Z');
 const FIXED: QuietRule = { kind: 'fixed', afterMs: 2 * HOUR };
 

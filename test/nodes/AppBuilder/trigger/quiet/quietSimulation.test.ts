@@ -9,6 +9,7 @@ import {
 	type FormRhythm,
 	type QuietRule,
 } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
+import { MINUTE, HOUR, DAY } from '../../../../support/durations';
 
 /**
  * Alert When Quiet, When Unusually Quiet, simulated over 90 days on rhythms
@@ -17,9 +18,6 @@ import {
  * trigger starts are its history. QUIET_SIMULATION_REPORT=1 prints the table
  * docs/trigger.md shows.
  */
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 /** A Monday, 00:00 UTC. */
 const T0 = Date.UTC(2026, 2, 2);
 const POLL = 15 * MINUTE;

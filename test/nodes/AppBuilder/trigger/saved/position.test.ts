@@ -24,6 +24,7 @@ import {
 } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import { nextRhythm } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
+import { savedPosition } from '../../../../support/savedPosition';
 
 describe("the trigger's saved position over its forms", () => {
 	const cursor = (newest: number, keys: string[] = ['k']): CursorState => ({
@@ -32,18 +33,7 @@ describe("the trigger's saved position over its forms", () => {
 		undated: '',
 	});
 	const SCOPE = 'app_1/new';
-	const position = (
-		forms: Record<string, CursorState>,
-		extra: Partial<TriggerPosition> = {},
-	): TriggerPosition => ({
-		scope: SCOPE,
-		forms,
-		away: {},
-		undatedUnknown: [],
-		leftOver: [],
-		quiet: {},
-		...extra,
-	});
+	const position = savedPosition;
 	const NONE = { kind: 'none' } as const;
 	/** The watch of every form (`saved` decides since when), or of form `a`, at `nowMs`. */
 	const ALL = (saved: TriggerPosition | undefined, nowMs = 0) =>

@@ -7,6 +7,7 @@ import {
 	type TriggerStores,
 } from '../../../../../nodes/AppBuilder/trigger/saved/storage';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+import { savedPosition } from '../../../../support/savedPosition';
 
 /** The stores as n8n hands them to a poll by default: the workflow's static data, observable, and the node's within it. */
 function observableStores(workflowData: IDataObject): TriggerStores {
@@ -24,14 +25,9 @@ Object.defineProperty(seen, '__proto__', {
 	writable: true,
 	configurable: true,
 });
-const POSITION: TriggerPosition = {
-	scope: 'app_1/new',
-	forms: { form_1: { floor: { time: 500, key: '' }, seen, undated: '' } },
-	away: {},
-	undatedUnknown: [],
-	leftOver: [],
-	quiet: {},
-};
+const POSITION: TriggerPosition = savedPosition({
+	form_1: { floor: { time: 500, key: '' }, seen, undated: '' },
+});
 
 /** What n8n stores and loads: JSON. */
 const saved = (stores: TriggerStores) =>
