@@ -91,24 +91,18 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 			expectNoSecrets({ message: error?.message, description: error?.description });
 		};
 
-		it.each([302, 307, 308])(
-			'Add User fails on a %i and sends nothing to the other host',
-			async (status) => {
-				redirectTo('addUser', status);
-				const result = await runAppBuilder(addUser());
+		const operations = [
+			{ operation: 'Add User', endpoint: 'addUser', parameters: addUser },
+			{ operation: 'Get Many', endpoint: 'formBuilderInquiries', parameters: getMany },
+		] as const;
+		it.each(operations.flatMap((call) => [302, 307, 308].map((status) => ({ ...call, status }))))(
+			'$operation fails on a $status and sends nothing to the other host',
+			async ({ endpoint, parameters, status }) => {
+				redirectTo(endpoint, status);
+				const result = await runAppBuilder(parameters());
 				expectRedirectError(result.error);
 				expect(elsewhere.requests).toEqual([]);
 				expect(emu().control.users()).toEqual([]);
-			},
-		);
-
-		it.each([302, 307, 308])(
-			'Get Many fails on a %i and sends nothing to the other host',
-			async (status) => {
-				redirectTo('formBuilderInquiries', status);
-				const result = await runAppBuilder(getMany());
-				expectRedirectError(result.error);
-				expect(elsewhere.requests).toEqual([]);
 			},
 		);
 

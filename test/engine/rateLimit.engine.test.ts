@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	addUserAt,
 	addUserParameters,
 	addUserWithRetryPolicy,
 	appBuilderCredentials,
@@ -85,10 +86,7 @@ describe('retries under 429 and 5xx', () => {
 			added,
 		]);
 		try {
-			const result = await runAppBuilder(
-				appBuilderCredentials(emu(), { baseUrl: server.url }),
-				addUserParameters(),
-			);
+			const result = await addUserAt(emu(), server.url);
 			expect(result.error).toBeUndefined();
 			expect(result.items[0].json).toMatchObject({ successCode: '200', email: 'jane@example.com' });
 			expect(arrivals).toHaveLength(5);
@@ -118,10 +116,7 @@ describe('retries under 429 and 5xx', () => {
 				added,
 			]);
 			try {
-				const result = await runAppBuilder(
-					appBuilderCredentials(emu(), { baseUrl: server.url }),
-					addUserParameters(),
-				);
+				const result = await addUserAt(emu(), server.url);
 				expect(result.error).toBeUndefined();
 				expect(arrivals).toHaveLength(2);
 				expect(gaps(arrivals)[0]).toBeGreaterThanOrEqual(990);
@@ -134,10 +129,7 @@ describe('retries under 429 and 5xx', () => {
 	it('still waits as long as a 429 asks', async () => {
 		const { server, arrivals } = await answering([rateLimited('2'), added]);
 		try {
-			const result = await runAppBuilder(
-				appBuilderCredentials(emu(), { baseUrl: server.url }),
-				addUserParameters(),
-			);
+			const result = await addUserAt(emu(), server.url);
 			expect(result.error).toBeUndefined();
 			expect(gaps(arrivals)[0]).toBeGreaterThanOrEqual(1990);
 		} finally {

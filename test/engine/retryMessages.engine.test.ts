@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	addUserAt,
 	addUserParameters,
 	addUserWithRetryPolicy,
 	appBuilderCredentials,
 	getManyParameters,
-	pollAppBuilderTrigger,
+	pollTriggerAt,
 	runAppBuilder,
-	triggerParameters,
 } from '../support/appBuilderRuns';
 import {
 	startRecordingServer,
@@ -58,10 +58,7 @@ describe('what errors say about retrying', () => {
 	it('a 503 asking for a wait longer than a minute: not tried again, says when to come back and to run again then', async () => {
 		const comeBack = inSeconds(180);
 		await withServer([failing(503, { 'Retry-After': comeBack.httpDate })], async (url) => {
-			const result = await runAppBuilder(
-				appBuilderCredentials(emu(), { baseUrl: url }),
-				addUserParameters(),
-			);
+			const result = await addUserAt(emu(), url);
 			expect(server.requests).toHaveLength(1);
 			expect(result.error?.message).toBe(
 				'The App Builder API is temporarily unavailable (maintenance) (tried once)',
@@ -100,11 +97,7 @@ describe('what errors say about retrying', () => {
 
 	it('a 503 in a trigger poll whose time would run out first: not tried again, and the trigger polls again', async () => {
 		await withServer([failing(503)], async (url) => {
-			const outcome = await pollAppBuilderTrigger(
-				appBuilderCredentials(emu(), { baseUrl: url }),
-				triggerParameters(),
-				{ pollBudgetMs: 1000 },
-			);
+			const outcome = await pollTriggerAt(emu(), url, { pollBudgetMs: 1000 });
 			expect(server.requests).toHaveLength(1);
 			expect(outcome.error?.message).toBe(
 				'The App Builder API is temporarily unavailable (maintenance) (tried once)',
@@ -118,10 +111,7 @@ describe('what errors say about retrying', () => {
 
 	it('a 503 asking for a long wait in a trigger poll: says when to come back, and that the trigger polls again', async () => {
 		await withServer([failing(503, { 'Retry-After': '120' })], async (url) => {
-			const outcome = await pollAppBuilderTrigger(
-				appBuilderCredentials(emu(), { baseUrl: url }),
-				triggerParameters(),
-			);
+			const outcome = await pollTriggerAt(emu(), url);
 			expect(server.requests).toHaveLength(1);
 			expect(outcome.error?.description).toMatch(
 				/^The node did not try again: the API asked to come back in 2 minutes \(at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\), and the node waits at most 60 seconds between attempts\. The trigger tries again at its next poll\./,
@@ -131,10 +121,7 @@ describe('what errors say about retrying', () => {
 
 	it('a 503 on both attempts of a trigger poll: says the node tried 2 times', async () => {
 		await withServer([failing(503)], async (url) => {
-			const outcome = await pollAppBuilderTrigger(
-				appBuilderCredentials(emu(), { baseUrl: url }),
-				triggerParameters(),
-			);
+			const outcome = await pollTriggerAt(emu(), url);
 			expect(server.requests).toHaveLength(2);
 			expect(outcome.error?.message).toBe(
 				'The App Builder API is temporarily unavailable (maintenance) (tried 2 times)',
@@ -207,10 +194,7 @@ describe('what errors say about retrying', () => {
 			'a %i asking for 99999999999999 seconds: not tried again, the wait named in words, never "Invalid time value"',
 			async (status, message, description) => {
 				await withServer([failing(status, { 'Retry-After': FOURTEEN_DIGITS })], async (url) => {
-					const result = await runAppBuilder(
-						appBuilderCredentials(emu(), { baseUrl: url }),
-						addUserParameters(),
-					);
+					const result = await addUserAt(emu(), url);
 					expect(server.requests).toHaveLength(1);
 					expect(result.error?.message).toBe(message);
 					expect(result.error?.description).toMatch(description);

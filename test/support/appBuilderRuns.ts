@@ -141,3 +141,21 @@ export async function addUserWithRetryPolicy(
 		credentialsHelper: appBuilderCredentials(emulator, baseUrl === undefined ? {} : { baseUrl }),
 	});
 }
+
+/** Add User as a user fills it in, sent to the server at `baseUrl` in place of the API. */
+export async function addUserAt(emulator: Emulator, baseUrl: string) {
+	return await runAppBuilder(appBuilderCredentials(emulator, { baseUrl }), addUserParameters());
+}
+
+/** One trigger poll against the server at `baseUrl` in place of the API. */
+export async function pollTriggerAt(
+	emulator: Emulator,
+	baseUrl: string,
+	extra: Parameters<typeof pollAppBuilderTrigger>[2] = {},
+) {
+	return await pollAppBuilderTrigger(
+		appBuilderCredentials(emulator, { baseUrl }),
+		triggerParameters(),
+		extra,
+	);
+}

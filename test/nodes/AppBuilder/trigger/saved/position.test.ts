@@ -98,16 +98,18 @@ describe("the trigger's saved position over its forms", () => {
 		expect(ALL(back, 800).startOf('b')).toEqual({ cursor: cursor(8), undatedUnknown: false });
 	});
 
+	/** The position after a poll at `nowMs` that listed only form a and read nothing. */
+	const after = (previous: TriggerPosition, nowMs: number) =>
+		nextPosition(
+			previous,
+			SCOPE,
+			{ listed: ['a'], read: new Map(), leftOver: [] },
+			ALL(previous, nowMs),
+		);
+
 	it('forgets a form only once it has been away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS: back, it starts at its return', () => {
 		const away = (since: number, polls: number) =>
 			position({ a: cursor(5), b: cursor(7) }, { away: { b: { since, polls } }, allFormsSince: 0 });
-		const after = (previous: TriggerPosition, nowMs: number) =>
-			nextPosition(
-				previous,
-				SCOPE,
-				{ listed: ['a'], read: new Map(), leftOver: [] },
-				ALL(previous, nowMs),
-			);
 		const forgotten = after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS);
 		expect(forgotten.forms.b).toEqual({
 			floor: { time: FORGET_AFTER_MS, key: '' },
@@ -139,13 +141,6 @@ describe("the trigger's saved position over its forms", () => {
 			position(
 				{ a: cursor(5), b: cursor(7, many) },
 				{ away: { b: { since, polls } }, allFormsSince: 0 },
-			);
-		const after = (previous: TriggerPosition, nowMs: number) =>
-			nextPosition(
-				previous,
-				SCOPE,
-				{ listed: ['a'], read: new Map(), leftOver: [] },
-				ALL(previous, nowMs),
 			);
 		const shrunk = after(away(0, SHRINK_AFTER_POLLS - 1), SHRINK_AFTER_MS);
 		expect(Object.keys(shrunk.forms.b.seen)).toHaveLength(SMALL_CURSOR_KEYS);
