@@ -23,7 +23,7 @@ const PROFILE: CpuProfile = {
 		frame(0, '(root)', '', [1, 2, 3, 7]),
 		frame(1, '(idle)', ''),
 		frame(2, '(garbage collector)', ''),
-		frame(3, 'pollOnce', 'file:///x/nodes/AppBuilder/trigger/pollInquiries.ts', [4, 6]),
+		frame(3, 'pollOnce', 'file:///x/nodes/AppBuilder/trigger/triggerPoll.ts', [4, 6]),
 		frame(4, 'push', 'file:///x/nodes/shared/jsonStream/jsonStreamScanner.ts', [5]),
 		frame(5, 'from', 'node:buffer'),
 		frame(6, 'writev', 'node:net'),

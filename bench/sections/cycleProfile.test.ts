@@ -29,9 +29,9 @@ function cycleProfile(): CpuProfile {
 	const nodes = [
 		frame(0, '(root)', '', [1, 2, 3, 4, 6, 8, 9]),
 		frame(1, '(idle)', ''),
-		frame(2, 'poll', `${OURS}/AppBuilder/trigger/pollForms.js`),
+		frame(2, 'poll', `${OURS}/AppBuilder/trigger/pollWatchedForms.js`),
 		frame(3, 'push', `${OURS}/shared/jsonStream/jsonStreamScanner.js`, [5]),
-		frame(4, 'planPoll', `${OURS}/AppBuilder/trigger/cursor/cursor.js`),
+		frame(4, 'stepCursor', `${OURS}/AppBuilder/trigger/cursor/cursor.js`),
 		frame(5, 'readableAddChunk', 'node:internal/streams/readable'),
 		frame(6, 'runWorkflow', `${N8N}/n8n-core/dist/execution-engine/workflow-execute.js`, [7]),
 		frame(7, 'save', `${N8N}/@n8n/typeorm/repository/Repository.js`),

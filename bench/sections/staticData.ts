@@ -6,7 +6,7 @@
  */
 import {
 	commitPoll,
-	planPoll,
+	stepCursor,
 	type CursorOptions,
 } from '../../nodes/AppBuilder/trigger/cursor/cursor';
 import { type InquiryEvent } from '../../nodes/AppBuilder/inquiries/inquiryEvent';
@@ -40,11 +40,11 @@ export function stateSizeOfLargeForm(settings: StaticDataSettings): number {
 		maxItems: 500,
 		nowMs: Date.now(),
 	};
-	let state = planPoll(undefined, events, options).baseline;
+	let state = stepCursor(undefined, events, options).baseline;
 	for (let poll = 0; poll < 5; poll++) {
 		for (let i = 0; i < settings.newPerPoll; i++)
 			events.push({ key: `new-${poll}-${i}`, time: Date.now() + poll * 1000 + i });
-		const plan = planPoll(state, events, options);
+		const plan = stepCursor(state, events, options);
 		state = commitPoll(plan, plan.toEmit, options);
 	}
 	const bytes = JSON.stringify(state).length;

@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { appBuilderIcon } from './descriptions/nodeIdentity';
 import { appBuilderMethods } from './methods/nodeMethods';
-import { pollInquiries } from './trigger/pollInquiries';
+import { triggerPoll } from './trigger/triggerPoll';
 import { triggerProperties } from './trigger/triggerSettings';
 
 export class AppBuilderTrigger implements INodeType {
@@ -33,6 +33,6 @@ export class AppBuilderTrigger implements INodeType {
 	methods = appBuilderMethods;
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollInquiries.call(this);
+		return await triggerPoll.call(this);
 	}
 }

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 
-import { RECORD_OVERHEAD_BYTES } from '../../nodes/AppBuilder/actions/inquiry/getManyReader';
+import { PARSED_RECORD_OVERHEAD_BYTES } from '../../nodes/AppBuilder/actions/inquiry/getManyReader';
 import {
 	endlessInquiries,
 	finiteInquiries,
@@ -138,7 +138,7 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 		it('returns the largest answer it accepts', async () => {
 			const count = Math.min(
 				bound.inquiries,
-				Math.floor(bound.bytes / (RECORD_BYTES + RECORD_OVERHEAD_BYTES)),
+				Math.floor(bound.bytes / (RECORD_BYTES + PARSED_RECORD_OVERHEAD_BYTES)),
 			);
 			const measured = await measure('getManyAll', [() => finiteInquiries(count)]);
 			expect(measured.error).toBeUndefined();

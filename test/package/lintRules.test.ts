@@ -67,14 +67,14 @@ const probes: Array<{ name: string; path: string; source: string; rule: string }
 		name: 'the actions importing the trigger',
 		path: 'nodes/AppBuilder/actions/probe.ts',
 		source:
-			"import { FETCH_ATTEMPTS } from '../trigger/pollForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
+			"import { FETCH_ATTEMPTS } from '../trigger/pollWatchedForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
 		rule: 'no-restricted-imports',
 	},
 	{
 		name: 'the forms shared by both nodes importing the trigger',
 		path: 'nodes/AppBuilder/acrossForms/probe.ts',
 		source:
-			"import { FETCH_ATTEMPTS } from '../trigger/pollForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
+			"import { FETCH_ATTEMPTS } from '../trigger/pollWatchedForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
 		rule: 'no-restricted-imports',
 	},
 	{

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { OPTIONS } from '../descriptions/optionsCollection';
 import { DEFAULT_TIMEOUT_SECONDS, TIMEOUT, timeoutMsFrom } from '../descriptions/timeoutOption';
-import { asNodeError } from '../parameters/asNodeError';
+import { asNodeError } from '../transport/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
 import { fieldOf, readParameter } from '../parameters/readParameter';
 import { errorItem } from './errorItem';

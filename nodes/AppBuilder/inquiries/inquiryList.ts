@@ -8,7 +8,7 @@ import { LatestListings, NewestListings, replacesListing } from './latestListing
 /** Most bytes of records a poll keeps as the answer streams past; past it, the answer is read again (fetchInquiryList.ts). */
 export const MAX_KEPT_RECORD_BYTES = 64 * 1024 * 1024;
 /** What holding a record's bytes costs beyond them (the buffer, its summary, the map entry). */
-const RECORD_OVERHEAD_BYTES = 256;
+const KEPT_RECORD_OVERHEAD_BYTES = 256;
 
 /** The inquiries of one answer: what the cursor needs of each, and the full record of those it may emit. */
 export interface InquiryList {
@@ -137,7 +137,7 @@ class AcceptedRecords implements KeptRecords {
 		}
 		if (!this.complete) return;
 		const record = copy();
-		this.bytes += record.bytes.length + RECORD_OVERHEAD_BYTES;
+		this.bytes += record.bytes.length + KEPT_RECORD_OVERHEAD_BYTES;
 		if (this.bytes <= this.maxBytes) {
 			this.chosen.offer(event, record);
 			return;
@@ -212,7 +212,7 @@ class PlannedRecords implements KeptRecords {
 		const current = this.held.get(event.key);
 		if (current !== undefined && !replacesListing(current.time, event.time)) return;
 		const record = copy();
-		const size = record.bytes.length + RECORD_OVERHEAD_BYTES;
+		const size = record.bytes.length + KEPT_RECORD_OVERHEAD_BYTES;
 		this.bytes += size - (current?.size ?? 0);
 		this.held.set(event.key, { record, time: event.time, size, rank });
 		while (this.bytes > this.maxBytes) this.letGoLast();

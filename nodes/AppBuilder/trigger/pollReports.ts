@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { withoutFinalDots } from '../../shared/text/sentence';
 import { momentText } from '../../shared/text/timeText';
 import { MAX_FORMS_READ } from '../acrossForms/readForms';
-import { asNodeError } from '../parameters/asNodeError';
+import { asNodeError } from '../transport/asNodeError';
 import type { AppForm } from '../transport/appForms';
 import { CHANGES_TOLD_APART } from '../../shared/keySets/keySetTable';
 import { isCredentialError } from '../transport/failureCause';

@@ -10,7 +10,7 @@ import {
 	type RecordCollector,
 } from '../../inquiries/readInquiryStream';
 import { isUnreadableInquiry } from '../../inquiries/unreadableInquiry';
-import { answerRecord, CallHoldings, RECORD_OVERHEAD_BYTES, tooMany } from './getManyReader';
+import { answerRecord, CallHoldings, PARSED_RECORD_OVERHEAD_BYTES, tooMany } from './getManyReader';
 import { InquirySelector, type InquirySelection } from './inquirySelector';
 
 /**
@@ -159,7 +159,7 @@ export class AnswerAttempt<Form> implements RecordCollector<AnswerAttempt<Form>>
 	/** A record of an answer that was parsed whole (after the call, so its error is thrown as it is). */
 	addParsed(record: unknown): void {
 		if (this.shared.stopped) throw this.shared.stopped;
-		const stop = this.offer(record, RECORD_OVERHEAD_BYTES);
+		const stop = this.offer(record, PARSED_RECORD_OVERHEAD_BYTES);
 		if (stop) throw stop;
 	}
 

@@ -16,7 +16,7 @@ import { InquirySelector, type InquirySelection } from './inquirySelector';
 export const MAX_RETURNED_INQUIRIES = 100_000;
 export const MAX_RETURNED_BYTES = 100 * 1024 * 1024;
 /** What a parsed record costs beyond its text, counted against MAX_RETURNED_BYTES. */
-export const RECORD_OVERHEAD_BYTES = 512;
+export const PARSED_RECORD_OVERHEAD_BYTES = 512;
 
 /**
  * What the reads of one Get Many hold together (one form's, or those of every
@@ -86,7 +86,7 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 	/** A record of an answer that was parsed whole (and redacted with it). */
 	addParsed(record: unknown): void {
 		if (this.holdings.stopped) throw this.holdings.stopped;
-		if (!this.offer(record, RECORD_OVERHEAD_BYTES)) throw this.tooMany();
+		if (!this.offer(record, PARSED_RECORD_OVERHEAD_BYTES)) throw this.tooMany();
 	}
 
 	/** The records selected, in order, with secrets the server echoed taken out (only those kept are redacted here). */
@@ -127,7 +127,7 @@ export function answerRecord(
 	// A broken record's text is redacted before it is cut (readRecord), so it is read again with the redactor.
 	return {
 		record: isUnreadableInquiry(record) ? readRecord(text, summary, redact) : record,
-		weight: text.length + RECORD_OVERHEAD_BYTES,
+		weight: text.length + PARSED_RECORD_OVERHEAD_BYTES,
 	};
 }
 

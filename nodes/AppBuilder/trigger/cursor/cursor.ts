@@ -1,7 +1,7 @@
 import type { EventMode, InquiryEvent } from '../../inquiries/inquiryEvent';
 import type { RecordsToKeep } from '../../inquiries/inquiryList';
 import { setOwnValue } from '../../../shared/ownValue';
-import { floorBefore, isAfterFloor, later, raiseFloor, type CursorPosition } from './floor';
+import { floorBefore, isAfterFloor, later, raiseFloor, type OrderPoint } from './floor';
 import { isRecord, isTime } from './storedShapes';
 import { planUndated } from './undated';
 import { byTimeThenKey, NewestListings, replacesListing } from '../../inquiries/latestListings';
@@ -14,17 +14,17 @@ import {
 	keySetTableProblem,
 } from '../../../shared/keySets/keySetTable';
 
-export type { CursorPosition } from './floor';
+export type { OrderPoint } from './floor';
 
 // What is new since one form's last poll (ARCHITECTURE.md, "The cursor"); pure, inputs never changed.
 
 /** A form's cursor as saved in the position (saved/position.ts), which carries its format and scope. */
 export interface CursorState {
-	/** Events at or before this position (by time, then key) are handled; see floor.ts. */
-	floor: CursorPosition;
+	/** Events at or before this point (by time, then key) are handled; see floor.ts. */
+	floor: OrderPoint;
 	/** Key -> time it was last emitted (or taken as handled), for every such event after the floor. */
 	seen: Record<string, number>;
-	/** The undated inquiries emitted or handled, as a table (undatedTable.ts) in base64; '' when none. */
+	/** The undated inquiries emitted or handled, as a table (undated.ts) in base64; '' when none. */
 	undated: string;
 }
 
@@ -51,12 +51,12 @@ export const DEFAULT_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_MAX_TRACKED = 1000;
 export const MAX_FIRST_POLL_COUNT = 50;
 
-export interface PollPlan {
+export interface CursorStep {
 	isFirstPoll: boolean;
 	/** Oldest first (by time, then key); undated events last. */
 	toEmit: InquiryEvent[];
 	/** The oldest dated event found new but left out of toEmit (Max per Poll): the commit keeps the floor below it. */
-	waiting: CursorPosition | undefined;
+	waiting: OrderPoint | undefined;
 	/** About how many undated inquiries changed beyond what the table tells apart (undated.ts); 0 normally. */
 	unresolvedUndated: number;
 	/** The state to commit onto: a first poll's records everything present as handled; later, the undated table brought up to date. */
@@ -66,7 +66,7 @@ export interface PollPlan {
 /** What keeps a stored value from being a cursor, in words for an error; undefined if nothing. */
 export function cursorStateProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return 'it is not an object';
-	if (!isRecord(value.floor)) return '"floor" is not a position';
+	if (!isRecord(value.floor)) return '"floor" is not a point (time and key)';
 	if (!isTime(value.floor.time)) return '"floor.time" is not a number';
 	if (typeof value.floor.key !== 'string') return '"floor.key" is not text';
 	if (!isRecord(value.seen)) return '"seen" is not an object';
@@ -77,11 +77,11 @@ export function cursorStateProblem(value: unknown): string | undefined {
 }
 
 /** What to emit now, given the saved cursor (undefined: the form's first poll) and every inquiry present. */
-export function planPoll(
+export function stepCursor(
 	state: CursorState | undefined,
 	events: readonly InquiryEvent[],
 	options: CursorOptions,
-): PollPlan {
+): CursorStep {
 	const limits = limitsOf(options);
 	if (state === undefined) {
 		const { dated, undated } = latestPerKeyAfter(events, BEFORE_EVERY_TIME);
@@ -97,7 +97,7 @@ export function planPoll(
 		undated,
 		(key) => seen.has(key),
 	);
-	const candidates: CursorPosition[] = [];
+	const candidates: OrderPoint[] = [];
 	for (const [key, time] of dated) {
 		const previous = seen.get(key);
 		if (!isNewSince(previous, time, options.mode)) continue;
@@ -154,7 +154,7 @@ function isNewSince(emittedAt: number | undefined, time: number, mode: EventMode
 
 /** The cursor to save once `emitted` (a prefix of toEmit) went out; an event left unemitted keeps the floor below it. */
 export function commitPoll(
-	plan: Pick<PollPlan, 'baseline' | 'toEmit' | 'waiting'> | undefined,
+	plan: Pick<CursorStep, 'baseline' | 'toEmit' | 'waiting'> | undefined,
 	emitted: readonly InquiryEvent[],
 	options: CursorOptions,
 ): CursorState {
@@ -169,9 +169,9 @@ export function commitPoll(
 
 /** The oldest dated event of the plan not emitted: the first of toEmit's left out, else the plan's waiting one. */
 function firstLeftOut(
-	plan: Pick<PollPlan, 'toEmit' | 'waiting'>,
+	plan: Pick<CursorStep, 'toEmit' | 'waiting'>,
 	emitted: readonly InquiryEvent[],
-): CursorPosition | undefined {
+): OrderPoint | undefined {
 	const emittedAt = new Map<string, number | undefined>();
 	for (const { key, time } of emitted) emittedAt.set(key, time);
 	for (const { key, time } of plan.toEmit) {
@@ -185,7 +185,7 @@ function settle(
 	start: CursorState,
 	emitted: readonly InquiryEvent[],
 	limits: Limits,
-	leftOut: CursorPosition | undefined,
+	leftOut: OrderPoint | undefined,
 ): CursorState {
 	const seen = new Map(seenMapOf(start.seen));
 	const table = decodeKeySetTable(start.undated, limits.undatedCells);
@@ -210,7 +210,7 @@ function planFirstPoll(
 	dated: Map<string, number>,
 	undated: string[],
 	options: CursorOptions,
-): PollPlan {
+): CursorStep {
 	const newest = new NewestListings<undefined>(firstPollCount(options));
 	for (const [key, time] of dated) newest.offer(key, time, () => undefined);
 	const latest = newest.oldestFirst().map(({ key, time }) => ({ key, time }));
@@ -246,7 +246,7 @@ function firstPollCount(options: CursorOptions): number {
  */
 function latestPerKeyAfter(
 	events: readonly InquiryEvent[],
-	floor: CursorPosition,
+	floor: OrderPoint,
 ): { dated: Map<string, number>; undated: string[] } {
 	const dated = new Map<string, number>();
 	let undated: Set<string> | undefined;

@@ -1,36 +1,36 @@
 import { byTimeThenKey } from '../../inquiries/latestListings';
 
-// The floor: events after it (by time, then key) are judged, those at or before it handled. A
-// position, not a time, so that when Max per Poll splits events sharing one time the floor can sit
-// between them. No key is empty, so (t, "") is the floor before every event at time t.
+// The floor: events after it are judged, those at or before it handled. It is a point in the order
+// (time, then key), not a time alone, so that when Max per Poll splits events sharing one time the
+// floor can sit between them. No key is empty, so (t, "") is the floor before every event at time t.
 
-export interface CursorPosition {
+export interface OrderPoint {
 	time: number;
 	key: string;
 }
 
-/** Whether an event at `position` is after `floor`, so the cursor judges it; at or before, it is handled. */
-export function isAfter(position: CursorPosition, floor: CursorPosition): boolean {
-	return isAfterFloor(position.time, position.key, floor);
+/** Whether an event at `point` is after `floor`, so the cursor judges it; at or before, it is handled. */
+export function isAfter(point: OrderPoint, floor: OrderPoint): boolean {
+	return isAfterFloor(point.time, point.key, floor);
 }
 
-/** isAfter without making a position: it runs once per inquiry of the answer. */
-export function isAfterFloor(time: number, key: string, floor: CursorPosition): boolean {
+/** isAfter without making a point: it runs once per inquiry of the answer. */
+export function isAfterFloor(time: number, key: string, floor: OrderPoint): boolean {
 	return time > floor.time || (time === floor.time && key > floor.key);
 }
 
 /** The floor before every event at `time`. */
-export function floorBefore(time: number): CursorPosition {
+export function floorBefore(time: number): OrderPoint {
 	return { time, key: '' };
 }
 
 /** Where the floor goes after a poll (docs/trigger-internals.md, "How it decides what is new"): never past `highest`, never down. */
 export function raiseFloor(
-	current: CursorPosition,
+	current: OrderPoint,
 	tracked: ReadonlyMap<string, number>,
 	limits: { lookbackMs: number; maxTracked: number; nowMs?: number },
-	highest: CursorPosition | undefined,
-): CursorPosition {
+	highest: OrderPoint | undefined,
+): OrderPoint {
 	let floor = current;
 	let newest = -Infinity;
 	// A loop, not Math.max(...times): spreading a large form's times overflows the call stack.
@@ -47,9 +47,9 @@ export function raiseFloor(
 /** When more than `count` tracked events are after `floor`: the newest of those beyond the newest `count`. */
 function newestBeyond(
 	tracked: ReadonlyMap<string, number>,
-	floor: CursorPosition,
+	floor: OrderPoint,
 	count: number,
-): CursorPosition | undefined {
+): OrderPoint | undefined {
 	const times: number[] = [];
 	for (const [key, time] of tracked) if (isAfterFloor(time, key, floor)) times.push(time);
 	if (times.length <= count) return undefined;
@@ -65,6 +65,6 @@ function newestBeyond(
 	return { time: cutTime, key: atCut[count - newerThanCut] };
 }
 
-export function later(a: CursorPosition, b: CursorPosition): CursorPosition {
+export function later(a: OrderPoint, b: OrderPoint): OrderPoint {
 	return byTimeThenKey(a, b) >= 0 ? a : b;
 }

@@ -2,9 +2,9 @@ import { jsonText } from '../../../shared/text/jsonText';
 import { fnv1a64 } from '../../../shared/text/fnv1a64';
 
 // What this process remembers per trigger (docs/trigger-internals.md, "When n8n polls"): one entry,
-// dropped FORGET_AFTER_MS after its last poll or least recently polled first past MAX_TRIGGERS.
+// dropped MEMORY_KEPT_MS after its last poll or least recently polled first past MAX_TRIGGERS.
 
-export const FORGET_AFTER_MS = 40 * 24 * 60 * 60 * 1000;
+export const MEMORY_KEPT_MS = 40 * 24 * 60 * 60 * 1000;
 export const MAX_TRIGGERS = 10_000;
 /** How long a poll defers to a hand-over n8n has not stored yet; a commit slower than this can repeat its leads once. */
 export const HAND_OFF_WAIT_MS = 3 * 60_000;
@@ -44,7 +44,7 @@ function entryOf(triggerKey: string, nowMs: number): TriggerEntry {
 	entry.polledAt = Math.max(entry.polledAt, nowMs);
 	entries.set(triggerKey, entry);
 	for (const [key, oldest] of entries) {
-		if (entries.size <= MAX_TRIGGERS && nowMs - oldest.polledAt < FORGET_AFTER_MS) break;
+		if (entries.size <= MAX_TRIGGERS && nowMs - oldest.polledAt < MEMORY_KEPT_MS) break;
 		entries.delete(key);
 	}
 	return entry;

@@ -2,14 +2,14 @@ import {
 	commitPoll,
 	DEFAULT_MAX_TRACKED,
 	type CursorOptions,
-	type PollPlan,
+	type CursorStep,
 } from '../cursor/cursor';
 import { type InquiryEvent } from '../../inquiries/inquiryEvent';
 import { type RecordsToKeep } from '../../inquiries/inquiryList';
 import { MAX_WHOLE_CURSORS, nextPosition, type TriggerPosition } from '../saved/position';
 import type { QuietRule, QuietSpell } from '../quiet/formRhythm';
 import { quietForms } from '../quiet/quietForms';
-import { planForm, recordsToKeepFor, type Watch } from './watch';
+import { formStep, recordsToKeepFor, type Watch } from './watch';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
 
@@ -37,7 +37,7 @@ export interface FormOutcome {
 	events: readonly InquiryEvent[] | 'failed' | 'not-reached';
 }
 
-export interface FormsPlan {
+export interface PollPlan {
 	/** What to emit, oldest first across forms, within Max per Poll. */
 	emissions: Array<{ pageId: string; event: InquiryEvent }>;
 	/** Per form read, about how many undated inquiries changed beyond what its cursor tells apart. */
@@ -49,7 +49,7 @@ export interface FormsPlan {
 }
 
 /** One poll's decisions over forms, pure so a property test drives them: what to read, emit and save. */
-export class FormsPoll {
+export class PollPlanner {
 	readonly options: CursorOptions;
 	readonly watch: Watch;
 	private readonly ordered: string[];
@@ -71,18 +71,18 @@ export class FormsPoll {
 			return {
 				pageId,
 				keep: recordsToKeepFor(start, this.options),
-				toEmit: (events) => planForm(start, events, this.options).toEmit,
+				toEmit: (events) => formStep(start, events, this.options).toEmit,
 			};
 		});
 	}
 
-	plan(outcomes: readonly FormOutcome[]): FormsPlan {
+	plan(outcomes: readonly FormOutcome[]): PollPlan {
 		const { setup, options } = this;
-		const runs: Array<{ pageId: string; plan: PollPlan }> = [];
+		const runs: Array<{ pageId: string; plan: CursorStep }> = [];
 		const readEvents: Array<readonly InquiryEvent[]> = [];
 		for (const { pageId, events } of outcomes) {
 			if (typeof events === 'string') continue;
-			runs.push({ pageId, plan: planForm(this.watch.startOf(pageId), events, options) });
+			runs.push({ pageId, plan: formStep(this.watch.startOf(pageId), events, options) });
 			readEvents.push(events);
 		}
 		const listed = new Set(setup.listed);

@@ -1,10 +1,10 @@
 import {
-	planPoll,
+	stepCursor,
 	recordsToKeepGiven,
 	type CursorOptions,
 	type CursorState,
 	type FirstPoll,
-	type PollPlan,
+	type CursorStep,
 } from '../cursor/cursor';
 import { type InquiryEvent } from '../../inquiries/inquiryEvent';
 import { type RecordsToKeep } from '../../inquiries/inquiryList';
@@ -117,14 +117,15 @@ export function recordsToKeepFor(start: FormStart, options: CursorOptions): Reco
 	});
 }
 
-export function planForm(
+export function formStep(
 	start: FormStart,
 	events: readonly InquiryEvent[],
 	options: CursorOptions,
-): PollPlan {
+): CursorStep {
 	const read = asRead(start);
-	if (read.firstPoll) return planPoll(undefined, events, { ...options, firstPoll: read.firstPoll });
-	return planPoll(startingState(read, events, options), events, options);
+	if (read.firstPoll)
+		return stepCursor(undefined, events, { ...options, firstPoll: read.firstPoll });
+	return stepCursor(startingState(read, events, options), events, options);
 }
 
 /**
@@ -146,6 +147,6 @@ function startingState(
 ): CursorState {
 	if (!start.undatedUnknown) return start.cursor;
 	const undated = events.filter((event) => event.time === undefined);
-	const handled = planPoll(undefined, undated, { ...options, firstPoll: NONE }).baseline;
+	const handled = stepCursor(undefined, undated, { ...options, firstPoll: NONE }).baseline;
 	return { ...start.cursor, undated: handled.undated };
 }

@@ -1,5 +1,5 @@
 import { cursorStateProblem, DEFAULT_LOOKBACK_MS, type CursorState } from '../cursor/cursor';
-import { floorBefore, isAfterFloor, later, raiseFloor, type CursorPosition } from '../cursor/floor';
+import { floorBefore, isAfterFloor, later, raiseFloor, type OrderPoint } from '../cursor/floor';
 import { isRecord, isTime, ownValue } from '../cursor/storedShapes';
 import { rhythmProblem, type FormRhythm } from '../quiet/formRhythm';
 
@@ -36,11 +36,11 @@ export interface Absence {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A form away this long and for this many polls keeps a small cursor (both must be reached). */
-export const SHRINK_AFTER_MS = 90 * DAY_MS;
-export const SHRINK_AFTER_POLLS = 1000;
+export const SHRINK_AWAY_FORM_AFTER_MS = 90 * DAY_MS;
+export const SHRINK_AWAY_FORM_AFTER_POLLS = 1000;
 /** A form away this long and for this many polls is forgotten (forgottenCursor; both must be reached). */
-export const FORGET_AFTER_MS = 365 * DAY_MS;
-export const FORGET_AFTER_POLLS = 10_000;
+export const FORGET_AWAY_FORM_AFTER_MS = 365 * DAY_MS;
+export const FORGET_AWAY_FORM_AFTER_POLLS = 10_000;
 /** Whole cursors kept at most: an app lists at most this many forms (appForms.ts). */
 export const MAX_WHOLE_CURSORS = 1000;
 /** Forms away past the whole cursors keep a small one (compactCursor); past this many more, the longest away are dropped. */
@@ -122,9 +122,11 @@ export function nextPosition(
 		if (rank >= MAX_WHOLE_CURSORS + MAX_SMALL_CURSORS) return;
 		const awayFor = (polls: number, ms: number) =>
 			absence.polls >= polls && nowMs - absence.since >= ms;
-		const forgotten = awayFor(FORGET_AFTER_POLLS, FORGET_AFTER_MS);
+		const forgotten = awayFor(FORGET_AWAY_FORM_AFTER_POLLS, FORGET_AWAY_FORM_AFTER_MS);
 		const small =
-			forgotten || rank >= MAX_WHOLE_CURSORS || awayFor(SHRINK_AFTER_POLLS, SHRINK_AFTER_MS);
+			forgotten ||
+			rank >= MAX_WHOLE_CURSORS ||
+			awayFor(SHRINK_AWAY_FORM_AFTER_POLLS, SHRINK_AWAY_FORM_AFTER_MS);
 		forms.push([
 			pageId,
 			forgotten
@@ -178,7 +180,7 @@ function newestOf(cursor: CursorState, keys: number, capAt: number): CursorState
 }
 
 /** The cursor at `floor`, keeping the keys after it and no undated table. */
-function withFloor(cursor: CursorState, floor: CursorPosition): CursorState {
+function withFloor(cursor: CursorState, floor: OrderPoint): CursorState {
 	const after = Object.entries(cursor.seen).filter(([key, time]) => isAfterFloor(time, key, floor));
 	return { floor, seen: Object.fromEntries(after), undated: '' };
 }

@@ -44,7 +44,7 @@ export function storedPosition(nodeId: string | undefined, stores: TriggerStores
 		own !== undefined && (owner === undefined || nodeId === undefined || owner === nodeId);
 	const copy = nodeId === undefined ? undefined : stores.workflow[COPY_PREFIX + nodeId];
 	const copied = isPositionCopy(copy) ? copy.state : undefined;
-	if (isStagedCopy(stores.node)) return ownIsThisNodes ? own : copied;
+	if (hasDurablePollCursors(stores.node)) return ownIsThisNodes ? own : copied;
 	return copied ?? (ownIsThisNodes ? own : undefined);
 }
 
@@ -52,7 +52,7 @@ export function storedPosition(nodeId: string | undefined, stores: TriggerStores
  * Whether the node's static data is a staged copy (durable poll cursors):
  * n8n's own static data is an observable object with a `__dataChanged` flag.
  */
-export function isStagedCopy(nodeData: Record<string, unknown>): boolean {
+export function hasDurablePollCursors(nodeData: Record<string, unknown>): boolean {
 	return !('__dataChanged' in nodeData);
 }
 
@@ -118,7 +118,7 @@ export function writeTriggerPosition(
 		return;
 	}
 	const copyKey = COPY_PREFIX + nodeId;
-	if (isStagedCopy(stores.node)) {
+	if (hasDurablePollCursors(stores.node)) {
 		// The global copy goes only once the node's own data held a position: n8n commits this one after the poll, and may not.
 		const ownHeldOne = stores.node[STATE_KEY] !== undefined && stores.node[OWNER_KEY] === nodeId;
 		stores.node[STATE_KEY] = value;

@@ -1,5 +1,5 @@
 import {
-	planPoll,
+	stepCursor,
 	recordsToKeepGiven,
 	type CursorOptions,
 } from '../../../../nodes/AppBuilder/trigger/cursor/cursor';
@@ -60,7 +60,7 @@ describe('the trigger list on a first poll set to Send the Latest Leads', () => 
 		expect(list.events).toHaveLength(100);
 		expect(list.events[0]).toEqual({ key: 'lead-000', time: T0 });
 
-		const plan = planPoll(undefined, list.events, OPTIONS);
+		const plan = stepCursor(undefined, list.events, OPTIONS);
 		expect(plan.toEmit.map((event) => event.key)).toEqual(['lead-097', 'lead-098', 'lead-099']);
 		expect(plan.toEmit.map((event) => (list.recordOf(event.key) as { name: string }).name)).toEqual(
 			['Lead 97', 'Lead 98', 'Lead 99'],

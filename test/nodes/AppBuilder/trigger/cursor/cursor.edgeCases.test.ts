@@ -1,6 +1,6 @@
 import {
 	commitPoll,
-	planPoll,
+	stepCursor,
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
@@ -29,7 +29,7 @@ const numbered = (prefix: string, count: number, timeOf: (index: number) => numb
 
 /** One poll: plan, emit everything planned, commit onto the plan, store through JSON as n8n does. */
 function poll(state: CursorState | undefined, present: InquiryEvent[], opts: CursorOptions) {
-	const plan = planPoll(state, present, opts);
+	const plan = stepCursor(state, present, opts);
 	const next = commitPoll(plan, plan.toEmit, opts);
 	return {
 		emitted: plan.toEmit.map((event) => event.key),

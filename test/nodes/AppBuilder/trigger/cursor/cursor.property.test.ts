@@ -2,10 +2,10 @@ import fc from 'fast-check';
 
 import {
 	commitPoll,
-	planPoll,
+	stepCursor,
 	recordsToKeepGiven,
 	type CursorOptions,
-	type CursorPosition,
+	type OrderPoint,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import {
@@ -209,7 +209,7 @@ function runScenario(settings: Settings, ops: Op[]): void {
 
 	let state: CursorState | undefined;
 	let persisted: string | undefined;
-	let previousFloor: CursorPosition | undefined;
+	let previousFloor: OrderPoint | undefined;
 	let baselineMark = -1;
 	let chosenOnFirstPoll = new Set<string>();
 	const emissions = new Map<string, Array<number | undefined>>();
@@ -322,7 +322,7 @@ function runScenario(settings: Settings, ops: Op[]): void {
 	/** Returns how many events the poll planned. */
 	const doPoll = (opIndex: number, maxItems: number, commitShare: number): number => {
 		const events = presentEvents();
-		const plan = planPoll(deepFreeze(state), deepFreeze(events), options(maxItems));
+		const plan = stepCursor(deepFreeze(state), deepFreeze(events), options(maxItems));
 		// The trigger keeps only the records recordsToKeepGiven names: each one emitted must be among them.
 		const keep = recordsToKeepGiven(state, options(maxItems));
 		const keptNewest =
@@ -390,7 +390,7 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		checkInvariants(next);
 		// Pure: the same state object again (it was read above) decides as a fresh copy of it does.
 		const replay = (from: CursorState | undefined) => {
-			const replanned = planPoll(from, events, options(maxItems));
+			const replanned = stepCursor(from, events, options(maxItems));
 			const replayKeep = recordsToKeepGiven(from, options(maxItems));
 			return JSON.stringify({
 				replanned,

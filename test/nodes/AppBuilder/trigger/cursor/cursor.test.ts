@@ -3,7 +3,7 @@ import {
 	DEFAULT_LOOKBACK_MS,
 	DEFAULT_MAX_TRACKED,
 	cursorStateProblem,
-	planPoll,
+	stepCursor,
 	recordsToKeepGiven,
 	type CursorOptions,
 	type CursorState,
@@ -43,7 +43,7 @@ function poll(
 	events: InquiryEvent[],
 	opts: CursorOptions = options(),
 ) {
-	const plan = planPoll(deepFreeze(state), deepFreeze([...events]), opts);
+	const plan = stepCursor(deepFreeze(state), deepFreeze([...events]), opts);
 	const next = commitPoll(deepFreeze(plan), plan.toEmit, opts);
 	return { emitted: keys(plan.toEmit), state: stored(next), plan };
 }
@@ -208,7 +208,7 @@ describe('late arrivals', () => {
 describe('one response', () => {
 	it('reads a key listed twice by its newest time, and as dated when only one listing has a time', () => {
 		const state = baselineOf([]);
-		const plan = planPoll(
+		const plan = stepCursor(
 			state,
 			[
 				ev('a', T0 + 5),
@@ -231,8 +231,13 @@ describe('one response', () => {
 			ev('u1', undefined),
 			ev('early', T0 + 1),
 		];
-		expect(keys(planPoll(state, events, options()).toEmit)).toEqual(['early', 'late', 'u1', 'u2']);
-		expect(keys(planPoll(state, events, options({ maxItems: 3 })).toEmit)).toEqual([
+		expect(keys(stepCursor(state, events, options()).toEmit)).toEqual([
+			'early',
+			'late',
+			'u1',
+			'u2',
+		]);
+		expect(keys(stepCursor(state, events, options({ maxItems: 3 })).toEmit)).toEqual([
 			'early',
 			'late',
 			'u1',
@@ -258,7 +263,7 @@ describe('deletions, backlog and partial commits', () => {
 		let state = baselineOf([]);
 		const events = [3, 9, 0, 7, 1, 8, 2, 6, 4, 5].map((i) => ev(`k${i}`, T0 + i));
 		const opts = options({ maxItems: 4, maxTracked: 2 });
-		const plan = planPoll(state, events, opts);
+		const plan = stepCursor(state, events, opts);
 		expect(keys(plan.toEmit)).toEqual(['k0', 'k1', 'k2', 'k3']);
 		// The caller ran out of time after two; the next poll fails and saves nothing.
 		state = stored(commitPoll(plan, plan.toEmit.slice(0, 2), opts));
@@ -464,7 +469,7 @@ describe('records to keep while an answer streams in', () => {
 		const fresh = [ev('new1', T0 + 2_000_000), ev('new2', T0 + 2_000_001)];
 		const events = [...tracked, ...fresh, ev('undated', undefined)];
 		expect(kept(state, events)).toEqual(['new1', 'new2', 'undated']);
-		expect(keys(planPoll(state, events, options()).toEmit)).toEqual(['new1', 'new2', 'undated']);
+		expect(keys(stepCursor(state, events, options()).toEmit)).toEqual(['new1', 'new2', 'undated']);
 	});
 
 	it('keeps a tracked record listed again with a later time in mode newOrUpdated only, and the later listing alone', () => {
@@ -495,7 +500,7 @@ describe('purity, storage and size', () => {
 			ev('a', T0),
 			ev('x', undefined),
 		]);
-		const firstPlan = planPoll(
+		const firstPlan = stepCursor(
 			undefined,
 			events,
 			options({ firstPoll: { kind: 'latest', count: 2 } }),
@@ -506,7 +511,7 @@ describe('purity, storage and size', () => {
 		expect(keys(firstPlan.toEmit)).toEqual(['__proto__', 'constructor']);
 		expect(Object.keys(state.seen).sort()).toEqual(['__proto__', 'a', 'b', 'constructor']);
 		const frozen = deepFreeze(state);
-		const plan = planPoll(frozen, events, options());
+		const plan = stepCursor(frozen, events, options());
 		expect(plan.toEmit).toEqual([]);
 		expect(() => commitPoll(deepFreeze(plan), events, options())).not.toThrow();
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -554,7 +559,11 @@ describe('purity, storage and size', () => {
 	it('takes a first poll over 300,000 inquiries in its stride', () => {
 		const events = Array.from({ length: 300_000 }, (_, i) => ev(id(i), T0 + i));
 		// No stack overflow from spreading 300,000 values; its speed is the benchmark's job, not a timed test's.
-		const plan = planPoll(undefined, events, options({ firstPoll: { kind: 'latest', count: 50 } }));
+		const plan = stepCursor(
+			undefined,
+			events,
+			options({ firstPoll: { kind: 'latest', count: 50 } }),
+		);
 		expect(plan.toEmit).toHaveLength(50);
 		expect(Object.keys(plan.baseline.seen).length).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED);
 	});

@@ -5,19 +5,19 @@ import {
 	isAfter,
 	later,
 	raiseFloor,
-	type CursorPosition,
+	type OrderPoint,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/floor';
 
-const byTimeThenKey = (a: CursorPosition, b: CursorPosition) =>
+const byTimeThenKey = (a: OrderPoint, b: OrderPoint) =>
 	a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /** The floor rule written the slow way: sort everything, take the cut, then the lookback, never down, never past `highest`. */
 function modelFloor(
-	current: CursorPosition,
+	current: OrderPoint,
 	tracked: ReadonlyMap<string, number>,
 	limits: { lookbackMs: number; maxTracked: number; nowMs?: number },
-	highest: CursorPosition | undefined,
-): CursorPosition {
+	highest: OrderPoint | undefined,
+): OrderPoint {
 	const events = [...tracked].map(([key, time]) => ({ time, key }));
 	let floor = current;
 	if (events.length > 0) {

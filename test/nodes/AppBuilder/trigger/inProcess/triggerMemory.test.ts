@@ -2,7 +2,7 @@ import {
 	afterFailedPoll,
 	awaitsHandOff,
 	claimPoll,
-	FORGET_AFTER_MS,
+	MEMORY_KEPT_MS,
 	HAND_OFF_WAIT_MS,
 	MAX_TRIGGERS,
 	positionFingerprint,
@@ -154,23 +154,23 @@ describe('when a failing trigger reports its failure', () => {
 describe('what the process remembers stays bounded', () => {
 	const policy = { afterPolls: 1000, afterMs: 0 };
 
-	it('forgets a trigger FORGET_AFTER_MS after its last poll, failure streak included (a deleted workflow)', () => {
-		const start = 10 * FORGET_AFTER_MS;
+	it('forgets a trigger MEMORY_KEPT_MS after its last poll, failure streak included (a deleted workflow)', () => {
+		const start = 10 * MEMORY_KEPT_MS;
 		recordFailedPoll('gone:node', 'reads', start, policy);
 		recordFailedPoll('gone:node', 'undated', start, policy);
 		recordHandOff('gone:node', 'a', 'b', start);
 		recordFailedPoll('alive:node', 'reads', start, policy);
-		recordFailedPoll('alive:node', 'reads', start + FORGET_AFTER_MS - 1, policy);
+		recordFailedPoll('alive:node', 'reads', start + MEMORY_KEPT_MS - 1, policy);
 		// Another trigger's poll, past the time: the deleted workflow's trigger is gone, the live one not.
-		claimPoll('other:node', start + FORGET_AFTER_MS, start + FORGET_AFTER_MS + 1)?.();
-		expect(recordSucceededPoll('gone:node', 'reads', start + FORGET_AFTER_MS)).toBeUndefined();
-		expect(recordSucceededPoll('alive:node', 'reads', start + FORGET_AFTER_MS)).toMatchObject({
+		claimPoll('other:node', start + MEMORY_KEPT_MS, start + MEMORY_KEPT_MS + 1)?.();
+		expect(recordSucceededPoll('gone:node', 'reads', start + MEMORY_KEPT_MS)).toBeUndefined();
+		expect(recordSucceededPoll('alive:node', 'reads', start + MEMORY_KEPT_MS)).toMatchObject({
 			polls: 2,
 		});
 	});
 
 	it('holds at most MAX_TRIGGERS triggers however many come and go, the least recently polled going first', () => {
-		const now = 20 * FORGET_AFTER_MS;
+		const now = 20 * MEMORY_KEPT_MS;
 		for (let index = 0; index < MAX_TRIGGERS + 5_000; index++) {
 			const key = `many:${index}`;
 			claimPoll(key, now + index, now + index + 1000)?.();

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 
-import { FormsPoll, type FormOutcome } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
+import {
+	PollPlanner,
+	type FormOutcome,
+} from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 
@@ -106,7 +109,7 @@ describe('a trigger watching every form of an app, against a model', () => {
 							quiet: { kind: 'off' } as const,
 							nowMs: clock,
 						};
-						const forms = new FormsPoll(setup);
+						const forms = new PollPlanner(setup);
 						const order = forms.formsToRead().map((entry) => entry.pageId);
 						// A poll reads at least the first form; the budget may end it before the rest.
 						const reached = Math.max(1, Math.round(order.length * reachedShare));
@@ -116,7 +119,7 @@ describe('a trigger watching every form of an app, against a model', () => {
 							if (failing.has(index)) return { pageId, events: 'failed' };
 							return { pageId, events: leads[index].map((lead) => ({ ...lead })) };
 						});
-						// As pollForms does: a poll in which not one form could be read saves nothing.
+						// As pollWatchedForms does: a poll in which not one form could be read saves nothing.
 						if (
 							outcomes.every((outcome) => typeof outcome.events === 'string') &&
 							outcomes.some((outcome) => outcome.events === 'failed')

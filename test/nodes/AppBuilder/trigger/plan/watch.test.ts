@@ -1,5 +1,5 @@
 import type { CursorState, FirstPoll } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
-import { planForm, Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
+import { formStep, Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import { savedPosition } from '../../../../support/savedPosition';
 
@@ -113,7 +113,7 @@ describe('the watch rule: how each form starts', () => {
 		];
 		const options = { mode: 'new', firstPoll: NONE, maxItems: 10, nowMs: NOW + 10 } as const;
 		expect(
-			planForm({ ...back.startOf('a'), firstPoll: undefined }, events, options).toEmit,
+			formStep({ ...back.startOf('a'), firstPoll: undefined }, events, options).toEmit,
 		).toEqual([{ key: 'new', time: NOW + 5 }]);
 	});
 
@@ -125,15 +125,15 @@ describe('the watch rule: how each form starts', () => {
 		];
 		const options = { mode: 'new', firstPoll: NONE, maxItems: 10, nowMs: 1000 } as const;
 		const saved = position({}, { allFormsSince: 100 });
-		expect(planForm(all(saved).startOf('new'), events, options).toEmit).toEqual([
+		expect(formStep(all(saved).startOf('new'), events, options).toEmit).toEqual([
 			{ key: 'after', time: 101 },
 			{ key: 'u', time: undefined },
 		]);
-		expect(planForm({ cursor: from(100), undatedUnknown: true }, events, options).toEmit).toEqual([
+		expect(formStep({ cursor: from(100), undatedUnknown: true }, events, options).toEmit).toEqual([
 			{ key: 'after', time: 101 },
 		]);
 		// Since read at the trigger's first poll: the undated leads present have no time to be after it.
 		const since = all(undefined, { kind: 'since', sinceMs: 100 }).startOf('a');
-		expect(planForm(since, events, options).toEmit).toEqual([{ key: 'after', time: 101 }]);
+		expect(formStep(since, events, options).toEmit).toEqual([{ key: 'after', time: 101 }]);
 	});
 });

@@ -1,5 +1,5 @@
 import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
-import { FormsPoll } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
+import { PollPlanner } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import {
 	LEARNED_MS,
@@ -71,7 +71,7 @@ describe('Alert When Quiet, judged by when leads arrive', () => {
 
 	it('a record dated in the future brings nothing once emitted: the spell after it is reported', () => {
 		const position = (saved: TriggerPosition | undefined, now: number) =>
-			new FormsPoll({
+			new PollPlanner({
 				saved,
 				scope: 'app/new',
 				listed: ['a'],
@@ -196,7 +196,7 @@ describe('a form rhythm in the poll plan', () => {
 			quiet: { b: rhythm },
 		};
 		const spellsWhen = (allForms: boolean) =>
-			new FormsPoll({
+			new PollPlanner({
 				saved,
 				scope: 'app/new',
 				listed: ['a'],

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the simulation's report is printed on request (QUIET_SIMULATION_REPORT) */
 import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
-import { FormsPoll } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
+import { PollPlanner } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import {
@@ -304,7 +304,7 @@ describe('Alert When Quiet, When Unusually Quiet, simulated over 90 days on rhyt
 					events.push({ key: `${form}-${index}`, time: life.visible[index] });
 				return { pageId: pageIds[form], events };
 			});
-			const plan = new FormsPoll({
+			const plan = new PollPlanner({
 				saved,
 				scope: 'app/new',
 				listed: pageIds,

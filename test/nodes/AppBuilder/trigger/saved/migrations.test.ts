@@ -1,6 +1,6 @@
 import {
 	commitPoll,
-	planPoll,
+	stepCursor,
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
@@ -241,7 +241,7 @@ describe('readSavedPosition', () => {
 			{ key: 'u1', time: undefined },
 			{ key: 'u2', time: undefined },
 		];
-		expect(planPoll(state, present, options).toEmit).toEqual([
+		expect(stepCursor(state, present, options).toEmit).toEqual([
 			{ key: 'at-floor', time: T0 - 1000 },
 			{ key: 'u2', time: undefined },
 		]);
@@ -393,15 +393,15 @@ describe('readSavedPosition', () => {
 			[{ ...V3, forms: [] }, 'it is not a valid v3 state ("forms" is not an object)'],
 			[
 				{ ...V3, forms: { form: { ...V3.forms.form, floor: T0 } } },
-				inForm('"floor" is not a position', 3),
+				inForm('"floor" is not a point (time and key)', 3),
 			],
 			[
 				{ ...V3, app: { since: 'x', leftOver: [], gone: {} } },
 				'"allFormsSince" is not a time (after its upgrade from format v3)',
 			],
 			[{ ...V2, scope: 5 }, 'it is not a valid v2 state (its scope names no app, form and event)'],
-			[{ ...V2, floor: T0 }, inForm('"floor" is not a position', 2)],
-			[{ ...V2, floor: null }, inForm('"floor" is not a position', 2)],
+			[{ ...V2, floor: T0 }, inForm('"floor" is not a point (time and key)', 2)],
+			[{ ...V2, floor: null }, inForm('"floor" is not a point (time and key)', 2)],
 			[{ ...V2, floor: { time: 'x', key: '' } }, inForm('"floor.time" is not a number', 2)],
 			[{ ...V2, floor: { time: T0 } }, inForm('"floor.key" is not text', 2)],
 			[{ ...V2, seen: [] }, inForm('"seen" is not an object', 2)],

@@ -1,10 +1,10 @@
 import {
 	compactCursor,
 	forgottenCursor,
-	FORGET_AFTER_MS,
-	FORGET_AFTER_POLLS,
-	SHRINK_AFTER_MS,
-	SHRINK_AFTER_POLLS,
+	FORGET_AWAY_FORM_AFTER_MS,
+	FORGET_AWAY_FORM_AFTER_POLLS,
+	SHRINK_AWAY_FORM_AFTER_MS,
+	SHRINK_AWAY_FORM_AFTER_POLLS,
 	MAX_SMALL_CURSORS,
 	MAX_WHOLE_CURSORS,
 	nextPosition,
@@ -19,7 +19,7 @@ import {
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import { type InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
 import {
-	FormsPoll,
+	PollPlanner,
 	MIN_TRACKED_PER_FORM,
 } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
@@ -107,22 +107,26 @@ describe("the trigger's saved position over its forms", () => {
 			ALL(previous, nowMs),
 		);
 
-	it('forgets a form only once it has been away for both FORGET_AFTER_MS and FORGET_AFTER_POLLS: back, it starts at its return', () => {
+	it('forgets a form only once it has been away for both FORGET_AWAY_FORM_AFTER_MS and FORGET_AWAY_FORM_AFTER_POLLS: back, it starts at its return', () => {
 		const away = (since: number, polls: number) =>
 			position({ a: cursor(5), b: cursor(7) }, { away: { b: { since, polls } }, allFormsSince: 0 });
-		const forgotten = after(away(0, FORGET_AFTER_POLLS - 1), FORGET_AFTER_MS);
+		const forgotten = after(away(0, FORGET_AWAY_FORM_AFTER_POLLS - 1), FORGET_AWAY_FORM_AFTER_MS);
 		expect(forgotten.forms.b).toEqual({
-			floor: { time: FORGET_AFTER_MS, key: '' },
+			floor: { time: FORGET_AWAY_FORM_AFTER_MS, key: '' },
 			seen: {},
 			undated: '',
 		});
 		// Back, it starts at its return: nothing it emitted before, no undated lead present.
-		expect(ALL(forgotten, FORGET_AFTER_MS + 1).startOf('b')).toEqual({
+		expect(ALL(forgotten, FORGET_AWAY_FORM_AFTER_MS + 1).startOf('b')).toEqual({
 			cursor: forgotten.forms.b,
 			undatedUnknown: true,
 		});
-		expect(after(away(0, FORGET_AFTER_POLLS - 2), FORGET_AFTER_MS * 10).forms.b).toEqual(cursor(7));
-		expect(after(away(0, FORGET_AFTER_POLLS * 10), FORGET_AFTER_MS - 1).forms.b).toEqual(cursor(7));
+		expect(
+			after(away(0, FORGET_AWAY_FORM_AFTER_POLLS - 2), FORGET_AWAY_FORM_AFTER_MS * 10).forms.b,
+		).toEqual(cursor(7));
+		expect(
+			after(away(0, FORGET_AWAY_FORM_AFTER_POLLS * 10), FORGET_AWAY_FORM_AFTER_MS - 1).forms.b,
+		).toEqual(cursor(7));
 	});
 
 	it('a forgotten form keeps a record dated in the future it emitted, and its floor follows the clock', () => {
@@ -135,22 +139,22 @@ describe("the trigger's saved position over its forms", () => {
 		expect(forgottenCursor(forgottenCursor(withFuture, 1_000), 2_000).floor.time).toBe(2_000);
 	});
 
-	it('makes the cursor of a form small once it has been away for both SHRINK_AFTER_MS and SHRINK_AFTER_POLLS, its undated inquiries then unknown', () => {
+	it('makes the cursor of a form small once it has been away for both SHRINK_AWAY_FORM_AFTER_MS and SHRINK_AWAY_FORM_AFTER_POLLS, its undated inquiries then unknown', () => {
 		const many = Array.from({ length: 30 }, (_, index) => `k${index}`);
 		const away = (since: number, polls: number) =>
 			position(
 				{ a: cursor(5), b: cursor(7, many) },
 				{ away: { b: { since, polls } }, allFormsSince: 0 },
 			);
-		const shrunk = after(away(0, SHRINK_AFTER_POLLS - 1), SHRINK_AFTER_MS);
+		const shrunk = after(away(0, SHRINK_AWAY_FORM_AFTER_POLLS - 1), SHRINK_AWAY_FORM_AFTER_MS);
 		expect(Object.keys(shrunk.forms.b.seen)).toHaveLength(SMALL_CURSOR_KEYS);
 		expect(shrunk.undatedUnknown).toEqual(['b']);
-		expect(after(away(0, SHRINK_AFTER_POLLS - 2), SHRINK_AFTER_MS * 2).forms.b).toEqual(
-			cursor(7, many),
-		);
-		expect(after(away(0, SHRINK_AFTER_POLLS * 2), SHRINK_AFTER_MS - 1).forms.b).toEqual(
-			cursor(7, many),
-		);
+		expect(
+			after(away(0, SHRINK_AWAY_FORM_AFTER_POLLS - 2), SHRINK_AWAY_FORM_AFTER_MS * 2).forms.b,
+		).toEqual(cursor(7, many));
+		expect(
+			after(away(0, SHRINK_AWAY_FORM_AFTER_POLLS * 2), SHRINK_AWAY_FORM_AFTER_MS - 1).forms.b,
+		).toEqual(cursor(7, many));
 	});
 
 	it('a switch to One Form keeps the other forms away and drops when the watch of every form began; back to All Forms, it begins anew and they start then', () => {
@@ -284,11 +288,11 @@ describe("the saved position's size", () => {
 				nowMs: now,
 			});
 			// A first poll, then polls that emit every lead as new: each form tracks its share and tables its undated ones.
-			let position = new FormsPoll(setup(undefined))
+			let position = new PollPlanner(setup(undefined))
 				.plan(pageIds.map((pageId) => ({ pageId, events: [] })))
 				.commit(0);
 			for (const undated of [100, 200, 300, 400]) {
-				const plan = new FormsPoll(setup(position)).plan(
+				const plan = new PollPlanner(setup(position)).plan(
 					pageIds.map((pageId, form) => ({ pageId, events: events(form, undated) })),
 				);
 				expect(plan.unresolvedUndated.every(({ count }) => count === 0)).toBe(true);

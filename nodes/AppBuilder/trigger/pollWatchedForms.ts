@@ -4,11 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { formLabel, withItsForm } from '../acrossForms/itemForm';
 import { FORM_CONCURRENCY, formsRead, readForms } from '../acrossForms/readForms';
 import { inquiryItem } from '../inquiries/inquiryItem';
-import { asNodeError } from '../parameters/asNodeError';
+import { asNodeError } from '../transport/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { awaitsHandOff, positionFingerprint, recordHandOff } from './inProcess/triggerMemory';
-import { FormsPoll, type FormOutcome } from './plan/pollPlan';
+import { PollPlanner, type FormOutcome } from './plan/pollPlan';
 import { Watch } from './plan/watch';
 import {
 	logContext,
@@ -23,7 +23,7 @@ import type { InquiryList } from '../inquiries/inquiryList';
 import { positionScope, type TriggerPosition } from './saved/position';
 import {
 	adoptOwnerless,
-	isStagedCopy,
+	hasDurablePollCursors,
 	readTriggerPosition,
 	storedPosition,
 	UnusablePosition,
@@ -45,7 +45,7 @@ export interface PollTiming {
 }
 
 /** One poll over the forms watched, each read apart; nothing is saved when it ends in an error. */
-export async function pollForms(
+export async function pollWatchedForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,
 	timing: PollTiming,
@@ -58,7 +58,7 @@ export async function pollForms(
 	};
 	const scope = positionScope(settings.appId, settings.mode);
 	const positionAtStart = storedPosition(node.id, stores);
-	const staged = isStagedCopy(stores.node);
+	const staged = hasDurablePollCursors(stores.node);
 	// Only a staged copy is handed over (durable poll cursors): its fingerprint, a pass over the whole position, serves nothing else.
 	const startedFrom = staged ? positionFingerprint(positionAtStart) : undefined;
 	if (startedFrom !== undefined && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
@@ -92,7 +92,7 @@ export async function pollForms(
 		forms = [{ pageId, pageName: pageId }];
 	}
 
-	const plan = new FormsPoll({
+	const plan = new PollPlanner({
 		saved,
 		scope,
 		listed: forms.map((form) => form.pageId),

@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { DEFAULT_RETRY_POLICY } from '../../shared/http/retryPolicy';
 import type { WebServiceCallOptions } from '../transport/request';
 import { claimPoll } from './inProcess/triggerMemory';
-import { FETCH_ATTEMPTS, pollForms } from './pollForms';
+import { FETCH_ATTEMPTS, pollWatchedForms } from './pollWatchedForms';
 import { logContext } from './pollReports';
 import { testEvent } from './testEvent';
 import { readTriggerSettings } from './triggerSettings';
@@ -20,7 +20,7 @@ const CLAIM_MARGIN_MS = 60_000;
  * at a time in this n8n: a poll that finds another under way returns at once
  * and leaves the leads to it (docs/trigger-internals.md, "Overlapping polls").
  */
-export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function triggerPoll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
 	const settings = readTriggerSettings(this);
 	// Every answer must end by the Timeout option, and a poll by n8n's poll budget where that is sooner.
@@ -54,7 +54,7 @@ export async function pollInquiries(this: IPollFunctions): Promise<INodeExecutio
 			stopEmittingAt: pollDeadline(this, startedAt, BUDGET_SHARE),
 			fetchOptions,
 		};
-		return await pollForms(this, settings, timing, triggerKey);
+		return await pollWatchedForms(this, settings, timing, triggerKey);
 	} finally {
 		release();
 	}
