@@ -197,6 +197,29 @@ function statusCounts(executions: StoredExecution[]): Record<string, number> {
 	return counts;
 }
 
+/** n8n started without waiting; `failFast` ends a wait at once when the start fails on its own. */
+function bootInBackground(n8n: N8nInstance, cycle: number) {
+	const boot: { error?: string; done: Promise<void> } = { done: Promise.resolve() };
+	boot.done = n8n.boot().then(
+		() => undefined,
+		(error: Error) => {
+			boot.error = error.message;
+		},
+	);
+	const failFast = async <T>(wait: Promise<T>): Promise<T> =>
+		await Promise.race([
+			wait,
+			boot.done.then(async () =>
+				boot.error === undefined
+					? await wait
+					: Promise.reject(
+							new Error(`cycle ${cycle}: n8n did not start: ${boot.error.slice(-3000)}`),
+						),
+			),
+		]);
+	return { boot, failFast };
+}
+
 /**
  * n8n killed with SIGKILL over and over, at seeded random moments aimed at
  * the poll, the hand-over from poll to execution and the execution itself,
@@ -259,22 +282,8 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					leadWhileUp === undefined
 						? undefined
 						: setTimeout(() => addLeads(emu, added, 1), leadWhileUp);
-				let bootError: string | undefined;
-				// A boot cut short by the kill is expected; one that fails on its own is kept and fails the cycle.
-				const booting = n8n.boot().catch((error: Error) => {
-					bootError = error.message;
-				});
-				const failFast = async <T>(wait: Promise<T>): Promise<T> =>
-					await Promise.race([
-						wait,
-						booting.then(async () =>
-							bootError === undefined
-								? await wait
-								: Promise.reject(
-										new Error(`cycle ${cycle}: n8n did not start: ${bootError.slice(-3000)}`),
-									),
-						),
-					]);
+				// A boot cut short by the kill is expected; one that fails on its own fails the cycle.
+				const { boot, failFast } = bootInBackground(n8n, cycle);
 
 				if (aim === 'random') {
 					await sleep(random.between(500, 25_000));
@@ -299,13 +308,13 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				});
 				keepLogs(`cycle-${cycle}`, n8n.logs());
 				progress(`kill ${cycle + 1}/${KILLS} (${aim}): ${landed}`);
-				await booting;
+				await boot.done;
 				if (
-					bootError !== undefined &&
-					!bootError.includes('exited early (SIGKILL)') &&
+					boot.error !== undefined &&
+					!boot.error.includes('exited early (SIGKILL)') &&
 					kills[kills.length - 1].landed.startsWith('start-up')
 				) {
-					keepLogs(`cycle-${cycle}-boot`, bootError);
+					keepLogs(`cycle-${cycle}-boot`, boot.error);
 				}
 				if (lateLead !== undefined) clearTimeout(lateLead);
 				emu.control.clearFaults();
@@ -576,21 +585,8 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 							ms: 3000,
 							times: 1,
 						});
-					let bootError: string | undefined;
-					const booting = n8n.boot().catch((error: Error) => {
-						bootError = error.message;
-					});
-					const failFast = async <T>(wait: Promise<T>): Promise<T> =>
-						await Promise.race([
-							wait,
-							booting.then(async () =>
-								bootError === undefined
-									? await wait
-									: Promise.reject(
-											new Error(`cycle ${cycle}: n8n did not start: ${bootError.slice(-3000)}`),
-										),
-							),
-						]);
+					// A boot cut short by the kill is expected; one that fails on its own fails the cycle.
+					const { boot, failFast } = bootInBackground(n8n, cycle);
 					const poll = await failFast(
 						waitForPoll(
 							emu,
@@ -618,7 +614,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 						};
 					}
 					if (aim === 'rename') {
-						await booting;
+						await boot.done;
 						const to = 'New Contact Us Lead';
 						const leadsAround = [emu.control.addInquiry({ ...form })._id];
 						await renameNode(n8n, workflowId, 'New Inquiry', to);
@@ -647,7 +643,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					logs.push(n8n.logs());
 					keepLogs(`durable-cycle-${cycle}`, n8n.logs());
 					progress(`durable kill ${cycle + 1}/${DURABLE_KILLS} (${aim}): ${landed}`);
-					await booting;
+					await boot.done;
 					emu.control.clearFaults();
 				}
 
