@@ -87,6 +87,17 @@ interface Kill {
 	leadsSoFar?: number;
 }
 
+/** The kill that just went out, `spawnedAt` being when n8n was started. */
+function killOf(
+	cycle: number,
+	aim: Kill['aim'],
+	landed: string,
+	spawnedAt: number,
+	leadsSoFar: number,
+): Kill {
+	return { cycle, aim, landed, msAfterSpawn: Date.now() - spawnedAt, leadsSoFar };
+}
+
 /** Leads the emulator holds, by id, in the order they were added. */
 function addLeads(emu: Emulator, added: string[], count: number): void {
 	for (let i = 0; i < count; i++) added.push(emu.control.addInquiry({ ...form })._id);
@@ -173,6 +184,19 @@ async function settled(
 	}
 }
 
+/** A last start: its first poll picks up whatever is left, and the executions it starts finish. */
+async function lastStartSettled(
+	n8n: N8nInstance,
+	emu: Emulator,
+	workflowId: string,
+): Promise<StoredExecution[]> {
+	const lastStart = Date.now();
+	await n8n.boot();
+	expect(await waitForPoll(emu, lastStart, 'answered', 300_000)).toBeDefined();
+	await sleep(1000);
+	await n8n.logIn();
+	return await settled(n8n, workflowId, 60_000);
+}
 /** Each execution with its status and the leads it carries, by the order they were added. */
 function perExecution(executions: StoredExecution[], added: string[]) {
 	return executions.map(
@@ -299,13 +323,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				}
 				const landed = landingOf(emu, spawnedAt);
 				await killHard(n8n.process!);
-				kills.push({
-					cycle,
-					aim,
-					landed,
-					msAfterSpawn: Date.now() - spawnedAt,
-					leadsSoFar: added.length,
-				});
+				kills.push(killOf(cycle, aim, landed, spawnedAt, added.length));
 				keepLogs(`cycle-${cycle}`, n8n.logs());
 				progress(`kill ${cycle + 1}/${KILLS} (${aim}): ${landed}`);
 				await boot.done;
@@ -320,13 +338,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				emu.control.clearFaults();
 			}
 
-			// A last start: its first poll picks up whatever is left, and the executions finish.
-			const lastStart = Date.now();
-			await n8n.boot();
-			expect(await waitForPoll(emu, lastStart, 'answered', 300_000)).toBeDefined();
-			await sleep(1000);
-			await n8n.logIn();
-			const executions = await settled(n8n, workflowId, 60_000);
+			const executions = await lastStartSettled(n8n, emu, workflowId);
 			keepLogs('final', n8n.logs());
 			const retried = await retryCrashed(n8n, workflowId, executions);
 
@@ -633,13 +645,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 							: landingOf(emu, spawnedAt);
 					await killHard(n8n.process!);
 					await release?.();
-					kills.push({
-						cycle,
-						aim,
-						landed,
-						msAfterSpawn: Date.now() - spawnedAt,
-						leadsSoFar: added.length,
-					});
+					kills.push(killOf(cycle, aim, landed, spawnedAt, added.length));
 					logs.push(n8n.logs());
 					keepLogs(`durable-cycle-${cycle}`, n8n.logs());
 					progress(`durable kill ${cycle + 1}/${DURABLE_KILLS} (${aim}): ${landed}`);
@@ -647,12 +653,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					emu.control.clearFaults();
 				}
 
-				const lastStart = Date.now();
-				await n8n.boot();
-				expect(await waitForPoll(emu, lastStart, 'answered', 300_000)).toBeDefined();
-				await sleep(1000);
-				await n8n.logIn();
-				const executions = await settled(n8n, workflowId, 60_000);
+				const executions = await lastStartSettled(n8n, emu, workflowId);
 				logs.push(n8n.logs());
 				keepLogs('durable-final', n8n.logs());
 				const retried = await retryCrashed(n8n, workflowId, executions);

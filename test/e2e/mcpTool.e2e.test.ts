@@ -26,6 +26,14 @@ function textOf(result: CallToolResult): string {
 	return part.text;
 }
 
+/** A user call that succeeded: the node's answer for that email, as the tool's text. */
+function expectUserAnswer(result: CallToolResult, email: string): string {
+	expect(result.isError).toBeUndefined();
+	const text = textOf(result);
+	expect(JSON.parse(text)).toEqual([expect.objectContaining({ successCode: '200', email })]);
+	return text;
+}
+
 /** A JSON Schema property of a tool's input, as n8n describes each $fromAI field. */
 function propertyOf(t: Tool, name: string): { type?: string; description?: string } | undefined {
 	return t.inputSchema.properties?.[name];
@@ -153,11 +161,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 			password: PASSWORD,
 			phone: '4155550177',
 		});
-		const text = textOf(result);
-		expect(result.isError).toBeUndefined();
-		expect(JSON.parse(text)).toEqual([
-			expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' }),
-		]);
+		const text = expectUserAnswer(result, 'ana.lima@example.com');
 		expect(emu.control.users()).toEqual([
 			expect.objectContaining({
 				email: 'ana.lima@example.com',
@@ -180,10 +184,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 			phone: '415 555 0188',
 			group: 'Customers',
 		});
-		expect(result.isError).toBeUndefined();
-		expect(JSON.parse(textOf(result))).toEqual([
-			expect.objectContaining({ successCode: '200', email: 'ana.lima@example.com' }),
-		]);
+		expectUserAnswer(result, 'ana.lima@example.com');
 		expect(emu.control.users()).toEqual([
 			expect.objectContaining({
 				email: 'ana.lima@example.com',

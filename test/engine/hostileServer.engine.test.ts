@@ -308,13 +308,17 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 	});
 
 	describe('an answer that never ends', () => {
-		it('Get Many stops a server that drips one byte at a time at its Timeout, with an error that says so', async () => {
+		/** The inquiries answer sent one byte every 200 ms. */
+		const dripInquiries = () =>
 			emu().control.injectFault({
 				endpoint: 'formBuilderInquiries',
 				kind: 'drip',
 				ms: 200,
 				times: 10,
 			});
+
+		it('Get Many stops a server that drips one byte at a time at its Timeout, with an error that says so', async () => {
+			dripInquiries();
 			const started = Date.now();
 			const result = await runAppBuilder(getMany({ options: { timeout: 2 } }));
 			const took = Date.now() - started;
@@ -340,12 +344,7 @@ describe('App Builder nodes against a hostile or misbehaving server', () => {
 			const helper = helperWith();
 			const first = await pollOnce(helper);
 			expect(first.error).toBeUndefined();
-			emu().control.injectFault({
-				endpoint: 'formBuilderInquiries',
-				kind: 'drip',
-				ms: 200,
-				times: 10,
-			});
+			dripInquiries();
 			const started = Date.now();
 			const second = await pollOnce(helper, { pollBudgetMs: 2500, staticData: first.staticData });
 			expect(Date.now() - started).toBeLessThan(6000);

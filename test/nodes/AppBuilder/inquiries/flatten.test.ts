@@ -16,12 +16,7 @@ const record = (fields: Field[], extra: Record<string, unknown> = {}) => ({
 	formName: 'Contact Us',
 	formData: [fields.map((f) => f[2]), fields.map((f) => f[1]), fields.map((f) => f[0])],
 	formbuilderData: JSON.stringify(
-		fields.map(([name, label, value]) => ({
-			fieldName: name,
-			fieldIdentifire: name,
-			fieldLabel: label,
-			fieldValue: value,
-		})),
+		fields.map(([name, label, value]) => builderEntry(name, name, label, value)),
 	),
 	paymentStatus: 'free',
 	mailStatus: 1,
@@ -31,6 +26,16 @@ const record = (fields: Field[], extra: Record<string, unknown> = {}) => ({
 	updatedon: 1767225660,
 	...extra,
 });
+
+/** One field of formbuilderData as the API writes it (its identifier under the API's spelling). */
+function builderEntry(
+	fieldName: string,
+	fieldIdentifire: string,
+	fieldLabel: string,
+	fieldValue: string,
+) {
+	return { fieldName, fieldIdentifire, fieldLabel, fieldValue };
+}
 
 const jsonRoundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
@@ -192,9 +197,7 @@ describe('flattenInquiry', () => {
 		const item = flattenInquiry(
 			record([], {
 				formData: undefined,
-				formbuilderData: JSON.stringify([
-					{ fieldName: '', fieldIdentifire: 'text_1', fieldLabel: 'X', fieldValue: 'v' },
-				]),
+				formbuilderData: JSON.stringify([builderEntry('', 'text_1', 'X', 'v')]),
 			}),
 		);
 		expect(item.text_1).toBe('v');
@@ -237,13 +240,8 @@ describe('flattenInquiry', () => {
 		const item = flattenInquiry(
 			record([['a', 'A', '1']], {
 				formbuilderData: JSON.stringify([
-					{ fieldName: 'a', fieldIdentifire: 'a', fieldLabel: 'A', fieldValue: 'hunter2' },
-					{
-						fieldName: 'extra',
-						fieldIdentifire: 'extra',
-						fieldLabel: 'Extra',
-						fieldValue: 'from builder',
-					},
+					builderEntry('a', 'a', 'A', 'hunter2'),
+					builderEntry('extra', 'extra', 'Extra', 'from builder'),
 				]),
 			}),
 		);
@@ -267,18 +265,8 @@ describe('flattenInquiry', () => {
 					['name', ''],
 				],
 				formbuilderData: JSON.stringify([
-					{
-						fieldName: 'name',
-						fieldIdentifire: 'name',
-						fieldLabel: 'Your Name',
-						fieldValue: 'Ann',
-					},
-					{
-						fieldName: '',
-						fieldIdentifire: 'textarea_2',
-						fieldLabel: 'Comment',
-						fieldValue: 'Call me after 5',
-					},
+					builderEntry('name', 'name', 'Your Name', 'Ann'),
+					builderEntry('', 'textarea_2', 'Comment', 'Call me after 5'),
 				]),
 			}),
 		);
@@ -297,14 +285,9 @@ describe('flattenInquiry', () => {
 					['', '', ''],
 				],
 				formbuilderData: JSON.stringify([
-					{ fieldName: '', fieldIdentifire: 'note_1', fieldLabel: 'Note', fieldValue: 'first' },
-					{ fieldName: '', fieldIdentifire: 'note_2', fieldLabel: 'Note', fieldValue: 'hunter2' },
-					{
-						fieldName: '',
-						fieldIdentifire: 'extra_9',
-						fieldLabel: 'Extra',
-						fieldValue: 'only in builder',
-					},
+					builderEntry('', 'note_1', 'Note', 'first'),
+					builderEntry('', 'note_2', 'Note', 'hunter2'),
+					builderEntry('', 'extra_9', 'Extra', 'only in builder'),
 				]),
 			}),
 		);
@@ -372,9 +355,7 @@ describe('flattenInquiry', () => {
 		const item = flattenInquiry(
 			record([], {
 				formData: undefined,
-				formbuilderData: [
-					{ fieldName: 'n', fieldIdentifire: 'n', fieldLabel: 'N', fieldValue: 'v' },
-				],
+				formbuilderData: [builderEntry('n', 'n', 'N', 'v')],
 			}),
 		);
 		expect(item.n).toBe('v');

@@ -38,41 +38,39 @@ const listingArb: fc.Arbitrary<Listing> = fc.record({
 	),
 });
 
+/** Up to 40 listings, and how many of them to keep. */
+const listingsAndCount = [
+	fc.array(listingArb, { maxLength: 40 }),
+	fc.integer({ min: 0, max: 8 }),
+] as const;
+
 describe('NewestListings', () => {
 	it('keeps what a sort and slice of every listing keeps: the same keys, times, order and listing', () => {
 		fc.assert(
-			fc.property(
-				fc.array(listingArb, { maxLength: 40 }),
-				fc.integer({ min: 0, max: 8 }),
-				(listings, count) => {
-					const newest = new NewestListings<number>(count);
-					listings.forEach(({ key, time }, value) => newest.offer(key, time, () => value));
-					expect(newest.oldestFirst()).toEqual(sortAndSlice(listings, count));
-				},
-			),
+			fc.property(...listingsAndCount, (listings, count) => {
+				const newest = new NewestListings<number>(count);
+				listings.forEach(({ key, time }, value) => newest.offer(key, time, () => value));
+				expect(newest.oldestFirst()).toEqual(sortAndSlice(listings, count));
+			}),
 			{ numRuns: 5000 },
 		);
 	});
 
 	it('never holds more than count values, and makes a value only for a listing it keeps', () => {
 		fc.assert(
-			fc.property(
-				fc.array(listingArb, { maxLength: 40 }),
-				fc.integer({ min: 0, max: 8 }),
-				(listings, count) => {
-					const newest = new NewestListings<number>(count);
-					listings.forEach(({ key, time }, value) => {
-						let made = false;
-						const kept = newest.offer(key, time, () => {
-							made = true;
-							return value;
-						});
-						expect(made).toBe(kept);
-						expect(kept ? newest.get(key) : undefined).toBe(kept ? value : undefined);
-						expect(newest.size).toBeLessThanOrEqual(count);
+			fc.property(...listingsAndCount, (listings, count) => {
+				const newest = new NewestListings<number>(count);
+				listings.forEach(({ key, time }, value) => {
+					let made = false;
+					const kept = newest.offer(key, time, () => {
+						made = true;
+						return value;
 					});
-				},
-			),
+					expect(made).toBe(kept);
+					expect(kept ? newest.get(key) : undefined).toBe(kept ? value : undefined);
+					expect(newest.size).toBeLessThanOrEqual(count);
+				});
+			}),
 			{ numRuns: 2000 },
 		);
 	});
