@@ -109,6 +109,8 @@ export function triggerWorkflow(
 /** Where the benchmark's own trivial trigger lives; n8n loads it through N8N_CUSTOM_EXTENSIONS. */
 export const TRIVIAL_TRIGGER_DIR = `${__dirname}/trivialTrigger`;
 export const TRIVIAL_TRIGGER_NAME = 'Trivial Trigger';
+/** Its node type, as n8n names it in its poll metrics. */
+export const TRIVIAL_TRIGGER_TYPE = 'CUSTOM.benchTrivialTrigger';
 
 /**
  * n8n's own floor for a poll cycle: a trigger that returns 10 fixed items,
@@ -131,7 +133,7 @@ export function trivialTriggerWorkflow(
 	return chained(
 		`Bench: trivial polling trigger${stateBytes > 0 ? `, ${stateBytes} B of state` : ''}${receive ? ', receiving an answer' : ''}`,
 		[
-			node(TRIVIAL_TRIGGER_NAME, 'CUSTOM.benchTrivialTrigger', 1, {
+			node(TRIVIAL_TRIGGER_NAME, TRIVIAL_TRIGGER_TYPE, 1, {
 				pollTimes: everyMinuteOn(cronSecond),
 				stateBytes,
 				...(receive

@@ -1,3 +1,6 @@
+import { ACCEPT_ENCODING } from '../../nodes/shared/http/contentCoding';
+import { FIXTURE } from '../../test/emulator';
+import type { BenchWorkflow } from '../lib/benchWorkflows';
 import type { EmulatorProcess } from '../lib/emulatorProcess';
 import type { N8nForBench } from '../lib/n8nForBench';
 import { TriggerPool } from './triggersPerMain';
@@ -5,18 +8,20 @@ import { TriggerPool } from './triggersPerMain';
 /** An n8n that keeps what is active, and refuses the calls `refuse` says to, as an overloaded one answers 503. */
 function fakeN8n(refuse: (call: string, workflowId: string) => boolean) {
 	const active = new Set<string>();
-	let made = 0;
+	const made: BenchWorkflow[] = [];
 	const fail = () =>
 		Promise.reject(new Error('503 {"code":503,"message":"Database is not ready!"}'));
 	const bench = {
 		credential: { id: '1', name: 'App Builder' },
-		n8n: { createWorkflow: async () => `w${++made}` },
+		n8n: {
+			createWorkflow: async (workflow: BenchWorkflow) => `w${made.push(workflow)}`,
+		},
 		setActive: async (workflowId: string) =>
 			refuse('activate', workflowId) ? fail() : void active.add(workflowId),
 		deactivate: async (workflowId: string) =>
 			refuse('deactivate', workflowId) ? fail() : void active.delete(workflowId),
 	};
-	return { bench: bench as unknown as N8nForBench, active };
+	return { bench: bench as unknown as N8nForBench, active, made };
 }
 const emulator = { webUrl: 'http://127.0.0.1:1' } as EmulatorProcess;
 const ids = (pool: TriggerPool) => pool.active.map((trigger) => trigger.workflowId);
@@ -79,5 +84,28 @@ describe('the triggers-per-main pool of workflows', () => {
 		} finally {
 			jest.useRealTimers();
 		}
+	});
+
+	it("makes n8n's trivial triggers ask for ours' answer, form by form, on ours' seconds", async () => {
+		const ours = fakeN8n(() => false);
+		await new TriggerPool(ours.bench, emulator, 'ours', 1000, 0, 10).setK(2);
+		const n8n = fakeN8n(() => false);
+		await new TriggerPool(n8n.bench, emulator, 'n8n', 1000, 0, 10).setK(2);
+		const pollTimes = (workflow: BenchWorkflow) => workflow.nodes[0].parameters.pollTimes;
+		expect(n8n.made.map(pollTimes)).toEqual(ours.made.map(pollTimes));
+		const second = n8n.made[1].nodes[0].parameters;
+		expect(n8n.made[1].nodes[0].type).toBe('CUSTOM.benchTrivialTrigger');
+		expect(second.answerUrl).toBe('http://127.0.0.1:1/V4/webservices/FormBuilderApi.php');
+		expect(JSON.parse(second.answerRequest as string)).toEqual({
+			method: 'formBuilderInquiries',
+			appId: FIXTURE.appId,
+			pageId: (ours.made[1].nodes[0].parameters.pageId as { value: string }).value,
+		});
+		// The headers ours sends: the emulator's compression setting then codes both answers alike.
+		expect(JSON.parse(second.answerHeaders as string)).toEqual({
+			Accept: 'application/json',
+			'Accept-Encoding': ACCEPT_ENCODING,
+			ACCESSTOKEN: FIXTURE.accessToken,
+		});
 	});
 });

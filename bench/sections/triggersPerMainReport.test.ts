@@ -33,6 +33,7 @@ import type {
 	ScaleRow,
 	ScaleSettings,
 	WindowResult,
+	Who,
 } from './triggersPerMain';
 
 const spread = (median: number) => ({ median, p95: median * 2, max: median * 3 });
@@ -74,13 +75,7 @@ function window(
 		rssMaxBytes: 700 * 2 ** 20,
 	};
 }
-function row(
-	who: 'ours' | 'peer',
-	size: number,
-	k: number,
-	failed?: number,
-	confirmed = true,
-): ScaleRow {
+function row(who: Who, size: number, k: number, failed?: number, confirmed = true): ScaleRow {
 	const config: ScaleConfig = {
 		who,
 		size,
@@ -152,7 +147,7 @@ describe('the triggers-per-main targets', () => {
 			bracket: { passed: 0, failed: 80, probes: [] },
 		};
 		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), failedAtAFifth]))[0]).toMatch(
-			/the peer fewer than 80: ours is at least 5\.1x \| met \|$/,
+			/the peer fewer than 80: ours is at least 5\.1x; n8n's trivial trigger not measured \| met \|$/,
 		);
 		// Failing at a fifth of the target (10 on 10,000-inquiry forms) bounds it lower still, and says how it was tried.
 		const peerConfig: ScaleConfig = {
@@ -179,7 +174,7 @@ describe('the triggers-per-main targets', () => {
 		};
 		const ours10k = row('ours', 10_000, 159, 200);
 		expect(scaleTargetRows(result([ours10k, failedAtTargetFifth]))[1]).toMatch(
-			/the peer fewer than 10: ours is at least 17\.7x \| met \|$/,
+			/the peer fewer than 10: ours is at least 17\.7x; n8n's trivial trigger not measured \| met \|$/,
 		);
 		expect(scaleSection(result([ours10k, failedAtTargetFifth]), settings)).toContain(
 			'| 1 1-minute window at K 10: 10 first (a fifth of the target), then a fifth of the K of App Builder Trigger, 10,000, compression off, until one fails |',
@@ -189,7 +184,7 @@ describe('the triggers-per-main targets', () => {
 			bracket: { passed: 80, probes: [] },
 		};
 		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), onlyPassed]))[0]).toMatch(
-			/the peer 80 or more \| \*\*not met\*\* \|$/,
+			/the peer 80 or more; n8n's trivial trigger not measured \| \*\*not met\*\* \|$/,
 		);
 	});
 
@@ -206,7 +201,9 @@ describe('the triggers-per-main targets', () => {
 				'2026-11-24',
 				'a machine',
 			),
-		).toContain('| 1,000 | off | 400 | 40 to 44 | 100 ms | at 460: 3 of 500 ticks had no poll |');
+		).toContain(
+			'| 1,000 | off | 400 | 40 to 44 | - | - | 100 ms | at 460: 3 of 500 ticks had no poll |',
+		);
 		// A peer that failed at the one K it was tried at carries fewer than that, not none.
 		const failedAtAFifth: ScaleRow = {
 			...row('peer', 1000, 0, 80, false),
@@ -220,6 +217,84 @@ describe('the triggers-per-main targets', () => {
 				'a machine',
 			),
 		).toContain('| 1,000 | off | 400 | fewer than 80 |');
+	});
+});
+
+describe("ours against n8n's own ceiling", () => {
+	const rows = [
+		row('ours', 1000, 400, 460),
+		row('n8n', 1000, 800, 900, false),
+		row('peer', 1000, 40, 45, false),
+		row('ours', 10_000, 60, 70),
+		row('n8n', 10_000, 240, 241, false),
+		row('peer', 10_000, 12, 13, false),
+	];
+
+	it("gives K ours / K n8n's trivial trigger at each size, in the targets, the section and the scaling page", () => {
+		const [at1000, at10000] = scaleTargetRows(result(rows));
+		// 400 / 800; its failure at 900 lets it carry up to 899, and 400 / 899 is 0.44.
+		expect(at1000).toContain(
+			"the peer 40 to 44: ours is at least 9.1x; n8n's trivial trigger 800 to 899: ours / n8n's = 0.50 (0.44 if it carries 899) | met |",
+		);
+		// Bisected to one: 60 / 240, and nothing else it could carry.
+		expect(at10000).toContain("n8n's trivial trigger 240: ours / n8n's = 0.25 | met |");
+		const text = scaleSection(result(rows), settings);
+		expect(text).toContain(
+			"- At 1,000 (compression off): ours 400, n8n's trivial trigger 800 to 899: ours / n8n's = 0.50 (0.44 if it carries 899).",
+		);
+		expect(text).toContain(
+			"- At 10,000 (compression off): ours 60, n8n's trivial trigger 240: ours / n8n's = 0.25.",
+		);
+		expect(text).toContain(
+			"| n8n's trivial trigger | 1,000 | off | **800** (900 failed) | 2 1-minute windows (no longer window) |",
+		);
+		expect(text).toContain("so K ours / K n8n's errs against ours");
+		expect(scalingDocBlock(result(rows), '2026-11-28', 'a machine')).toContain(
+			'| 10,000 | off | 60 | 12 | 240 | 0.25 | 100 ms |',
+		);
+	});
+
+	it('bounds the ratio where n8n never failed or never passed, and sets ours against the same coding', () => {
+		const neverFailed: ScaleRow = {
+			...row('n8n', 1000, 1600, undefined, false),
+			bracket: { passed: 1600, probes: [] },
+		};
+		// It carries 1,600 or more: ours' 400 is at most a quarter of it.
+		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), neverFailed]))[0]).toContain(
+			"n8n's trivial trigger 1600 or more: ours / n8n's is at most 0.25 |",
+		);
+		const neverPassed: ScaleRow = {
+			...row('n8n', 1000, 0, 80, false),
+			k: 0,
+			bracket: { passed: 0, failed: 80, probes: [] },
+		};
+		// Fewer than 80: ours' 400 is at least 400 / 79.
+		expect(scaleTargetRows(result([row('ours', 1000, 400, 460), neverPassed]))[0]).toContain(
+			"n8n's trivial trigger fewer than 80: ours / n8n's is at least 5.06 |",
+		);
+		const compressed = (r: ScaleRow): ScaleRow => ({
+			...r,
+			config: { ...r.config, compression: true },
+		});
+		const [at1000] = scaleTargetRows(
+			result([
+				row('ours', 1000, 400, 460),
+				compressed(row('n8n', 1000, 100, 101, false)),
+				row('n8n', 1000, 1000, 1001, false),
+			]),
+		);
+		expect(at1000).toContain("n8n's trivial trigger 1000: ours / n8n's = 0.40 |");
+		expect(
+			scalingDocBlock(
+				result([
+					row('ours', 1000, 400, 460),
+					compressed(row('ours', 1000, 300, 400)),
+					compressed(row('n8n', 1000, 100, 101, false)),
+				]),
+				'2026-11-28',
+				'a machine',
+			),
+		).toContain('| 1,000 | on | 300 | - | 100 | 3.00 |');
 	});
 });
 

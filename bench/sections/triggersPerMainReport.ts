@@ -1,8 +1,8 @@
 /**
  * The report's section on how many triggers one n8n main carries: the K
- * found for each configuration, every window measured, what bounds K where a
- * target is missed, the chart of poll time against K, and the rows of the
- * targets table. Text only; the measuring is in triggersPerMain.ts.
+ * found for each configuration, ours' K as a share of n8n's own ceiling,
+ * every window measured, what bounds K where a target is missed, the chart of
+ * poll time against K, and the rows of the targets table. Text only; the measuring is in triggersPerMain.ts.
  */
 import { lineChart } from '../lib/svgChart';
 import { API_LIMIT_MS, INTERVAL_MS } from '../lib/scaleWindow';
@@ -15,6 +15,7 @@ import {
 	type ScaleRow,
 	type ScaleSettings,
 	type WindowResult,
+	type Who,
 } from './triggersPerMain';
 
 const ms = (value: number | undefined) =>
@@ -27,8 +28,12 @@ const mib = (bytes: number | undefined) =>
 		: `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MiB`;
 const cores = (cpuMs: number, lengthMs: number) =>
 	lengthMs > 0 ? (cpuMs / lengthMs).toFixed(2) : '-';
-const whoName = (config: Pick<ScaleConfig, 'who'>) =>
-	config.who === 'ours' ? 'App Builder Trigger' : 'peer';
+const WHO_NAME: Record<Who, string> = {
+	ours: 'App Builder Trigger',
+	peer: 'peer',
+	n8n: "n8n's trivial trigger",
+};
+const whoName = (config: Pick<ScaleConfig, 'who'>) => WHO_NAME[config.who];
 const configName = (config: ScaleConfig) =>
 	`${whoName(config)}, ${config.size.toLocaleString('en')}, compression ${config.compression ? 'on' : 'off'}`;
 
@@ -111,9 +116,43 @@ function failureCell(row: ScaleRow): string {
 }
 
 /** The K of ours and of the peer at a size (the configuration with compression off, else any). */
-function kOf(result: ScaleResult, who: 'ours' | 'peer', size: number): ScaleRow | undefined {
+function kOf(result: ScaleResult, who: Who, size: number): ScaleRow | undefined {
 	const rows = result.rows.filter((row) => row.config.who === who && row.config.size === size);
 	return rows.find((row) => !row.config.compression) ?? rows[0];
+}
+
+/**
+ * Ours' K over n8n's trivial trigger's, at ours' size and coding: n8n's K in
+ * words, and the ratio to the K it reported (the largest probe that passed).
+ * Its true K may reach below its first failure, so a wide bracket also gives
+ * the ratio there; one that never failed bounds the ratio from above, one
+ * that never passed from below.
+ */
+export function againstN8n(result: ScaleResult, ours: ScaleRow): { n8n: string; ratio: string } {
+	const n8n = result.rows.find(
+		(row) =>
+			row.config.who === 'n8n' &&
+			row.config.size === ours.config.size &&
+			row.config.compression === ours.config.compression,
+	);
+	if (!n8n) return { n8n: 'not measured', ratio: '-' };
+	const { passed } = n8n.bracket;
+	const most = ceilingOf(n8n.bracket);
+	const of = (k: number) => (ours.k / k).toFixed(2);
+	if (passed === 0)
+		return { n8n: carries(n8n.bracket), ratio: most >= 1 ? `at least ${of(most)}` : '-' };
+	if (!Number.isFinite(most)) return { n8n: carries(n8n.bracket), ratio: `at most ${of(passed)}` };
+	return {
+		n8n: carries(n8n.bracket),
+		ratio: `${of(passed)}${most > passed ? ` (${of(most)} if it carries ${most})` : ''}`,
+	};
+}
+
+/** One line for the text and the targets: ours against n8n's trivial trigger. */
+function againstN8nText(result: ScaleResult, ours: ScaleRow): string {
+	const { n8n, ratio } = againstN8n(result, ours);
+	if (ratio === '-') return `n8n's trivial trigger ${n8n}`;
+	return `n8n's trivial trigger ${n8n}: ours / n8n's ${ratio.startsWith('at ') ? 'is' : '='} ${ratio}`;
 }
 
 export function scaleTargetRows(result: ScaleResult | undefined): string[] {
@@ -136,7 +175,7 @@ export function scaleTargetRows(result: ScaleResult | undefined): string[] {
 			ours.k >= atLeast &&
 			peerCeiling !== undefined &&
 			ours.k >= PEER_FACTOR * Math.max(peerCeiling, 1);
-		return `| ${title} | ${target} | ${ours.k} (${ours.config.compression ? 'compression on' : 'compression off'}), ${ratio}${bound} | ${met ? 'met' : '**not met**'} |`;
+		return `| ${title} | ${target} | ${ours.k} (${ours.config.compression ? 'compression on' : 'compression off'}), ${ratio}; ${againstN8nText(result, ours)}${bound} | ${met ? 'met' : '**not met**'} |`;
 	});
 }
 
@@ -186,6 +225,15 @@ export function scaleSection(result: ScaleResult, settings: ScaleSettings): stri
 				: '-';
 		return `| ${row.size.toLocaleString('en')} | ${row.compression ? 'on (gzip)' : 'off'} | ${(row.wireBytes / 1e6).toFixed(2)} MB | ${row.cpuMsPerRequest.toFixed(2)} ms | ${Math.round(row.perMinutePerCore).toLocaleString('en')} | ${atK} |`;
 	});
+	const sizes = [...new Set(result.rows.map((row) => row.config.size))];
+	const n8nLines = sizes.flatMap((size) => {
+		const ours = kOf(result, 'ours', size);
+		return ours
+			? [
+					`- At ${size.toLocaleString('en')} (compression ${ours.config.compression ? 'on' : 'off'}): ours ${ours.k}, ${againstN8nText(result, ours)}.`,
+				]
+			: [];
+	});
 	return `## Triggers per n8n main
 
 How many App Builder Triggers one n8n ${result.n8nVersion} main carries on this machine before polls
@@ -198,6 +246,14 @@ ${settings.newPerMinute} new leads arrive on every form (the emulator's K forms 
 inquiries, so it holds one form's records, not K). The peer is the workflow of
 the cycle section (Schedule Trigger at a second of its own, HTTP Request, Split
 Out, Remove Duplicates with a history of ${settings.peerHistory.toLocaleString('en')}, Code), one per form.
+n8n's own ceiling is its trivial polling trigger (the benchmark's own node,
+loaded into the same n8n; it returns 10 fixed items) receiving on every poll,
+through n8n's HTTP helper, the answer ours gets for its form: the same request
+and headers to the same emulator, so the same size and the same coding; one
+per form, on ours' seconds. It is searched from scratch as ours is, but in
+1-minute probes only (it emits no leads to check), so its K is the largest
+probe that passed. Ours' K is confirmed over ${settings.confirmWindowMs / 60_000} minutes, which can only lower
+it, so K ours / K n8n's errs against ours.
 
 K is raised by doubling (from the first window that passes, straight to the K at
 which n8n's CPU would reach 0.7 of a core, since every doubling below would pass${
@@ -235,12 +291,12 @@ machine's are counted apart. ${
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${kRows.join('\n')}
 
-![Poll cycle against K](poll-time-vs-k.svg)
+${n8nLines.length > 0 ? `Ours against n8n's own ceiling, K ours / K n8n's trivial trigger at the same size and coding:\n\n${n8nLines.join('\n')}\n\n` : ''}![Poll cycle against K](poll-time-vs-k.svg)
 
 ${boundsText(result)}
 
 Every window (cycle: from the tick to the end of the execution; poll() call: n8n's
-own \`n8n_poll_trigger_duration_seconds\`, ours only; cores: CPU time over the window's length):
+own \`n8n_poll_trigger_duration_seconds\`, ours and the trivial trigger only; cores: CPU time over the window's length):
 
 | configuration | K | window | | polls | lateness p95 | cycle median / p95 / max | poll() call, mean | editor API, slowest | event loop lag p99 at the end | n8n CPU per poll | n8n cores | emulator cores | machine cores | main's RSS |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -317,15 +373,16 @@ export function scalingDocBlock(result: ScaleResult, date: string, machine: stri
 			const at = windowAtK(ours);
 			const perPoll = at ? cpuMsPerPoll(at, result.idleCores) : undefined;
 			const failure = firstFailure(ours);
+			const n8n = againstN8n(result, ours);
 			return [
-				`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`,
+				`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${n8n.n8n === 'not measured' ? '-' : n8n.n8n} | ${n8n.ratio} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`,
 			];
 		}),
 	);
 	return `Measured by \`npm run bench\` on ${date}, on ${machine}, n8n ${result.n8nVersion} with its defaults (one main, SQLite), each trigger
 polling a form of its own once a minute ([the method and every window](benchmarks.md#triggers-per-n8n-main)):
 
-| inquiries per form | compression | App Builder Triggers one main carries | peer workflows | n8n CPU per poll cycle | what failed above it |
-| --- | --- | --- | --- | --- | --- |
+| inquiries per form | compression | App Builder Triggers one main carries | peer workflows | n8n's trivial trigger, the same answers (its ceiling) | ours / n8n's | n8n CPU per poll cycle | what failed above it |
+| --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.join('\n')}`;
 }
