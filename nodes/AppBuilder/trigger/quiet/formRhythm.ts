@@ -10,7 +10,7 @@ const WEEK_MS = 7 * 24 * HOUR_MS;
 /** The week in slots of two hours: a form's rhythm is the leads each slot usually brings. */
 export const SLOT_MS = 2 * HOUR_MS;
 const SLOTS = WEEK_MS / SLOT_MS;
-/** When Unusually Quiet: reported once a form has missed this many leads it usually gets (a working form is that silent about 1 time in 20,000). */
+/** When Unusually Quiet: reported once a form has missed this many leads it usually gets (a working form is that silent about once in 160,000: e^-12). */
 export const MISSED_LEADS = 12;
 /** How much one week's leads in a slot move what the slot usually brings. */
 const LEARNING = 0.2;
