@@ -128,31 +128,38 @@ function kOf(result: ScaleResult, who: Who, size: number): ScaleRow | undefined 
  * the ratio there; one that never failed bounds the ratio from above, one
  * that never passed from below.
  */
-export function againstN8n(result: ScaleResult, ours: ScaleRow): { n8n: string; ratio: string } {
+export function againstN8n(
+	result: ScaleResult,
+	ours: ScaleRow,
+): { carries?: string; ratio?: string; bound: boolean } {
 	const n8n = result.rows.find(
 		(row) =>
 			row.config.who === 'n8n' &&
 			row.config.size === ours.config.size &&
 			row.config.compression === ours.config.compression,
 	);
-	if (!n8n) return { n8n: 'not measured', ratio: '-' };
+	if (!n8n) return { bound: false };
 	const { passed } = n8n.bracket;
 	const most = ceilingOf(n8n.bracket);
 	const of = (k: number) => (ours.k / k).toFixed(2);
+	const said = carries(n8n.bracket);
 	if (passed === 0)
-		return { n8n: carries(n8n.bracket), ratio: most >= 1 ? `at least ${of(most)}` : '-' };
-	if (!Number.isFinite(most)) return { n8n: carries(n8n.bracket), ratio: `at most ${of(passed)}` };
+		return most >= 1
+			? { carries: said, ratio: `at least ${of(most)}`, bound: true }
+			: { carries: said, bound: false };
+	if (!Number.isFinite(most)) return { carries: said, ratio: `at most ${of(passed)}`, bound: true };
 	return {
-		n8n: carries(n8n.bracket),
+		carries: said,
 		ratio: `${of(passed)}${most > passed ? ` (${of(most)} if it carries ${most})` : ''}`,
+		bound: false,
 	};
 }
 
 /** One line for the text and the targets: ours against n8n's trivial trigger. */
 function againstN8nText(result: ScaleResult, ours: ScaleRow): string {
-	const { n8n, ratio } = againstN8n(result, ours);
-	if (ratio === '-') return `n8n's trivial trigger ${n8n}`;
-	return `n8n's trivial trigger ${n8n}: ours / n8n's ${ratio.startsWith('at ') ? 'is' : '='} ${ratio}`;
+	const { carries: said = 'not measured', ratio, bound } = againstN8n(result, ours);
+	if (ratio === undefined) return `n8n's trivial trigger ${said}`;
+	return `n8n's trivial trigger ${said}: ours / n8n's ${bound ? 'is' : '='} ${ratio}`;
 }
 
 export function scaleTargetRows(result: ScaleResult | undefined): string[] {
@@ -375,7 +382,7 @@ export function scalingDocBlock(result: ScaleResult, date: string, machine: stri
 			const failure = firstFailure(ours);
 			const n8n = againstN8n(result, ours);
 			return [
-				`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${n8n.n8n === 'not measured' ? '-' : n8n.n8n} | ${n8n.ratio} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`,
+				`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${n8n.carries ?? '-'} | ${n8n.ratio ?? '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`,
 			];
 		}),
 	);
