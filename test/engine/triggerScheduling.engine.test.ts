@@ -4,7 +4,7 @@ import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/inProcess/trigg
 import { triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
-import { pollOnce, TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
+import { pollOnce, roundTrip, TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 import { sleep } from '../support/sleep';
 
 /**
@@ -22,7 +22,6 @@ describe('App Builder Trigger under n8n scheduling', () => {
 	const submit = (name: string, addedon: number) => submitLead(emu(), { name, addedon });
 	const names = (result: INodeExecutionData[][] | null) =>
 		result ? result[0].map((item) => String(item.json.name)) : [];
-	const roundTrip = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 
 	const makeWorkflow = (options: IDataObject = {}) =>
 		triggerWorkflow(emu(), triggerParameters({ options }), { node: TRIGGER_NODE });

@@ -10,6 +10,11 @@ export const TRIGGER_NODE = { id: 'node-1', name: 'App Builder Trigger' };
 
 let workflows = 0;
 
+/** Static data as n8n stores it: through JSON, so a poll never holds what another poll changes. */
+export function roundTrip(data: IDataObject): IDataObject {
+	return JSON.parse(JSON.stringify(data)) as IDataObject;
+}
+
 /** One poll of the trigger against the emulator, with what n8n hands it (`extra`: static data, node, mode). */
 export async function pollOnce(
 	emulator: Emulator,
@@ -33,7 +38,6 @@ export function triggerWorkflow(
 ) {
 	const credentials = appBuilderCredentials(emulator);
 	const workflowId = options.workflowId ?? `trigger-workflow-${++workflows}`;
-	const roundTrip = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
 	let saved: IDataObject = {};
 	return {
 		get saved(): IDataObject {
