@@ -1,11 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
-import { AppBuilderTrigger } from '../../nodes/AppBuilder/AppBuilderTrigger.node';
 import { SAVED_POSITION_VERSION } from '../../nodes/AppBuilder/trigger/saved/position';
-import { credentialDataFor, FIXTURE } from '../emulator';
-import { MemoryCredentialsHelper, runPoll } from '../harness';
-import { pollAppBuilderTrigger, triggerParameters } from '../support/appBuilderRuns';
+import { FIXTURE } from '../emulator';
+import { triggerParameters } from '../support/appBuilderRuns';
+import { pollOnce, roundTrip, TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 
@@ -18,51 +16,13 @@ import { submitLead } from '../support/submitLead';
 describe('App Builder Trigger in the n8n engine', () => {
 	const emu = useEmulator();
 
-	const credentialsHelper = () =>
-		new MemoryCredentialsHelper({
-			types: { appBuilderApi: new AppBuilderApi() },
-			credentials: {
-				appBuilderApi: { ...credentialDataFor(emu()), connectAccessToken: '' },
-			},
-		});
+	/** A trigger in a workflow of its own, as n8n keeps it: the trigger remembers some things per workflow. */
+	const makeTrigger = (parameters: IDataObject = {}) =>
+		triggerWorkflow(emu(), triggerParameters(parameters), { node: TRIGGER_NODE });
 
-	/** A trigger as n8n keeps it: parameters plus static data that survives between polls as JSON. */
-	let triggers = 0;
-	const makeTrigger = (parameters: IDataObject = {}) => {
-		let staticData: IDataObject = {};
-		// A workflow of its own per trigger, as in n8n: the trigger remembers some things per trigger.
-		const workflowId = `engine-trigger-${++triggers}`;
-		const helper = credentialsHelper();
-		const params: IDataObject = {
-			event: 'new',
-			appId: FIXTURE.appId,
-			pageId: { __rl: true, mode: 'id', value: FIXTURE.formPageId },
-			simplify: true,
-			options: {},
-			...parameters,
-		};
-		return {
-			params,
-			get staticData() {
-				return staticData;
-			},
-			async poll(mode: 'trigger' | 'manual' = 'trigger', extra: { pollBudgetMs?: number } = {}) {
-				const outcome = await runPoll({
-					nodeType: new AppBuilderTrigger(),
-					typeName: 'n8n-nodes-appbuilder.appBuilderTrigger',
-					parameters: params,
-					credentials: { appBuilderApi: { id: '1', name: 'App Builder' } },
-					credentialsHelper: helper,
-					staticData: JSON.parse(JSON.stringify(staticData)),
-					workflowId,
-					mode,
-					...extra,
-				});
-				if (mode === 'trigger') staticData = JSON.parse(JSON.stringify(outcome.staticData));
-				return outcome;
-			},
-		};
-	};
+	/** What n8n stored for the trigger node (n8n keys a node's static data by its name). */
+	const storedFor = (trigger: ReturnType<typeof makeTrigger>) =>
+		(trigger.saved[`node:${TRIGGER_NODE.name}`] as IDataObject | undefined) ?? {};
 
 	const submit = (name: string, addedon: number, pageId: string = FIXTURE.formPageId) =>
 		emu().control.addInquiry({
@@ -138,14 +98,14 @@ describe('App Builder Trigger in the n8n engine', () => {
 		const trigger = makeTrigger();
 		submit('Seed', T0);
 		await trigger.poll();
-		const before = JSON.stringify(trigger.staticData);
+		const before = JSON.stringify(trigger.saved);
 		submit('During Outage', T0 + 1000);
 
 		for (const kind of ['status', 'truncate', 'drop', 'reset'] as const) {
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind, status: 503, times: 2 });
 			const failed = await trigger.poll();
 			expect(failed.result).toBeNull();
-			expect(JSON.stringify(trigger.staticData)).toBe(before);
+			expect(JSON.stringify(trigger.saved)).toBe(before);
 		}
 		expect(names((await trigger.poll()).result)).toEqual(['During Outage']);
 	});
@@ -156,7 +116,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		const trigger = makeTrigger();
 		submit('Seed', T0);
 		await trigger.poll();
-		const before = JSON.stringify(trigger.staticData);
+		const before = JSON.stringify(trigger.saved);
 		submit('During Outage', T0 + 1000);
 
 		for (const kind of ['truncate', 'drop'] as const) {
@@ -165,7 +125,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect((await trigger.poll()).result).toBeNull();
 			// Both tries failed: the part that arrived was not taken for the whole form.
 			expect(emu().control.requests().length).toBe(2);
-			expect(JSON.stringify(trigger.staticData)).toBe(before);
+			expect(JSON.stringify(trigger.saved)).toBe(before);
 		}
 		expect(names((await trigger.poll()).result)).toEqual(['During Outage']);
 	});
@@ -181,7 +141,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 		const outcome = await trigger.poll();
 		expect(outcome.error?.message).toMatch(/access token/);
 		expect(JSON.stringify(outcome.error)).not.toContain(FIXTURE.accessToken);
-		expect(trigger.staticData).toEqual({});
+		expect(storedFor(trigger)).toEqual({});
 	});
 
 	it('with "Send the Latest Leads" the first poll sends the latest N, oldest first', async () => {
@@ -222,8 +182,10 @@ describe('App Builder Trigger in the n8n engine', () => {
 		submit('Contact', T0);
 		await trigger.poll();
 		submit('Quote Old', T0 - 1000, FIXTURE.secondFormPageId);
-		trigger.params.pageId = { __rl: true, mode: 'id', value: FIXTURE.secondFormPageId };
-		expect((await trigger.poll()).result).toBeNull();
+		const quoteForm = { __rl: true, mode: 'id', value: FIXTURE.secondFormPageId };
+		expect(
+			(await trigger.poll({ parameters: triggerParameters({ pageId: quoteForm }) })).result,
+		).toBeNull();
 		submit('Quote New', T0 + 1000, FIXTURE.secondFormPageId);
 		expect(names((await trigger.poll()).result)).toEqual(['Quote New']);
 	});
@@ -241,13 +203,13 @@ describe('App Builder Trigger in the n8n engine', () => {
 
 	it('"Fetch Test Event" returns the latest inquiry without touching state, and explains an empty form', async () => {
 		const trigger = makeTrigger();
-		const empty = await trigger.poll('manual');
+		const empty = await trigger.poll({ mode: 'manual' });
 		expect(empty.error?.message).toMatch(/no inquiries yet/);
 		submit('First', T0);
 		submit('Latest', T0 + 1000);
-		const manual = await trigger.poll('manual');
+		const manual = await trigger.poll({ mode: 'manual' });
 		expect(names(manual.result)).toEqual(['Latest']);
-		expect(trigger.staticData).toEqual({});
+		expect(storedFor(trigger)).toEqual({});
 	});
 
 	it('stops early when n8n gives a poll budget, and emits the rest next time', async () => {
@@ -262,8 +224,8 @@ describe('App Builder Trigger in the n8n engine', () => {
 			ms: 1700,
 			times: 1,
 		});
-		const first = await trigger.poll('trigger', { pollBudgetMs: 2000 });
-		const rest = await trigger.poll('trigger', { pollBudgetMs: 60_000 });
+		const first = await trigger.poll({ pollBudgetMs: 2000 });
+		const rest = await trigger.poll({ pollBudgetMs: 60_000 });
 		expect(names(first.result)).toEqual(['Lead 0']);
 		expect(names(rest.result)).toEqual(['Lead 1', 'Lead 2', 'Lead 3', 'Lead 4']);
 	});
@@ -339,9 +301,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 
 		/** One poll as n8n runs it after a restart: the static data comes back from JSON. */
 		const pollFrom = async (staticData: IDataObject) =>
-			await pollAppBuilderTrigger(credentialsHelper(), triggerParameters(), {
-				staticData: JSON.parse(JSON.stringify(staticData)) as IDataObject,
-			});
+			await pollOnce(emu(), triggerParameters(), { staticData: roundTrip(staticData) });
 
 		beforeEach(() => {
 			lead('lead-0', T0 - 1000);
@@ -503,7 +463,7 @@ describe('App Builder Trigger in the n8n engine', () => {
 				);
 				expect(outcome.error?.description).toMatch(/duplicate this trigger node.*first poll/);
 				expect(outcome.staticData).toEqual({
-					...(JSON.parse(JSON.stringify(saved)) as IDataObject),
+					...roundTrip(saved),
 					triggerNodeId: 'trigger',
 				});
 			}
@@ -523,8 +483,8 @@ describe('App Builder Trigger in the n8n engine', () => {
 				inquiryCursor: releasedCursor(),
 				triggerNodeId: 'trigger',
 			});
-			const copy = await pollAppBuilderTrigger(credentialsHelper(), triggerParameters(), {
-				staticData: JSON.parse(JSON.stringify(failed.staticData)) as IDataObject,
+			const copy = await pollOnce(emu(), triggerParameters(), {
+				staticData: roundTrip(failed.staticData),
 				node: { id: 'copy-of-trigger', name: 'Trigger' },
 			});
 			expect(copy.error).toBeUndefined();

@@ -49,6 +49,7 @@ export function triggerWorkflow(
 				parameters?: IDataObject;
 				node?: { id: string; name: string };
 				mode?: 'trigger' | 'manual';
+				pollBudgetMs?: number;
 			} = {},
 		): Promise<PollOutcome> {
 			if (change.parameters !== undefined) parameters = change.parameters;
@@ -58,7 +59,7 @@ export function triggerWorkflow(
 				node: change.node ?? options.node,
 				workflowStaticData: roundTrip(saved),
 				mode,
-				pollBudgetMs: options.pollBudgetMs,
+				pollBudgetMs: change.pollBudgetMs ?? options.pollBudgetMs,
 			});
 			if (mode === 'trigger') saved = outcome.workflowStaticData;
 			return outcome;
