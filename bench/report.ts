@@ -188,6 +188,7 @@ export class PartialReport {
 	}
 
 	private withScale(report: string, scale: ScaleResult): string {
+		writeFileSync(resolve(this.docs, 'triggers-per-main.json'), JSON.stringify(scale));
 		writeFileSync(resolve(this.docs, 'poll-time-vs-k.svg'), scaleChart(scale));
 		writeScalingFigures(this.docs, scale);
 		return putTargetRows(
