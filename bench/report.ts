@@ -2,7 +2,7 @@
 /**
  * The report writer: docs/benchmarks.md from the sections' texts in their
  * order, with the targets table that gathers their rows; the charts
- * (poll-cost.svg, poll-cycle.svg, poll-time-vs-k.svg) and the figures
+ * (poll-cost.svg, poll-cycle.svg, poll-time-vs-k-<size>.svg) and the figures
  * docs/scaling.md quotes. A partial run (`--only=…`) puts its sections into
  * the report the last full run wrote (reportPatch.ts).
  */
@@ -10,7 +10,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { notePartialRun, putSection, putTargetRows, sectionOf } from './reportPatch';
+import {
+	notePartialRun,
+	putSection,
+	putSubsections,
+	putTargetRows,
+	sectionOf,
+} from './reportPatch';
 import type { RunSettings } from './settings';
 import { addUserSection, addUserTargetRows, type AddUserRow } from './sections/addUser';
 import { allFormsSection, allFormsTargetRows, type AllFormsRow } from './sections/allForms';
@@ -41,11 +47,17 @@ import { slowLinkSection, slowLinkTargetRows, type SlowLinkRow } from './section
 import { staticDataSection, staticDataTargetRow } from './sections/staticData';
 import type { ScaleResult } from './sections/triggersPerMain';
 import {
+	keptScalingRows,
 	replaceMeasuredBlock,
 	scaleChart,
+	scaleChartFile,
+	scaleIntro,
 	scaleSection,
+	scaleSizePart,
 	scaleTargetRows,
 	scalingDocBlock,
+	sizeOfHeading,
+	sizesOf,
 } from './sections/triggersPerMainReport';
 
 /** Where the report and the pages quoting it live; the smoke run writes copies elsewhere. */
@@ -102,12 +114,19 @@ function keptSection(heading: string): string[] {
 	return section ? [section] : [];
 }
 
-/** docs/scaling.md quotes the triggers per main between its markers: the committed page with them put in, written into `docs`. */
-function writeScalingFigures(docs: string, scale: ScaleResult): void {
+/**
+ * docs/scaling.md quotes the triggers per main between its markers: the
+ * committed page with them put in (the rows of sizes `scale` did not measure
+ * kept), written into `docs`; and each size's chart.
+ */
+function writeScaleFigures(docs: string, scale: ScaleResult): void {
+	for (const size of sizesOf(scale, false))
+		writeFileSync(resolve(docs, scaleChartFile(size)), scaleChart(scale, size));
 	const scalingPage = readFileSync(resolve(COMMITTED_DOCS, 'scaling.md'), 'utf8');
+	const kept = keptScalingRows(scalingPage, scale);
 	writeFileSync(
 		resolve(docs, 'scaling.md'),
-		replaceMeasuredBlock(scalingPage, scalingDocBlock(scale, today(), machineName())),
+		replaceMeasuredBlock(scalingPage, scalingDocBlock(scale, today(), machineName(), kept)),
 	);
 }
 
@@ -118,7 +137,6 @@ export function writeReport(
 	settings: RunSettings,
 	minutes: number,
 ): void {
-	writeFileSync(resolve(docs, 'poll-time-vs-k.svg'), scaleChart(run.scale));
 	writeFileSync(resolve(docs, 'poll-cycle.svg'), pollCycleChart(run.cycles, settings.cycles));
 	writeFileSync(resolve(docs, 'poll-cost.svg'), onePollChart(run.polls));
 	const sections = [
@@ -131,7 +149,7 @@ export function writeReport(
 		cycleSection(run.cycles, run.polls, settings.cycles),
 		floorSection(run.floor),
 		...keptSection(CYCLE_PROFILE_HEADING),
-		scaleSection(run.scale, settings.scale),
+		scaleSection(run.scale, settings.scale, `\`npm run bench\` on ${today()}`),
 		allFormsSection(run.allForms, settings.allForms),
 		compressedReadSection(run.compressed, settings.compressedRead),
 		slowLinkSection(run.slowLink, settings.slowLink),
@@ -149,9 +167,9 @@ Machine: ${machineName()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${proc
 ${sections.join('\n')}`;
 	writeFileSync(resolve(docs, 'benchmarks.md'), report);
 	// docs/scaling.md quotes the triggers per main (the smoke run writes a copy aside).
-	writeScalingFigures(docs, run.scale);
+	writeScaleFigures(docs, run.scale);
 	console.log(
-		`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg, poll-time-vs-k.svg and the figures in scaling.md`,
+		`wrote ${join(docs, 'benchmarks.md')}, poll-cost.svg, poll-cycle.svg, each size's poll-time-vs-k chart and the figures in scaling.md`,
 	);
 }
 
@@ -177,23 +195,32 @@ export class PartialReport {
 	constructor(
 		private readonly docs: string,
 		private readonly settings: RunSettings,
-		/** The sections asked for, as `--only` names them. */
+		/** The sections asked for, as `--only` names them, and the sizes as `--sizes` does ("scale:10000"). */
 		private readonly names: string,
+		/** The arguments the run was given (`--only=scale --sizes=10000`). */
+		private readonly args: string,
 		/** The run's minutes so far. */
 		private readonly minutes: () => number,
 	) {}
 
 	private note(): string {
-		return `${this.names} on ${today()} (\`npm run bench -- --only=${this.names}\`, a run of ${this.minutes()} minutes), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`;
+		return `${this.names} on ${today()} (\`npm run bench -- ${this.args}\`, a run of ${this.minutes()} minutes), on ${machineName()}, Node ${process.version}; the other sections are from the date above.`;
 	}
 
+	/** The sizes it measured, each in place of its own part, rows and chart; the other sizes as their run wrote them. */
 	private withScale(report: string, scale: ScaleResult): string {
-		writeFileSync(resolve(this.docs, 'triggers-per-main.json'), JSON.stringify(scale));
-		writeFileSync(resolve(this.docs, 'poll-time-vs-k.svg'), scaleChart(scale));
-		writeScalingFigures(this.docs, scale);
+		writeScaleFigures(this.docs, scale);
+		const sizes = sizesOf(scale, false);
+		const measuredBy = `\`npm run bench -- ${this.args}\` on ${today()}`;
+		const section = putSubsections(
+			sectionOf(report, '## Triggers per n8n main'),
+			scaleIntro(scale, this.settings.scale),
+			sizes.map((size) => scaleSizePart(scale, size, this.settings.scale, measuredBy)),
+			sizeOfHeading,
+		);
 		return putTargetRows(
-			putSection(report, scaleSection(scale, this.settings.scale), '## Over a slow link'),
-			scaleTargetRows(scale),
+			putSection(report, section, '## Over a slow link'),
+			scaleTargetRows(scale, sizes),
 			'One poll over a slow link',
 		);
 	}
@@ -267,7 +294,7 @@ export class PartialReport {
 		report = notePartialRun(report, this.note());
 		writeFileSync(resolve(this.docs, 'benchmarks.md'), report);
 		console.log(
-			`wrote the ${this.names} sections into ${join(this.docs, 'benchmarks.md')}${run.scale ? ', poll-time-vs-k.svg and the figures in scaling.md' : ''}`,
+			`wrote the ${this.names} sections into ${join(this.docs, 'benchmarks.md')}${run.scale ? ", each size's poll-time-vs-k chart and the figures in scaling.md" : ''}`,
 		);
 	}
 }

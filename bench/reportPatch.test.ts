@@ -1,4 +1,10 @@
-import { notePartialRun, putSection, putTargetRows, sectionOf } from './reportPatch';
+import {
+	notePartialRun,
+	putSection,
+	putSubsections,
+	putTargetRows,
+	sectionOf,
+} from './reportPatch';
 
 const REPORT = `# Benchmarks
 
@@ -117,5 +123,33 @@ describe('putting a partial run into the report', () => {
 		expect(sectionOf(REPORT, '## One poll')).toBe('## One poll\n\nOld poll text.\n');
 		expect(sectionOf(REPORT, '## Over a slow link')).toBe('## Over a slow link\n\nLink text.\n');
 		expect(sectionOf(REPORT, '## Not there')).toBeUndefined();
+	});
+});
+
+describe("putting a run's parts into a section", () => {
+	const rank = (heading: string) => Number(heading.replace(/\D/g, ''));
+	const section =
+		'## Scale\n\nOld intro.\n\n### Part 1\n\nOne, old run.\n\n### Part 3\n\nThree, old run.\n';
+
+	it('takes the new intro, replaces the parts of the same heading and keeps the others', () => {
+		expect(
+			putSubsections(
+				section,
+				'## Scale\n\nNew intro.\n',
+				['### Part 3\n\nThree, new run.\n'],
+				rank,
+			),
+		).toBe(
+			'## Scale\n\nNew intro.\n\n### Part 1\n\nOne, old run.\n\n### Part 3\n\nThree, new run.\n',
+		);
+	});
+
+	it('adds a part in its rank, and builds the section when the report had none', () => {
+		expect(putSubsections(section, '## Scale\n\nNew.', ['### Part 2\n\nTwo.'], rank)).toBe(
+			'## Scale\n\nNew.\n\n### Part 1\n\nOne, old run.\n\n### Part 2\n\nTwo.\n\n### Part 3\n\nThree, old run.\n',
+		);
+		expect(
+			putSubsections(undefined, '## Scale', ['### Part 3\n\nC', '### Part 1\n\nA'], rank),
+		).toBe('## Scale\n\n### Part 1\n\nA\n\n### Part 3\n\nC\n');
 	});
 });

@@ -118,3 +118,33 @@ export function notePartialRun(report: string, note: string): string {
 	lines.splice(paragraphEnd < 0 ? lines.length : paragraphEnd, 0, '', `${prefix}${note}`);
 	return lines.join('\n');
 }
+
+/** The `### ` parts of a section, each from its heading line to the next heading. */
+function subsectionsOf(section: string): string[] {
+	const starts: number[] = [];
+	if (section.startsWith('### ')) starts.push(0);
+	for (let at = section.indexOf('\n### '); at >= 0; at = section.indexOf('\n### ', at + 1))
+		starts.push(at + 1);
+	return starts.map((start, index) =>
+		section.slice(start, starts[index + 1] ?? section.length).trimEnd(),
+	);
+}
+
+/**
+ * A section made of `intro` and `### ` parts: the parts of `section` (the one
+ * in the report, if any) with each of `parts` in place of the one of the same
+ * heading or added, ordered by `rank` of their headings. A run that measured
+ * some parts keeps the others as their own run wrote them.
+ */
+export function putSubsections(
+	section: string | undefined,
+	intro: string,
+	parts: string[],
+	rank: (heading: string) => number,
+): string {
+	const byHeading = new Map<string, string>();
+	for (const part of [...subsectionsOf(section ?? ''), ...parts.map((p) => p.trimEnd())])
+		byHeading.set(part.split('\n', 1)[0], part);
+	const ordered = [...byHeading.entries()].sort(([a], [b]) => rank(a) - rank(b));
+	return `${[intro.trimEnd(), ...ordered.map(([, part]) => part)].join('\n\n')}\n`;
+}

@@ -18,7 +18,7 @@ import { freePort } from '../test/e2e/n8nInstance';
 import { EmulatorProcess } from './lib/emulatorProcess';
 import { N8nForBench } from './lib/n8nForBench';
 import { COMMITTED_DOCS, PartialReport, writeReport } from './report';
-import { settingsFor, type RunSettings } from './settings';
+import { settingsFor, withScaleSizes } from './settings';
 import { measureAddUser } from './sections/addUser';
 import { measureAllForms } from './sections/allForms';
 import { measureCompressedRead } from './sections/compressedRead';
@@ -38,32 +38,6 @@ import {
 
 const SMOKE = process.argv.includes('--smoke');
 const SETTINGS = withScaleSizes(settingsFor(SMOKE ? 'smoke' : 'full'), process.argv);
-
-/**
- * `--sizes=10000`: triggers per main measured on those form sizes alone (a
- * size's search takes about an hour); the report keeps the other sizes as
- * the run that measured them wrote them.
- */
-function withScaleSizes(settings: RunSettings, argv: string[]): RunSettings {
-	const given = argv.find((arg) => arg.startsWith('--sizes='));
-	if (!given) return settings;
-	const known = [...new Set(settings.scale.configs.map((config) => config.size))];
-	const sizes = given
-		.slice('--sizes='.length)
-		.split(',')
-		.map((size) => Number(size.replace(/_/g, '')));
-	if (sizes.length === 0 || sizes.some((size) => !known.includes(size)))
-		throw new Error(
-			`--sizes takes some of ${known.join(', ')}, separated by commas; not ${JSON.stringify(given.slice('--sizes='.length))}`,
-		);
-	return {
-		...settings,
-		scale: {
-			...settings.scale,
-			configs: settings.scale.configs.filter((config) => sizes.includes(config.size)),
-		},
-	};
-}
 const RUN_STARTED = Date.now();
 const runMinutes = () => Math.round((Date.now() - RUN_STARTED) / 60_000);
 let sectionStarted = RUN_STARTED;
@@ -240,7 +214,14 @@ async function runSectionsOnly(emulator: EmulatorProcess, only: Set<OnlySection>
 		: undefined;
 	// The smoke run writes into a copy, so the patching is exercised and the committed report stays as it is.
 	const docs = reportFolder();
-	const report = new PartialReport(docs, SETTINGS, [...only].join(','), runMinutes);
+	const sizes = process.argv.find((arg) => arg.startsWith('--sizes='));
+	const report = new PartialReport(
+		docs,
+		SETTINGS,
+		[...only].join(',') + (sizes ? `:${sizes.slice('--sizes='.length)}` : ''),
+		[`--only=${[...only].join(',')}`, ...(sizes ? [sizes] : [])].join(' '),
+		runMinutes,
+	);
 	const allForms = only.has('allForms')
 		? await measureAllForms(emulator, SETTINGS.allForms)
 		: undefined;

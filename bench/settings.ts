@@ -45,3 +45,32 @@ export function settingsFor(run: 'full' | 'smoke'): RunSettings {
 		addUser: ADD_USER[run],
 	};
 }
+
+/**
+ * `--sizes=10000`: triggers per main measured on those form sizes alone (a
+ * size's search takes about an hour); the report keeps the other sizes as
+ * the run that measured them wrote them.
+ */
+export function withScaleSizes(settings: RunSettings, argv: string[]): RunSettings {
+	const given = argv.find((arg) => arg.startsWith('--sizes='));
+	if (!given) return settings;
+	// A full run writes every size's part: one size alone is a partial run.
+	if (!argv.some((arg) => arg.startsWith('--only=') && arg.slice(7).split(',').includes('scale')))
+		throw new Error('--sizes goes with --only=scale: npm run bench -- --only=scale --sizes=10000');
+	const known = [...new Set(settings.scale.configs.map((config) => config.size))];
+	const sizes = given
+		.slice('--sizes='.length)
+		.split(',')
+		.map((size) => Number(size.replace(/_/g, '')));
+	if (sizes.length === 0 || sizes.some((size) => !known.includes(size)))
+		throw new Error(
+			`--sizes takes some of ${known.join(', ')}, separated by commas; not ${JSON.stringify(given.slice('--sizes='.length))}`,
+		);
+	return {
+		...settings,
+		scale: {
+			...settings.scale,
+			configs: settings.scale.configs.filter((config) => sizes.includes(config.size)),
+		},
+	};
+}

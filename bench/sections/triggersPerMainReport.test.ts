@@ -1,10 +1,15 @@
+import { putSubsections } from '../reportPatch';
 import {
+	keptScalingRows,
 	MEASURED_BEGIN,
 	MEASURED_END,
 	replaceMeasuredBlock,
+	scaleIntro,
 	scaleSection,
+	scaleSizePart,
 	scaleTargetRows,
 	scalingDocBlock,
+	sizeOfHeading,
 } from './triggersPerMainReport';
 
 describe("the benchmark's figures in docs/scaling.md", () => {
@@ -191,7 +196,7 @@ describe('the triggers-per-main targets', () => {
 	it('reports n8n CPU per poll cycle less its idle share, and what failed first above K', () => {
 		const text = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
 		// 0.1 core idle over the window is taken off: (30,000 + 200,000 - 30,000) ms / 2,000 polls in the 5-minute confirmation.
-		expect(text).toContain('| App Builder Trigger | 1,000 | off | **400** (460 failed) |');
+		expect(text).toContain('| App Builder Trigger | off | **400** (460 failed) |');
 		expect(text).toContain('| 100 ms |');
 		expect(text).toContain('at 460: 3 of 500 ticks had no poll');
 		expect(text).toContain('then 5 minutes at K with every lead checked');
@@ -239,14 +244,15 @@ describe("ours against n8n's own ceiling", () => {
 		// Bisected to one: 60 / 240, and nothing else it could carry.
 		expect(at10000).toContain("n8n's trivial trigger 240: ours / n8n's = 0.25 | met |");
 		const text = scaleSection(result(rows), settings);
-		expect(text).toContain(
-			"- At 1,000 (compression off): ours 400, n8n's trivial trigger 800 to 899: ours / n8n's = 0.50 (0.44 if it carries 899).",
+		const [, at1000Part, at10000Part] = text.split('\n### ');
+		expect(at1000Part).toContain(
+			"(compression off): ours 400, n8n's trivial trigger 800 to 899: ours / n8n's = 0.50 (0.44 if it carries 899).",
 		);
-		expect(text).toContain(
-			"- At 10,000 (compression off): ours 60, n8n's trivial trigger 240: ours / n8n's = 0.25.",
+		expect(at10000Part).toContain(
+			"(compression off): ours 60, n8n's trivial trigger 240: ours / n8n's = 0.25.",
 		);
-		expect(text).toContain(
-			"| n8n's trivial trigger | 1,000 | off | **800** (900 failed) | 2 1-minute windows (no longer window) |",
+		expect(at1000Part).toContain(
+			"| n8n's trivial trigger | off | **800** (900 failed) | 2 1-minute windows (no longer window) |",
 		);
 		expect(text).toContain("so K ours / K n8n's errs against ours");
 		expect(scalingDocBlock(result(rows), '2026-11-28', 'a machine')).toContain(
@@ -368,9 +374,91 @@ describe('a triggers-per-main section written while the run goes on', () => {
 		expect(unfinished).toContain(
 			'**An unfinished run**: what it had measured after 40 minutes; not measured: peer, 10,000, compression off.',
 		);
-		expect(unfinished).not.toContain('This section took');
+		// The size it finished says so; neither says how long the run took, which it has not.
+		expect(unfinished).toContain(
+			'**An unfinished run**: what it had measured after 40 minutes; every configuration of this size measured.',
+		);
+		expect(unfinished).not.toContain('The run took');
 		const finished = scaleSection(result([row('ours', 1000, 400, 460)]), settings);
-		expect(finished).toContain('This section took 40 minutes.');
+		expect(finished).toContain('The run took 40 minutes over this section.');
 		expect(finished).not.toContain('unfinished');
+	});
+});
+
+describe('one size measured alone', () => {
+	const earlier = result([
+		row('ours', 1000, 400, 460),
+		row('n8n', 1000, 800, 900, false),
+		row('ours', 10_000, 60, 70),
+		row('n8n', 10_000, 240, 241, false),
+	]);
+	const tenThousandAlone: ScaleResult = {
+		...result([row('ours', 10_000, 90, 110), row('n8n', 10_000, 300, 360, false)]),
+		idleCores: 0.07,
+	};
+
+	it("puts that size's part in place of its own and keeps the other size's part as its run wrote it", () => {
+		const committed = scaleSection(earlier, settings, '`npm run bench` on 2026-11-27');
+		const after = putSubsections(
+			committed,
+			scaleIntro(tenThousandAlone, settings),
+			[
+				scaleSizePart(
+					tenThousandAlone,
+					10_000,
+					settings,
+					'`npm run bench -- --only=scale --sizes=10000` on 2026-11-28',
+				),
+			],
+			sizeOfHeading,
+		);
+		const [intro, at1000, at10000, ...more] = after.split('\n### ');
+		expect(more).toEqual([]);
+		expect(intro).toContain('## Triggers per n8n main');
+		expect(at1000).toBe(committed.split('\n### ')[1].trimEnd() + '\n');
+		expect(at1000).toContain('Measured by `npm run bench` on 2026-11-27; n8n idle 0.100 cores.');
+		expect(at10000).toMatch(/^On forms of 10,000 inquiries\n/);
+		expect(at10000).toContain(
+			'Measured by `npm run bench -- --only=scale --sizes=10000` on 2026-11-28; n8n idle 0.070 cores.',
+		);
+		// Ours and n8n's at 10,000 both from the new run: 90 / 300.
+		expect(at10000).toContain("ours 90, n8n's trivial trigger 300 to 359: ours / n8n's = 0.30");
+		expect(after).not.toContain('ours 60,');
+		expect(after).toContain('![Poll cycle against K, forms of 10,000](poll-time-vs-k-10000.svg)');
+		expect(after).toContain('![Poll cycle against K, forms of 1,000](poll-time-vs-k-1000.svg)');
+	});
+
+	it('adds a size the report did not have in its order, and orders parts by size', () => {
+		const onlyLarge = scaleSection(tenThousandAlone, settings, 'a run');
+		const oneThousand = scaleSizePart(earlier, 1000, settings, 'another run');
+		const after = putSubsections(
+			onlyLarge,
+			scaleIntro(earlier, settings),
+			[oneThousand],
+			sizeOfHeading,
+		);
+		expect(after.indexOf('### On forms of 1,000 inquiries')).toBeGreaterThan(0);
+		expect(after.indexOf('### On forms of 1,000 inquiries')).toBeLessThan(
+			after.indexOf('### On forms of 10,000 inquiries'),
+		);
+		expect(sizeOfHeading('### On forms of 10,000 inquiries')).toBe(10_000);
+	});
+
+	it('gives the target row of the size measured alone, and in docs/scaling.md keeps the rows of the other size', () => {
+		expect(scaleTargetRows(tenThousandAlone, [10_000])).toHaveLength(1);
+		expect(scaleTargetRows(tenThousandAlone, [10_000])[0]).toContain('each on a form of 10,000 |');
+		const page = `# Scaling\n\n${MEASURED_BEGIN}\n${scalingDocBlock(earlier, '2026-11-27', 'a machine')}\n${MEASURED_END}\n`;
+		const kept = keptScalingRows(page, tenThousandAlone);
+		expect(kept).toEqual([
+			expect.stringMatching(/^\| 1,000 \| off \| 400 \|.*\| 2026-11-27, n8n 2\.41\.1 \|$/),
+		]);
+		const block = scalingDocBlock(tenThousandAlone, '2026-11-28', 'a machine', kept);
+		const rows = block.split('\n').filter((line) => /^\| [\d,]+ \|/.test(line));
+		expect(rows).toEqual([
+			kept[0],
+			expect.stringMatching(
+				/^\| 10,000 \| off \| 90 \|.*\| 0\.30 .*\| 2026-11-28, n8n 2\.41\.1 \|$/,
+			),
+		]);
 	});
 });

@@ -162,8 +162,12 @@ function againstN8nText(result: ScaleResult, ours: ScaleRow): string {
 	return `n8n's trivial trigger ${said}: ours / n8n's ${bound ? 'is' : '='} ${ratio}`;
 }
 
-export function scaleTargetRows(result: ScaleResult | undefined): string[] {
-	return SCALE_TARGETS.map(({ size, atLeast }) => {
+/** The rows of the targets table, one per size targeted; `sizes`: only those (a run of some sizes leaves the others' rows). */
+export function scaleTargetRows(
+	result: ScaleResult | undefined,
+	sizes: readonly number[] = SCALE_TARGETS.map((target) => target.size),
+): string[] {
+	return SCALE_TARGETS.filter(({ size }) => sizes.includes(size)).map(({ size, atLeast }) => {
 		const ours = result && kOf(result, 'ours', size);
 		const peer = result && kOf(result, 'peer', size);
 		const title = `Triggers one n8n main carries, each on a form of ${size.toLocaleString('en')}`;
@@ -186,9 +190,13 @@ export function scaleTargetRows(result: ScaleResult | undefined): string[] {
 	});
 }
 
-/** The chart: the median poll cycle (tick to the end of its execution) at each K measured, per configuration. */
-export function scaleChart(result: ScaleResult): string {
+/** The file of a size's chart, beside the report. */
+export const scaleChartFile = (size: number) => `poll-time-vs-k-${size}.svg`;
+
+/** A size's chart: the median poll cycle (tick to the end of its execution) at each K measured, per configuration. */
+export function scaleChart(result: ScaleResult, size: number): string {
 	const series = result.rows
+		.filter((row) => row.config.size === size)
 		.map((row) => {
 			const byK = new Map<number, number>();
 			for (const window of row.windows)
@@ -199,7 +207,7 @@ export function scaleChart(result: ScaleResult): string {
 		})
 		.filter((serie) => serie.xs.length > 0);
 	return lineChart({
-		title: 'Poll cycle against the number of triggers in one n8n',
+		title: `Poll cycle against the number of triggers in one n8n, forms of ${size.toLocaleString('en')}`,
 		xLabel: 'K: active triggers, each polling its own form once a minute',
 		yLabel: 'ms from the tick to the end of the execution (median, log)',
 		xs: [],
@@ -207,40 +215,44 @@ export function scaleChart(result: ScaleResult): string {
 	});
 }
 
-export function scaleSection(result: ScaleResult, settings: ScaleSettings): string {
-	const kRows = result.rows.map((row) => {
-		const at = windowAtK(row);
-		const perPoll = at ? cpuMsPerPoll(at, result.idleCores) : undefined;
-		return `| ${whoName(row.config)} | ${row.config.size.toLocaleString('en')} | ${row.config.compression ? 'on' : 'off'} | ${kCell(row)} | ${howMeasured(row, settings)} | ${ms(perPoll)} | ${at ? cores(at.cpu.n8nMs, at.lengthMs) : '-'} | ${mib(at?.rssMaxBytes)} / ${mib(at?.heapUsedBytes)} | ${at ? `${ms(at.judgement.cycle.median)} / ${ms(at.judgement.cycle.p95)} / ${ms(at.judgement.cycle.max)}` : '-'} | ${failureCell(row)} |`;
-	});
-	const windowRows = result.rows.flatMap((row) =>
-		row.windows.map((window) => {
-			const j = window.judgement;
-			return `| ${configName(row.config)} | ${window.k} | ${window.kind === 'confirm' ? `${Math.round(window.lengthMs / 60_000)} min, leads checked` : `${Math.round(window.lengthMs / 1000)} s`} | ${window.passed ? 'pass' : '**fail**'} | ${j.polls} of ${j.ticks} | ${ms(j.lateness.p95)} | ${ms(j.cycle.median)} / ${ms(j.cycle.p95)} / ${ms(j.cycle.max)} | ${ms(window.pollCallMeanMs)} | ${ms(j.apiMs.max)} | ${ms(window.eventLoopLagP99Ms)} | ${ms(cpuMsPerPoll(window, result.idleCores))} | ${cores(window.cpu.n8nMs, window.lengthMs)} | ${cores(window.cpu.emulatorMs, window.lengthMs)} | ${cores(window.cpu.machineMs, window.lengthMs)} | ${mib(window.rssMaxBytes)} |`;
-		}),
-	);
-	const aloneRows = result.emulatorAlone.map((row) => {
-		const ours = result.rows.find(
-			(r) =>
-				r.config.who === 'ours' &&
-				r.config.size === row.size &&
-				r.config.compression === row.compression,
-		);
-		const atK =
-			ours && ours.k > 0
-				? `${((ours.k * row.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores at K = ${ours.k}`
-				: '-';
-		return `| ${row.size.toLocaleString('en')} | ${row.compression ? 'on (gzip)' : 'off'} | ${(row.wireBytes / 1e6).toFixed(2)} MB | ${row.cpuMsPerRequest.toFixed(2)} ms | ${Math.round(row.perMinutePerCore).toLocaleString('en')} | ${atK} |`;
-	});
-	const sizes = [...new Set(result.rows.map((row) => row.config.size))];
-	const n8nLines = sizes.flatMap((size) => {
-		const ours = kOf(result, 'ours', size);
-		return ours
-			? [
-					`- At ${size.toLocaleString('en')} (compression ${ours.config.compression ? 'on' : 'off'}): ours ${ours.k}, ${againstN8nText(result, ours)}.`,
-				]
-			: [];
-	});
+/** The heading of a size's part of the section: a run of that size alone (`--sizes=`) replaces it and leaves the others. */
+export const sizeHeading = (size: number) =>
+	`### On forms of ${size.toLocaleString('en')} inquiries`;
+
+/** The size a part's heading names (sizeHeading), for ordering the parts. */
+export function sizeOfHeading(heading: string): number {
+	const size = /^### On forms of ([\d,]+) inquiries$/.exec(heading)?.[1];
+	return size === undefined ? Number.POSITIVE_INFINITY : Number(size.replace(/,/g, ''));
+}
+
+/** The sizes a result holds: measured, and with `pending` also those still to be. */
+export function sizesOf(result: ScaleResult, pending = true): number[] {
+	const configs = [
+		...result.rows.map((row) => row.config),
+		...(pending ? (result.pending ?? []) : []),
+	];
+	return [...new Set(configs.map((config) => config.size))].sort((a, b) => a - b);
+}
+
+/**
+ * The section: how K is measured, then a part per size from `result`.
+ * `measuredBy`: the command and date of the run ("`npm run bench` on
+ * 2026-11-28"), which each size's part names, since a run of one size
+ * (`--sizes=`) leaves the others' parts as their own run wrote them.
+ */
+export function scaleSection(
+	result: ScaleResult,
+	settings: ScaleSettings,
+	measuredBy = '`npm run bench`',
+): string {
+	return [
+		scaleIntro(result, settings),
+		...sizesOf(result).map((size) => scaleSizePart(result, size, settings, measuredBy)),
+	].join('\n');
+}
+
+/** The section up to its first size: the method, the same for every size. */
+export function scaleIntro(result: ScaleResult, settings: ScaleSettings): string {
 	return `## Triggers per n8n main
 
 How many App Builder Triggers one n8n ${result.n8nVersion} main carries on this machine before polls
@@ -260,7 +272,9 @@ and headers to the same emulator, so the same size and the same coding; one
 per form, on ours' seconds. It is searched from scratch as ours is, but in
 1-minute probes only (it emits no leads to check), so its K is the largest
 probe that passed. Ours' K is confirmed over ${settings.confirmWindowMs / 60_000} minutes, which can only lower
-it, so K ours / K n8n's errs against ours.
+it, so K ours / K n8n's errs against ours. Ours and n8n's at a size are always
+measured in one run; a size can be measured alone (\`npm run bench -- --only=scale --sizes=10000\`),
+so each size's part below names its run.
 
 K is raised by doubling (from the first window that passes, straight to the K at
 which n8n's CPU would reach 0.7 of a core, since every doubling below would pass${
@@ -287,64 +301,103 @@ and the editor API (\`GET /rest/login\`, asked every ${API_LIMIT_MS / 500} s) an
 ${API_LIMIT_MS.toLocaleString('en')} ms. A confirmation window also checks every lead that had a whole minute to arrive
 arrived once at every trigger (read from the executions' items). n8n's CPU is
 its process with its task runners, less what it spends with no workflow active
-(${result.idleCores.toFixed(3)} cores, the editor API asked as in a window); the emulator's and the whole
-machine's are counted apart. ${
-		result.pending?.length
-			? `**An unfinished run**: what it had measured after ${Math.round(result.minutes)} minutes; not measured: ${result.pending.map(configName).join('; ')}.`
-			: `This section took ${Math.round(result.minutes)} minutes.`
-	}
+(measured at the start of each run, the editor API asked as in a window); the emulator's and the whole
+machine's are counted apart.
 
-| workflow | inquiries | compression | K (triggers carried) | how measured | n8n CPU per poll cycle | n8n at K (cores) | main's memory at K (RSS / heap) | cycle at K (median / p95 / max) | what failed first above K |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+In every window's table, cycle is from the tick to the end of the execution;
+poll() call is n8n's own \`n8n_poll_trigger_duration_seconds\` (ours and the
+trivial trigger only); cores are CPU time over the window's length. The
+emulator alone (no n8n polling) serves one of the shared forms ${result.emulatorAlone[0]?.requests ?? 0} times, two
+requests in flight, read and dropped by the benchmark. A form's answer is built once a
+minute (when its leads arrive) and its gzip bytes kept, so a request costs the
+emulator a copy.
+`;
+}
+
+/** A size's part: its run, the K of each configuration, ours against n8n's own, the chart, what bounds K, every window. */
+export function scaleSizePart(
+	result: ScaleResult,
+	size: number,
+	settings: ScaleSettings,
+	measuredBy: string,
+): string {
+	const rows = result.rows.filter((row) => row.config.size === size);
+	const pending = (result.pending ?? []).filter((config) => config.size === size);
+	const kRows = rows.map((row) => {
+		const at = windowAtK(row);
+		const perPoll = at ? cpuMsPerPoll(at, result.idleCores) : undefined;
+		return `| ${whoName(row.config)} | ${row.config.compression ? 'on' : 'off'} | ${kCell(row)} | ${howMeasured(row, settings)} | ${ms(perPoll)} | ${at ? cores(at.cpu.n8nMs, at.lengthMs) : '-'} | ${mib(at?.rssMaxBytes)} / ${mib(at?.heapUsedBytes)} | ${at ? `${ms(at.judgement.cycle.median)} / ${ms(at.judgement.cycle.p95)} / ${ms(at.judgement.cycle.max)}` : '-'} | ${failureCell(row)} |`;
+	});
+	const windowRows = rows.flatMap((row) =>
+		row.windows.map((window) => {
+			const j = window.judgement;
+			return `| ${configName(row.config)} | ${window.k} | ${window.kind === 'confirm' ? `${Math.round(window.lengthMs / 60_000)} min, leads checked` : `${Math.round(window.lengthMs / 1000)} s`} | ${window.passed ? 'pass' : '**fail**'} | ${j.polls} of ${j.ticks} | ${ms(j.lateness.p95)} | ${ms(j.cycle.median)} / ${ms(j.cycle.p95)} / ${ms(j.cycle.max)} | ${ms(window.pollCallMeanMs)} | ${ms(j.apiMs.max)} | ${ms(window.eventLoopLagP99Ms)} | ${ms(cpuMsPerPoll(window, result.idleCores))} | ${cores(window.cpu.n8nMs, window.lengthMs)} | ${cores(window.cpu.emulatorMs, window.lengthMs)} | ${cores(window.cpu.machineMs, window.lengthMs)} | ${mib(window.rssMaxBytes)} |`;
+		}),
+	);
+	const aloneRows = result.emulatorAlone
+		.filter((alone) => alone.size === size)
+		.map((alone) => {
+			const ours = rows.find(
+				(r) => r.config.who === 'ours' && r.config.compression === alone.compression,
+			);
+			const atK =
+				ours && ours.k > 0
+					? `${((ours.k * alone.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores at K = ${ours.k}`
+					: '-';
+			return `| ${alone.compression ? 'on (gzip)' : 'off'} | ${(alone.wireBytes / 1e6).toFixed(2)} MB | ${alone.cpuMsPerRequest.toFixed(2)} ms | ${Math.round(alone.perMinutePerCore).toLocaleString('en')} | ${atK} |`;
+		});
+	const ours = kOf(result, 'ours', size);
+	const run = result.pending?.length
+		? `**An unfinished run**: what it had measured after ${Math.round(result.minutes)} minutes; ${pending.length > 0 ? `not measured: ${pending.map(configName).join('; ')}` : 'every configuration of this size measured'}.`
+		: `The run took ${Math.round(result.minutes)} minutes over this section${sizesOf(result).length > 1 ? `, for its ${sizesOf(result).length} sizes` : ''}.`;
+	const bounds = boundsText(result, size);
+	return `${sizeHeading(size)}
+
+Measured by ${measuredBy}; n8n idle ${result.idleCores.toFixed(3)} cores. ${run}
+
+| workflow | compression | K (triggers carried) | how measured | n8n CPU per poll cycle | n8n at K (cores) | main's memory at K (RSS / heap) | cycle at K (median / p95 / max) | what failed first above K |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${kRows.join('\n')}
 
-${n8nLines.length > 0 ? `Ours against n8n's own ceiling, K ours / K n8n's trivial trigger at the same size and coding:\n\n${n8nLines.join('\n')}\n\n` : ''}![Poll cycle against K](poll-time-vs-k.svg)
-
-${boundsText(result)}
-
-Every window (cycle: from the tick to the end of the execution; poll() call: n8n's
-own \`n8n_poll_trigger_duration_seconds\`, ours and the trivial trigger only; cores: CPU time over the window's length):
+${ours ? `Ours against n8n's own ceiling, K ours / K n8n's trivial trigger at the same size and coding (compression ${ours.config.compression ? 'on' : 'off'}): ours ${ours.k}, ${againstN8nText(result, ours)}.\n\n` : ''}![Poll cycle against K, forms of ${size.toLocaleString('en')}](${scaleChartFile(size)})
+${bounds ? `\n${bounds}\n` : ''}
+Every window:
 
 | configuration | K | window | | polls | lateness p95 | cycle median / p95 / max | poll() call, mean | editor API, slowest | event loop lag p99 at the end | n8n CPU per poll | n8n cores | emulator cores | machine cores | main's RSS |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${windowRows.join('\n')}
+${
+	aloneRows.length > 0
+		? `
+The emulator alone:
 
-The emulator alone (no n8n polling): one of the shared forms served ${result.emulatorAlone[0]?.requests ?? 0} times, two
-requests in flight, read and dropped by the benchmark. A form's answer is built once a
-minute (when its leads arrive) and its gzip bytes kept, so a request costs the
-emulator a copy:
-
-| inquiries | compression | on the wire | emulator CPU per request | requests a minute one core serves | the emulator's share at ours' K |
-| --- | --- | --- | --- | --- | --- |
+| compression | on the wire | emulator CPU per request | requests a minute one core serves | the emulator's share at ours' K |
+| --- | --- | --- | --- | --- |
 ${aloneRows.join('\n')}
-`;
+`
+		: ''
+}`;
 }
 
-/** Where a target is missed: what the first failing window measured, and what the emulator and the rest of the machine took. */
-function boundsText(result: ScaleResult): string {
-	const lines = SCALE_TARGETS.flatMap(({ size, atLeast }) => {
-		const ours = kOf(result, 'ours', size);
-		if (!ours || ours.k >= atLeast) return [];
-		const failure = firstFailure(ours);
-		if (!failure)
-			return [
-				`- At ${size.toLocaleString('en')}: K = ${ours.k}; ${ours.note ?? 'no window failed'}.`,
-			];
-		const alone = result.emulatorAlone.find(
-			(row) => row.size === size && row.compression === ours.config.compression,
-		);
-		const emulatorShare = alone
-			? `; serving ${failure.k} forms a minute costs the emulator ${((failure.k * alone.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores measured alone`
-			: '';
-		return [
-			`- At ${size.toLocaleString('en')} (${configName(ours.config)}): K = ${ours.k}, below the ${atLeast} targeted. At K = ${failure.k} ${failure.judgement.reasons.join('; ')}. ` +
-				`Over that window n8n used ${cores(failure.cpu.n8nMs, failure.lengthMs)} cores (${ms(cpuMsPerPoll(failure, result.idleCores))} a poll cycle; its JavaScript runs on one thread, so about 1 core is all one main can give), ` +
-				`the emulator ${cores(failure.cpu.emulatorMs, failure.lengthMs)}, and the whole machine ${cores(failure.cpu.machineMs, failure.lengthMs)} of its 2 cores${emulatorShare}.`,
-		];
-	});
-	return lines.length > 0
-		? `Where a target is missed, what bounds it (measured):\n\n${lines.join('\n')}`
+/** Where a size's target is missed: what the first failing window measured, and what the emulator and the rest of the machine took. */
+function boundsText(result: ScaleResult, size: number): string {
+	const atLeast = SCALE_TARGETS.find((target) => target.size === size)?.atLeast;
+	const ours = kOf(result, 'ours', size);
+	if (atLeast === undefined || !ours || ours.k >= atLeast) return '';
+	const failure = firstFailure(ours);
+	if (!failure)
+		return `What bounds it (measured): K = ${ours.k}, below the ${atLeast} targeted; ${ours.note ?? 'no window failed'}.`;
+	const alone = result.emulatorAlone.find(
+		(row) => row.size === size && row.compression === ours.config.compression,
+	);
+	const emulatorShare = alone
+		? `; serving ${failure.k} forms a minute costs the emulator ${((failure.k * alone.cpuMsPerRequest) / INTERVAL_MS).toFixed(2)} cores measured alone`
 		: '';
+	return (
+		`What bounds it (measured): K = ${ours.k} (${configName(ours.config)}), below the ${atLeast} targeted. At K = ${failure.k} ${failure.judgement.reasons.join('; ')}. ` +
+		`Over that window n8n used ${cores(failure.cpu.n8nMs, failure.lengthMs)} cores (${ms(cpuMsPerPoll(failure, result.idleCores))} a poll cycle; its JavaScript runs on one thread, so about 1 core is all one main can give), ` +
+		`the emulator ${cores(failure.cpu.emulatorMs, failure.lengthMs)}, and the whole machine ${cores(failure.cpu.machineMs, failure.lengthMs)} of its 2 cores${emulatorShare}.`
+	);
 }
 
 /** Where the benchmark writes its figures into docs/scaling.md: between these two lines, which stay. */
@@ -359,10 +412,41 @@ export function replaceMeasuredBlock(text: string, block: string): string {
 	return `${text.slice(0, begin + MEASURED_BEGIN.length)}\n${block.trim()}\n${text.slice(end)}`;
 }
 
-/** The figures docs/scaling.md quotes: each configuration's K, the peer's beside ours, and n8n's CPU per poll cycle. */
-export function scalingDocBlock(result: ScaleResult, date: string, machine: string): string {
-	const sizes = [...new Set(result.rows.map((row) => row.config.size))].sort((a, b) => a - b);
-	const lines = sizes.flatMap((size) =>
+/** The size a row of the block in docs/scaling.md is about: its first cell, or undefined for a line that is no such row. */
+function sizeOfScalingRow(line: string): number | undefined {
+	const cell = line.split('|')[1]?.trim().replace(/,/g, '') ?? '';
+	return /^\d+$/.test(cell) ? Number(cell) : undefined;
+}
+
+/** The rows of the block in docs/scaling.md for the sizes `result` does not hold: a run of some sizes keeps the others' rows. */
+export function keptScalingRows(page: string, result: ScaleResult): string[] {
+	const begin = page.indexOf(MEASURED_BEGIN);
+	const end = page.indexOf(MEASURED_END);
+	if (begin < 0 || end < begin) return [];
+	// A size not begun yet (a run still going) keeps its rows too.
+	const measured = sizesOf(result, false);
+	return page
+		.slice(begin, end)
+		.split('\n')
+		.filter((line) => {
+			const size = sizeOfScalingRow(line);
+			return size !== undefined && !measured.includes(size);
+		});
+}
+
+/**
+ * The figures docs/scaling.md quotes: at each size, each configuration's K,
+ * the peer's beside ours, n8n's own and ours against it, n8n's CPU per poll
+ * cycle, and the run that measured them (`date`); `kept`: rows of other sizes,
+ * as their own run wrote them.
+ */
+export function scalingDocBlock(
+	result: ScaleResult,
+	date: string,
+	machine: string,
+	kept: string[] = [],
+): string {
+	const lines = sizesOf(result).flatMap((size) =>
 		[false, true].flatMap((compression) => {
 			const ours = result.rows.find(
 				(row) =>
@@ -382,14 +466,18 @@ export function scalingDocBlock(result: ScaleResult, date: string, machine: stri
 			const failure = firstFailure(ours);
 			const n8n = againstN8n(result, ours);
 			return [
-				`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${n8n.carries ?? '-'} | ${n8n.ratio ?? '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} |`,
+				`| ${size.toLocaleString('en')} | ${compression ? 'on' : 'off'} | ${ours.k}${ours.confirmed ? '' : ' (1-minute windows)'} | ${peer ? carries(peer.bracket) : '-'} | ${n8n.carries ?? '-'} | ${n8n.ratio ?? '-'} | ${ms(perPoll)} | ${failure ? `at ${failure.k}: ${failure.judgement.reasons.join('; ')}` : (ours.note ?? '-')} | ${date}, n8n ${result.n8nVersion} |`,
 			];
 		}),
 	);
-	return `Measured by \`npm run bench\` on ${date}, on ${machine}, n8n ${result.n8nVersion} with its defaults (one main, SQLite), each trigger
-polling a form of its own once a minute ([the method and every window](benchmarks.md#triggers-per-n8n-main)):
+	// By size; a size's rows come from one run, in their order.
+	const rows = [...kept, ...lines].sort(
+		(a, b) => (sizeOfScalingRow(a) ?? 0) - (sizeOfScalingRow(b) ?? 0),
+	);
+	return `Measured by \`npm run bench\` on ${machine}, n8n with its defaults (one main, SQLite), each trigger
+polling a form of its own once a minute, ours and n8n's own at a size in one run, on the date in its row ([the method and every window](benchmarks.md#triggers-per-n8n-main)):
 
-| inquiries per form | compression | App Builder Triggers one main carries | peer workflows | n8n's trivial trigger, the same answers (its ceiling) | ours / n8n's | n8n CPU per poll cycle | what failed above it |
-| --- | --- | --- | --- | --- | --- | --- | --- |
-${lines.join('\n')}`;
+| inquiries per form | compression | App Builder Triggers one main carries | peer workflows | n8n's trivial trigger, the same answers (its ceiling) | ours / n8n's | n8n CPU per poll cycle | what failed above it | measured |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.join('\n')}`;
 }
