@@ -5,6 +5,7 @@
  * poll time against K, and the rows of the targets table. Text only; the measuring is in triggersPerMain.ts.
  */
 import { lineChart } from '../lib/svgChart';
+import { putSubsections } from '../reportPatch';
 import { API_LIMIT_MS, INTERVAL_MS } from '../lib/scaleWindow';
 import {
 	cpuMsPerPoll,
@@ -216,8 +217,7 @@ export function scaleChart(result: ScaleResult, size: number): string {
 }
 
 /** The heading of a size's part of the section: a run of that size alone (`--sizes=`) replaces it and leaves the others. */
-export const sizeHeading = (size: number) =>
-	`### On forms of ${size.toLocaleString('en')} inquiries`;
+const sizeHeading = (size: number) => `### On forms of ${size.toLocaleString('en')} inquiries`;
 
 /** The size a part's heading names (sizeHeading), for ordering the parts. */
 export function sizeOfHeading(heading: string): number {
@@ -245,10 +245,13 @@ export function scaleSection(
 	settings: ScaleSettings,
 	measuredBy = '`npm run bench`',
 ): string {
-	return [
+	// Assembled as a run of some sizes assembles it (PartialReport), so both give the same text.
+	return putSubsections(
+		undefined,
 		scaleIntro(result, settings),
-		...sizesOf(result).map((size) => scaleSizePart(result, size, settings, measuredBy)),
-	].join('\n');
+		sizesOf(result).map((size) => scaleSizePart(result, size, settings, measuredBy)),
+		sizeOfHeading,
+	);
 }
 
 /** The section up to its first size: the method, the same for every size. */
@@ -347,9 +350,10 @@ export function scaleSizePart(
 			return `| ${alone.compression ? 'on (gzip)' : 'off'} | ${(alone.wireBytes / 1e6).toFixed(2)} MB | ${alone.cpuMsPerRequest.toFixed(2)} ms | ${Math.round(alone.perMinutePerCore).toLocaleString('en')} | ${atK} |`;
 		});
 	const ours = kOf(result, 'ours', size);
+	const sizeCount = sizesOf(result).length;
 	const run = result.pending?.length
 		? `**An unfinished run**: what it had measured after ${Math.round(result.minutes)} minutes; ${pending.length > 0 ? `not measured: ${pending.map(configName).join('; ')}` : 'every configuration of this size measured'}.`
-		: `The run took ${Math.round(result.minutes)} minutes over this section${sizesOf(result).length > 1 ? `, for its ${sizesOf(result).length} sizes` : ''}.`;
+		: `The run took ${Math.round(result.minutes)} minutes over this section${sizeCount > 1 ? `, for its ${sizeCount} sizes` : ''}.`;
 	const bounds = boundsText(result, size);
 	return `${sizeHeading(size)}
 
@@ -404,12 +408,18 @@ function boundsText(result: ScaleResult, size: number): string {
 export const MEASURED_BEGIN = '<!-- measured by npm run bench: begin -->';
 export const MEASURED_END = '<!-- measured by npm run bench: end -->';
 
-/** `text` with what lies between the markers replaced by `block`; unchanged when the markers are not both there, in order. */
-export function replaceMeasuredBlock(text: string, block: string): string {
+/** Where the markers are in `text`, or undefined when they are not both there, in order. */
+function markersOf(text: string): { begin: number; end: number } | undefined {
 	const begin = text.indexOf(MEASURED_BEGIN);
 	const end = text.indexOf(MEASURED_END);
-	if (begin < 0 || end < begin) return text;
-	return `${text.slice(0, begin + MEASURED_BEGIN.length)}\n${block.trim()}\n${text.slice(end)}`;
+	return begin < 0 || end < begin ? undefined : { begin, end };
+}
+
+/** `text` with what lies between the markers replaced by `block`; unchanged when the markers are not both there, in order. */
+export function replaceMeasuredBlock(text: string, block: string): string {
+	const markers = markersOf(text);
+	if (!markers) return text;
+	return `${text.slice(0, markers.begin + MEASURED_BEGIN.length)}\n${block.trim()}\n${text.slice(markers.end)}`;
 }
 
 /** The size a row of the block in docs/scaling.md is about: its first cell, or undefined for a line that is no such row. */
@@ -420,13 +430,12 @@ function sizeOfScalingRow(line: string): number | undefined {
 
 /** The rows of the block in docs/scaling.md for the sizes `result` does not hold: a run of some sizes keeps the others' rows. */
 export function keptScalingRows(page: string, result: ScaleResult): string[] {
-	const begin = page.indexOf(MEASURED_BEGIN);
-	const end = page.indexOf(MEASURED_END);
-	if (begin < 0 || end < begin) return [];
+	const markers = markersOf(page);
+	if (!markers) return [];
 	// A size not begun yet (a run still going) keeps its rows too.
 	const measured = sizesOf(result, false);
 	return page
-		.slice(begin, end)
+		.slice(markers.begin, markers.end)
 		.split('\n')
 		.filter((line) => {
 			const size = sizeOfScalingRow(line);
