@@ -449,6 +449,8 @@ describe('one size measured alone', () => {
 		expect(scaleTargetRows(tenThousandAlone, [10_000])[0]).toContain('each on a form of 10,000 |');
 		const page = `# Scaling\n\n${MEASURED_BEGIN}\n${scalingDocBlock(earlier, '2026-11-27', 'a machine')}\n${MEASURED_END}\n`;
 		const kept = keptScalingRows(page, tenThousandAlone);
+		// A page without both markers has no rows to keep.
+		expect(keptScalingRows(page.replace(MEASURED_END, ''), tenThousandAlone)).toEqual([]);
 		expect(kept).toEqual([
 			expect.stringMatching(/^\| 1,000 \| off \| 400 \|.*\| 2026-11-27, n8n 2\.41\.1 \|$/),
 		]);
