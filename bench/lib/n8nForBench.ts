@@ -13,12 +13,15 @@ import { TRIVIAL_TRIGGER_DIR, type BenchWorkflow } from './benchWorkflows';
 import { MAJOR_GC_PRELOAD, majorGcsBetween, readMajorGcs } from './majorGcs/majorGcs';
 import { sleep } from '../../test/support/sleep';
 
-const { N8nInstance, packPackage } =
+const { N8nInstance, NoAnswerError, packPackage } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the e2e helpers are CommonJS JavaScript, typed through typeof import
 	require('../../test/e2e/n8nInstance') as typeof import('../../test/e2e/n8nInstance');
 const { N8N_VERSIONS } =
 	// eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
 	require('../../test/e2e/n8nVersions') as typeof import('../../test/e2e/n8nVersions');
+
+/** A call to n8n unanswered within the call timeout: whether n8n did what was asked is unknown. */
+export { NoAnswerError };
 
 /** The n8n the benchmark measures in: the newest the suites run. */
 export function benchN8nVersion(): string {
@@ -59,11 +62,16 @@ export class N8nForBench {
 	 * cycle profile starts V8's profiler in it); no other section sets it.
 	 * `logMajorGcs`: n8n's main process logs its major garbage collections
 	 * (majorGcs/preload.js), which `majorGcsBetween` counts.
+	 * `callTimeoutMs`: a call to n8n's APIs unanswered by then fails (none by default).
 	 */
 	static async start(
 		webUrl: string,
 		env: Record<string, string> = {},
-		{ inspectPort, logMajorGcs = false }: { inspectPort?: number; logMajorGcs?: boolean } = {},
+		{
+			inspectPort,
+			logMajorGcs = false,
+			callTimeoutMs,
+		}: { inspectPort?: number; logMajorGcs?: boolean; callTimeoutMs?: number } = {},
 	): Promise<N8nForBench> {
 		const tarball = packPackage(mkdtempSync(join(tmpdir(), 'appbuilder-bench-pack-')));
 		const gcLog = logMajorGcs
@@ -76,6 +84,7 @@ export class N8nForBench {
 		const n8n = await N8nInstance.start({
 			version: benchN8nVersion(),
 			packageTarball: tarball,
+			callTimeoutMs,
 			// The benchmark's own trivial trigger, loaded from its folder: never part of the package.
 			env: {
 				N8N_CUSTOM_EXTENSIONS: TRIVIAL_TRIGGER_DIR,
@@ -119,7 +128,9 @@ export class N8nForBench {
 	 * Turns a made workflow on or off. n8n carrying hundreds of polling
 	 * workflows at once may answer 500 while it catches up (seen at 780
 	 * triggers); the call is tried again a few times, and a failed answer
-	 * counts as done when the workflow is in fact in the wanted state.
+	 * counts as done when the workflow is in fact in the wanted state. A call
+	 * n8n does not answer at all within the instance's call timeout is not
+	 * asked again: an n8n that stopped answering only gets further behind.
 	 */
 	async setActive(workflowId: string, active: boolean): Promise<void> {
 		const attempts = 6;
@@ -129,7 +140,10 @@ export class N8nForBench {
 				.api('POST', `/workflows/${workflowId}/${active ? 'activate' : 'deactivate'}`)
 				.then(
 					() => '',
-					(error: Error) => error.message,
+					(error: Error) => {
+						if (error instanceof NoAnswerError) throw error;
+						return error.message;
+					},
 				);
 			if (!lastFailure) return;
 			await sleep(5_000);

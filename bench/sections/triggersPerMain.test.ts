@@ -2,11 +2,17 @@ import { ACCEPT_ENCODING } from '../../nodes/shared/http/contentCoding';
 import { FIXTURE } from '../../test/emulator';
 import type { BenchWorkflow } from '../lib/benchWorkflows';
 import type { EmulatorProcess } from '../lib/emulatorProcess';
-import type { N8nForBench } from '../lib/n8nForBench';
+import { NoAnswerError, type N8nForBench } from '../lib/n8nForBench';
 import { TriggerPool } from './triggersPerMain';
 
-/** An n8n that keeps what is active, and refuses the calls `refuse` says to, as an overloaded one answers 503. */
-function fakeN8n(refuse: (call: string, workflowId: string) => boolean) {
+/**
+ * An n8n that keeps what is active, and refuses the calls `refuse` says to, as an overloaded one answers 503;
+ * an activation `unanswered` says goes unanswered, and n8n carries it out anyway, as one that is far behind does.
+ */
+function fakeN8n(
+	refuse: (call: string, workflowId: string) => boolean,
+	unanswered: (workflowId: string) => boolean = () => false,
+) {
 	const active = new Set<string>();
 	const made: BenchWorkflow[] = [];
 	const fail = () =>
@@ -16,8 +22,12 @@ function fakeN8n(refuse: (call: string, workflowId: string) => boolean) {
 		n8n: {
 			createWorkflow: async (workflow: BenchWorkflow) => `w${made.push(workflow)}`,
 		},
-		setActive: async (workflowId: string) =>
-			refuse('activate', workflowId) ? fail() : void active.add(workflowId),
+		setActive: async (workflowId: string) => {
+			if (refuse('activate', workflowId)) return await fail();
+			active.add(workflowId);
+			if (unanswered(workflowId))
+				throw new NoAnswerError(`POST /api/v1/workflows/${workflowId}/activate: no answer`);
+		},
 		deactivate: async (workflowId: string) =>
 			refuse('deactivate', workflowId) ? fail() : void active.delete(workflowId),
 	};
@@ -42,6 +52,35 @@ describe('the triggers-per-main pool of workflows', () => {
 		await pool.setK(2);
 		expect(ids(pool)).toEqual(['w1', 'w2']);
 		expect([...n8n.active].sort()).toEqual(['w1', 'w2']);
+	});
+
+	it('turns off a workflow whose activation n8n did not answer before anything else, since n8n may have run it', async () => {
+		let answering = false;
+		const n8n = fakeN8n(
+			() => false,
+			(id) => !answering && id === 'w3',
+		);
+		const pool = new TriggerPool(n8n.bench, emulator, 'n8n', 1000, 0, 10);
+		await expect(pool.setK(5)).rejects.toThrow('no answer');
+		expect(ids(pool)).toEqual(['w1', 'w2']);
+		// Lower after the refusal: only what the pool counts runs in n8n, w3 included in nothing.
+		await pool.setK(2);
+		expect([...n8n.active].sort()).toEqual(['w1', 'w2']);
+		// Up again once n8n answers: w3 activated as any other.
+		answering = true;
+		await pool.setK(4);
+		expect([...n8n.active].sort()).toEqual(['w1', 'w2', 'w3', 'w4']);
+		answering = false;
+		// Released with one activation unanswered: n8n runs none of the pool's workflows after.
+		const second = fakeN8n(
+			() => false,
+			(id) => id === 'w2',
+		);
+		const released = new TriggerPool(second.bench, emulator, 'n8n', 1000, 0, 10);
+		await expect(released.setK(3)).rejects.toThrow('no answer');
+		expect([...second.active].sort()).toEqual(['w1', 'w2', 'w3']);
+		await released.release();
+		expect(second.active.size).toBe(0);
 	});
 
 	it('asks again while n8n refuses, and gives back the workflows made, or why it gave up', async () => {

@@ -34,7 +34,7 @@ import {
 	probeUpward,
 	type KBracket,
 } from '../lib/kSearch';
-import { benchN8nVersion, N8nForBench } from '../lib/n8nForBench';
+import { benchN8nVersion, N8nForBench, NoAnswerError } from '../lib/n8nForBench';
 import { metricSum, parseMetrics, type MetricSample } from '../lib/prometheusText';
 import { cpuMsOfTrees, machineBusyMs, residentBytesOf } from '../lib/processUsage';
 import { tryFor, type Tried } from '../lib/tryFor';
@@ -308,6 +308,18 @@ const FORM_OF = (size: number, index: number) => `formbuilder_${size}_${index + 
 const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 /** How long, and how often, n8n is asked again when it refuses a call (503 "Database is not ready!" while many triggers overload it). */
 const N8N_REFUSING = { forMs: 2 * 60_000, everyMs: 5_000 };
+/**
+ * How long one call to n8n may go unanswered before it counts as refused:
+ * past about 840 trivial triggers on 1,000-inquiry forms, one activation
+ * call hung for 33 minutes before n8n answered 500.
+ */
+const N8N_UNANSWERED_MS = 3 * 60_000;
+/** The n8n the section measures in: its metrics on, and no call waiting longer than N8N_UNANSWERED_MS. */
+async function startN8n(emulator: EmulatorProcess): Promise<N8nForBench> {
+	return await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV, {
+		callTimeoutMs: N8N_UNANSWERED_MS,
+	});
+}
 /** How often the editor API is asked during a window. */
 const API_EVERY_MS = 2_000;
 
@@ -329,6 +341,8 @@ function cronSeconds(count: number, seed: number): number[] {
 export class TriggerPool {
 	readonly created: ScaleTrigger[] = [];
 	private readonly activeIndices = new Set<number>();
+	/** Workflows whose activation n8n did not answer: they may be running, so they are turned off before anything else. */
+	private readonly maybeActive = new Set<number>();
 	private readonly seconds: number[];
 
 	constructor(
@@ -384,6 +398,10 @@ export class TriggerPool {
 	 * carries on from what n8n runs.
 	 */
 	async setK(k: number): Promise<void> {
+		for (const index of [...this.maybeActive]) {
+			await this.bench.deactivate(this.created[index].workflowId);
+			this.maybeActive.delete(index);
+		}
 		const highestFirst = [...this.activeIndices].sort((a, b) => b - a);
 		for (const index of highestFirst.slice(0, Math.max(0, highestFirst.length - k))) {
 			await this.bench.deactivate(this.created[index].workflowId);
@@ -405,7 +423,13 @@ export class TriggerPool {
 							cronSecond: this.seconds[index],
 						};
 					}
-					await this.bench.setActive(this.created[index].workflowId, true);
+					try {
+						await this.bench.setActive(this.created[index].workflowId, true);
+					} catch (error) {
+						if (error instanceof NoAnswerError) this.maybeActive.add(index);
+						// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- the bench's own call, not a node's: setK's caller words it
+						throw error;
+					}
 					this.activeIndices.add(index);
 				}),
 			);
@@ -460,7 +484,7 @@ export async function measureTriggersPerMain(
 	measured?: (soFar: ScaleResult) => void,
 ): Promise<ScaleResult> {
 	const startedAt = Date.now();
-	let bench = shared ?? (await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV));
+	let bench = shared ?? (await startN8n(emulator));
 	const rows: ScaleRow[] = [];
 	const emulatorAlone: EmulatorAloneRow[] = [];
 	let idleCores = 0;
@@ -476,7 +500,7 @@ export async function measureTriggersPerMain(
 					// In an n8n of its own, a fresh one: turning off the peer's workflows one by one after a window that
 					// overloaded n8n (149 peers on 1,000-inquiry forms) had not ended after half an hour.
 					await bench.stop();
-					bench = await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV);
+					bench = await startN8n(emulator);
 					pools.clear();
 				} else for (const pool of pools.values()) await pool.release();
 				await fillSharedForms(
@@ -744,7 +768,9 @@ async function apiLatency(bench: N8nForBench, errors?: string[]): Promise<number
 }
 
 async function metrics(bench: N8nForBench): Promise<MetricSample[]> {
-	const response = await fetch(`${bench.n8n.url}/metrics`);
+	const response = await fetch(`${bench.n8n.url}/metrics`, {
+		signal: AbortSignal.timeout(N8N_UNANSWERED_MS),
+	});
 	if (!response.ok) throw new Error(`n8n answered /metrics with ${response.status}`);
 	return parseMetrics(await response.text());
 }

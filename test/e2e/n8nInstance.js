@@ -114,13 +114,24 @@ function installCommunityPackage(userFolder, tarball) {
 	);
 }
 
+/** n8n did not answer a call in the time given: whether it did what was asked is unknown. */
+class NoAnswerError extends Error {
+	/** @param {string} message */
+	constructor(message) {
+		super(message);
+		this.name = 'NoAnswerError';
+	}
+}
+
 /**
  * A real n8n on loopback with its own user folder: the community package
  * installed under .n8n/nodes, an owner account, and a public API key.
  */
 class N8nInstance {
 	/**
-	 * @param {{version?: string, packageTarball?: string, port?: number, env?: Record<string, string>, userFolder?: string, encryptionKey?: string}} [options]
+	 * `callTimeoutMs`: a call to its APIs that has not answered by then fails
+	 * with a NoAnswerError (none by default: the tests wait for n8n's answer).
+	 * @param {{version?: string, packageTarball?: string, port?: number, env?: Record<string, string>, userFolder?: string, encryptionKey?: string, callTimeoutMs?: number}} [options]
 	 */
 	static async start(options = {}) {
 		const version = options.version ?? N8N_VERSIONS.newest;
@@ -136,6 +147,7 @@ class N8nInstance {
 			// The task runner broker listens on a port of its own (5679 by default): give each instance one.
 			{ N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...(options.env ?? {}) },
 		);
+		instance.callTimeoutMs = options.callTimeoutMs;
 		try {
 			await instance.boot();
 			await instance.setUpOwner();
@@ -169,6 +181,8 @@ class N8nInstance {
 		this.process = undefined;
 		/** @type {string[]} */
 		this.output = [];
+		/** @type {number | undefined} */
+		this.callTimeoutMs = undefined;
 	}
 
 	/**
@@ -319,6 +333,33 @@ class N8nInstance {
 	}
 
 	/**
+	 * One call to n8n, its body read whole, within `callTimeoutMs` when set.
+	 * @param {string} method
+	 * @param {string} path
+	 * @param {{headers: Record<string, string>, body?: string}} request
+	 * @returns {Promise<{response: Response, text: string}>}
+	 */
+	async call(method, path, request) {
+		const timeoutMs = this.callTimeoutMs;
+		try {
+			const response = await fetch(`${this.url}${path}`, {
+				method,
+				...request,
+				signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
+			});
+			return { response, text: await response.text() };
+		} catch (error) {
+			// A DOMException: not an Error of every realm (jest's), so told by its name.
+			if (
+				timeoutMs !== undefined &&
+				/** @type {{name?: unknown}} */ (error)?.name === 'TimeoutError'
+			)
+				throw new NoAnswerError(`${method} ${path}: no answer within ${timeoutMs / 1000} s`);
+			throw error;
+		}
+	}
+
+	/**
 	 * n8n's internal REST API, as the editor uses it (logged-in cookie).
 	 * @param {string} method
 	 * @param {string} path
@@ -326,12 +367,10 @@ class N8nInstance {
 	 * @returns {Promise<any>}
 	 */
 	async rest(method, path, body) {
-		const response = await fetch(`${this.url}${path}`, {
-			method,
+		const { response, text } = await this.call(method, path, {
 			headers: { 'Content-Type': 'application/json', Cookie: this.cookie, 'browser-id': 'e2e' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
 		const json = JSON.parse(text);
 		return json && typeof json === 'object' && 'data' in json ? json.data : json;
@@ -345,12 +384,10 @@ class N8nInstance {
 	 * @returns {Promise<any>}
 	 */
 	async api(method, path, body) {
-		const response = await fetch(`${this.url}/api/v1${path}`, {
-			method,
+		const { response, text } = await this.call(method, `/api/v1${path}`, {
 			headers: { 'Content-Type': 'application/json', 'X-N8N-API-KEY': this.apiKey },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const text = await response.text();
 		if (!response.ok) throw new Error(`${method} /api/v1${path}: ${response.status} ${text}`);
 		return text ? JSON.parse(text) : undefined;
 	}
@@ -453,4 +490,12 @@ function cookieOf(response) {
 		.join('; ');
 }
 
-module.exports = { N8nInstance, OWNER, installN8n, packPackage, freePort, installCommunityPackage };
+module.exports = {
+	N8nInstance,
+	NoAnswerError,
+	OWNER,
+	installN8n,
+	packPackage,
+	freePort,
+	installCommunityPackage,
+};
