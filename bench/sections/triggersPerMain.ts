@@ -494,15 +494,21 @@ export async function measureTriggersPerMain(
 		let formsOf: number | undefined;
 		for (const config of settings.configs) {
 			const key = `${config.who}/${config.size}`;
-			// One set of forms at a time: switching size resets the emulator, so the other size's workflows go first.
-			if (formsOf !== config.size) {
-				if (!shared && formsOf !== undefined) {
-					// In an n8n of its own, a fresh one: turning off the peer's workflows one by one after a window that
-					// overloaded n8n (149 peers on 1,000-inquiry forms) had not ended after half an hour.
+			// A configuration's workflows stay active after it: the next of the same kind and size carries on from them.
+			// Any other kind or size starts without them: in an n8n of its own, a fresh one, since turning them off one by
+			// one in an n8n the last window overloaded took longer than the windows themselves (149 peers on 1,000-inquiry
+			// forms: more than half an hour; 933 trivial triggers: 36 turned off in 20 minutes).
+			if ([...pools.keys()].some((other) => other !== key)) {
+				if (shared) {
+					for (const [other, pool] of pools) if (other !== key) await pool.release();
+				} else {
 					await bench.stop();
 					bench = await startN8n(emulator);
 					pools.clear();
-				} else for (const pool of pools.values()) await pool.release();
+				}
+			}
+			// One set of forms at a time: switching size resets the emulator, once the other size's workflows are off.
+			if (formsOf !== config.size) {
 				await fillSharedForms(
 					emulator,
 					config.size,
@@ -510,8 +516,6 @@ export async function measureTriggersPerMain(
 				);
 				formsOf = config.size;
 			}
-			// A configuration's workflows stay active after it: the next of the same kind and size carries on from them.
-			for (const [other, pool] of pools) if (other !== key) await pool.release();
 			let pool = pools.get(key);
 			if (!pool) {
 				pool = new TriggerPool(
