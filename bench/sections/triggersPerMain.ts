@@ -772,11 +772,10 @@ async function apiLatency(bench: N8nForBench, errors?: string[]): Promise<number
 }
 
 async function metrics(bench: N8nForBench): Promise<MetricSample[]> {
-	const response = await fetch(`${bench.n8n.url}/metrics`, {
-		signal: AbortSignal.timeout(N8N_UNANSWERED_MS),
-	});
+	// Through the instance's one call, so its call timeout bounds this too.
+	const { response, text } = await bench.n8n.call('GET', '/metrics', { headers: {} });
 	if (!response.ok) throw new Error(`n8n answered /metrics with ${response.status}`);
-	return parseMetrics(await response.text());
+	return parseMetrics(text);
 }
 
 /** n8n's metrics, asked again while an overloaded n8n resets the connection or refuses. */
