@@ -29,4 +29,17 @@ describe('a call to an n8n catching up after a window', () => {
 		expect(calls).toBeGreaterThan(1);
 		expect(Date.now() - started).toBeLessThan(1_000);
 	});
+
+	it('gives a failure asking again cannot mend back at once', async () => {
+		let calls = 0;
+		const tried = await tryFor(
+			async () => {
+				calls++;
+				throw new Error(calls === 1 ? '503 busy' : 'too slow');
+			},
+			{ forMs: 60_000, everyMs: 10 },
+			(error) => error instanceof Error && error.message === 'too slow',
+		);
+		expect(tried).toEqual({ ok: false, error: 'too slow', tries: 2 });
+	});
 });

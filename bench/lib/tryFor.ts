@@ -12,6 +12,8 @@ export type Tried<T> = { ok: true; value: T } | { ok: false; error: string; trie
 export async function tryFor<T>(
 	call: () => Promise<T>,
 	limits: { forMs: number; everyMs: number },
+	/** A failure asking again cannot mend, given back at once. */
+	isFinal: (error: unknown) => boolean = () => false,
 ): Promise<Tried<T>> {
 	const deadline = Date.now() + limits.forMs;
 	for (let tries = 1; ; tries++) {
@@ -19,7 +21,7 @@ export async function tryFor<T>(
 			return { ok: true, value: await call() };
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
-			if (Date.now() + limits.everyMs > deadline)
+			if (isFinal(error) || Date.now() + limits.everyMs > deadline)
 				return { ok: false, error: message.slice(0, 200), tries };
 			await new Promise((resolve) => setTimeout(resolve, limits.everyMs));
 		}

@@ -3,6 +3,7 @@ import { FIXTURE } from '../../test/emulator';
 import type { BenchWorkflow } from '../lib/benchWorkflows';
 import type { EmulatorProcess } from '../lib/emulatorProcess';
 import { NoAnswerError, type N8nForBench } from '../lib/n8nForBench';
+import { sleep } from '../../test/support/sleep';
 import { TriggerPool } from './triggersPerMain';
 
 /**
@@ -120,6 +121,35 @@ describe('the triggers-per-main pool of workflows', () => {
 			await jest.advanceTimersByTimeAsync(3 * 60_000);
 			await settled;
 			expect(ids(stuck)).toEqual(['w1', 'w2']);
+		} finally {
+			jest.useRealTimers();
+		}
+	});
+
+	it('gives up on a K n8n activates too slowly, at the first batch past the time, without asking again', async () => {
+		jest.useFakeTimers();
+		try {
+			const n8n = fakeN8n(() => false);
+			// Every call answered, each after a minute: three workflows a minute, as n8n past its ceiling.
+			const answered = n8n.bench.setActive.bind(n8n.bench);
+			n8n.bench.setActive = async (workflowId: string, active: boolean) => {
+				await sleep(60_000);
+				await answered(workflowId, active);
+			};
+			const pool = new TriggerPool(n8n.bench, emulator, 'n8n', 1000, 0, 60);
+			const slow = pool.setKRetrying(60, 10 * 60_000);
+			await jest.advanceTimersByTimeAsync(20 * 60_000);
+			expect(await slow).toEqual({
+				ok: false,
+				error: 'n8n had activated 33 of 60 workflows when the time to activate them ran out',
+				tries: 1,
+			});
+			// What it did activate stays counted, and a K without a bound still gets there.
+			expect(n8n.active.size).toBe(33);
+			const unbounded = pool.setKRetrying(60);
+			await jest.advanceTimersByTimeAsync(20 * 60_000);
+			expect((await unbounded).ok).toBe(true);
+			expect(n8n.active.size).toBe(60);
 		} finally {
 			jest.useRealTimers();
 		}

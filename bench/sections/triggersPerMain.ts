@@ -314,6 +314,12 @@ const N8N_REFUSING = { forMs: 2 * 60_000, everyMs: 5_000 };
  * call hung for 33 minutes before n8n answered 500.
  */
 const N8N_UNANSWERED_MS = 3 * 60_000;
+/**
+ * How long activating a window's K may take in all: past 1,000 trivial
+ * triggers on 1,000-inquiry forms, n8n activated 3 a minute, each call
+ * answered, and spent 40 minutes on one probe before a 500.
+ */
+const ACTIVATING_WITHIN_MS = 10 * 60_000;
 /** The n8n the section measures in: its metrics on, and no call waiting longer than N8N_UNANSWERED_MS. */
 async function startN8n(emulator: EmulatorProcess): Promise<N8nForBench> {
 	return await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV, {
@@ -335,6 +341,11 @@ function cronSeconds(count: number, seed: number): number[] {
 		state >>>= 0;
 		return state % 60;
 	});
+}
+
+/** Activating K took longer than a window may wait for it. */
+export class ActivationTooSlowError extends Error {
+	override name = 'ActivationTooSlowError';
 }
 
 /** The workflows of one kind and size: made once, activated and deactivated as K moves. */
@@ -395,9 +406,10 @@ export class TriggerPool {
 	 * Activates or deactivates workflows until `k` are active, the first `k`
 	 * of `created` once it succeeds. A call n8n refuses throws, with every
 	 * workflow it did activate or deactivate counted, so calling again
-	 * carries on from what n8n runs.
+	 * carries on from what n8n runs. Past `deadline` (a time) no further
+	 * batch is activated: ActivationTooSlowError.
 	 */
-	async setK(k: number): Promise<void> {
+	async setK(k: number, deadline = Number.POSITIVE_INFINITY): Promise<void> {
 		for (const index of [...this.maybeActive]) {
 			await this.bench.deactivate(this.created[index].workflowId);
 			this.maybeActive.delete(index);
@@ -412,6 +424,10 @@ export class TriggerPool {
 			if (!this.activeIndices.has(index)) toActivate.push(index);
 		// A few at a time: each activation runs the trigger's first poll, which is n8n's work either way.
 		for (let from = 0; from < toActivate.length; from += 3) {
+			if (Date.now() > deadline)
+				throw new ActivationTooSlowError(
+					`n8n had activated ${this.activeIndices.size} of ${k} workflows when the time to activate them ran out`,
+				);
 			const batch = toActivate.slice(from, from + 3);
 			const settled = await Promise.allSettled(
 				batch.map(async (index) => {
@@ -447,10 +463,20 @@ export class TriggerPool {
 	 * Activates or deactivates until `k` are active, asking again while n8n
 	 * refuses (an n8n that many triggers overloaded may, for a while); returns
 	 * the workflows made by it (a first run still ahead), or why n8n refused.
+	 * `withinMs` bounds the whole of it: an n8n that answers every call but
+	 * activates a few workflows a minute does not carry K either.
 	 */
-	async setKRetrying(k: number): Promise<Tried<ScaleTrigger[]>> {
+	async setKRetrying(
+		k: number,
+		withinMs = Number.POSITIVE_INFINITY,
+	): Promise<Tried<ScaleTrigger[]>> {
 		const existed = new Set(this.created);
-		const outcome = await tryFor(async () => await this.setK(k), N8N_REFUSING);
+		const deadline = Date.now() + withinMs;
+		const outcome = await tryFor(
+			async () => await this.setK(k, deadline),
+			N8N_REFUSING,
+			(error) => error instanceof ActivationTooSlowError,
+		);
 		return outcome.ok
 			? { ok: true, value: this.active.filter((trigger) => !existed.has(trigger)) }
 			: outcome;
@@ -793,12 +819,12 @@ async function runWindow(
 	settings: ScaleSettings,
 ): Promise<WindowResult> {
 	// An n8n that K triggers overload may refuse to make or activate more: then it does not carry K.
-	const activation = await pool.setKRetrying(k);
+	const activation = await pool.setKRetrying(k, ACTIVATING_WITHIN_MS);
 	if (!activation.ok)
 		return refusedWindow(
 			k,
 			kind,
-			`n8n refused to activate ${k} workflows for ${N8N_REFUSING.forMs / 60_000} minutes (${activation.tries} tries: ${activation.error})`,
+			`n8n did not activate ${k} workflows: ${activation.error} (${activation.tries} tries; it may refuse for ${N8N_REFUSING.forMs / 60_000} minutes and take ${ACTIVATING_WITHIN_MS / 60_000} in all)`,
 		);
 	const made = activation.value;
 	if (pool.who === 'peer' && made.length > 0 && settings.waitForPeerFirstRuns)
