@@ -99,6 +99,8 @@ interface Watched {
 	mustFrom: number;
 	/** Begun without a read of the form (or from Since): the trigger goes by dates, so it takes every lead dated from then, and every undated one. */
 	fromTime: boolean;
+	/** The poll that last read the form before this spell (0: none). A lead there then arrived before the spell, whatever its date: the trigger's own clock says so. */
+	readBefore: number;
 }
 
 interface Lead {
@@ -282,6 +284,47 @@ const LEFT_OUT_AND_BACK: Case = {
 	],
 };
 
+/**
+ * A case the random runs found (seed 606594750): leads dated an hour ahead
+ * are there when the trigger first reads their form; Watch = One Form on
+ * another form sets it aside, and All Forms takes it back in a poll whose
+ * list answer is empty. The trigger had read those leads before, so by its
+ * own clock they arrived before the form came back: not new, whatever their
+ * date. The model held every lead dated from that poll as new.
+ */
+const READ_BEFORE_TAKEN_BACK: Case = {
+	forms: 6,
+	durable: true,
+	maxItems: 5,
+	errorAfterPolls: 2,
+	firstPoll: 'none',
+	startAll: true,
+	failAtActivation: false,
+	quietAlert: 'unusual',
+	steps: [
+		{ kind: 'burst', form: 3, count: 5 },
+		{ kind: 'clock', ms: -5149452 },
+		{ kind: 'lead', form: 1, lead: 'undated', back: 406370 },
+		{ kind: 'poll' },
+		{ kind: 'lead', form: 2, lead: 'undated', back: 105824 },
+		{ kind: 'watchOne', form: 1 },
+		{ kind: 'lead', form: 2, lead: 'late', back: 578707 },
+		{ kind: 'lead', form: 0, lead: 'undated', back: 279415 },
+		{ kind: 'poll' },
+		{ kind: 'poll' },
+		{ kind: 'event' },
+		{ kind: 'glitch', answer: 'fail' },
+		{ kind: 'lead', form: 1, lead: 'future', back: 237307 },
+		{ kind: 'lead', form: 5, lead: 'hoursLate', back: 347080 },
+		{ kind: 'event' },
+		{ kind: 'watchAll' },
+		{ kind: 'list', form: 2 },
+		{ kind: 'glitch', answer: 'null' },
+		{ kind: 'poll' },
+		{ kind: 'poll' },
+	],
+};
+
 describe('App Builder Trigger over every form of an app, against a model of the app and of n8n (property)', () => {
 	const credentialsHelper = new MemoryCredentialsHelper({
 		types: { appBuilderApi: new AppBuilderApi() },
@@ -308,6 +351,11 @@ describe('App Builder Trigger over every form of an app, against a model of the 
 	it('a lead dated ahead is not emitted again when its form is left out and comes back', async () => {
 		clockOffset = 0;
 		await runCase(LEFT_OUT_AND_BACK, credentialsHelper, (ms) => (clockOffset += ms));
+	});
+
+	it('a lead read before its form was set aside is not new when the form is taken back in', async () => {
+		clockOffset = 0;
+		await runCase(READ_BEFORE_TAKEN_BACK, credentialsHelper, (ms) => (clockOffset += ms));
 	});
 
 	it(
@@ -378,8 +426,16 @@ async function runCase(
 		watch: { allForms: true } | { allForms: false; form: number } | undefined;
 		watched: Map<number, Watched>;
 		emitted: Map<string, number>;
+		/** Per form, the last poll that read it under this Event. */
+		readAt: Map<number, number>;
 	}
-	let held: Held = { event: undefined, watch: undefined, watched: new Map(), emitted: new Map() };
+	let held: Held = {
+		event: undefined,
+		watch: undefined,
+		watched: new Map(),
+		emitted: new Map(),
+		readAt: new Map(),
+	};
 	// n8n stores static data at activation and when a poll emits (under durable cursors, after every poll): a restart goes back to it.
 	let persisted = { stored, held };
 	let activating = true;
@@ -541,32 +597,17 @@ async function runCase(
 		if (saved && changes) {
 			if (first) epoch++;
 			held = first
-				? { event, watch: undefined, watched: new Map(), emitted: new Map() }
+				? { event, watch: undefined, watched: new Map(), emitted: new Map(), readAt: new Map() }
 				: { ...held, watched: new Map(held.watched) };
 			const fromSince = first && testCase.firstPoll === 'since';
 			const begins = (form: number): Watched => {
-				if (fromSince)
-					return {
-						event: epoch,
-						afterPoll: polls,
-						mayFrom: since,
-						mustFrom: since,
-						fromTime: true,
-					};
-				if (readNow.includes(form))
-					return {
-						event: epoch,
-						afterPoll: polls,
-						mayFrom: pollStart,
-						mustFrom: pollEnd,
-						fromTime: false,
-					};
+				const spell = { event: epoch, afterPoll: polls, readBefore: held.readAt.get(form) ?? 0 };
+				if (fromSince) return { ...spell, mayFrom: since, mustFrom: since, fromTime: true };
 				return {
-					event: epoch,
-					afterPoll: polls,
+					...spell,
 					mayFrom: pollStart,
 					mustFrom: pollEnd,
-					fromTime: true,
+					fromTime: !readNow.includes(form),
 				};
 			};
 			const stays = (form: number) => held.watched.get(form) ?? begins(form);
@@ -581,6 +622,11 @@ async function runCase(
 				held.watched = new Map([[oneForm, watch?.allForms ? stays(oneForm) : begins(oneForm)]]);
 				held.watch = { allForms: false, form: oneForm };
 			}
+		}
+
+		if (saved) {
+			held = { ...held, readAt: new Map(held.readAt) };
+			for (const form of readNow) held.readAt.set(form, polls);
 		}
 
 		const items = outcome.result?.[0] ?? [];
@@ -620,6 +666,7 @@ async function runCase(
 		...state,
 		watched: new Map(state.watched),
 		emitted: new Map(state.emitted),
+		readAt: new Map(state.readAt),
 	});
 	// A new process: what the trigger keeps in memory is gone, the static data n8n stored stays, and n8n activates the workflow.
 	const restart = () => {
@@ -745,8 +792,9 @@ async function runCase(
 /**
  * Whether a lead is the trigger's, given its form's watch now: `must` be
  * emitted (submitted in this watch, or dated in it when the trigger goes by
- * dates), or `may` be (submitted in some watch of its form, or one the
- * trigger cannot tell from a lead of this watch).
+ * dates and had not read it before), or `may` be (submitted in some watch of
+ * its form, or one the trigger cannot tell from a lead of this watch: never
+ * one it read before the watch began, outside every watch of the Event).
  */
 function isTheTriggers(
 	lead: Lead,
@@ -757,9 +805,12 @@ function isTheTriggers(
 	const inThisWatch = lead.watched === watched;
 	if (strength === 'must') {
 		if (lead.time === undefined) return inThisWatch;
-		return lead.time >= watched.mustFrom && (inThisWatch || watched.fromTime);
+		const unreadBefore = lead.after >= watched.readBefore;
+		return lead.time >= watched.mustFrom && (inThisWatch || (watched.fromTime && unreadBefore));
 	}
 	if (lead.watched?.event === watched.event || lead.after >= watched.afterPoll) return true;
+	// Read before this spell, outside every spell of this Event: it arrived before the spell, whatever its date.
+	if (lead.after < watched.readBefore) return false;
 	return lead.time === undefined ? watched.fromTime : lead.time >= watched.mayFrom;
 }
 
