@@ -4,7 +4,7 @@ import type { BenchWorkflow } from '../lib/benchWorkflows';
 import type { EmulatorProcess } from '../lib/emulatorProcess';
 import { NoAnswerError, type N8nForBench } from '../lib/n8nForBench';
 import { sleep } from '../../test/support/sleep';
-import { TriggerPool } from './triggersPerMain';
+import { ScaleN8n, TriggerPool } from './triggersPerMain';
 
 /**
  * An n8n that keeps what is active, and refuses the calls `refuse` says to, as an overloaded one answers 503;
@@ -153,6 +153,54 @@ describe('the triggers-per-main pool of workflows', () => {
 		} finally {
 			jest.useRealTimers();
 		}
+	});
+
+	it('runs the window after one that failed, and another kind, in a fresh n8n; a shared n8n is released instead', async () => {
+		const started: Array<ReturnType<typeof fakeN8n> & { stopped: boolean }> = [];
+		const start = async () => {
+			const n8n = { ...fakeN8n(() => false), stopped: false };
+			(n8n.bench as unknown as { stop: () => Promise<void> }).stop = async () => {
+				n8n.stopped = true;
+			};
+			started.push(n8n);
+			return n8n.bench;
+		};
+		const ours = { who: 'ours' as const, size: 1000, max: 10 };
+		const scale = new ScaleN8n(emulator, { peerHistory: 0 }, await start(), true, start);
+		const first = await scale.forWindow(ours);
+		await first.pool.setK(4);
+		// Passed: the next window carries on in the same n8n, from the same workflows.
+		const second = await scale.forWindow(ours);
+		expect(second.pool).toBe(first.pool);
+		await second.pool.setK(6);
+		scale.overloaded = true;
+		// Failed: the next window starts in a fresh n8n with none active, the old one stopped.
+		const third = await scale.forWindow(ours);
+		expect(started).toHaveLength(2);
+		expect(started[0].stopped).toBe(true);
+		expect(third.bench).toBe(started[1].bench);
+		expect(third.pool.active).toEqual([]);
+		await third.pool.setK(3);
+		// Another kind: fresh again; and released after a failure means a fresh n8n too.
+		await scale.switchTo({ who: 'n8n', size: 1000 });
+		expect(started).toHaveLength(3);
+		await (await scale.forWindow({ who: 'n8n', size: 1000, max: 10 })).pool.setK(2);
+		scale.overloaded = true;
+		await scale.releaseAll();
+		expect(started).toHaveLength(4);
+		expect(started[2].stopped).toBe(true);
+
+		// Shared: never stopped, whatever failed; other kinds' workflows turned off, one by one.
+		const shared = fakeN8n(() => false);
+		const inShared = new ScaleN8n(emulator, { peerHistory: 0 }, shared.bench, false, start);
+		await (await inShared.forWindow(ours)).pool.setK(3);
+		inShared.overloaded = true;
+		const again = await inShared.forWindow(ours);
+		expect(again.bench).toBe(shared.bench);
+		expect(shared.active.size).toBe(3);
+		await inShared.switchTo({ who: 'peer', size: 1000 });
+		expect(shared.active.size).toBe(0);
+		expect(started).toHaveLength(4);
 	});
 
 	it("makes n8n's trivial triggers ask for ours' answer, form by form, on ours' seconds", async () => {

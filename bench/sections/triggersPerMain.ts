@@ -492,6 +492,77 @@ export class TriggerPool {
 	}
 }
 
+/**
+ * The n8n the section measures in, and the pools of workflows in it. A
+ * configuration's workflows stay active after it: the next of the same kind
+ * and size carries on from them. Anything else starts without them, in a
+ * fresh n8n when the section has one of its own: another kind or size, and
+ * any window after one that failed, since turning workflows off one by one
+ * in an n8n the last window overloaded took longer than the windows
+ * themselves (149 peers on 1,000-inquiry forms: more than half an hour; 933
+ * trivial triggers: 36 turned off in 20 minutes; 1,036: 14 in 15 minutes).
+ * A shared n8n is never restarted: its pools are released instead.
+ */
+export class ScaleN8n {
+	/** Whether the last window failed: n8n may still be catching up with it. */
+	overloaded = false;
+	private readonly pools = new Map<string, TriggerPool>();
+
+	constructor(
+		private readonly emulator: EmulatorProcess,
+		private readonly settings: Pick<ScaleSettings, 'peerHistory'>,
+		public bench: N8nForBench,
+		private readonly restartable: boolean,
+		private readonly start: () => Promise<N8nForBench> = async () => await startN8n(emulator),
+	) {}
+
+	/** Before a configuration: any other kind or size's workflows are gone. */
+	async switchTo(config: Pick<ScaleConfig, 'who' | 'size'>): Promise<void> {
+		const key = poolKey(config);
+		if (![...this.pools.keys()].some((other) => other !== key)) return;
+		if (this.restartable) return await this.fresh();
+		for (const [other, pool] of this.pools) if (other !== key) await pool.release();
+		for (const other of [...this.pools.keys()]) if (other !== key) this.pools.delete(other);
+	}
+
+	/** The n8n and pool a window of `config` runs in: a fresh n8n after a window that failed. */
+	async forWindow(
+		config: Pick<ScaleConfig, 'who' | 'size' | 'max'>,
+	): Promise<{ bench: N8nForBench; pool: TriggerPool }> {
+		if (this.overloaded && this.restartable) await this.fresh();
+		this.overloaded = false;
+		const key = poolKey(config);
+		let pool = this.pools.get(key);
+		if (!pool) {
+			pool = new TriggerPool(
+				this.bench,
+				this.emulator,
+				config.who,
+				config.size,
+				this.settings.peerHistory,
+				config.max,
+			);
+			this.pools.set(key, pool);
+		}
+		return { bench: this.bench, pool };
+	}
+
+	/** No workflow active: released one by one, or a fresh n8n after a window that failed. */
+	async releaseAll(): Promise<void> {
+		if (this.overloaded && this.restartable) return await this.fresh();
+		for (const pool of this.pools.values()) await pool.release();
+	}
+
+	private async fresh(): Promise<void> {
+		await this.bench.stop();
+		this.pools.clear();
+		this.overloaded = false;
+		this.bench = await this.start();
+	}
+}
+
+const poolKey = (config: Pick<ScaleConfig, 'who' | 'size'>) => `${config.who}/${config.size}`;
+
 /** What n8n needs to count its polls for the benchmark: its metrics, with the poll trigger's. */
 export const SCALE_N8N_ENV = {
 	N8N_METRICS: 'true',
@@ -510,29 +581,15 @@ export async function measureTriggersPerMain(
 	measured?: (soFar: ScaleResult) => void,
 ): Promise<ScaleResult> {
 	const startedAt = Date.now();
-	let bench = shared ?? (await startN8n(emulator));
+	const n8n = new ScaleN8n(emulator, settings, shared ?? (await startN8n(emulator)), !shared);
 	const rows: ScaleRow[] = [];
 	const emulatorAlone: EmulatorAloneRow[] = [];
 	let idleCores = 0;
 	try {
-		idleCores = await measureIdle(bench, emulator, settings.idleMs);
-		const pools = new Map<string, TriggerPool>();
+		idleCores = await measureIdle(n8n.bench, emulator, settings.idleMs);
 		let formsOf: number | undefined;
 		for (const config of settings.configs) {
-			const key = `${config.who}/${config.size}`;
-			// A configuration's workflows stay active after it: the next of the same kind and size carries on from them.
-			// Any other kind or size starts without them: in an n8n of its own, a fresh one, since turning them off one by
-			// one in an n8n the last window overloaded took longer than the windows themselves (149 peers on 1,000-inquiry
-			// forms: more than half an hour; 933 trivial triggers: 36 turned off in 20 minutes).
-			if ([...pools.keys()].some((other) => other !== key)) {
-				if (shared) {
-					for (const [other, pool] of pools) if (other !== key) await pool.release();
-				} else {
-					await bench.stop();
-					bench = await startN8n(emulator);
-					pools.clear();
-				}
-			}
+			await n8n.switchTo(config);
 			// One set of forms at a time: switching size resets the emulator, once the other size's workflows are off.
 			if (formsOf !== config.size) {
 				await fillSharedForms(
@@ -542,26 +599,14 @@ export async function measureTriggersPerMain(
 				);
 				formsOf = config.size;
 			}
-			let pool = pools.get(key);
-			if (!pool) {
-				pool = new TriggerPool(
-					bench,
-					emulator,
-					config.who,
-					config.size,
-					settings.peerHistory,
-					config.max,
-				);
-				pools.set(key, pool);
-			}
 			await emulator.configure({ compression: config.compression });
-			const row = await searchConfig(bench, emulator, pool, config, settings, rows, idleCores);
+			const row = await searchConfig(n8n, emulator, config, settings, rows, idleCores);
 			rows.push(row);
 			const alone = emulatorAlone.some(
 				(r) => r.size === config.size && r.compression === config.compression,
 			);
 			if (!alone && settings.emulatorAloneRequests > 0) {
-				await pool.release();
+				await n8n.releaseAll();
 				emulatorAlone.push(
 					await measureEmulatorAlone(
 						emulator,
@@ -584,9 +629,9 @@ export async function measureTriggersPerMain(
 		}
 		// An n8n of its own stops next: deactivating K workflows one by one in an n8n that the last window overloaded took
 		// more than half an hour (29 peers on 10,000-inquiry forms), and nothing is measured after it.
-		if (shared) for (const pool of pools.values()) await pool.release();
+		if (shared) await n8n.releaseAll();
 	} finally {
-		if (!shared) await bench.stop();
+		if (!shared) await n8n.bench.stop();
 	}
 	return {
 		rows,
@@ -649,9 +694,8 @@ function label(config: { who: Who; size: number; compression: boolean }): string
 }
 
 async function searchConfig(
-	bench: N8nForBench,
+	n8n: ScaleN8n,
 	emulator: EmulatorProcess,
-	pool: TriggerPool,
 	config: ScaleConfig,
 	settings: ScaleSettings,
 	earlier: ScaleRow[],
@@ -659,6 +703,7 @@ async function searchConfig(
 ): Promise<ScaleRow> {
 	const windows: WindowResult[] = [];
 	const probe = async (k: number, kind: 'probe' | 'confirm' = 'probe'): Promise<boolean> => {
+		const { bench, pool } = await n8n.forWindow(config);
 		const result = await runWindow(
 			bench,
 			emulator,
@@ -669,6 +714,7 @@ async function searchConfig(
 			settings,
 		);
 		windows.push(result);
+		n8n.overloaded = !result.passed;
 		const j = result.judgement;
 		console.log(
 			`scale  ${label(config).padEnd(58)} K ${String(k).padStart(4)} ${kind.padEnd(7)} ${result.passed ? 'pass' : 'FAIL'}  polls ${j.polls}/${j.ticks}  cycle median ${Math.round(j.cycle.median)} ms p95 ${Math.round(j.cycle.p95)} max ${Math.round(j.cycle.max)}` +
