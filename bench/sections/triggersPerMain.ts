@@ -530,7 +530,6 @@ export class ScaleN8n {
 		config: Pick<ScaleConfig, 'who' | 'size' | 'max'>,
 	): Promise<{ bench: N8nForBench; pool: TriggerPool }> {
 		if (this.overloaded && this.restartable) await this.fresh();
-		this.overloaded = false;
 		const key = poolKey(config);
 		let pool = this.pools.get(key);
 		if (!pool) {

@@ -275,7 +275,8 @@ and headers to the same emulator, so the same size and the same coding; one
 per form, on ours' seconds. It is searched from scratch as ours is, but in
 1-minute probes only (it emits no leads to check), so its K is the largest
 probe that passed. Each kind of workflow starts with none of the last kind's
-active, in an n8n started fresh for it (the 10,000 part's run turned the last
+active, in an n8n started fresh for it, and so does the window after one that
+failed (the 10,000 part's run turned the last
 kind's workflows off instead; after an overloading window that took longer than
 the windows: 36 of 933 trivial triggers in 20 minutes), and a call n8n leaves unanswered for 3 minutes (activating a
 workflow, its metrics, the executions) fails the window as a refusal does: one

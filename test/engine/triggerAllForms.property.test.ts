@@ -624,10 +624,7 @@ async function runCase(
 			}
 		}
 
-		if (saved) {
-			held = { ...held, readAt: new Map(held.readAt) };
-			for (const form of readNow) held.readAt.set(form, polls);
-		}
+		if (saved) for (const form of readNow) held.readAt.set(form, polls);
 
 		const items = outcome.result?.[0] ?? [];
 		if (!saved && items.length > 0)
