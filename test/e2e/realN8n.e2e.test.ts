@@ -9,6 +9,7 @@ import {
 	lastingFailure,
 	overlappingPolls,
 	quietForm,
+	watchSwitchedAcrossAnOutage,
 	renamedTrigger,
 	watchSwitchedToAFormNotReadYet,
 } from './triggerScheduling';
@@ -65,7 +66,7 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
 	}, 300_000);
 
-	it('D, E, F, G, H, I side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once, a quiet form is reported once, not by the poll that brings a late lead', async () => {
+	it('D, E, F, G, H, I, J side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once, a quiet form is reported once, not by the poll that brings a late lead, and a form failing across a switch to One Form and back emits its waiting lead once and none of its time left out', async () => {
 		const { n8n } = real();
 		const outcomes = await Promise.allSettled([
 			overlappingPolls(n8n),
@@ -74,10 +75,11 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 			allFormsOfAnApp(n8n),
 			watchSwitchedToAFormNotReadYet(n8n),
 			quietForm(n8n),
+			watchSwitchedAcrossAnOutage(n8n),
 		]);
 		const failures = outcomes.flatMap((outcome, index) =>
 			outcome.status === 'rejected'
-				? [`${'DEFGHI'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
+				? [`${'DEFGHIJ'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
 				: [],
 		);
 		expect(failures).toEqual([]);

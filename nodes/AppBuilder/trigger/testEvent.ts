@@ -6,7 +6,7 @@ import { FORM_CONCURRENCY, formsRead, readForms } from '../acrossForms/readForms
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
-import { replacesListing } from '../inquiries/latestListings';
+import { replacesListing } from './events/latestListings';
 import { latestInquiry } from './reading/latestInquiry';
 import type { TriggerSettings } from './triggerSettings';
 
@@ -16,10 +16,11 @@ export async function testEvent(
 	settings: TriggerSettings,
 	fetchOptions: WebServiceCallOptions,
 ): Promise<IDataObject> {
+	const { watch } = settings;
 	const forms: AppForm[] =
-		settings.pageId === undefined
+		watch.kind === 'all'
 			? formsRead(await fetchAppForms(context, settings.appId, fetchOptions))
-			: [{ pageId: settings.pageId, pageName: settings.pageId }];
+			: [{ pageId: watch.pageId, pageName: watch.pageId }];
 	const reads = await readForms(
 		forms,
 		async (form) =>
@@ -38,7 +39,7 @@ export async function testEvent(
 		// With one form its error is the answer; with many, a form that fails is passed over unless all do.
 		if (
 			read.kind === 'failed' &&
-			(settings.pageId !== undefined || reads.every((other) => other.kind === 'failed'))
+			(watch.kind === 'one' || reads.every((other) => other.kind === 'failed'))
 		)
 			throw read.error;
 		if (read.kind !== 'read' || read.list === undefined) continue;
@@ -47,7 +48,7 @@ export async function testEvent(
 	}
 	if (latest === undefined) {
 		const message =
-			settings.pageId === undefined
+			watch.kind === 'all'
 				? 'No form of this app has inquiries yet'
 				: 'This form has no inquiries yet';
 		throw new NodeOperationError(context.getNode(), message, {
@@ -56,5 +57,5 @@ export async function testEvent(
 		});
 	}
 	const item = inquiryItem(latest.record, settings.simplify);
-	return settings.pageId === undefined ? withItsForm(item, latest.form) : item;
+	return watch.kind === 'all' ? withItsForm(item, latest.form) : item;
 }

@@ -19,9 +19,11 @@ import {
 } from '../parameters/parameterValues';
 import { checkedParameter, fieldOf } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
-import { MAX_FIRST_POLL_COUNT, type FirstPoll } from './cursor/cursor';
-import { type EventMode } from '../inquiries/inquiryEvent';
-import type { FailureReporting } from './inProcess/triggerMemory';
+import { MAX_FIRST_POLL_COUNT } from './cursor/cursor';
+import { type EventMode } from './events/inquiryEvent';
+import type { FirstPoll } from './plan/watchChange';
+import type { Watched } from './saved/position';
+import type { FailureReporting } from './triggerMemory';
 
 // The trigger's parameters, each declared once: the editor shows these, and the reader below takes
 // each one's label, path and default from its declaration, so an error names the field as shown.
@@ -217,8 +219,7 @@ export const triggerProperties: INodeProperties[] = [
 /** The trigger's parameters, read and checked once per poll; every problem names its field. */
 export interface TriggerSettings {
 	appId: string;
-	/** The one form watched; undefined when every form of the app is. */
-	pageId: string | undefined;
+	watch: Watched;
 	mode: EventMode;
 	simplify: boolean;
 	firstPoll: FirstPoll;
@@ -226,6 +227,8 @@ export interface TriggerSettings {
 	answerTimeoutMs: number;
 	reporting: FailureReporting;
 	quiet: QuietRule;
+	/** The workflow's time zone: Alert When Quiet judges the hours of the week there. */
+	timeZone: string;
 }
 
 export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
@@ -256,13 +259,15 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 		read(property, (value) => wholeNumberFrom(value, { min, max }), OPTIONS);
 
 	let appId: string;
-	let pageId: string | undefined;
+	let watch: Watched = { kind: 'all' };
 	if (choice(WATCH) === 'form') {
-		({ appId, pageId } = validateFormTarget(
+		const target = validateFormTarget(
 			node,
 			context.getNodeParameter('appId', ''),
 			context.getNodeParameter('pageId', '', { extractValue: true }),
-		));
+		);
+		appId = target.appId;
+		watch = { kind: 'one', pageId: target.pageId };
 	} else {
 		appId = validateAppId(node, context.getNodeParameter('appId', ''));
 	}
@@ -293,7 +298,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			: { kind: quietChoice };
 	return {
 		appId,
-		pageId,
+		watch,
 		mode,
 		simplify: context.getNodeParameter('simplify', true) as boolean,
 		firstPoll,
@@ -307,6 +312,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			afterMs: whole(ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
 		},
 		quiet,
+		timeZone: context.getTimezone(),
 	};
 }
 

@@ -40,6 +40,12 @@ export interface FormRhythm {
 	open: [slot: number, leads: number];
 }
 
+/** The workflow's time zone, and the stretches the form was not watched (they count neither way). */
+export interface RhythmContext {
+	timeZone: string;
+	unwatched: ReadonlyArray<readonly [from: number, to: number]>;
+}
+
 /** A quiet spell due to be reported. */
 export interface QuietSpell {
 	last: number;
@@ -58,6 +64,7 @@ export function nextRhythm(
 	previous: FormRhythm | undefined,
 	read: { arrivals: number; times: Iterable<number | undefined> },
 	nowMs: number,
+	context: RhythmContext = { timeZone: 'UTC', unwatched: [] },
 ): FormRhythm {
 	if (previous === undefined) return firstRhythm(read.times, nowMs);
 	if (read.arrivals === 0) return previous;
@@ -73,8 +80,11 @@ export function nextRhythm(
 		};
 		learn(open, leads);
 		// A reported spell is not the form's rhythm: its slots are left out.
+		// Nor are the slots the form was not watched: nobody knows what they brought.
+		const watched = (quiet: number) =>
+			!context.unwatched.some(([from, to]) => quiet * SLOT_MS < to && (quiet + 1) * SLOT_MS > from);
 		if (previous.alerted !== previous.last)
-			for (let quiet = open + 1; quiet < slot; quiet++) learn(quiet, 0);
+			for (let quiet = open + 1; quiet < slot; quiet++) if (watched(quiet)) learn(quiet, 0);
 		[open, leads] = [slot, 0];
 	}
 	return {
@@ -139,14 +149,27 @@ export function quietSpell(
 	rhythm: FormRhythm,
 	rule: QuietRule,
 	nowMs: number,
+	context: RhythmContext = { timeZone: 'UTC', unwatched: [] },
 ): QuietSpell | undefined {
 	const { last } = rhythm;
 	if (rule.kind === 'off' || last === undefined || rhythm.alerted === last || nowMs <= last) return;
+	// The time the form was not watched is no quiet time.
+	const unwatchedMs = context.unwatched.reduce(
+		(sum, [from, to]) => sum + Math.max(0, Math.min(to, nowMs) - Math.max(from, last)),
+		0,
+	);
 	if (rule.kind === 'fixed')
-		return nowMs - last >= rule.afterMs ? { last, quietMs: nowMs - last } : undefined;
+		return nowMs - last - unwatchedMs >= rule.afterMs
+			? { last, quietMs: nowMs - last - unwatchedMs }
+			: undefined;
 	if (nowMs - rhythm.since < LEARNED_MS) return;
 	const usualLeads = usualLeadsBetween(rhythm, last, nowMs);
 	return usualLeads >= MISSED_LEADS ? { last, quietMs: nowMs - last, usualLeads } : undefined;
+}
+
+/** The rhythm after the poll that reports `spell`: once per spell. */
+export function markReported(rhythm: FormRhythm, spell: QuietSpell): FormRhythm {
+	return { ...rhythm, alerted: spell.last };
 }
 
 /**

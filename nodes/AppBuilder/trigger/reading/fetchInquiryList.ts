@@ -2,14 +2,14 @@ import type { FormTarget } from '../../../shared/appBuilderApi';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions, WebServiceContext } from '../../transport/request';
-import type { InquiryEvent, EventMode } from '../../inquiries/inquiryEvent';
+import type { InquiryEvent, EventMode } from '../events/inquiryEvent';
 import {
 	InquiryListBuilder,
 	listFromRecords,
 	type InquiryList,
 	type KeepRule,
 	type RecordsToKeep,
-} from '../../inquiries/inquiryList';
+} from '../events/inquiryList';
 
 export interface ListReading {
 	mode: EventMode;

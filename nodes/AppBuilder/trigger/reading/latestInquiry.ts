@@ -11,8 +11,8 @@ import {
 import { readRecord } from '../../inquiries/unreadableInquiry';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions } from '../../transport/request';
-import { inquiryEvent, type EventMode } from '../../inquiries/inquiryEvent';
-import { replacesListing } from '../../inquiries/latestListings';
+import { inquiryEvent, type EventMode } from '../events/inquiryEvent';
+import { replacesListing } from '../events/latestListings';
 
 /** Fetch Test Event's latest inquiry of a form (undefined: none), holding one record as the answer streams. */
 export async function latestInquiry(

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { flattenInquiry, METADATA_KEYS } from '../../../../nodes/AppBuilder/inquiries/flatten';
-import { inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
+import { inquiryKey } from '../../../../nodes/AppBuilder/trigger/events/identity';
 
 type Field = [name: string, label: string, value: string];
 

@@ -5,7 +5,7 @@ import { AnswerLimitExceeded } from '../../../../nodes/shared/http/answerLimits'
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
+} from '../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import { SelectedInquiries } from '../../../../nodes/AppBuilder/actions/inquiry/getManyReader';
 import {
 	readInquiryStream,

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 
-import type { InquiryEvent } from '../../../../nodes/AppBuilder/inquiries/inquiryEvent';
+import type { InquiryEvent } from '../../../../nodes/AppBuilder/trigger/events/inquiryEvent';
 import {
 	InquiryListBuilder,
 	listFromRecords,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
+} from '../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { StreamReading } from '../../../../nodes/shared/http/streamReading';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';

@@ -1,7 +1,7 @@
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
+} from '../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import {
 	streamedOutcome,

@@ -1,6 +1,3 @@
-import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
-import { PollPlanner } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
-import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import {
 	LEARNED_MS,
 	MISSED_LEADS,
@@ -10,7 +7,6 @@ import {
 	type FormRhythm,
 	type QuietRule,
 } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
-import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import { MINUTE, HOUR, DAY } from '../../../../support/durations';
 
 /** A Monday, 00:00 UTC. */
@@ -69,37 +65,7 @@ describe('Alert When Quiet, judged by when leads arrive', () => {
 		expect(quietSpell(late, fixed, T0)).toBeUndefined();
 	});
 
-	it('a record dated in the future brings nothing once emitted: the spell after it is reported', () => {
-		const position = (saved: TriggerPosition | undefined, now: number) =>
-			new PollPlanner({
-				saved,
-				scope: 'app/new',
-				listed: ['a'],
-				watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, now),
-				cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: now },
-				quiet: { kind: 'fixed', afterMs: 24 * HOUR },
-				nowMs: now,
-			});
-		const events = (list: InquiryEvent[]) => [{ pageId: 'a', events: list }];
-		let saved = position(undefined, T0)
-			.plan(events([{ key: 'old', time: T0 - DAY }]))
-			.commit(0);
-		const ahead: InquiryEvent = { key: 'ahead', time: T0 + 365 * DAY };
-		const withAhead = position(saved, T0 + HOUR).plan(
-			events([{ key: 'old', time: T0 - DAY }, ahead]),
-		);
-		expect(withAhead.emissions.map(({ event }) => event.key)).toEqual(['ahead']);
-		saved = withAhead.commit(1);
-		const later = position(saved, T0 + 25 * HOUR + MINUTE).plan(
-			events([{ key: 'old', time: T0 - DAY }, ahead]),
-		);
-		expect(later.quietSpells).toEqual([
-			expect.objectContaining({
-				pageId: 'a',
-				spell: { last: T0 + HOUR, quietMs: 24 * HOUR + MINUTE },
-			}),
-		]);
-	});
+
 
 	it('a form with a lead every 10 minutes on weekday office hours, broken on a Tuesday at 10:00, is reported that Tuesday afternoon, and never over a weekend', () => {
 		const history = weekdayLeads(T0 - 28 * DAY, T0, 10);
@@ -176,40 +142,5 @@ describe('Alert When Quiet, judged by when leads arrive', () => {
 		expect(rhythmProblem({ ...good, recent: [1] })).toMatch(/recent/);
 		expect(rhythmProblem({ ...good, open: [1, 'x'] })).toMatch(/open/);
 		expect(rhythmProblem({ ...good, weeks: [] })).toBeUndefined();
-	});
-});
-
-describe('a form rhythm in the poll plan', () => {
-	it("judges a form out of the app's list, but not one taken out of the watch by Watch: One Form", () => {
-		const quietSince = T0 - 30 * DAY;
-		const rhythm = nextRhythm(undefined, { arrivals: 0, times: [quietSince] }, quietSince);
-		const saved: TriggerPosition = {
-			scope: 'app/new',
-			forms: {
-				a: { floor: { time: 0, key: '' }, seen: {}, undated: '' },
-				b: { floor: { time: 0, key: '' }, seen: {}, undated: '' },
-			},
-			away: {},
-			undatedUnknown: [],
-			leftOver: [],
-			allFormsSince: quietSince,
-			quiet: { b: rhythm },
-		};
-		const spellsWhen = (allForms: boolean) =>
-			new PollPlanner({
-				saved,
-				scope: 'app/new',
-				listed: ['a'],
-				watch: new Watch(
-					saved,
-					{ pageId: allForms ? undefined : 'a', firstPoll: { kind: 'none' } },
-					T0,
-				),
-				cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: T0 },
-				quiet: { kind: 'fixed', afterMs: DAY },
-				nowMs: T0,
-			}).plan([{ pageId: 'a', events: [] }]).quietSpells;
-		expect(spellsWhen(true)).toEqual([expect.objectContaining({ pageId: 'b', away: true })]);
-		expect(spellsWhen(false)).toEqual([]);
 	});
 });

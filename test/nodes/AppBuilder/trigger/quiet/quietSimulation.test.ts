@@ -1,7 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the simulation's report is printed on request (QUIET_SIMULATION_REPORT) */
-import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
+import type { InquiryEvent } from '../../../../../nodes/AppBuilder/trigger/events/inquiryEvent';
 import { PollPlanner } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
-import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import {
 	nextRhythm,
@@ -302,15 +301,17 @@ describe('Alert When Quiet, When Unusually Quiet, simulated over 90 days on rhyt
 				const events: InquiryEvent[] = [];
 				for (let index = from[form]; index < to[form]; index++)
 					events.push({ key: `${form}-${index}`, time: life.visible[index] });
-				return { pageId: pageIds[form], events };
+				return { pageId: pageIds[form], kind: 'read' as const, events };
 			});
 			const plan = new PollPlanner({
 				saved,
 				scope: 'app/new',
-				listed: pageIds,
-				watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, now),
-				cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 100_000, nowMs: now },
+				watch: { kind: 'all' },
+				listing: { read: pageIds, before: [] },
+				firstPoll: { kind: 'none' },
+				cursor: { mode: 'new', maxItems: 100_000 },
 				quiet: UNUSUAL,
+				timeZone: 'UTC',
 				nowMs: now,
 			}).plan(outcomes);
 			for (const { pageId } of plan.quietSpells) alerts.get(pageId)?.push(now);

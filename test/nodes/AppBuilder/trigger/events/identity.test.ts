@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import { inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
-import { fnv1a64 } from '../../../../nodes/shared/text/fnv1a64';
-import { jsonText } from '../../../../nodes/shared/text/jsonText';
+import { inquiryKey } from '../../../../../nodes/AppBuilder/trigger/events/identity';
+import { fnv1a64 } from '../../../../../nodes/shared/text/fnv1a64';
+import { jsonText } from '../../../../../nodes/AppBuilder/trigger/events/jsonText';
 
 /** A value nested `depth` levels deep, built without recursion: [[[...[leaf]...]]]. */
 function nested(depth: number, leaf: unknown): unknown {

@@ -1,7 +1,7 @@
-import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
-import type { ValueRedactor } from '../../shared/text/redact';
-import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from './readInquiryStream';
-import { isUnreadableInquiry, rawRecordKey, readRecord } from './unreadableInquiry';
+import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../../shared/text/redact';
+import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
+import { isUnreadableInquiry, rawRecordKey, readRecord } from '../../inquiries/unreadableInquiry';
 import { inquiryEvent, type InquiryEvent, type EventMode } from './inquiryEvent';
 import { LatestListings, NewestListings, replacesListing } from './latestListings';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { NewestListings } from '../../../../nodes/AppBuilder/inquiries/latestListings';
+import { NewestListings } from '../../../../../nodes/AppBuilder/trigger/events/latestListings';
 
 interface Listing {
 	key: string;

@@ -2,9 +2,9 @@ import {
 	InquiryListBuilder,
 	type InquiryList,
 	type KeepRule,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
-import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
-import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+} from '../../../../../nodes/AppBuilder/trigger/events/inquiryList';
+import { readInquiryStream } from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import type { ValueRedactor } from '../../../../../nodes/shared/text/redact';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
