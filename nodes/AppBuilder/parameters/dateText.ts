@@ -14,16 +14,16 @@ const ISO_DATE_TIME =
 const STATED_ZONE = /\b(?:GMT|UTC)\b|\d{2}:\d{2}(?::\d{2})?\s?[+-]\d{2}:?\d{2}\b/;
 
 export type DateTextReading =
-	| { ms: number }
+	| { ok: true; ms: number }
 	/** Text that is no date, or one whose zone is unknown, or a time zone this system does not know. */
-	| { refused: 'not-a-date' | 'unknown-zone' };
+	| { ok: false; refused: 'not-a-date' | 'unknown-zone' };
 
 export function readDateText(text: string, timeZone: string): DateTextReading {
 	const iso = ISO_DATE_TIME.exec(text);
 	if (iso) return readIso(iso, timeZone);
-	if (!/\d{4}/.test(text) || !STATED_ZONE.test(text)) return { refused: 'not-a-date' };
+	if (!/\d{4}/.test(text) || !STATED_ZONE.test(text)) return { ok: false, refused: 'not-a-date' };
 	const ms = Date.parse(text);
-	return Number.isFinite(ms) ? { ms } : { refused: 'not-a-date' };
+	return Number.isFinite(ms) ? { ok: true, ms } : { ok: false, refused: 'not-a-date' };
 }
 
 function readIso(match: RegExpExecArray, timeZone: string): DateTextReading {
@@ -32,16 +32,18 @@ function readIso(match: RegExpExecArray, timeZone: string): DateTextReading {
 		.map((part) => (part === undefined ? 0 : Number(part)));
 	const ms = Number((match[7] ?? '').slice(0, 3).padEnd(3, '0'));
 	if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59)
-		return { refused: 'not-a-date' };
+		return { ok: false, refused: 'not-a-date' };
 	const wall = utcOf(year, month - 1, day, hour, minute, second, ms);
-	if (wall === undefined) return { refused: 'not-a-date' };
+	if (wall === undefined) return { ok: false, refused: 'not-a-date' };
 	const offset = match[8];
 	if (offset !== undefined) {
 		const offsetMs = offsetOf(offset);
-		return offsetMs === undefined ? { refused: 'not-a-date' } : { ms: wall - offsetMs };
+		return offsetMs === undefined
+			? { ok: false, refused: 'not-a-date' }
+			: { ok: true, ms: wall - offsetMs };
 	}
 	const zoned = wallTimeIn(wall, timeZone);
-	return zoned === undefined ? { refused: 'unknown-zone' } : { ms: zoned };
+	return zoned === undefined ? { ok: false, refused: 'unknown-zone' } : { ok: true, ms: zoned };
 }
 
 /** Epoch ms of a wall-clock time read as UTC; undefined for a day that does not exist (31 Feb). */

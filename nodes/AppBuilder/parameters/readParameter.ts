@@ -42,7 +42,7 @@ export function readParameter<T>(
 ): T {
 	const checked = check(parameterValue(context, field.path, itemIndex, fallback));
 	// The node (a deep copy in n8n) is taken only for the error, which names it.
-	return 'value' in checked
+	return checked.ok
 		? checked.value
 		: checkedParameter(context.getNode(), field, checked, itemIndex);
 }
@@ -103,7 +103,7 @@ export function checkedParameter<T>(
 	checked: Checked<T>,
 	itemIndex?: number,
 ): T {
-	if ('value' in checked) return checked.value;
+	if (checked.ok) return checked.value;
 	const item = itemIndex === undefined ? '' : ` [item ${itemIndex}]`;
 	const forItem = itemIndex === undefined ? '' : ' for this item';
 	const source = isExpression(node, field.path) ? 'the expression gave' : 'it is';

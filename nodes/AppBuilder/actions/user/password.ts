@@ -17,21 +17,24 @@ export type PasswordProblem = 'empty' | 'notMd5';
 export function preparePassword(
 	value: string,
 	format: PasswordFormat,
-): PreparedPassword | { problem: PasswordProblem } {
-	if (value === '') return { problem: 'empty' };
+): { ok: true; prepared: PreparedPassword } | { ok: false; problem: PasswordProblem } {
+	if (value === '') return { ok: false, problem: 'empty' };
 	switch (format) {
 		case 'md5':
 			return MD5_HEX.test(value)
-				? { password: value.toLowerCase(), passwordType: 'MD5' }
-				: { problem: 'notMd5' };
+				? { ok: true, prepared: { password: value.toLowerCase(), passwordType: 'MD5' } }
+				: { ok: false, problem: 'notMd5' };
 		case 'hashInN8n':
 			// MD5 because it is the only pre-hashed form the API accepts; it keeps the
 			// plain password inside the workflow, it is not a strong hash.
 			return {
-				password: createHash('md5').update(value, 'utf8').digest('hex'),
-				passwordType: 'MD5',
+				ok: true,
+				prepared: {
+					password: createHash('md5').update(value, 'utf8').digest('hex'),
+					passwordType: 'MD5',
+				},
 			};
 		default:
-			return { password: value, passwordType: '' };
+			return { ok: true, prepared: { password: value, passwordType: '' } };
 	}
 }

@@ -12,18 +12,18 @@ const SEPARATORS = /[\s\-.()]/g;
 export function preparePhone(
 	value: string,
 	format: PhoneFormat,
-): { phone: number | string } | { problem: PhoneProblem } {
+): { ok: true; phone: number | string } | { ok: false; problem: PhoneProblem } {
 	const trimmed = value.trim();
-	if (trimmed === '') return { problem: 'empty' };
-	if (format === 'text') return { phone: trimmed };
+	if (trimmed === '') return { ok: false, problem: 'empty' };
+	if (format === 'text') return { ok: true, phone: trimmed };
 
 	const digits = trimmed.replace(SEPARATORS, '');
-	if (digits.startsWith('+')) return { problem: 'plusSign' };
-	if (!/^\d+$/.test(digits)) return { problem: 'notDigits' };
-	if (digits.length > 1 && digits.startsWith('0')) return { problem: 'leadingZero' };
+	if (digits.startsWith('+')) return { ok: false, problem: 'plusSign' };
+	if (!/^\d+$/.test(digits)) return { ok: false, problem: 'notDigits' };
+	if (digits.length > 1 && digits.startsWith('0')) return { ok: false, problem: 'leadingZero' };
 	const phone = Number(digits);
-	if (!Number.isSafeInteger(phone)) return { problem: 'tooLong' };
-	return { phone };
+	if (!Number.isSafeInteger(phone)) return { ok: false, problem: 'tooLong' };
+	return { ok: true, phone };
 }
 
 export const PHONE_PROBLEM_TEXT: Record<PhoneProblem, string> = {

@@ -65,7 +65,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 	const { email, name, password, passwordType } = user.readAccount(this, itemIndex);
 	const phoneFormat = readChoice(this, PHONE_FORMAT, itemIndex, 'integer', PHONE_FORMATS);
 	const prepared = preparePhone(user.readText(this, user.PHONE, itemIndex), phoneFormat);
-	if ('problem' in prepared) {
+	if (!prepared.ok) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {
 			itemIndex,
 			description:

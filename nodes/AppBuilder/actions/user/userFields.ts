@@ -162,19 +162,19 @@ function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPa
 	// Secret: a refusal names only the type of what the expression gave, never the value.
 	const value = readParameter(context, PASSWORD, itemIndex, '', (given) => textFrom(given, true));
 	const format = readChoice(context, PASSWORD_FORMAT, itemIndex, 'plain', PASSWORD_FORMATS);
-	const prepared = preparePassword(value, format);
-	if ('problem' in prepared) {
+	const checked = preparePassword(value, format);
+	if (!checked.ok) {
 		const message =
-			prepared.problem === 'empty'
+			checked.problem === 'empty'
 				? 'Password is empty'
 				: 'Password is not an MD5 hash, but Password Format says it is';
 		const description =
-			prepared.problem === 'empty'
+			checked.problem === 'empty'
 				? 'Set the Password field; if it comes from an expression, check that the expression gives a value for this item.'
 				: 'An MD5 hash is 32 characters 0-9 and a-f. Set Password Format to Plain Text or Hash With MD5 Before Sending to send a plain password.';
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	}
-	return prepared;
+	return checked.prepared;
 }
 
 /** What both operations send to name the account: its email, name and password (prepared as Password Format says). */
