@@ -1,15 +1,12 @@
 import { toEpochMillis } from '../../inquiries/timestamps';
+import type { InquiryFilters } from './getManyFilters';
 
 // The filters and ordering Get Many offers on top of FormBuilderApi, which returns every inquiry of
 // a form in no promised order. Records are offered one at a time as the answer is read, and with a
 // limit only the best `limit` so far are held, so memory follows the limit, not the form. Pure, so
 // the rules are tested without a server.
 
-export interface InquirySelection {
-	submittedAfterMs?: number;
-	submittedBeforeMs?: number;
-	readStatus: 'any' | 'read' | 'unread';
-	sort: 'newestFirst' | 'oldestFirst';
+export interface InquirySelection extends InquiryFilters {
 	/** undefined = all */
 	limit?: number;
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { passwordFormatField } from './password';
 import { userRequestSender, type UserRequest } from './sendUserRequest';
 import * as user from './userFields';
 
@@ -8,7 +9,7 @@ const properties: INodeProperties[] = [
 	user.emailField,
 	user.nameField,
 	user.passwordField,
-	user.passwordFormatField,
+	passwordFormatField,
 	{
 		...user.phoneField,
 		description:

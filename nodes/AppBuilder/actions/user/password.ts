@@ -1,9 +1,38 @@
 import { createHash } from 'crypto';
+import type { INodeProperties } from 'n8n-workflow';
 
-// How the node sends a user's password. The API hashes a plain password itself, and takes an MD5
-// hash as is when passwordType is "MD5".
+import { choices, type ChoiceOf } from '../../parameters/choices';
 
-export type PasswordFormat = 'plain' | 'md5' | 'hashInN8n';
+// How the node sends a user's password, as Password Format says. The API hashes a plain password
+// itself, and takes an MD5 hash as is when passwordType is "MD5".
+
+export const passwordFormatField = {
+	displayName: 'Password Format',
+	name: 'passwordFormat',
+	type: 'options',
+	default: 'plain',
+	options: choices([
+		{
+			name: 'Already MD5-Hashed',
+			value: 'md5',
+			description:
+				'The password field holds an MD5 hash (32 hex characters); the API stores it as is',
+		},
+		{
+			name: 'Hash With MD5 Before Sending',
+			value: 'hashInN8n',
+			description:
+				'The node hashes the password before sending it, so the plain password never leaves the workflow',
+		},
+		{
+			name: 'Plain Text',
+			value: 'plain',
+			description: 'The API hashes the password itself',
+		},
+	]),
+} satisfies INodeProperties;
+
+export type PasswordFormat = ChoiceOf<typeof passwordFormatField>;
 
 export interface PreparedPassword {
 	password: string;

@@ -1,8 +1,32 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { choices, type ChoiceOf } from '../../parameters/choices';
+
 // Update User sends the phone number as an integer, as the spec types it. A number whose digits
 // would change on the way (a leading zero or a plus sign dropped, more digits than an integer holds
 // exactly) is refused rather than rewritten; the user can choose to send it as text instead.
 
-export type PhoneFormat = 'integer' | 'text';
+export const phoneFormatField = {
+	displayName: 'Phone Format',
+	name: 'phoneFormat',
+	type: 'options',
+	default: 'integer',
+	options: choices([
+		{
+			name: 'Number',
+			value: 'integer',
+			description:
+				'Send the digits as a number, as the API documents; refuse values that would change',
+		},
+		{
+			name: 'Text',
+			value: 'text',
+			description: 'Send the phone exactly as typed, for numbers with a leading 0 or +',
+		},
+	]),
+} satisfies INodeProperties;
+
+export type PhoneFormat = ChoiceOf<typeof phoneFormatField>;
 
 export type PhoneProblem = 'empty' | 'notDigits' | 'leadingZero' | 'plusSign' | 'tooLong';
 
