@@ -15,7 +15,7 @@ import {
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { boundedChunks } from '../../shared/http/answerReading';
 import { ACCEPT_ENCODING, isDecodingFailure } from '../../shared/http/contentCoding';
-import { asNetworkFailure, isTransient } from '../../shared/http/networkFailure';
+import { asNetworkFailure } from '../../shared/http/networkFailure';
 import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
 import { RequestGate } from '../../shared/http/requestGate';
 import {
@@ -26,8 +26,6 @@ import {
 	type RetryPolicy,
 } from '../../shared/http/retryPolicy';
 import { valueRedactor, type ValueRedactor } from '../../shared/text/redact';
-import { meaningOf } from './errorCatalog';
-import type { WebServiceFailure } from './interpretResponse';
 import {
 	MAX_WHOLE_ANSWER_BYTES,
 	ReadingStopped,
@@ -36,6 +34,7 @@ import {
 import { streamedOutcome, type AnswerReading, type StreamedResponse } from './streamedOutcome';
 import { readWebServiceCredentials } from './webServiceCredentials';
 import type { CallFailure, LimitFailure, OtherFailure } from './callFailure';
+import { classifyFailure } from './failureClass';
 import { webServiceError, type FailureDetails } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -131,9 +130,10 @@ export async function callWebService(
 		}
 
 		const answeredAt = Date.now();
-		const retryAfterMs = isApiFailure(failure) ? failure.retryAfterMs : undefined;
+		const retryAfterMs = failure.kind === 'api' ? failure.retryAfterMs : undefined;
+		const failureClass = classifyFailure(failure);
 		let next: NextAttempt;
-		if (isRateLimit(failure)) {
+		if (failureClass.retry === 'wait-out') {
 			gate.rateLimited();
 			rateLimited++;
 			next = nextAttemptAfterRateLimit(
@@ -144,9 +144,10 @@ export async function callWebService(
 			);
 		} else {
 			failures++;
-			next = isRetryable(failure)
-				? nextAttemptAfterFailure(policy, failures, retryAfterMs, Math.random())
-				: { retry: false, stop: 'not-retryable' };
+			next =
+				failureClass.retry === 'again'
+					? nextAttemptAfterFailure(policy, failures, retryAfterMs, Math.random())
+					: { retry: false, stop: 'not-retryable' };
 		}
 		if (
 			next.retry &&
@@ -251,20 +252,4 @@ function otherFailure(error: unknown): OtherFailure {
 		kind: 'other',
 		message: error instanceof Error ? error.message : String(error),
 	};
-}
-
-function isApiFailure(failure: CallFailure): failure is WebServiceFailure {
-	return failure.kind === 'api';
-}
-
-function isRateLimit(failure: CallFailure): boolean {
-	return isApiFailure(failure) && (failure.code === 429 || failure.httpStatus === 429);
-}
-
-function isRetryable(failure: CallFailure): boolean {
-	if (failure.kind === 'network') return isTransient(failure);
-	if (!isApiFailure(failure)) return false;
-	// A 2xx whose body is cut short or not JSON: the connection most likely broke mid-answer.
-	if (failure.bodyKind === 'malformed-json' || failure.bodyKind === 'empty') return true;
-	return meaningOf(failure.code).retryable || meaningOf(failure.httpStatus).retryable;
 }

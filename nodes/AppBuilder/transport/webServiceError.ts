@@ -8,9 +8,10 @@ import type { RetryPolicy, StopReason } from '../../shared/http/retryPolicy';
 import { apiMessageForUser, redactOrigin } from '../../shared/text/redact';
 import { durationText } from '../../shared/text/timeText';
 import type { CallFailure, LimitFailure } from './callFailure';
-import { CREDENTIAL, meaningOf } from './errorCatalog';
+import { CREDENTIAL } from './errorCatalog';
 import { withFailureCause } from './failureCause';
-import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
+import { classifyFailure, type ApiFailureClass } from './failureClass';
+import type { WebServiceFailure } from './interpretResponse';
 
 export interface FailureDetails {
 	/** Attempts that failed other than with a 429, the last one included when it did. */
@@ -33,14 +34,15 @@ export interface FailureDetails {
 
 /**
  * The error a node shows for a failed call: what happened and what to fix,
- * with no secret in it, and why it failed in n8n's terms (failureCause.ts).
+ * with no secret in it, and why it failed in n8n's terms, all as the
+ * failure's class says (failureClass.ts).
  */
 export function webServiceError(
 	node: INode,
 	failure: CallFailure,
 	details: FailureDetails,
 ): NodeApiError {
-	return withFailureCause(errorFor(node, failure, details), failure);
+	return withFailureCause(errorFor(node, failure, details), classifyFailure(failure));
 }
 
 function errorFor(node: INode, failure: CallFailure, details: FailureDetails): NodeApiError {
@@ -89,34 +91,17 @@ const TRIGGER_RATE_LIMIT_FIX =
 	'The limit is shared by everything that uses this access token: other workflows (Add User with a high Concurrency) or apps sending many requests leave less for the trigger. A longer Poll Times interval also helps.';
 
 function apiError(node: INode, failure: WebServiceFailure, details: FailureDetails): NodeApiError {
-	const meaning = meaningOf(failure.code);
-	const isRateLimit = failure.code === 429 || failure.httpStatus === 429;
 	const { text: comeBack, at: comeBackAt } = comeBackOf(failure.retryAfterMs, details.retryAtMs);
-	// The trigger has no Concurrency to lower: its requests are one per form and poll.
-	const fix = isRateLimit && details.poll !== undefined ? TRIGGER_RATE_LIMIT_FIX : meaning.fix;
-	let message = isRateLimit
-		? rateLimitMessage(failure, details)
-		: `${meaning.message}${triedText(details)}`;
-	let description =
-		details.stop === 'not-retryable'
-			? fix
-			: sentences(
-					whatTheNodeDid(details, comeBack),
-					nextStep(details, comeBackAt !== undefined),
-					fix,
-				);
-	if (isUnreadableBody(failure)) {
-		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})${triedText(details)}`;
-		description = sentences(
-			whatTheNodeDid(details, comeBack),
-			`The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}.`,
-			nextStep(details, comeBackAt !== undefined),
-		);
-	}
+	const { message, description } = apiErrorWords(
+		failure,
+		classifyFailure(failure),
+		details,
+		comeBack,
+		comeBackAt,
+	);
 	const apiSays = failure.apiMessage
 		? apiMessageForUser(failure.apiMessage, details.secrets)
 		: undefined;
-	if (apiSays) description = `${description} The API said: "${apiSays}".`;
 	return new NodeApiError(
 		node,
 		{
@@ -124,8 +109,51 @@ function apiError(node: INode, failure: WebServiceFailure, details: FailureDetai
 			httpStatus: failure.httpStatus,
 			...(apiSays ? { apiMessage: apiSays } : {}),
 		},
-		{ message, description, httpCode: String(failure.code), itemIndex: details.itemIndex },
+		{
+			message,
+			description: apiSays ? `${description} The API said: "${apiSays}".` : description,
+			httpCode: String(failure.code),
+			itemIndex: details.itemIndex,
+		},
 	);
+}
+
+/** What an answer of the API that is not a success says, in the words its class gives. */
+function apiErrorWords(
+	failure: WebServiceFailure,
+	failureClass: ApiFailureClass,
+	details: FailureDetails,
+	comeBack: string | undefined,
+	comeBackAt: string | undefined,
+): { message: string; description: string } {
+	const { words } = failureClass;
+	if (words.kind === 'not-json') {
+		return {
+			message: `The App Builder API sent an answer that is not JSON (${describeBodyKind(words.bodyKind)})${triedText(details)}`,
+			description: sentences(
+				whatTheNodeDid(details, comeBack),
+				`The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}.`,
+				nextStep(details, comeBackAt !== undefined),
+			),
+		};
+	}
+	const { meaning } = words;
+	const isRateLimit = failureClass.retry === 'wait-out';
+	// The trigger has no Concurrency to lower: its requests are one per form and poll.
+	const fix = isRateLimit && details.poll !== undefined ? TRIGGER_RATE_LIMIT_FIX : meaning.fix;
+	return {
+		message: isRateLimit
+			? rateLimitMessage(failure, details)
+			: `${meaning.message}${triedText(details)}`,
+		description:
+			details.stop === 'not-retryable'
+				? fix
+				: sentences(
+						whatTheNodeDid(details, comeBack),
+						nextStep(details, comeBackAt !== undefined),
+						fix,
+					),
+	};
 }
 
 /**
@@ -292,8 +320,8 @@ function limitError(node: INode, failure: LimitFailure, details: FailureDetails)
 	});
 }
 
-function describeBodyKind(failure: WebServiceFailure): string {
-	switch (failure.bodyKind) {
+function describeBodyKind(bodyKind: WebServiceFailure['bodyKind']): string {
+	switch (bodyKind) {
 		case 'html':
 			return 'an HTML page';
 		case 'malformed-json':
