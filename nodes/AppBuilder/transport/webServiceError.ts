@@ -1,4 +1,4 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { AnswerLimit } from '../../shared/http/answerLimits';
@@ -49,38 +49,54 @@ function errorFor(node: INode, failure: CallFailure, details: FailureDetails): N
 	const { itemIndex } = details;
 	switch (failure.kind) {
 		case 'redirect':
-			return new NodeApiError(node, { httpStatus: failure.httpStatus } as JsonObject, {
-				message: `The App Builder API answered with a redirect to ${redactOrigin(failure.target, details.secrets)}, which is not followed`,
-				description: `Following it would send your access token and API key to that address. Correct the Web Service Base URL in ${CREDENTIAL} to the address the API answers on directly.`,
-				httpCode: String(failure.httpStatus),
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ httpStatus: failure.httpStatus },
+				{
+					message: `The App Builder API answered with a redirect to ${redactOrigin(failure.target, details.secrets)}, which is not followed`,
+					description: `Following it would send your access token and API key to that address. Correct the Web Service Base URL in ${CREDENTIAL} to the address the API answers on directly.`,
+					httpCode: String(failure.httpStatus),
+					itemIndex,
+				},
+			);
 		case 'limit':
 			return limitError(node, failure, details);
 		case 'undecodable':
-			return new NodeApiError(node, { undecodable: true } as JsonObject, {
-				message:
-					"The App Builder API's answer could not be decompressed: its compressed data is corrupt",
-				description: `The answer said it was compressed, but its data could not be decoded, so none of it was used. Something between n8n and the API (a proxy) may have altered it. Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ undecodable: true },
+				{
+					message:
+						"The App Builder API's answer could not be decompressed: its compressed data is corrupt",
+					description: `The answer said it was compressed, but its data could not be decoded, so none of it was used. Something between n8n and the API (a proxy) may have altered it. Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
+					itemIndex,
+				},
+			);
 		case 'other':
-			return new NodeApiError(node, {} as JsonObject, {
-				message: `The request to the App Builder API failed: ${apiMessageForUser(failure.message, details.secrets)}`,
-				description: `Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ requestFailed: true },
+				{
+					message: `The request to the App Builder API failed: ${apiMessageForUser(failure.message, details.secrets)}`,
+					description: `Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
+					itemIndex,
+				},
+			);
 		case 'network': {
 			const description = sentences(
 				whatTheNodeDid(details, undefined),
 				networkFix(failure),
 				details.stop === 'not-retryable' ? '' : nextStep(details, false),
 			);
-			return new NodeApiError(node, { unreachable: true } as JsonObject, {
-				message: `Could not reach the App Builder API: ${networkFailureWords(failure)}${triedText(details, true)}`,
-				description: `${description} (${failure.errorCode})`,
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ unreachable: true },
+				{
+					message: `Could not reach the App Builder API: ${networkFailureWords(failure)}${triedText(details, true)}`,
+					description: `${description} (${failure.errorCode})`,
+					itemIndex,
+				},
+			);
 		}
 		case 'api':
 			return apiError(node, failure, details);
@@ -313,11 +329,15 @@ function limitError(node: INode, failure: LimitFailure, details: FailureDetails)
 		},
 	};
 	const { message, description } = texts[failure.limit];
-	return new NodeApiError(node, { limit: failure.limit } as JsonObject, {
-		message: `${message}${triedText(details)}`,
-		description,
-		itemIndex: details.itemIndex,
-	});
+	return new NodeApiError(
+		node,
+		{ limit: failure.limit },
+		{
+			message: `${message}${triedText(details)}`,
+			description,
+			itemIndex: details.itemIndex,
+		},
+	);
 }
 
 function describeBodyKind(bodyKind: WebServiceFailure['bodyKind']): string {
