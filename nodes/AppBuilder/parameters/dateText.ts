@@ -1,12 +1,10 @@
-/**
- * Reads a date written as text into epoch milliseconds the way an n8n user
- * means it: ISO 8601 (2026-01-31, 2026-01-31T09:00, 2026-01-31 09:00:00.250,
- * each with or without an offset); a date and time without an offset is
- * wall-clock time in the workflow's time zone, never in the n8n server's.
- * Other text is read only when it states its own offset (GMT, UTC or
- * +0100, as JavaScript's Date writes it), since otherwise its meaning
- * depends on where n8n runs. Pure.
- */
+// Reads a date written as text into epoch milliseconds the way an n8n user
+// means it: ISO 8601 (2026-01-31, 2026-01-31T09:00, 2026-01-31 09:00:00.250,
+// each with or without an offset); a date and time without an offset is
+// wall-clock time in the workflow's time zone, never in the n8n server's.
+// Other text is read only when it states its own offset (GMT, UTC or
+// +0100, as JavaScript's Date writes it), since otherwise its meaning
+// depends on where n8n runs. Pure.
 
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;

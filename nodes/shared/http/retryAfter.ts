@@ -1,10 +1,8 @@
-/**
- * Reads a Retry-After header exactly as RFC 9110 (section 10.2.3) defines
- * it: delay-seconds (one or more digits) or an HTTP-date, in its preferred
- * form (IMF-fixdate) or either obsolete one (RFC 850, asctime). Anything else
- * ("+5", "10.", ".5", "-5", "12 13", "soon") says nothing and is ignored,
- * never read as "retry at once". A date in the past means the wait is over.
- */
+// Reads a Retry-After header exactly as RFC 9110 (section 10.2.3) defines
+// it: delay-seconds (one or more digits) or an HTTP-date, in its preferred
+// form (IMF-fixdate) or either obsolete one (RFC 850, asctime). Anything else
+// ("+5", "10.", ".5", "-5", "12 13", "soon") says nothing and is ignored,
+// never read as "retry at once". A date in the past means the wait is over.
 
 /** Longer than any valid value that matters (an HTTP-date is 29 characters). */
 const MAX_LENGTH = 64;

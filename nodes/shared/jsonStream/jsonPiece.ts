@@ -1,6 +1,6 @@
-/** Reading a small piece of an answer in place: a key, a field of the answer, or a scalar of an element. */
-
 import * as jsonBytes from './jsonBytes';
+
+// Reading a small piece of an answer in place: a key, a field of the answer, or a scalar of an element.
 
 // Read into module constants once: the hot loops compare every byte with them, and a loader that
 // compiles imports to getters (tsx, which runs the tests and the benchmark) would call one per byte.

@@ -25,12 +25,10 @@ const {
 	startsEmptyScalar,
 } = jsonBytes;
 
-/**
- * Reads an answer `{ ...fields, "<listKey>": [ element, ... ] }` as its
- * bytes arrive and hands over each element of the list, with a few of its
- * scalar fields, without parsing it. What it reads and what it guarantees:
- * README.md in this folder.
- */
+// Reads an answer `{ ...fields, "<listKey>": [ element, ... ] }` as its
+// bytes arrive and hands over each element of the list, with a few of its
+// scalar fields, without parsing it. What it reads and what it guarantees:
+// README.md in this folder.
 
 /** The answer's shape: which list to hand over, and which fields of each element to read on the way. */
 export interface JsonStreamShape {

@@ -1,4 +1,4 @@
-/** A short fingerprint of a text: the same on every machine and release (stored keys depend on it). */
+// A short fingerprint of a text: the same on every machine and release (stored keys depend on it).
 
 /** FNV-1a, 64 bits over UTF-16 code units, as 16 hex digits. */
 export function fnv1a64(text: string): string {

@@ -1,9 +1,7 @@
-/**
- * Reading text out of HTML that a server or a proxy sent, in linear time on
- * any input: tags are cut out by scanning for `<` and `>` with indexOf, not
- * by a pattern, and character references are decoded by one pattern whose
- * every match starts at `&` and reads one run of digits or letters.
- */
+// Reading text out of HTML that a server or a proxy sent, in linear time on
+// any input: tags are cut out by scanning for `<` and `>` with indexOf, not
+// by a pattern, and character references are decoded by one pattern whose
+// every match starts at `&` and reads one run of digits or letters.
 
 /**
  * Named references decoded: the ones HTML escaping produces (amp, lt, gt,
