@@ -12,7 +12,10 @@ import { pipelineItems } from './itemPipeline';
 import type { OperationModule, Resource } from './resource';
 import { userResource } from './user/User.resource';
 
-/** The node's resources, in the order the node lists their fields. A new operation is registered in its resource file. */
+/**
+ * The node's resources, in the order the node lists their fields. A new operation is
+ * registered in its resource file.
+ */
 export const RESOURCES: readonly Resource[] = [userResource, inquiryResource];
 
 const MAX_CONCURRENCY = 50;

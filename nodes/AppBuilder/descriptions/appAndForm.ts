@@ -63,7 +63,8 @@ const FORM = fieldOf(formPageField);
 
 /** Reads and checks App ID, naming the field to fix. */
 export function readAppId<C extends ParameterContext>(context: C, ...item: ItemOf<C>): string {
-	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
+	// A number is taken as its digits (an App ID of 1001 from an
+	// expression); an object or list is refused.
 	const app = readParameter(context, APP_ID, (value) => textFrom(value), ...item).trim();
 	if (app === '') {
 		throw new NodeOperationError(context.getNode(), 'App ID is empty', {

@@ -12,7 +12,10 @@ import { OPTIONS } from './optionsCollection';
 const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 3600;
 
-/** Options > Timeout, on both nodes: how long one answer of the API may take, from the request to its last byte. */
+/**
+ * Options > Timeout, on both nodes: how long one answer of the API may take,
+ * from the request to its last byte.
+ */
 export const timeoutOption: INodeProperties = {
 	displayName: 'Timeout',
 	name: 'timeout',
@@ -25,7 +28,10 @@ export const timeoutOption: INodeProperties = {
 
 const TIMEOUT = fieldOf(timeoutOption, OPTIONS);
 
-/** Options > Timeout in milliseconds; anything but whole seconds in range is an error naming the option. */
+/**
+ * Options > Timeout in milliseconds; anything but whole seconds in range
+ * is an error naming the option.
+ */
 export function readTimeoutMs<C extends ParameterContext>(context: C, ...item: ItemOf<C>): number {
 	const check = (value: unknown) => wholeNumberFrom(value, { min: 1, max: MAX_TIMEOUT_SECONDS });
 	return readParameter(context, TIMEOUT, check, ...item) * 1000;

@@ -16,5 +16,8 @@ export type ChoiceProperty<T extends string = string> = Pick<
 	'displayName' | 'name' | 'default' | 'type'
 > & { options: ReadonlyArray<{ value: T }> };
 
-/** The type of an options field's values, e.g. `ChoiceOf<typeof phoneFormatField>` is 'integer' | 'text'. */
+/**
+ * The type of an options field's values, e.g. `ChoiceOf<typeof
+ * phoneFormatField>` is 'integer' | 'text'.
+ */
 export type ChoiceOf<P extends ChoiceProperty> = P['options'][number]['value'];

@@ -8,12 +8,17 @@
 
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-/** A zone named in free text: GMT or UTC (GMT+0100 included), or a numeric offset right after a time (09:00:00 +0100). */
+/**
+ * A zone named in free text: GMT or UTC (GMT+0100 included), or a numeric offset right
+ * after a time (09:00:00 +0100).
+ */
 const STATED_ZONE = /\b(?:GMT|UTC)\b|\d{2}:\d{2}(?::\d{2})?\s?[+-]\d{2}:?\d{2}\b/;
 
 export type DateTextReading =
 	| { ok: true; ms: number }
-	/** Text that is no date, or one whose zone is unknown, or a time zone this system does not know. */
+	/**
+	 * Text that is no date, or one whose zone is unknown, or a time zone this system does not know.
+	 */
 	| { ok: false; refused: 'not-a-date' | 'unknown-zone' };
 
 export function readDateText(text: string, timeZone: string): DateTextReading {
@@ -91,7 +96,10 @@ export function wallTimeIn(wallAsUtc: number, timeZone: string): number | undefi
 const offsetsByZone = new Map<string, ((epochMs: number) => number) | undefined>();
 const MAX_ZONES_KEPT = 100;
 
-/** How far ahead of UTC the zone's clocks are at a moment, in ms; undefined for a zone Intl does not know. */
+/**
+ * How far ahead of UTC the zone's clocks are at a moment, in ms; undefined
+ * for a zone Intl does not know.
+ */
 function zoneOffsets(timeZone: string): ((epochMs: number) => number) | undefined {
 	if (offsetsByZone.has(timeZone)) return offsetsByZone.get(timeZone);
 	let offsetAt: ((epochMs: number) => number) | undefined;

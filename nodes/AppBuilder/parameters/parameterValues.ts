@@ -33,7 +33,8 @@ const MAX_READ = 100;
 export function textFrom(value: unknown, secret = false): Checked<string> {
 	if (value === undefined || value === null) return { ok: true, value: '' };
 	if (typeof value === 'string') return { ok: true, value };
-	// Beyond the safe range a number has already lost digits, so its text would not be what was meant.
+	// Beyond the safe range a number has already lost digits, so its
+	// text would not be what was meant.
 	if (
 		typeof value === 'number' &&
 		Number.isFinite(value) &&
@@ -44,7 +45,10 @@ export function textFrom(value: unknown, secret = false): Checked<string> {
 	return { ok: false, expected: 'text or a number', given: describeGiven(value, secret) };
 }
 
-/** A whole number in range, given as a number or as its digits ("3"); NaN, 2.5 and "abc" are refused. */
+/**
+ * A whole number in range, given as a number or as its digits ("3");
+ * NaN, 2.5 and "abc" are refused.
+ */
 export function wholeNumberFrom(value: unknown, range: WholeNumberRange): Checked<number> {
 	const expected =
 		range.max === undefined
@@ -62,7 +66,10 @@ export function wholeNumberFrom(value: unknown, range: WholeNumberRange): Checke
 	return { ok: false, expected, given: describeGiven(value) };
 }
 
-/** A number above 0 and at most `max`, fractions allowed, given as a number or as its digits ("1.5"). */
+/**
+ * A number above 0 and at most `max`, fractions allowed, given as a
+ * number or as its digits ("1.5").
+ */
 export function positiveNumberFrom(value: unknown, max: number): Checked<number> {
 	const number = typeof value === 'string' ? numberInText(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number) && number > 0 && number <= max) {
@@ -128,7 +135,10 @@ export function dateFrom(value: unknown, timeZone: string): Checked<number | und
 	return { ok: false, expected: DATE_EXPECTED, given: describeGiven(value) };
 }
 
-/** A Luxon DateTime, which n8n's date expressions give; known by the mark Luxon sets on each (the package does not depend on Luxon). */
+/**
+ * A Luxon DateTime, which n8n's date expressions give; known by the mark Luxon sets on each (the
+ * package does not depend on Luxon).
+ */
 function isLuxonDateTime(value: unknown): value is { isValid: boolean; toMillis(): number } {
 	return (
 		typeof value === 'object' &&

@@ -20,7 +20,10 @@ export interface ParameterField {
 	label: string;
 	/** Where the field sits in the node's parameters, e.g. "options.concurrency". */
 	path: string;
-	/** The declared default: the value when the parameter is not set (an option not added to its collection). */
+	/**
+	 * The declared default: the value when the parameter is not set (an
+	 * option not added to its collection).
+	 */
 	default: INodeProperties['default'];
 	/** A resource locator, read as the value it holds (n8n's extractValue). */
 	locator: boolean;
@@ -31,7 +34,9 @@ export interface ChoiceField<T extends string> extends ParameterField {
 	values: readonly T[];
 }
 
-/** A declared field as the reader and its errors know it (inside the collection `within`, if any). */
+/**
+ * A declared field as the reader and its errors know it (inside the collection `within`, if any).
+ */
 export function fieldOf(
 	property: Pick<INodeProperties, 'displayName' | 'name' | 'default'> &
 		Partial<Pick<INodeProperties, 'type'>>,
@@ -57,7 +62,10 @@ export function choiceFieldOf<T extends string>(
 /** Where a parameter is read: a node run (per item) or a trigger's poll. */
 export type ParameterContext = IExecuteFunctions | IPollFunctions;
 
-/** The item a parameter is read for: one in a node run; none in a poll, whose parameters hold for all of it. */
+/**
+ * The item a parameter is read for: one in a node run; none in a poll, whose
+ * parameters hold for all of it.
+ */
 export type ItemOf<C extends ParameterContext> = C extends IExecuteFunctions
 	? [itemIndex: number]
 	: [];
@@ -120,7 +128,8 @@ function itemValue(context: IExecuteFunctions, field: ParameterField, itemIndex:
 	}
 	const read = () => context.getNodeParameter(field.path, itemIndex, field.default, options(field));
 	if (holdsExpression(run.parameters, field.path)) return read();
-	// Two declarations may share a path with defaults of their own (Limit, and Limit for an AI agent's tool).
+	// Two declarations may share a path with defaults of their own (Limit, and
+	// Limit for an AI agent's tool).
 	const known = run.fixed.get(field.path);
 	if (known && Object.is(known.default, field.default)) return known.value;
 	const value = read();
@@ -168,7 +177,10 @@ export function holdsExpression(parameters: INodeParameters, path: string): bool
 	return false;
 }
 
-/** The value at `path`, or the first text met on the way there (a parameter holding it that is an expression or a plain value). */
+/**
+ * The value at `path`, or the first text met on the way there (a parameter holding it that is
+ * an expression or a plain value).
+ */
 function parameterAt(parameters: INodeParameters, path: string): unknown {
 	let value: unknown = parameters;
 	for (const key of path.split('.')) {

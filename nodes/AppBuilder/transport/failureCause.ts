@@ -24,7 +24,10 @@ export function withFailureCause(error: NodeApiError, failureClass: FailureClass
 	return error;
 }
 
-/** The cause of an error this transport made; undefined for any other error, or one about an item's own values. */
+/**
+ * The cause of an error this transport made; undefined for any other error, or
+ * one about an item's own values.
+ */
 export function causeOfError(error: unknown): Failure | undefined {
 	return typeof error === 'object' && error !== null ? causeOfErrors.get(error) : undefined;
 }

@@ -27,7 +27,9 @@ export interface FailureClass {
 	retry: 'wait-out' | 'again' | 'stop';
 	/** Why it failed in n8n's terms; none for one item's own values or a failure of no known kind. */
 	cause: Failure | undefined;
-	/** The words for an answer of the API (webServiceError.ts); other failures are told by their kind. */
+	/**
+	 * The words for an answer of the API (webServiceError.ts); other failures are told by their kind.
+	 */
 	words?: ApiFailureWords;
 }
 

@@ -81,7 +81,10 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 	return fail(httpStatus);
 }
 
-/** A 2xx answer whose JSON stopped in the middle, known as such without its bytes (they were read as they came). */
+/**
+ * A 2xx answer whose JSON stopped in the middle, known as such without its bytes
+ * (they were read as they came).
+ */
 export function cutShortAnswer(httpStatus: number): WebServiceFailure {
 	return { ok: false, kind: 'api', code: httpStatus, httpStatus, bodyKind: 'malformed-json' };
 }

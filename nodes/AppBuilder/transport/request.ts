@@ -44,7 +44,9 @@ export interface WebServiceCallOptions {
 	retry?: Partial<RetryPolicy>;
 	/** How long one attempt may go without a byte arriving (a hung connection ends here). */
 	timeoutMs?: number;
-	/** How long one answer may take from the request to its last byte (a server that drips ends here). */
+	/**
+	 * How long one answer may take from the request to its last byte (a server that drips ends here).
+	 */
 	answerTimeoutMs?: number;
 	/** When the whole call, every attempt and wait included, must have ended (epoch ms). */
 	deadlineAt?: number;
@@ -57,7 +59,10 @@ export interface WebServiceCallOptions {
 
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
-/** An answer read as it arrives keeps only what it needs (one read whole is bounded by MAX_WHOLE_ANSWER_BYTES). */
+/**
+ * An answer read as it arrives keeps only what it needs (one read whole is
+ * bounded by MAX_WHOLE_ANSWER_BYTES).
+ */
 export const MAX_STREAMED_ANSWER_BYTES = 300 * 1024 * 1024;
 
 /** One gate per node run (or poll): the requests of all its items share it. */
@@ -86,7 +91,8 @@ export async function callWebService(
 ): Promise<IDataObject> {
 	const credentials = await readWebServiceCredentials(context, options.itemIndex);
 	const secrets = [...credentials.secrets, params.password];
-	// Answers go into output items: an echoed secret is taken out of every one, read whole or as it arrives.
+	// Answers go into output items: an echoed secret is taken out of every
+	// one, read whole or as it arrives.
 	const redact = valueRedactor(secrets);
 	const { path, method, sendsApiKey } = WEB_SERVICE_ENDPOINTS[endpoint];
 	const url = joinUrl(credentials.baseUrl, path);
@@ -101,7 +107,8 @@ export async function callWebService(
 			ACCESSTOKEN: credentials.accessToken,
 		},
 		json: true,
-		// Read as a stream, so that a deadline and a size bound apply to every answer (decoded, when it came compressed).
+		// Read as a stream, so that a deadline and a size bound apply to every answer
+		// (decoded, when it came compressed).
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -111,7 +118,8 @@ export async function callWebService(
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
 	const gate = gateFor(context);
 	const startedAt = Date.now();
-	// 429 answers are counted apart: they are back-pressure and do not use up the attempts meant for failures.
+	// 429 answers are counted apart: they are back-pressure and do not use up
+	// the attempts meant for failures.
 	let failures = 0;
 	let rateLimited = 0;
 
@@ -156,7 +164,8 @@ export async function callWebService(
 		)
 			next = { retry: false, stop: 'deadline' };
 		if (!next.retry) {
-			// The error says what the node did: how often it tried, why it stopped, and when the API said to come back.
+			// The error says what the node did: how often it tried, why it stopped, and
+			// when the API said to come back.
 			throw webServiceError(context.getNode(), failure, {
 				failures,
 				rateLimited,
@@ -173,7 +182,10 @@ export async function callWebService(
 	}
 }
 
-/** A trigger's poll: of an active workflow, which n8n polls again on its schedule, or Fetch Test Event. */
+/**
+ * A trigger's poll: of an active workflow, which n8n polls again on its
+ * schedule, or Fetch Test Event.
+ */
 function pollOf(context: WebServiceContext): FailureDetails['poll'] {
 	if (typeof context.getActivationMode !== 'function') return undefined;
 	return context.getMode?.() === 'manual' ? 'test' : 'scheduled';
@@ -203,7 +215,8 @@ async function attemptOnce(
 		limit: 'time',
 		bound: Math.max(1, Math.round((deadlineAt - startedAt) / 1000)),
 	};
-	// The deadline also ends a wait for headers or for the next byte; the execution's own cancel stops it too.
+	// The deadline also ends a wait for headers or for the next byte; the
+	// execution's own cancel stops it too.
 	const deadline = AbortSignal.timeout(Math.max(1, deadlineAt - Date.now()));
 	const cancel =
 		'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;

@@ -28,7 +28,9 @@ export interface FailureDetails {
 	retryAtMs?: number;
 	/** The bounds the call's retries kept to, which the words quote. */
 	policy: RetryPolicy;
-	/** A poll of an active trigger ('scheduled', which n8n polls again) or Fetch Test Event ('test'). */
+	/**
+	 * A poll of an active trigger ('scheduled', which n8n polls again) or Fetch Test Event ('test').
+	 */
 	poll?: 'scheduled' | 'test';
 }
 
@@ -187,7 +189,10 @@ function triedText(details: FailureDetails, always = false): string {
 	return ` (tried ${failures + rateLimited} times: ${failures} failed this way, ${wasWere(rateLimited)} rate-limited)`;
 }
 
-/** Why a call gave up on a rate limit: it went on too long, or the API asked for a wait longer than the call may take. */
+/**
+ * Why a call gave up on a rate limit: it went on too long, or the API asked for a wait
+ * longer than the call may take.
+ */
 function rateLimitMessage(failure: WebServiceFailure, details: FailureDetails): string {
 	const { failures, rateLimited, elapsedMs, stop } = details;
 	const tried =
@@ -245,7 +250,10 @@ function whatTheNodeDid(details: FailureDetails, comeBack: string | undefined): 
 	}
 }
 
-/** What the user can do now: the trigger polls again by itself; anyone else runs again, after the time the API gave if it gave one. */
+/**
+ * What the user can do now: the trigger polls again by itself; anyone else runs again, after the
+ * time the API gave if it gave one.
+ */
 function nextStep(details: FailureDetails, afterComeBack: boolean): string {
 	if (details.poll === 'scheduled') return 'The trigger tries again at its next poll.';
 	return afterComeBack ? 'Try again after that time.' : 'Try again later.';
@@ -269,12 +277,18 @@ function comeBackOf(
 	return { text: `come back in ${duration(retryAfterMs)} (at ${at})`, at };
 }
 
-/** A wait the API asked for, in words; one at the longest the node reads (retryAfter.ts) is said to be at least that. */
+/**
+ * A wait the API asked for, in words; one at the longest the node reads
+ * (retryAfter.ts) is said to be at least that.
+ */
 function waitText(ms: number): string {
 	return ms >= MAX_RETRY_AFTER_MS ? `${MAX_RETRY_AFTER_YEARS} years or more` : duration(ms);
 }
 
-/** A wait or a span in a user's words, never shorter than it was in seconds: "8 seconds", "7 minutes", "2 hours 5 minutes". */
+/**
+ * A wait or a span in a user's words, never shorter than it was in seconds: "8 seconds", "7
+ * minutes", "2 hours 5 minutes".
+ */
 function duration(ms: number): string {
 	if (ms < 1000) return 'less than a second';
 	const seconds = Math.ceil(ms / 1000);
@@ -282,7 +296,10 @@ function duration(ms: number): string {
 	return durationText(ms);
 }
 
-/** What to check after a network failure, true to what happened: a host not reached, or a connection that broke. */
+/**
+ * What to check after a network failure, true to what happened: a host not
+ * reached, or a connection that broke.
+ */
 function networkFix(failure: NetworkFailure): string {
 	if (BROKEN_CONNECTION.has(failure.errorCode))
 		return 'The connection to the App Builder API broke before an answer arrived.';

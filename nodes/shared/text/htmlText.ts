@@ -116,7 +116,10 @@ function decodeOnce(text: string): { text: string; origins: number[] } {
 	return { text: pieces.join(''), origins };
 }
 
-/** A numeric reference to no character (0, a surrogate, beyond U+10FFFF) reads as U+FFFD, as in browsers. */
+/**
+ * A numeric reference to no character (0, a surrogate, beyond U+10FFFF)
+ * reads as U+FFFD, as in browsers.
+ */
 function codePointText(codePoint: number): string {
 	const valid =
 		codePoint > 0 && codePoint <= 0x10ffff && (codePoint < 0xd800 || codePoint > 0xdfff);
@@ -132,7 +135,8 @@ function codePointText(codePoint: number): string {
  */
 export function htmlToText(html: string): string {
 	const lower = html.toLowerCase();
-	// toLowerCase keeps the length of ASCII text; when it does not, tags are found in the page as written.
+	// toLowerCase keeps the length of ASCII text; when it does not, tags
+	// are found in the page as written.
 	const search = lower.length === html.length ? lower : html;
 	const pieces: string[] = [];
 	let position = 0;

@@ -86,7 +86,10 @@ const READ_FROM = choiceFieldOf(readFromField);
 const RETURN_ALL = fieldOf(returnAllField);
 const SIMPLIFY = fieldOf(simplifyField);
 
-/** Reads a form's inquiries (FormBuilderApi), or every form's, then filters, sorts and limits them in the node. */
+/**
+ * Reads a form's inquiries (FormBuilderApi), or every form's, then filters,
+ * sorts and limits them in the node.
+ */
 export interface InquiryQuery {
 	/** One form, or (without pageId) every form of the app. */
 	target: FormTarget | { appId: string; pageId?: undefined };
@@ -105,7 +108,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuer
 
 	const selection: InquirySelection = {
 		...readFilters(this, itemIndex),
-		// A Limit of -2 or NaN would cut the list silently (slice), so only a whole number of 1 or more is taken.
+		// A Limit of -2 or NaN would cut the list silently (slice), so only a
+		// whole number of 1 or more is taken.
 		limit: returnAll
 			? undefined
 			: readParameter(this, LIMIT, (value) => wholeNumberFrom(value, { min: 1 }), itemIndex),
@@ -125,7 +129,8 @@ export async function send(
 		return await readAcrossForms(this, target.appId, selection, simplify, call);
 	const selected = (redact: ValueRedactor) =>
 		new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
-	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.
+	// Read as the answer arrives, keeping only what the Limit can return; an answer
+	// parsed whole was redacted whole.
 	const reader = inquiryAnswerReader(selected, (all) =>
 		selectFromRecords(
 			all,

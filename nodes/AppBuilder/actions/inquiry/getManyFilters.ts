@@ -96,7 +96,8 @@ function readDate(
 	field: ParameterField,
 	itemIndex: number,
 ): number | undefined {
-	// A date and time without an offset is wall-clock time where the workflow is, as n8n's own date fields read it.
+	// A date and time without an offset is wall-clock time where the workflow is, as
+	// n8n's own date fields read it.
 	const timeZone = context.getTimezone();
 	return readParameter(context, field, (value) => dateFrom(value, timeZone), itemIndex);
 }

@@ -23,7 +23,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Reads and checks one item's user (addUser). Optional fields are sent blank when unset, as the API requires. */
+/**
+ * Reads and checks one item's user (addUser). Optional fields are sent blank
+ * when unset, as the API requires.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
 	const { email, name, password, passwordType } = user.readAccount(this, itemIndex);
 	const phone = user.requireText(this, user.PHONE, itemIndex);

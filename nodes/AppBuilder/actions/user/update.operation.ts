@@ -65,7 +65,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 		password,
 		passwordType,
 	};
-	// status is optional for editUser; sending it blank could clear it, so it is left out when not set.
+	// status is optional for editUser; sending it blank could clear it,
+	// so it is left out when not set.
 	if (status !== '') params.status = status;
 
 	return { email, params };

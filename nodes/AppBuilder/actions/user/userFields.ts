@@ -42,7 +42,10 @@ export const passwordField: INodeProperties = {
 	required: true,
 };
 
-/** Each operation adds its own description: Add sends the phone as typed, Update as a number unless told otherwise. */
+/**
+ * Each operation adds its own description: Add sends the phone as typed, Update as
+ * a number unless told otherwise.
+ */
 export const phoneField: INodeProperties = {
 	displayName: 'Phone',
 	name: 'phone',
@@ -99,7 +102,10 @@ const STATUS = choiceFieldOf(statusField, ADDITIONAL_FIELDS);
 const PASSWORD = fieldOf(passwordField);
 const PASSWORD_FORMAT = choiceFieldOf(passwordFormatField);
 
-/** A text field's value: a number from an expression becomes its digits; an object, list or boolean is refused. */
+/**
+ * A text field's value: a number from an expression becomes its digits; an
+ * object, list or boolean is refused.
+ */
 export function readText(
 	context: IExecuteFunctions,
 	field: ParameterField,
@@ -151,7 +157,10 @@ function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPa
 	return checked.prepared;
 }
 
-/** What both operations send to name the account: its email, name and password (prepared as Password Format says). */
+/**
+ * What both operations send to name the account: its email, name and password
+ * (prepared as Password Format says).
+ */
 export function readAccount(
 	context: IExecuteFunctions,
 	itemIndex: number,
