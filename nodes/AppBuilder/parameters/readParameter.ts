@@ -84,7 +84,7 @@ export function readParameter<C extends ParameterContext, T>(
 	const [itemIndex] = item as [number?];
 	const checked = check(
 		itemIndex === undefined
-			? (context as IPollFunctions).getNodeParameter(field.path, field.default, options(field))
+			? (context as IPollFunctions).getNodeParameter(field.path, field.default, readOptions(field))
 			: itemValue(context as IExecuteFunctions, field, itemIndex),
 	);
 	// The node (a deep copy in n8n) is taken only for the error, which names it.
@@ -102,7 +102,7 @@ export function readChoice<C extends ParameterContext, T extends string>(
 	return readParameter(context, field, (value) => choiceFrom(value, field.values), ...item);
 }
 
-function options(field: ParameterField): { extractValue: true } | undefined {
+function readOptions(field: ParameterField): { extractValue: true } | undefined {
 	return field.locator ? { extractValue: true } : undefined;
 }
 
@@ -126,7 +126,8 @@ function itemValue(context: IExecuteFunctions, field: ParameterField, itemIndex:
 		run = { parameters: context.getNode().parameters, fixed: new Map() };
 		parametersOfRun.set(context, run);
 	}
-	const read = () => context.getNodeParameter(field.path, itemIndex, field.default, options(field));
+	const read = () =>
+		context.getNodeParameter(field.path, itemIndex, field.default, readOptions(field));
 	if (holdsExpression(run.parameters, field.path)) return read();
 	// Two declarations may share a path with defaults of their own (Limit, and
 	// Limit for an AI agent's tool).
