@@ -6,6 +6,7 @@
 // - the one-way layer rules (ARCHITECTURE.md, "Layers") and the credential's one import path;
 // - the package's tests apart from the bench: nothing under test/ imports from bench/;
 // - no eslint-disable comment in the product: it answers to every rule as n8n's scanner does;
+// - every parameter read from its declaration, not by a name written again (ARCHITECTURE.md, "Conventions");
 // - n8n's package rules on every JSON file (the codex files too, which n8n's scanner lints), but
 //   the bench's package.json, a private workspace;
 // - typescript-eslint's type-checked rules on the tests, harness, bench and e2e drivers;
@@ -166,6 +167,24 @@ const credentialLayer = {
 	},
 };
 
+// A parameter is read from its declaration (parameters/readParameter.ts), so its path, default and values are
+// written once. n8n's getNodeParameter by a written name stays only for the resource and operation switch
+// (actions/router.ts), as n8n's own nodes route.
+const parametersFromDeclarations = {
+	files: productTs,
+	rules: {
+		'no-restricted-syntax': [
+			'error',
+			{
+				selector:
+					"CallExpression[callee.property.name='getNodeParameter'][arguments.0.type=/^(Literal|TemplateLiteral)$/]:not([arguments.0.value=/^(resource|operation)$/])",
+				message:
+					'Read a parameter from its declaration: readParameter or readChoice (parameters/readParameter.ts) with fieldOf or choiceFieldOf.',
+			},
+		],
+	},
+};
+
 // The package's tests stand alone: the bench (bench/, a workspace of its own) imports what it shares with them from
 // test/, and nothing under test/ imports from the bench, by import or by require.
 const NOT_THE_BENCH =
@@ -240,6 +259,7 @@ export default defineConfig(
 	},
 	...layerRules,
 	credentialLayer,
+	parametersFromDeclarations,
 	testsWithoutBench,
 
 	// Tests, harness, bench and e2e drivers in TypeScript: type-checked through tsconfig.json.

@@ -100,7 +100,8 @@ export class AppBuilderApi implements ICredentialType {
 				'The Connect refresh token. Each refresh returns a new one, which n8n saves here in place of the old.',
 		},
 		{
-			// Filled by preAuthentication; n8n refreshes it when empty or when a Connect call answers 401.
+			// Filled by preAuthentication; n8n refreshes it when empty or
+			// when a Connect call answers 401.
 			displayName: 'Connect Access Token',
 			name: 'connectAccessToken',
 			type: 'hidden',

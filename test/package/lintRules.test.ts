@@ -85,6 +85,13 @@ const probes: Array<{ name: string; path: string; source: string; rule: string }
 		rule: 'no-restricted-imports',
 	},
 	{
+		name: 'a parameter read by a name written again, not from its declaration',
+		path: 'nodes/AppBuilder/actions/probe.ts',
+		source:
+			"import type { IExecuteFunctions } from 'n8n-workflow';\n\nexport function probe(this: IExecuteFunctions) {\n\treturn this.getNodeParameter('limit', 0);\n}\n",
+		rule: 'no-restricted-syntax',
+	},
+	{
 		name: 'a test importing from the bench',
 		path: 'test/support/sleep.ts',
 		source:

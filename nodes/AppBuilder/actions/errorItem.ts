@@ -2,7 +2,10 @@ import type { INode, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../transport/asNodeError';
 
-/** An error as an output item (Continue On Fail); n8n 2 keeps only `error` of its json, n8n 1 the fix too. */
+/**
+ * An error as an output item (Continue On Fail); n8n 2 keeps only `error`
+ * of its json, n8n 1 the fix too.
+ */
 export function errorItem(node: INode, error: unknown, itemIndex: number): INodeExecutionData {
 	const nodeError = asNodeError(node, error, itemIndex);
 	const description = (error as { description?: unknown }).description;

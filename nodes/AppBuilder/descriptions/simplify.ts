@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Simplify, on the trigger and on Get Many: a flat item per inquiry (flatten.ts) or the record as the API sent it. */
+/**
+ * Simplify, on the trigger and on Get Many: a flat item per inquiry (flatten.ts) or
+ * the record as the API sent it.
+ */
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',

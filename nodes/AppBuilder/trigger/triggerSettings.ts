@@ -1,23 +1,19 @@
 import type { INodeProperties, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	appIdField,
-	formPageField,
-	validateAppId,
-	validateFormTarget,
-} from '../descriptions/appAndForm';
+import { appIdField, formPageField, readAppId, readFormTarget } from '../descriptions/appAndForm';
 import { optionsCollection } from '../descriptions/optionsCollection';
 import { simplifyField } from '../descriptions/simplify';
-import { timeoutMsFrom, timeoutOption } from '../descriptions/timeoutOption';
+import { readTimeoutMs, timeoutOption } from '../descriptions/timeoutOption';
 import {
+	booleanFrom,
 	choiceFrom,
 	dateFrom,
 	positiveNumberFrom,
 	wholeNumberFrom,
 	type Checked,
 } from '../parameters/parameterValues';
-import { checkedParameter, fieldOf } from '../parameters/readParameter';
+import { checkedParameter, fieldOf, readParameter } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
 import { MAX_FIRST_POLL_COUNT } from './cursor/cursor';
 import { type EventMode } from './events/inquiryEvent';
@@ -261,15 +257,11 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	let appId: string;
 	let watch: Watched = { kind: 'all' };
 	if (choice(WATCH) === 'form') {
-		const target = validateFormTarget(
-			node,
-			context.getNodeParameter('appId', ''),
-			context.getNodeParameter('pageId', '', { extractValue: true }),
-		);
+		const target = readFormTarget(context);
 		appId = target.appId;
 		watch = { kind: 'one', pageId: target.pageId };
 	} else {
-		appId = validateAppId(node, context.getNodeParameter('appId', ''));
+		appId = readAppId(context);
 	}
 
 	const mode = choice(EVENT);
@@ -300,13 +292,10 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 		appId,
 		watch,
 		mode,
-		simplify: context.getNodeParameter('simplify', true) as boolean,
+		simplify: readParameter(context, fieldOf(simplifyField), booleanFrom),
 		firstPoll,
 		maxItems: whole(MAX_ITEMS_PER_POLL),
-		answerTimeoutMs: timeoutMsFrom(
-			node,
-			context.getNodeParameter('options.timeout', timeoutOption.default),
-		),
+		answerTimeoutMs: readTimeoutMs(context),
 		reporting: {
 			afterPolls: whole(ERROR_AFTER_POLLS),
 			afterMs: whole(ERROR_AFTER_MINUTES, undefined, 0) * 60_000,

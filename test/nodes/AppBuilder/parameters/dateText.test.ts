@@ -1,6 +1,6 @@
 import { readDateText, wallTimeIn } from '../../../../nodes/AppBuilder/parameters/dateText';
 
-const at = (iso: string) => ({ ms: Date.parse(iso) });
+const at = (iso: string) => ({ ok: true, ms: Date.parse(iso) });
 
 describe('readDateText', () => {
 	it('reads ISO 8601 with an offset as it says, whatever the time zone', () => {
@@ -60,7 +60,7 @@ describe('readDateText', () => {
 			'2026',
 			'GMT',
 		]) {
-			expect(readDateText(text, 'UTC')).toEqual({ refused: 'not-a-date' });
+			expect(readDateText(text, 'UTC')).toEqual({ ok: false, refused: 'not-a-date' });
 		}
 	});
 
@@ -74,11 +74,12 @@ describe('readDateText', () => {
 		'2026-1-31',
 		'+2026-01-31',
 	])('refuses %j, which names no moment', (text) => {
-		expect(readDateText(text, 'UTC')).toEqual({ refused: 'not-a-date' });
+		expect(readDateText(text, 'UTC')).toEqual({ ok: false, refused: 'not-a-date' });
 	});
 
 	it('refuses a date and time without an offset when the time zone is unknown, and not one with an offset', () => {
 		expect(readDateText('2026-01-31T09:00:00', 'Mars/Olympus')).toEqual({
+			ok: false,
 			refused: 'unknown-zone',
 		});
 		expect(readDateText('2026-01-31T09:00:00Z', 'Mars/Olympus')).toEqual(
