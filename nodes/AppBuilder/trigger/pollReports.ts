@@ -101,13 +101,18 @@ function lastingFailure(
 		const spell = `for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} (${streak.polls} polls in a row), since the poll ${momentText(streak.since, context.getTimezone())}`;
 		spells.set(spell, [...(spells.get(spell) ?? []), ...failures.map((failure) => failure.what)]);
 	}
-	const told = [...spells].map(([spell, whats]) => `${whats.join(', ')} ${spell}`);
+	const spelt = [...spells].map(([spell, whats]) => `${whats.join(', ')} ${spell}`);
 	const others = due.some(({ failures }) => failures.some((failure) => failure.form))
 		? " The app's other forms are read as usual; their new inquiries come with the next poll."
 		: '';
-	const lasting = `The trigger has not been able to read ${told.join('; nor ')}. No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once per outage; the trigger keeps polling.${others}`;
-	error.description = error.description ? `${lasting} ${error.description}` : lasting;
-	return error;
+	const lasting = `The trigger has not been able to read ${spelt.join('; nor ')}. No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once per outage; the trigger keeps polling.${others}`;
+	// A copy: the first failure's own error (logged, and thrown before the watch began) stays as it was.
+	const told = Object.defineProperties(
+		Object.create(Object.getPrototypeOf(error) as object) as typeof error,
+		Object.getOwnPropertyDescriptors(error),
+	);
+	told.description = error.description ? `${lasting} ${error.description}` : lasting;
+	return told;
 }
 
 /**

@@ -1,19 +1,19 @@
-import type { INodeProperties, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
+import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { appIdField, formPageField, readAppId, readFormTarget } from '../descriptions/appAndForm';
 import { optionsCollection } from '../descriptions/optionsCollection';
 import { simplifyField } from '../descriptions/simplify';
 import { readTimeoutMs, timeoutOption } from '../descriptions/timeoutOption';
+import { choices, type ChoiceProperty } from '../parameters/choices';
 import {
 	booleanFrom,
-	choiceFrom,
 	dateFrom,
 	positiveNumberFrom,
 	wholeNumberFrom,
 	type Checked,
 } from '../parameters/parameterValues';
-import { checkedParameter, fieldOf, readParameter } from '../parameters/readParameter';
+import { choiceFieldOf, fieldOf, readChoice, readParameter } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
 import { MAX_FIRST_POLL_COUNT } from './cursor/cursor';
 import { type EventMode } from './events/inquiryEvent';
@@ -173,11 +173,6 @@ const MAX_QUIET_HOURS = 24 * 366;
 
 const OPTIONS = 'options';
 
-/** Options whose values keep their literal types, so a choice read back is typed. */
-function choices<const T extends string>(options: Array<INodePropertyOptions & { value: T }>) {
-	return options;
-}
-
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -228,31 +223,12 @@ export interface TriggerSettings {
 }
 
 export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
-	// Read once: n8n hands out a copy of the node on every getNode().
-	const node = context.getNode();
-	const read = <T>(
-		property: Pick<INodeProperties, 'displayName' | 'name' | 'default'>,
-		check: (value: unknown) => Checked<T>,
-		within?: string,
-	) => {
-		const field = fieldOf(property, within);
-		return checkedParameter(
-			node,
-			field,
-			check(context.getNodeParameter(field.path, property.default)),
-		);
-	};
-	const choice = <T extends string>(
-		property: Pick<INodeProperties, 'displayName' | 'name' | 'default'> & {
-			options: ReadonlyArray<{ value: T }>;
-		},
-		within?: string,
-	): T => {
-		const values = property.options.map((option) => option.value);
-		return read(property, (value) => choiceFrom(value, values), within);
-	};
+	const option = <T>(property: INodeProperties, check: (value: unknown) => Checked<T>) =>
+		readParameter(context, fieldOf(property, OPTIONS), check);
+	const choice = <T extends string>(property: ChoiceProperty<T>, within?: string): T =>
+		readChoice(context, choiceFieldOf(property, within));
 	const whole = (property: INodeProperties, max?: number, min = 1) =>
-		read(property, (value) => wholeNumberFrom(value, { min, max }), OPTIONS);
+		option(property, (value) => wholeNumberFrom(value, { min, max }));
 
 	let appId: string;
 	let watch: Watched = { kind: 'all' };
@@ -274,7 +250,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			kind: 'since',
 			sinceMs: sinceOf(
 				context,
-				read(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone()), OPTIONS),
+				option(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone())),
 			),
 		};
 
@@ -284,8 +260,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			? {
 					kind: 'fixed',
 					afterMs:
-						read(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS), OPTIONS) *
-						3_600_000,
+						option(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS)) * 3_600_000,
 				}
 			: { kind: quietChoice };
 	return {

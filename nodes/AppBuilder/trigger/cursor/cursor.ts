@@ -186,11 +186,12 @@ export function recordsToKeep(
 ): RecordsToKeep {
 	const { floor } = state;
 	const seen = seenMapOf(state.seen);
-	return ({ key, time }) =>
+	const keeps = ({ key, time }: InquiryEvent) =>
 		!isTime(time) ||
 		(isAfterFloor(time, key, floor) &&
 			isNewSince(seen.get(key), time, options.mode) &&
 			!isIn(unwatched, time));
+	return { kind: 'matching', keeps };
 }
 
 /** Whether `time` falls in one of the spans. */

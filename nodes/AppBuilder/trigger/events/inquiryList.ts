@@ -35,11 +35,13 @@ export function listFromRecords(records: unknown[], mode: EventMode): InquiryLis
 	return { events, complete: true, recordOf: (key) => chosen.get(key) };
 }
 
-/** The records whose bytes a reader keeps: those the cursor could emit, or a first poll's newest `count`. */
-export type RecordsToKeep = ((event: InquiryEvent) => boolean) | { newest: number };
+/** The records whose bytes a reader keeps: those the cursor could emit, or a first read's newest `count`. */
+export type RecordsToKeep =
+	| { kind: 'matching'; keeps: (event: InquiryEvent) => boolean }
+	| { kind: 'newest'; count: number };
 
 /** What the cursor names, or, reading an answer again, the records a poll plans to emit, in its order. */
-export type KeepRule = RecordsToKeep | { planned: readonly string[] };
+export type KeepRule = RecordsToKeep | { kind: 'planned'; keys: readonly string[] };
 
 /** A record's bytes copied out of the answer, with the fields the scan read of it. */
 interface KeptRecord {
@@ -65,9 +67,9 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
 		maxKeptBytes: number = MAX_KEPT_RECORD_BYTES,
 	) {
-		if (typeof keep === 'function') this.kept = new AcceptedRecords(keep, maxKeptBytes);
-		else if ('planned' in keep) this.kept = new PlannedRecords(keep.planned, maxKeptBytes);
-		else this.kept = new NewestRecords(keep.newest);
+		if (keep.kind === 'matching') this.kept = new AcceptedRecords(keep.keeps, maxKeptBytes);
+		else if (keep.kind === 'planned') this.kept = new PlannedRecords(keep.keys, maxKeptBytes);
+		else this.kept = new NewestRecords(keep.count);
 	}
 
 	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */

@@ -178,7 +178,7 @@ export class PollPlanner {
 
 	private keepOf(pageId: string): RecordsToKeep {
 		const start = this.change.startOf(pageId);
-		if (start?.kind === 'latest') return start.count > 0 ? { newest: start.count } : () => false;
+		if (start?.kind === 'latest') return { kind: 'newest', count: start.count };
 		const record = this.recordOf(pageId);
 		return recordsToKeep(record.cursor, this.options, record.out);
 	}

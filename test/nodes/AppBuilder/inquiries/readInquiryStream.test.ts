@@ -33,7 +33,10 @@ const read = (
 	cuts: number[] = [],
 	mayEmit: (event: InquiryEvent) => boolean = () => true,
 ) =>
-	readInquiryStream(chunked(bytes(text), cuts), new InquiryListBuilder('new', mayEmit, keepAsIs));
+	readInquiryStream(
+		chunked(bytes(text), cuts),
+		new InquiryListBuilder('new', { kind: 'matching', keeps: mayEmit }, keepAsIs),
+	);
 
 /** Every byte boundary of a short answer, or fractions of a long one. */
 const cutsArb = fc.oneof(
@@ -167,12 +170,12 @@ describe('readInquiryStream', () => {
 					);
 					const keepingAll = await readInquiryStream(
 						chunked(cutText, cuts),
-						new InquiryListBuilder('new', () => true, keepAsIs),
+						new InquiryListBuilder('new', { kind: 'matching', keeps: () => true }, keepAsIs),
 					);
 					expect(keepingAll).toEqual({ kind: 'whole', bytes: cutText });
 					const keepingNone = await readInquiryStream(
 						chunked(cutText, cuts),
-						new InquiryListBuilder('new', () => false, keepAsIs),
+						new InquiryListBuilder('new', { kind: 'matching', keeps: () => false }, keepAsIs),
 					);
 					expect(['whole', 'cut-short']).toContain(keepingNone.kind);
 				},

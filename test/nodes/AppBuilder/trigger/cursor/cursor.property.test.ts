@@ -15,6 +15,7 @@ import {
 	type InquiryEvent,
 	type EventMode,
 } from '../../../../../nodes/AppBuilder/trigger/events/inquiryEvent';
+import type { RecordsToKeep } from '../../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import { deepFreeze } from '../../../../support/deepFreeze';
 import { storedCursor } from '../../../../support/storedCursor';
 import { MINUTE, HOUR } from '../../../../support/durations';
@@ -309,12 +310,10 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		from === undefined
 			? firstRead(cursorFrom(clock), events, opts, settings.firstPollCount)
 			: stepCursor(from, events, opts);
-	const keepFrom = (from: CursorState | undefined, opts: CursorOptions) =>
+	const keepFrom = (from: CursorState | undefined, opts: CursorOptions): RecordsToKeep =>
 		from !== undefined
 			? recordsToKeep(from, opts)
-			: settings.firstPollCount > 0
-				? { newest: settings.firstPollCount }
-				: () => false;
+			: { kind: 'newest', count: settings.firstPollCount };
 
 	const checkInvariants = (next: CursorState) => {
 		check(
@@ -360,19 +359,19 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		// The trigger keeps only the records recordsToKeep names: each one emitted must be among them.
 		const keep = keepFrom(state, options(maxItems));
 		const keptNewest =
-			typeof keep === 'function'
+			keep.kind === 'matching'
 				? undefined
 				: new Set(
 						events
 							.filter((event) => event.time !== undefined)
 							.sort(byTimeThenKey)
-							.slice(-keep.newest)
+							.slice(-keep.count)
 							.map((event) => `${event.key}@${event.time}`),
 					);
 		for (const event of plan.toEmit) {
 			const kept =
-				typeof keep === 'function'
-					? keep(event)
+				keep.kind === 'matching'
+					? keep.keeps(event)
 					: (keptNewest as Set<string>).has(`${event.key}@${event.time}`);
 			check(kept, 'planned an event whose record was let go', event);
 		}
@@ -507,7 +506,9 @@ function runScenario(settings: Settings, ops: Op[]): void {
 			if (doPoll(ops.length + i, 6, 1) === 0 && state !== undefined) break;
 	};
 	drain();
-	const latest = Math.max(...[...inquiries.values()].map((inquiry) => timeOf(inquiry) ?? -Infinity));
+	const latest = Math.max(
+		...[...inquiries.values()].map((inquiry) => timeOf(inquiry) ?? -Infinity),
+	);
 	if (latest > clock) {
 		clock = latest + 1;
 		drain();

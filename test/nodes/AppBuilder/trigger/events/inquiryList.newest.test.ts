@@ -37,7 +37,7 @@ async function* answerOf(count: number): AsyncGenerator<Buffer> {
 
 describe('the trigger list on a first poll set to Send the Latest Leads', () => {
 	it('holds the bytes of only the newest N as the answer streams, while every event stays for the cursor', async () => {
-		const builder = new InquiryListBuilder('new', { newest: LATEST }, keepAsIs);
+		const builder = new InquiryListBuilder('new', { kind: 'newest', count: LATEST }, keepAsIs);
 		// Whether the builder still held every record, after each one.
 		const keptAllAfter: boolean[] = [];
 		const watched: RecordCollector<InquiryList> = {

@@ -65,8 +65,6 @@ describe('Alert When Quiet, judged by when leads arrive', () => {
 		expect(quietSpell(late, fixed, T0)).toBeUndefined();
 	});
 
-
-
 	it('a form with a lead every 10 minutes on weekday office hours, broken on a Tuesday at 10:00, is reported that Tuesday afternoon, and never over a weekend', () => {
 		const history = weekdayLeads(T0 - 28 * DAY, T0, 10);
 		const tuesday = T0 + 8 * DAY + 10 * HOUR;
