@@ -213,7 +213,7 @@ const caseArb: fc.Arbitrary<Case> = fc
 		forms: fc.oneof(
 			{ weight: 300, arbitrary: fc.integer({ min: 2, max: 6 }) },
 			{ weight: 8, arbitrary: fc.integer({ min: 101, max: 104 }) },
-			{ weight: 3, arbitrary: fc.integer({ min: FORMS_READ + 1, max: FORMS_READ + 3 }) },
+			{ weight: 1, arbitrary: fc.integer({ min: FORMS_READ + 1, max: FORMS_READ + 3 }) },
 		),
 		durable: fc.boolean(),
 		maxItems: fc.integer({ min: 1, max: 6 }),
