@@ -38,7 +38,9 @@ export function listFromRecords(records: unknown[], mode: EventMode): InquiryLis
 /** The records whose bytes a reader keeps: those the cursor could emit, or a first read's newest `count`. */
 export type RecordsToKeep =
 	| { kind: 'matching'; keeps: (event: InquiryEvent) => boolean }
-	| { kind: 'newest'; count: number };
+	| { kind: 'newest'; count: number }
+	/** The one latest listing (replacesListing): Fetch Test Event's. */
+	| { kind: 'latest' };
 
 /** What the cursor names, or, reading an answer again, the records a poll plans to emit, in its order. */
 export type KeepRule = RecordsToKeep | { kind: 'planned'; keys: readonly string[] };
@@ -69,6 +71,7 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	) {
 		if (keep.kind === 'matching') this.kept = new AcceptedRecords(keep.keeps, maxKeptBytes);
 		else if (keep.kind === 'planned') this.kept = new PlannedRecords(keep.keys, maxKeptBytes);
+		else if (keep.kind === 'latest') this.kept = new LatestRecord();
 		else this.kept = new NewestRecords(keep.count);
 	}
 
@@ -178,6 +181,27 @@ class NewestRecords implements KeptRecords {
 
 	get(key: string): KeptRecord | undefined {
 		return this.newest.get(key);
+	}
+}
+
+/** The latest listing alone, as replacesListing picks it (a dated one before any undated). */
+class LatestRecord implements KeptRecords {
+	private latest: { key: string; time: number | undefined; record: KeptRecord } | undefined;
+	private offered = 0;
+	readonly complete = true;
+
+	get keptAll(): boolean {
+		return this.offered <= 1;
+	}
+
+	offer({ key, time }: InquiryEvent, copy: () => KeptRecord): void {
+		this.offered++;
+		if (this.latest === undefined || replacesListing(this.latest.time, time))
+			this.latest = { key, time, record: copy() };
+	}
+
+	get(key: string): KeptRecord | undefined {
+		return this.latest?.key === key ? this.latest.record : undefined;
 	}
 }
 

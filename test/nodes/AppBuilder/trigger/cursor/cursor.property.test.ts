@@ -359,7 +359,7 @@ function runScenario(settings: Settings, ops: Op[]): void {
 		// The trigger keeps only the records recordsToKeep names: each one emitted must be among them.
 		const keep = keepFrom(state, options(maxItems));
 		const keptNewest =
-			keep.kind === 'matching'
+			keep.kind !== 'newest'
 				? undefined
 				: new Set(
 						events
