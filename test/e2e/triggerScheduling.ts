@@ -416,34 +416,21 @@ export async function watchSwitchedToAFormNotReadYet(n8n: N8nInstance): Promise<
 			times: 1000,
 			pageId: quote.pageId,
 		});
-		const base = newInquiryWorkflow(credential, form);
-		const trigger = base.nodes.find((node) => node.name === 'New Inquiry');
-		const withWatch = (parameters: Record<string, unknown>) =>
-			base.nodes.map((node) =>
-				node === trigger ? { ...node, parameters: { ...node.parameters, ...parameters } } : node,
-			);
-		const allForms = withWatch({ watch: 'allForms', pageId: undefined });
-		const workflowId = await n8n.createWorkflow({
-			...base,
-			name: 'E2E H: All Forms, then One Form on a form not read yet',
-			nodes: allForms,
-		});
-		await n8n.activate(workflowId);
+		const switchable = switchableWatch(
+			n8n,
+			credential,
+			'E2E H: All Forms, then One Form on a form not read yet',
+		);
+		const workflowId = await switchable.create({ watch: 'allForms', pageId: undefined });
 		await waitForFirstAnswer(emu);
 		const meanwhile = lead(quote.pageId, Date.now());
 		await waitForAnswers(emu, 2, 150_000);
 
 		emu.control.clearFaults();
-		await n8n.api('PUT', `/workflows/${workflowId}`, {
-			name: 'E2E H: All Forms, then One Form on a form not read yet',
-			nodes: withWatch({
-				watch: 'form',
-				pageId: { __rl: true, mode: 'id', value: quote.pageId },
-			}),
-			connections: base.connections,
-			settings: { executionOrder: 'v1' },
+		await switchable.watch({
+			watch: 'form',
+			pageId: { __rl: true, mode: 'id', value: quote.pageId },
 		});
-		await n8n.activate(workflowId);
 		await waitForLeads(n8n, workflowId, [meanwhile], 200_000);
 		await waitForAnswers(emu, 1, 150_000);
 		const executions = (await n8n.executions(workflowId)) as Execution[];
@@ -478,25 +465,13 @@ export async function watchSwitchedAcrossAnOutage(n8n: N8nInstance): Promise<voi
 			accessToken: FIXTURE.accessToken,
 			pages: [{ pageId: 'home_1001', pageName: 'Home' }, contact, quote],
 		});
-		const base = newInquiryWorkflow(credential, form);
-		const trigger = base.nodes.find((node) => node.name === 'New Inquiry');
-		const withWatch = (parameters: Record<string, unknown>) =>
-			base.nodes.map((node) =>
-				node === trigger ? { ...node, parameters: { ...node.parameters, ...parameters } } : node,
-			);
-		const name = 'E2E J: All Forms, One Form and back, a form failing across the switch';
-		const allForms = withWatch({ watch: 'allForms', pageId: undefined });
-		const watch = async (nodes: ReturnType<typeof withWatch>) => {
-			await n8n.api('PUT', `/workflows/${workflowId}`, {
-				name,
-				nodes,
-				connections: base.connections,
-				settings: { executionOrder: 'v1' },
-			});
-			await n8n.activate(workflowId);
-		};
-		const workflowId = await n8n.createWorkflow({ ...base, name, nodes: allForms });
-		await n8n.activate(workflowId);
+		const switchable = switchableWatch(
+			n8n,
+			credential,
+			'E2E J: All Forms, One Form and back, a form failing across the switch',
+		);
+		const allForms = { watch: 'allForms', pageId: undefined };
+		const workflowId = await switchable.create(allForms);
 		await waitForFirstAnswer(emu);
 
 		// Quote fails from now on; its lead waits.
@@ -511,19 +486,19 @@ export async function watchSwitchedAcrossAnOutage(n8n: N8nInstance): Promise<voi
 		await waitForAnswers(emu, 2, 150_000);
 
 		// One Form on Contact: Quote is left out; a lead of Quote dated now is not of the watch.
-		await watch(
-			withWatch({ watch: 'form', pageId: { __rl: true, mode: 'id', value: contact.pageId } }),
-		);
-		const switched = Date.now();
+		await switchable.watch({
+			watch: 'form',
+			pageId: { __rl: true, mode: 'id', value: contact.pageId },
+		});
+		// Seconds after the poll that made the switch read Contact: dated after the switch.
 		await waitForAnswers(emu, 1, 150_000);
-		await pastTheSecondOf(switched + 1000);
 		const leftOut = lead(quote);
 		const contactLead = lead(contact);
 		await waitForLeads(n8n, workflowId, [contactLead], 150_000);
 		await pastTheSecondOf(Date.now());
 
 		// All Forms again, Quote still failing for a poll, then healthy: its waiting lead comes out once.
-		await watch(allForms);
+		await switchable.watch(allForms);
 		await waitForAnswers(emu, 2, 150_000);
 		emu.control.clearFaults();
 		const executions = await waitForLeads(n8n, workflowId, [waiting], 200_000);
@@ -537,6 +512,33 @@ export async function watchSwitchedAcrossAnOutage(n8n: N8nInstance): Promise<voi
 	} finally {
 		await emu.close();
 	}
+}
+
+/** A workflow whose trigger's Watch (and Form) the test changes, as a user does in the editor: saved, then published. */
+function switchableWatch(n8n: N8nInstance, credential: { id: string; name: string }, name: string) {
+	const base = newInquiryWorkflow(credential, form);
+	const trigger = base.nodes.find((node) => node.name === 'New Inquiry');
+	const nodes = (parameters: Record<string, unknown>) =>
+		base.nodes.map((node) =>
+			node === trigger ? { ...node, parameters: { ...node.parameters, ...parameters } } : node,
+		);
+	let workflowId = '';
+	return {
+		async create(parameters: Record<string, unknown>): Promise<string> {
+			workflowId = await n8n.createWorkflow({ ...base, name, nodes: nodes(parameters) });
+			await n8n.activate(workflowId);
+			return workflowId;
+		},
+		async watch(parameters: Record<string, unknown>): Promise<void> {
+			await n8n.api('PUT', `/workflows/${workflowId}`, {
+				name,
+				nodes: nodes(parameters),
+				connections: base.connections,
+				settings: { executionOrder: 'v1' },
+			});
+			await n8n.activate(workflowId);
+		},
+	};
 }
 
 /**
