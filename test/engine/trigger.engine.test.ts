@@ -356,7 +356,9 @@ describe('App Builder Trigger in the n8n engine', () => {
 			expect(first.staticData.inquiryCursor).toMatchObject({
 				v: SAVED_POSITION_VERSION,
 				forms: {
-					formbuilder_1001_1: { cursor: { floor: { time: clock.now - 24 * 60 * 60 * 1000, key: '' } } },
+					formbuilder_1001_1: {
+						cursor: { floor: { time: clock.now - 24 * 60 * 60 * 1000, key: '' } },
+					},
 				},
 			});
 
@@ -418,7 +420,8 @@ describe('App Builder Trigger in the n8n engine', () => {
 		});
 
 		it('stops with an error naming what is damaged, even after successful polls, and keeps the position', async () => {
-			const inForm = 'the record of form formbuilder_1001_1 is not readable: its cursor is not readable: ';
+			const inForm =
+				'the record of form formbuilder_1001_1 is not readable: its cursor is not readable: ';
 			const unreleased = (v: number) =>
 				`its format v${v} was never released (only release 0.1.0's v1 is read and upgraded)`;
 			const damaged: Array<[unknown, string]> = [
@@ -438,9 +441,18 @@ describe('App Builder Trigger in the n8n engine', () => {
 					'it is not a valid v1 state ("undated" is not a list of keys)',
 				],
 				// Formats no release wrote (v2 to v6 were never published) are refused, never guessed at.
-				...[0, 2, 3, 4, 5, 6].map((v): [unknown, string] => [{ ...releasedCursor(), v }, unreleased(v)]),
+				...[0, 2, 3, 4, 5, 6].map((v): [unknown, string] => [
+					{ ...releasedCursor(), v },
+					unreleased(v),
+				]),
 				[
-					{ v: SAVED_POSITION_VERSION, scope: '6543210/new', watch: { kind: 'all' }, forms: {}, leftOver: 'x' },
+					{
+						v: SAVED_POSITION_VERSION,
+						scope: '6543210/new',
+						watch: { kind: 'all' },
+						forms: {},
+						leftOver: 'x',
+					},
 					'"leftOver" is not a list of forms',
 				],
 				[{ ...releasedCursor(), v: undefined }, 'it has no format version'],

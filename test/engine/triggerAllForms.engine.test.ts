@@ -108,7 +108,9 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		listForms('contact', 'quote', 'newsletter');
 		submit('quote', 'Fay', now + 6000);
 		expect(names((await trigger.poll()).result)).toEqual(['Fay']);
-		expect(position(trigger.saved).forms[FORMS.booking.pageId].cursor).toEqual(bookingCursor.cursor);
+		expect(position(trigger.saved).forms[FORMS.booking.pageId].cursor).toEqual(
+			bookingCursor.cursor,
+		);
 		expect(awayForms(trigger.saved)).toEqual([FORMS.booking.pageId]);
 
 		// It comes back: its old leads stay handled, its new one comes out.
