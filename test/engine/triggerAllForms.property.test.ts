@@ -458,6 +458,32 @@ const FIXED: Array<[string, Case]> = [
 		},
 	],
 	[
+		// Seed 20261129 (case 11381): a lead found new but left for the next poll ended the form's quiet spell,
+		// so its next report is a spell of its own.
+		'a lead left for the next poll ends a quiet spell: the form may be reported again',
+		{
+			...BASE,
+			durable: true,
+			maxItems: 1,
+			firstPoll: 'since',
+			quietAlert: 'fixed',
+			steps: [
+				{ kind: 'poll' },
+				{ kind: 'poll' },
+				{ kind: 'lead', form: 1, lead: 'hoursLate', back: 571252 },
+				{ kind: 'list', form: 1 },
+				{ kind: 'lead', form: 1, lead: 'future', back: 261138 },
+				{ kind: 'fail', form: 2 },
+				{ kind: 'lead', form: 0, lead: 'future', back: 200576 },
+				{ kind: 'lead', form: 1, lead: 'beforeWatch', back: 378816 },
+				{ kind: 'poll' },
+				{ kind: 'fail', form: 0 },
+				{ kind: 'unlist', form: 0 },
+				{ kind: 'poll' },
+			],
+		},
+	],
+	[
 		// A lead dated before the watch began that the API lists late is never emitted.
 		'a lead dated before the watch began and listed late is never emitted',
 		{
@@ -860,7 +886,18 @@ async function runCase(
 		const brought = new Set(
 			items.map((item) => pageIds.indexOf(String(item.json.pageId ?? pageIds[oneForm]))),
 		);
-		for (const form of brought) quietReported.delete(form);
+		// A lead found new and left for the next poll (Max Leads per Poll) ends the spell too.
+		for (const form of readNow)
+			if (
+				leads.some(
+					(lead) =>
+						lead.form === form &&
+						lead.after < polls &&
+						!held.emitted.has(lead.key) &&
+						owed(lead, held.forms.get(form), 'may'),
+				)
+			)
+				quietReported.delete(form);
 		for (const alert of quietAlerts)
 			for (const pageId of new Set(
 				`${alert.message} ${alert.description ?? ''}`.match(/formbuilder_77_\d+/g),
