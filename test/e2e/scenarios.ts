@@ -12,12 +12,10 @@ export async function callWebhook(
 	headers: Record<string, string> = {},
 ): Promise<{ status: number; body: string }> {
 	for (let attempt = 0; ; attempt++) {
-		const response = await fetch(`${n8n.url}/webhook/${path}`, {
-			method: 'POST',
+		const { response, text } = await n8n.call('POST', `/webhook/${path}`, {
 			headers: { 'Content-Type': 'application/json', ...headers },
 			body: JSON.stringify(body),
 		});
-		const text = await response.text();
 		if (response.status !== 404 || attempt >= 30) return { status: response.status, body: text };
 		await sleep(1000);
 	}
