@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this test runs on Node itself (its settings from the environment, streams for the model's answers) */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this test runs on Node itself (streams for the model's answers) */
 import fc from 'fast-check';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { Readable } from 'node:stream';
@@ -8,6 +8,7 @@ import { MemoryCredentialsHelper } from '../harness';
 import { AppBuilderApi } from '../../credentials/AppBuilderApi.credentials';
 import { pollAppBuilderTrigger } from '../support/appBuilderRuns';
 import { MINUTE, HOUR } from '../support/durations';
+import { caseCount as sizedCaseCount } from '../support/testSize';
 
 /**
  * The whole trigger (its poll through n8n-core's PollContext, the transport,
@@ -43,12 +44,12 @@ import { MINUTE, HOUR } from '../support/durations';
  *
  * The model answers the node's requests in this process (thousands of polls
  * must fit in seconds); test/engine/triggerAllForms.engine.test.ts and the
- * e2e suite cover the same paths over real HTTP. Cases:
- * ALL_FORMS_PROPERTY_RUNS (default 2,000); the seed is printed and taken
- * from PROPERTY_SEED (test/support/propertySeed.ts); `npm run bench --
- * --property=20000` starts a longer run.
+ * e2e suite cover the same paths over real HTTP. Cases: 500 in the quick
+ * loop, 20,000 under TEST_SIZE=long (`npm run test:long`), or
+ * ALL_FORMS_PROPERTY_RUNS; the seed is printed and taken from PROPERTY_SEED
+ * (test/support/propertySeed.ts).
  */
-const RUNS = Number(process.env.ALL_FORMS_PROPERTY_RUNS ?? 2000);
+const RUNS = sizedCaseCount('ALL_FORMS_PROPERTY', 500, 20_000);
 const MAX_LEADS_PER_FORM = 40;
 /** The forms the trigger reads of a larger app: the last this many listed. */
 const FORMS_READ = 1000;

@@ -6,6 +6,7 @@ import {
 } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
 import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+import { caseCount } from '../../../../support/testSize';
 
 /**
  * The decisions of a trigger watching every form of an app, driven through
@@ -160,7 +161,7 @@ describe('a trigger watching every form of an app, against a model', () => {
 					expect([...emitted.values()].every((times) => times === 1)).toBe(true);
 				},
 			),
-			{ numRuns: 200, examples: [REMOVED_FORM_BACK_BUT_NOT_REACHED] },
+			{ numRuns: caseCount('POLL_PLAN', 200, 2000), examples: [REMOVED_FORM_BACK_BUT_NOT_REACHED] },
 		);
 	}, 120_000);
 });
