@@ -379,7 +379,7 @@ describe('App Builder API emulator', () => {
 			const averageBytes = result.text.length / 100_000;
 			expect(averageBytes).toBeGreaterThan(1000);
 			expect(averageBytes).toBeLessThan(2200);
-		}, 60_000);
+		});
 	});
 
 	describe('faults', () => {
