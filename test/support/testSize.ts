@@ -34,3 +34,9 @@ function printedCount(name: string, runs: number, why: string): number {
 	}
 	return runs;
 }
+
+/**
+ * A test of a suite's long form: run under TEST_SIZE=long, shown as skipped
+ * in the quick loop, whose other tests prove the same promise more quickly.
+ */
+export const itInLongRuns: jest.It = process.env.TEST_SIZE === 'long' ? it : it.skip;
