@@ -37,6 +37,7 @@ import type { Emulator } from '../support/useEmulator';
 import { packedTarball } from './useRealN8n';
 
 type Random = ReturnType<typeof seededRandom>;
+type Worker = Awaited<ReturnType<N8nInstance['startWorker']>>;
 
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 /** How long each execution runs (Wait node), so kills can land inside it. */
@@ -404,12 +405,13 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					packageTarball: tarball,
 					env: { ...services.env, ...FAST_STALL },
 				});
-				let worker = await n8n.startWorker();
 				const added: string[] = [];
 				const kills: Kill[] = [];
 				watchRun(record, emu, kills, () => n8n.logs());
-				record.watch('worker', () => worker.logs());
+				let worker: Worker | undefined;
+				record.watch('worker', () => worker?.logs() ?? '');
 				try {
+					worker = await n8n.startWorker();
 					addLeads(emu, added, 1);
 					const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS);
 					expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
@@ -478,7 +480,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					// Retries are reported, not held to success: a retry of the execution whose job stalled last ended in an error once.
 					expect(retried.length).toBeGreaterThan(0);
 				} finally {
-					await worker.stop();
+					await worker?.stop();
 					await n8n.destroy();
 				}
 			}),
@@ -499,10 +501,11 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				};
 				const windowDb = postgresClient(services.env.DB_POSTGRESDB_PORT, 'crash_window');
 				const n8n = await N8nInstance.start({ packageTarball: tarball, env });
-				const worker = await n8n.startWorker();
 				watchRun(record, emu, [], () => n8n.logs());
-				record.watch('worker', () => worker.logs());
+				let worker: Worker | undefined;
+				record.watch('worker', () => worker?.logs() ?? '');
 				try {
+					worker = await n8n.startWorker();
 					emu.control.addInquiry({ ...form });
 					const workflowId = await publishSlowWorkflow(n8n, emu, 0);
 					expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
@@ -554,7 +557,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					expect(Number(executionsBefore)).toBe(1);
 					expect(delivered.has(lead)).toBe(false);
 				} finally {
-					await worker.stop();
+					await worker?.stop();
 					await n8n.destroy();
 				}
 			}),

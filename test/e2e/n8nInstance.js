@@ -330,26 +330,23 @@ class N8nInstance {
 		});
 		child.stdout?.on('data', (chunk) => output.push(chunk.toString()));
 		child.stderr?.on('data', (chunk) => output.push(chunk.toString()));
-		const deadline = Date.now() + 120_000;
+		const stop = async () => await stopProcess(child);
+		const deadline = Date.now() + START_BOUND_MS;
 		while (!output.join('').includes('n8n worker is now ready')) {
-			if (child.exitCode !== null)
-				throw new Error(`n8n worker exited (${child.exitCode}):\n${output.join('').slice(-4000)}`);
-			if (Date.now() > deadline)
-				throw new Error(`n8n worker did not start:\n${output.join('').slice(-4000)}`);
+			if (child.exitCode !== null || child.signalCode !== null)
+				throw new Error(
+					`n8n worker exited (${child.exitCode ?? child.signalCode}):\n${output.join('').slice(-4000)}`,
+				);
+			if (Date.now() > deadline) {
+				// Never leave a worker running behind a failed start.
+				await stop();
+				throw new Error(
+					`n8n worker did not start within ${START_BOUND_MS / 60_000} minutes:\n${output.join('').slice(-4000)}`,
+				);
+			}
 			await sleep(500);
 		}
-		return {
-			process: child,
-			logs: () => output.join(''),
-			stop: async () => {
-				if (child.exitCode !== null) return;
-				const exited = new Promise((r) => child.once('exit', r));
-				child.kill('SIGTERM');
-				const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-				await exited;
-				clearTimeout(timer);
-			},
-		};
+		return { process: child, logs: () => output.join(''), stop };
 	}
 
 	async setUpOwner() {
@@ -511,13 +508,7 @@ class N8nInstance {
 	}
 
 	async stop() {
-		const child = this.process;
-		if (!child || child.exitCode !== null) return;
-		const exited = new Promise((r) => child.once('exit', r));
-		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-		await exited;
-		clearTimeout(timer);
+		if (this.process) await stopProcess(this.process);
 	}
 
 	async restart() {
@@ -530,6 +521,21 @@ class N8nInstance {
 		await this.stop();
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
+}
+
+/**
+ * Stops an n8n process with SIGTERM, and SIGKILL if it has not ended 20 s
+ * later. One that already ended, by a signal too (exitCode stays null then,
+ * signalCode is set), is left as it is: its exit event is past.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+async function stopProcess(child) {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	const exited = new Promise((r) => child.once('exit', r));
+	child.kill('SIGTERM');
+	const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+	await exited;
+	clearTimeout(timer);
 }
 
 /** @param {Answer} response */
