@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (process, built-in modules) */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules) */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
@@ -10,6 +10,12 @@ import { join, relative, resolve } from 'node:path';
 // keeps every test's record.
 
 const ROOT = resolve(__dirname, '../..');
+/**
+ * How long one crash-suite test may run: a bound on a hang. Each takes 2 to 6
+ * minutes on a quiet 2-core machine, and many times that beside heavy work
+ * (every start of n8n, up to 22 a test, takes minutes then).
+ */
+export const CRASH_TEST_BOUND_MS = 60 * 60_000;
 
 /** The folder each test of this run writes into: CRASH_LOG_DIR, or one of its own under test-results/. */
 const runFolder =
@@ -42,10 +48,21 @@ export class CrashRecord {
 		this.watched.set(name, output);
 	}
 
-	/** Runs the test's body; a failure keeps the record and says where, a pass removes it (unless CRASH_LOG_DIR). */
+	/**
+	 * Runs the test's body; a failure, or no end within CRASH_TEST_BOUND_MS,
+	 * keeps the record and says where; a pass removes it (unless CRASH_LOG_DIR).
+	 */
 	async run(body: (record: CrashRecord) => Promise<void>): Promise<void> {
+		let timer: NodeJS.Timeout | undefined;
+		const bound = new Promise<never>((_, reject) => {
+			timer = setTimeout(
+				() =>
+					reject(new Error(`the test did not end within ${CRASH_TEST_BOUND_MS / 60_000} minutes`)),
+				CRASH_TEST_BOUND_MS,
+			);
+		});
 		try {
-			await body(this);
+			await Promise.race([body(this), bound]);
 		} catch (error) {
 			for (const [name, output] of this.watched) this.keep(name, output());
 			const title = expect.getState().currentTestName ?? this.test;
@@ -67,14 +84,25 @@ export class CrashRecord {
 			);
 			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- not a node: the test fails with its own error
 			throw error;
+		} finally {
+			clearTimeout(timer);
 		}
 		if (process.env.CRASH_LOG_DIR === undefined)
 			rmSync(this.folder, { recursive: true, force: true });
 	}
 }
 
-/** The body of a crash-suite test, run so that its failure keeps a record (CrashRecord) named `test`. */
-export const recordedTest =
-	(test: string, seed: number, suiteSeed: number, body: (record: CrashRecord) => Promise<void>) =>
-	async (): Promise<void> =>
-		await new CrashRecord(test, seed, suiteSeed).run(body);
+/**
+ * The body of a crash-suite test, run so that its failure keeps a record
+ * (CrashRecord) named `test`, and the test's timeout for jest, past the
+ * record's own bound.
+ */
+export const recordedTest = (
+	test: string,
+	seed: number,
+	suiteSeed: number,
+	body: (record: CrashRecord) => Promise<void>,
+): [() => Promise<void>, number] => [
+	async () => await new CrashRecord(test, seed, suiteSeed).run(body),
+	CRASH_TEST_BOUND_MS + 5 * 60_000,
+];

@@ -259,7 +259,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 	beforeAll(() => {
 		console.log(`crash suite seed: ${SEED} (replay with CRASH_SEED=${SEED})`);
 		tarball = packedTarball();
-	}, 300_000);
+	});
 
 	beforeEach(async () => {
 		emu = await startEmulator();
@@ -271,7 +271,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 
 	it(
 		'single instance: every lead added across the kills is in a stored execution, none succeeds twice',
-		recordedTest('single', SEED, SEED, async (record) => {
+		...recordedTest('single', SEED, SEED, async (record) => {
 			const started = Date.now();
 			const random = seededRandom(SEED);
 			const n8n = await N8nInstance.start({
@@ -381,7 +381,6 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 				await n8n.destroy();
 			}
 		}),
-		1_200_000,
 	);
 
 	describe('on PostgreSQL: queue mode (main + worker, Redis), and durable poll cursors', () => {
@@ -389,15 +388,15 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 
 		beforeAll(async () => {
 			services = await startQueueServices();
-		}, 300_000);
+		});
 
 		afterAll(async () => {
 			await services?.stop();
-		}, 60_000);
+		});
 
 		it(
 			'queue mode: a worker killed while it runs the execution loses no lead',
-			recordedTest('queue-worker', SEED + 1, SEED, async (record) => {
+			...recordedTest('queue-worker', SEED + 1, SEED, async (record) => {
 				const started = Date.now();
 				const random = seededRandom(SEED + 1);
 				// Short Bull locks so a dead worker's job is found stalled within seconds, not a minute.
@@ -484,12 +483,11 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					await n8n.destroy();
 				}
 			}),
-			900_000,
 		);
 
 		it(
 			"queue mode, n8n without durable poll cursors: main killed after it saved the cursor, before it stored the execution, loses that poll's leads",
-			recordedTest('queue-window', SEED, SEED, async (record) => {
+			...recordedTest('queue-window', SEED, SEED, async (record) => {
 				const db = postgresClient(services.env.DB_POSTGRESDB_PORT);
 				// A database and queue of its own: the one before used another encryption key.
 				db.query('CREATE DATABASE crash_window');
@@ -561,12 +559,11 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					await n8n.destroy();
 				}
 			}),
-			600_000,
 		);
 
 		it(
 			'durable poll cursors: main killed during the poll, after the answer, during the execution, at idle, with the commit held, and across a rename: no lead lost or repeated',
-			recordedTest('durable', SEED + 2, SEED, async (record) => {
+			...recordedTest('durable', SEED + 2, SEED, async (record) => {
 				const started = Date.now();
 				const random = seededRandom(SEED + 2);
 				const database = 'crash_durable';
@@ -742,7 +739,6 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					await n8n.destroy();
 				}
 			}),
-			1_200_000,
 		);
 	});
 });

@@ -270,6 +270,10 @@ class N8nInstance {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_LOG_LEVEL: 'info',
 			GENERIC_TIMEZONE: 'UTC',
+			// n8n 2.41 pings its database every 2 s and tears its connections down after three pings
+			// unanswered in 5 s: on a busy machine that broke a healthy n8n (the crash suite's PostgreSQL
+			// saw "Database ping failed", then "Driver not Connected"). A ping may take a minute here.
+			DB_PING_TIMEOUT_MS: '60000',
 			...this.extraEnv,
 			...extra,
 		};

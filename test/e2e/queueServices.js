@@ -113,6 +113,8 @@ async function startQueueServices() {
 			DB_POSTGRESDB_DATABASE: 'postgres',
 			DB_POSTGRESDB_USER: 'postgres',
 			DB_POSTGRESDB_PASSWORD: '',
+			// A connection may take a minute to open on a busy machine (n8n's default: 20 s).
+			DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000',
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(redisPort),
