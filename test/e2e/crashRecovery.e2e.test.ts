@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
 import { recordedTest, type CrashRecord } from './crashRecord';
 import {
+	CRASH_WAIT_BOUND_MS,
 	crashSeed,
 	deliveries,
 	inquiryIdsOf,
@@ -193,10 +194,10 @@ async function lastStartSettled(
 ): Promise<StoredExecution[]> {
 	const lastStart = Date.now();
 	await n8n.boot();
-	expect(await waitForPoll(emu, lastStart, 'answered', 300_000)).toBeDefined();
+	expect(await waitForPoll(emu, lastStart, 'answered', CRASH_WAIT_BOUND_MS)).toBeDefined();
 	await sleep(1000);
 	await n8n.logIn();
-	return await settled(n8n, workflowId, 60_000);
+	return await settled(n8n, workflowId, CRASH_WAIT_BOUND_MS);
 }
 /** Each execution with its status and the leads it carries, by the order they were added. */
 function perExecution(executions: StoredExecution[], added: string[]) {
@@ -317,10 +318,17 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 						await sleep(random.between(500, 25_000));
 					} else {
 						const poll = await failFast(
-							waitForPoll(emu, spawnedAt, aim === 'poll' ? 'received' : 'answered', 300_000),
+							waitForPoll(
+								emu,
+								spawnedAt,
+								aim === 'poll' ? 'received' : 'answered',
+								CRASH_WAIT_BOUND_MS,
+							),
 						);
 						if (poll === undefined)
-							throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
+							throw new Error(
+								`cycle ${cycle}: n8n did not poll within ${CRASH_WAIT_BOUND_MS / 60_000} minutes of its start`,
+							);
 						if (aim === 'poll') await sleep(random.between(0, 1000));
 						if (aim === 'handoff') await sleep(random.between(0, 40));
 						if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
@@ -421,10 +429,12 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 						const logged = worker.logs().length;
 						await killHard(n8n.process!);
 						await n8n.boot();
-						const deadline = Date.now() + 120_000;
+						const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
 						while (!/Worker started execution/.test(worker.logs().slice(logged))) {
 							if (Date.now() > deadline)
-								throw new Error(`cycle ${cycle}: the worker started no execution`);
+								throw new Error(
+									`cycle ${cycle}: the worker started no execution within ${CRASH_WAIT_BOUND_MS / 60_000} minutes`,
+								);
 							await sleep(10);
 						}
 						const into = random.between(200, WAIT_SECONDS * 1000 - 300);
@@ -441,7 +451,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					}
 
 					await n8n.logIn();
-					const executions = await settled(n8n, workflowId, 90_000);
+					const executions = await settled(n8n, workflowId, CRASH_WAIT_BOUND_MS);
 					const retried = await retryCrashed(n8n, workflowId, executions);
 					const delivered = deliveries(executions);
 					const missing = added.filter((lead) => !delivered.has(lead));
@@ -509,24 +519,22 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
 
 					const lead = emu.control.addInquiry({ ...form })._id;
-					// Hold the answer so the lock below is in place before n8n has the lead.
-					emu.control.injectFault({
-						endpoint: 'formBuilderInquiries',
-						kind: 'latency',
-						ms: 3000,
-						times: 1,
-					});
+					// The answer is held until the lock below is in place, so n8n has the lead only then.
+					emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'held' });
 					const restartedAt = Date.now();
 					await killHard(n8n.process!);
 					const booting = n8n.boot().catch(() => undefined);
-					expect(await waitForPoll(emu, restartedAt, 'received', 300_000)).toBeDefined();
+					expect(
+						await waitForPoll(emu, restartedAt, 'received', CRASH_WAIT_BOUND_MS),
+					).toBeDefined();
 					// No execution can be inserted while this lock is held; reads go on.
 					const release = await windowDb.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
+					emu.control.releaseHeld();
 					const staticData = () =>
 						windowDb.query(
 							`SELECT "staticData"::text FROM workflow_entity WHERE id = '${workflowId}'`,
 						);
-					const deadline = Date.now() + 30_000;
+					const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
 					while (!staticData().includes(lead) && Date.now() < deadline) await sleep(50);
 					const cursorSaved = staticData().includes(lead);
 					const executionsBefore = windowDb.query(
@@ -538,10 +546,12 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 
 					const restartedAgain = Date.now();
 					await n8n.boot();
-					expect(await waitForPoll(emu, restartedAgain, 'answered', 300_000)).toBeDefined();
+					expect(
+						await waitForPoll(emu, restartedAgain, 'answered', CRASH_WAIT_BOUND_MS),
+					).toBeDefined();
 					await sleep(2000);
 					await n8n.logIn();
-					const executions = await settled(n8n, workflowId, 60_000);
+					const executions = await settled(n8n, workflowId, CRASH_WAIT_BOUND_MS);
 					const delivered = deliveries(executions);
 					report(record, 'queue mode, main killed between cursor save and execution insert', {
 						lead,
@@ -609,14 +619,9 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 								ms: HELD_POLL_MS,
 								times: 1,
 							});
-						// Held: the answer waits long enough for the lock below to be in place before n8n has the leads.
+						// Held: the answer waits until the lock below is in place, so n8n has the leads only then.
 						if (aim === 'held')
-							emu.control.injectFault({
-								endpoint: 'formBuilderInquiries',
-								kind: 'latency',
-								ms: 3000,
-								times: 1,
-							});
+							emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'held' });
 						// A boot cut short by the kill is expected; one that fails on its own fails the cycle.
 						const { boot, failFast } = bootInBackground(n8n, cycle);
 						const poll = await failFast(
@@ -624,11 +629,13 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 								emu,
 								spawnedAt,
 								aim === 'poll' || aim === 'held' ? 'received' : 'answered',
-								300_000,
+								CRASH_WAIT_BOUND_MS,
 							),
 						);
 						if (poll === undefined)
-							throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
+							throw new Error(
+								`cycle ${cycle}: n8n did not poll within ${CRASH_WAIT_BOUND_MS / 60_000} minutes of its start`,
+							);
 
 						let release: (() => Promise<void>) | undefined;
 						if (aim === 'poll') await sleep(random.between(0, 1000));
@@ -636,13 +643,23 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 						if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
 						// Idle: the execution has ended (it lasts WAIT_SECONDS) and the next poll has not begun.
 						const idleFor = WAIT_SECONDS * 1000 + random.between(500, 2500);
-						if (aim === 'idle' && !(await waitForIdle(emu, spawnedAt, idleFor, 120_000)))
+						if (
+							aim === 'idle' &&
+							!(await waitForIdle(emu, spawnedAt, idleFor, CRASH_WAIT_BOUND_MS))
+						)
 							throw new Error(`cycle ${cycle}: n8n was never idle`);
 						if (aim === 'held') {
 							release = await db.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
+							emu.control.releaseHeld();
 							held = {
 								leads: cycleLeads,
-								...(await observeHeldCommit(db, database, workflowId, cycleLeads, 30_000)),
+								...(await observeHeldCommit(
+									db,
+									database,
+									workflowId,
+									cycleLeads,
+									CRASH_WAIT_BOUND_MS,
+								)),
 							};
 						}
 						if (aim === 'rename') {
@@ -654,9 +671,11 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 							leadsAround.push(emu.control.addInquiry({ ...form })._id);
 							added.push(...leadsAround);
 							rename = { from: 'New Inquiry', to, leadsAround };
-							if ((await waitForPoll(emu, renamedAt, 'answered', 120_000)) === undefined)
+							if (
+								(await waitForPoll(emu, renamedAt, 'answered', CRASH_WAIT_BOUND_MS)) === undefined
+							)
 								throw new Error('n8n did not poll after the rename');
-							if (!(await waitForIdle(emu, renamedAt, idleFor, 120_000)))
+							if (!(await waitForIdle(emu, renamedAt, idleFor, CRASH_WAIT_BOUND_MS)))
 								throw new Error(`cycle ${cycle}: n8n was never idle after the rename`);
 						}
 						const landed =
@@ -772,7 +791,7 @@ async function publishSlowWorkflow(
 }
 
 async function settledWithSuccess(n8n: N8nInstance, workflowId: string): Promise<boolean> {
-	const deadline = Date.now() + 60_000;
+	const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
 	while (Date.now() < deadline) {
 		const executions = (await n8n.executions(workflowId)) as StoredExecution[];
 		if (executions.some((e) => e.status === 'success')) return true;
@@ -797,7 +816,7 @@ async function retryCrashed(
 			id?: string | number;
 		};
 		const retryId = String(retry.id ?? '');
-		const deadline = Date.now() + 60_000;
+		const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
 		let status = 'unknown';
 		while (Date.now() < deadline) {
 			const found = ((await n8n.executions(workflowId)) as StoredExecution[]).find(

@@ -480,6 +480,20 @@ describe('App Builder API emulator', () => {
 			expect((await inquiries()).status).toBe(200);
 		});
 
+		it('holds an answer until released, then answers as usual', async () => {
+			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'held' });
+			let answered = false;
+			const answer = inquiries().then((result) => {
+				answered = true;
+				return result;
+			});
+			while (emu().control.requests().length === 0) await sleep(10);
+			await sleep(200);
+			expect(answered).toBe(false);
+			emu().control.releaseHeld();
+			expect((await answer).status).toBe(200);
+		});
+
 		it('adds latency', async () => {
 			emu().control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'latency', ms: 200 });
 			const started = Date.now();

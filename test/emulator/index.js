@@ -134,6 +134,9 @@ async function handleRequest(store, kind, req, res) {
 				case 'latency':
 					await delay(fault.ms ?? 1000);
 					break;
+				case 'held':
+					await store.holdAnswer();
+					break;
 				case 'hang':
 					return;
 				case 'reset':
