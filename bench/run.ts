@@ -134,44 +134,61 @@ async function main(): Promise<void> {
  * keeps in one of its runs.
  */
 async function measureInN8n(emulator: EmulatorProcess, stateBytes: number) {
-	const inFirst = await measureCyclesInN8n(emulator, stateBytes);
+	if (SMOKE) return await smokeInOneN8n(emulator, stateBytes);
+	const first = await N8nForBench.start(emulator.webUrl, {}, { logMajorGcs: true });
+	let inFirst: Awaited<ReturnType<typeof measureCyclesIn>>;
+	try {
+		inFirst = await measureCyclesIn(emulator, first, stateBytes);
+	} finally {
+		await first.stop();
+	}
 	sectionDone("Add User, poll cycles and n8n's own floor in n8n");
 	// The peer's largest runs can leave n8n out of memory or still saving: the slow link gets an n8n of its own.
-	// The smoke run measures triggers per main in that n8n too; the full run gives it a fresh one, whose memory it reports.
-	const bench = await N8nForBench.start(emulator.webUrl, SMOKE ? SCALE_N8N_ENV : {});
+	const bench = await N8nForBench.start(emulator.webUrl);
 	let slowLink: SlowLinkRow[];
 	try {
 		slowLink = await measureSlowLink(emulator, bench, SETTINGS.slowLink);
 		sectionDone('over a slow link');
-		if (SMOKE)
-			return {
-				...inFirst,
-				slowLink,
-				scale: await measureTriggersPerMain(emulator, SETTINGS.scale, bench),
-			};
 	} finally {
 		await bench.stop();
 	}
+	// Triggers per main in a fresh n8n, whose memory it reports.
 	const scale = await measureTriggersPerMain(emulator, SETTINGS.scale);
 	sectionDone('triggers per main');
 	return { ...inFirst, slowLink, scale };
 }
 
-/** Add User, then the poll cycles against the peer with n8n's own floor alongside, in one n8n that logs its major collections. */
-async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number) {
-	const bench = await N8nForBench.start(emulator.webUrl, {}, { logMajorGcs: true });
+/**
+ * The smoke run's n8n sections, all in one n8n (its poll metrics on, its
+ * major collections logged): the same paths as the full run's, for one
+ * build and one start of n8n instead of two.
+ */
+async function smokeInOneN8n(emulator: EmulatorProcess, stateBytes: number) {
+	const bench = await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV, { logMajorGcs: true });
+	sectionDone('n8n built, installed and started');
 	try {
-		const addUser = await measureAddUser(emulator, bench, SETTINGS.addUser);
-		const { cycles, floor } = await measureCyclesWithFloor(
-			emulator,
-			bench,
-			stateBytes,
-			SETTINGS.cycles,
-		);
-		return { addUser, cycles, floor };
+		const inFirst = await measureCyclesIn(emulator, bench, stateBytes);
+		sectionDone("Add User, poll cycles and n8n's own floor in n8n");
+		const slowLink = await measureSlowLink(emulator, bench, SETTINGS.slowLink);
+		sectionDone('over a slow link');
+		const scale = await measureTriggersPerMain(emulator, SETTINGS.scale, bench);
+		sectionDone('triggers per main');
+		return { ...inFirst, slowLink, scale };
 	} finally {
 		await bench.stop();
 	}
+}
+
+/** Add User, then the poll cycles against the peer with n8n's own floor alongside, in an n8n that logs its major collections. */
+async function measureCyclesIn(emulator: EmulatorProcess, bench: N8nForBench, stateBytes: number) {
+	const addUser = await measureAddUser(emulator, bench, SETTINGS.addUser);
+	const { cycles, floor } = await measureCyclesWithFloor(
+		emulator,
+		bench,
+		stateBytes,
+		SETTINGS.cycles,
+	);
+	return { addUser, cycles, floor };
 }
 
 /** The sections `only` names, measured as the full run measures them and put into the report the last full run wrote. */
