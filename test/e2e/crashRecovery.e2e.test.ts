@@ -69,6 +69,11 @@ const FAST_STALL = {
 	QUEUE_WORKER_STALLED_INTERVAL: '5000',
 };
 
+/** How a kill within 50 ms of the poll's answer is told: n8n saving the position and storing the execution. */
+const HANDOFF_WINDOW = '(cursor save / execution insert)';
+/** How many more kills the durable run aims at the hand-over when none of its planned ones landed there. */
+const HANDOFF_AIMS_MORE = 4;
+
 /**
  * Where a kill is aimed:
  * - poll: the emulator holds the trigger's request; the kill lands while n8n waits for the answer;
@@ -129,7 +134,7 @@ function landingOf(emu: Emulator, since: number): string {
 	if (last === undefined) return 'start-up, before the first poll';
 	if (last.finishedAt === undefined) return 'during the poll (answer not sent)';
 	const after = Date.now() - last.finishedAt;
-	if (after <= 50) return `${after} ms after the poll's answer (cursor save / execution insert)`;
+	if (after <= 50) return `${after} ms after the poll's answer ${HANDOFF_WINDOW}`;
 	if (after <= WAIT_SECONDS * 1000)
 		return `${after} ms after the poll's answer (execution running)`;
 	return `${after} ms after the poll's answer (idle)`;
@@ -607,7 +612,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 					expect(committedPosition(db, workflowId)).toContain(added[0]);
 					await killHard(n8n.process!);
 
-					for (const [cycle, aim] of durablePlan(random, DURABLE_KILLS).entries()) {
+					const killCycle = async (cycle: number, aim: DurableAim): Promise<void> => {
 						const spawnedAt = Date.now();
 						const before = added.length;
 						addLeads(emu, added, random.between(aim === 'poll' || aim === 'idle' ? 0 : 1, 3));
@@ -690,7 +695,19 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 						progress(`durable kill ${cycle + 1}/${DURABLE_KILLS} (${aim}): ${landed}`);
 						await boot.done;
 						emu.control.clearFaults();
-					}
+					};
+					const plan = durablePlan(random, DURABLE_KILLS);
+					for (const [cycle, aim] of plan.entries()) await killCycle(cycle, aim);
+					// A kill aimed at the hand-over lands within 50 ms of the answer only if this process wakes in
+					// time: on a busy machine both such kills of a run landed later (55 and 77 ms were seen), and
+					// the window went untried. It is aimed at again, up to HANDOFF_AIMS_MORE times, until a kill lands in it.
+					for (
+						let again = 0;
+						again < HANDOFF_AIMS_MORE &&
+						!kills.some((kill) => kill.landed.includes(HANDOFF_WINDOW));
+						again++
+					)
+						await killCycle(plan.length + again, 'handoff');
 
 					const executions = await lastStartSettled(n8n, emu, workflowId);
 					logs.push(n8n.logs());
@@ -733,7 +750,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 						seconds: Math.round((Date.now() - started) / 1000),
 					});
 
-					expect(kills.length).toBe(DURABLE_KILLS);
+					expect(kills.length).toBeGreaterThanOrEqual(DURABLE_KILLS);
 					expect(missing).toEqual([]);
 					expect(duplicates).toEqual([]);
 					// Where the kills landed, as the emulator saw it.
