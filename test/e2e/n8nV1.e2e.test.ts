@@ -12,5 +12,5 @@ describe(`the package in n8n ${N8N_VERSIONS.oldest}`, () => {
 	it("A: adds, updates and reads through n8n 1.x; a duplicate email ends in the node's clear error", async () => {
 		const { emu, n8n, credential } = real();
 		await checkUserLifecycle(n8n, emu, credential);
-	}, 180_000);
+	});
 });

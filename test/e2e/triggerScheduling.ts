@@ -69,7 +69,7 @@ async function waitForAnswers(
 	await sleep(3000);
 }
 
-/** Waits until the executions hold every one of `ids`, then returns them. */
+/** Waits until the executions hold every one of `ids`, then returns them; fails naming the leads missing past `timeoutMs`. */
 async function waitForLeads(
 	n8n: N8nInstance,
 	workflowId: string,
@@ -80,10 +80,16 @@ async function waitForLeads(
 	for (;;) {
 		const executions = (await n8n.executions(workflowId)) as Execution[];
 		const emitted = new Set(triggeredIds(executions));
-		if (ids.every((id) => emitted.has(id)) || Date.now() > deadline) {
+		const missing = ids.filter((id) => !emitted.has(id));
+		if (missing.length === 0) {
+			// A grace for a lead emitted twice to be stored too.
 			await sleep(3000);
 			return (await n8n.executions(workflowId)) as Execution[];
 		}
+		if (Date.now() > deadline)
+			throw new Error(
+				`leads ${missing.join(', ')} were in no execution ${timeoutMs / 1000} s after the wait began`,
+			);
 		await sleep(1000);
 	}
 }

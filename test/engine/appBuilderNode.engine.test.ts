@@ -297,7 +297,7 @@ describe('App Builder node in the n8n engine', () => {
 				simplify: true,
 			});
 			expect(result.error?.message).toMatch(/not JSON/);
-		}, 30_000);
+		});
 	});
 
 	describe('many items', () => {
@@ -422,7 +422,7 @@ describe('App Builder node in the n8n engine', () => {
 					.control.requests()
 					.some((r) => r.status === 429),
 			).toBe(true);
-		}, 30_000);
+		});
 	});
 
 	describe('parameter values from expressions', () => {

@@ -138,7 +138,7 @@ describe('Get Many over all forms of the app, in the n8n engine', () => {
 		expect(Object.fromEntries(perPage)).toEqual(
 			Object.fromEntries(forms.map((form) => [form.pageId, 7_500])),
 		);
-	}, 60_000);
+	});
 
 	it("takes the credential's secrets out of every inquiry it returns, a broken one's text too", async () => {
 		seed(1);
@@ -217,7 +217,7 @@ describe('Get Many over all forms of the app, in the n8n engine', () => {
 			expect(run.items.filter((item) => item.json.error !== undefined)).toHaveLength(1);
 			// Its inquiries had pushed theirs out of the Limit: those are gone, so they are read again.
 			expect([FORMS[1], FORMS[2]].map((form) => times(form.pageId))).toEqual([2, 2]);
-		}, 30_000);
+		});
 	});
 
 	it('names a failing form and a garbled one; with Continue On Fail the others still come out', async () => {

@@ -9,6 +9,7 @@ import {
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { StreamReading } from '../../../../nodes/shared/http/streamReading';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+import { caseCount } from '../../../support/testSize';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
@@ -128,7 +129,7 @@ describe('readInquiryStream', () => {
 						expect(list.recordOf(key)).toEqual(whole.recordOf(key));
 				},
 			),
-			{ numRuns: 400 },
+			{ numRuns: caseCount('READ_INQUIRY_STREAM', 400, 4000) },
 		);
 	});
 
@@ -152,7 +153,7 @@ describe('readInquiryStream', () => {
 					}
 				},
 			),
-			{ numRuns: 300 },
+			{ numRuns: caseCount('READ_INQUIRY_STREAM', 300, 3000) },
 		);
 	});
 
@@ -180,7 +181,7 @@ describe('readInquiryStream', () => {
 					expect(['whole', 'cut-short']).toContain(keepingNone.kind);
 				},
 			),
-			{ numRuns: 400 },
+			{ numRuns: caseCount('READ_INQUIRY_STREAM', 400, 4000) },
 		);
 	});
 

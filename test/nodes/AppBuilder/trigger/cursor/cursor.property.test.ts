@@ -19,6 +19,7 @@ import type { RecordsToKeep } from '../../../../../nodes/AppBuilder/trigger/even
 import { deepFreeze } from '../../../../support/deepFreeze';
 import { storedCursor } from '../../../../support/storedCursor';
 import { MINUTE, HOUR } from '../../../../support/durations';
+import { caseCount } from '../../../../support/testSize';
 
 /**
  * A model of a form and a trigger: random interleavings of submissions (in
@@ -579,16 +580,24 @@ const scenario = (settings: fc.Arbitrary<Settings>) =>
 	);
 
 describe('inquiry cursor, property-based', () => {
-	it('mode new: every inquiry that arrives after the first poll is emitted exactly once (2,000 runs)', () => {
-		fc.assert(scenario(settingsArb('new', 'contract')), { numRuns: 2000 });
+	it('mode new: every inquiry that arrives after the first poll is emitted exactly once', () => {
+		fc.assert(scenario(settingsArb('new', 'contract')), {
+			numRuns: caseCount('CURSOR_PROPERTY', 400, 20_000),
+		});
 	});
 
-	it('mode newOrUpdated: every new or changed version is emitted exactly once (2,000 runs)', () => {
-		fc.assert(scenario(settingsArb('newOrUpdated', 'contract')), { numRuns: 2000 });
+	it('mode newOrUpdated: every new or changed version is emitted exactly once', () => {
+		fc.assert(scenario(settingsArb('newOrUpdated', 'contract')), {
+			numRuns: caseCount('CURSOR_PROPERTY', 400, 20_000),
+		});
 	});
 
-	it('late arrivals outside the contract are the only ones missed, and nothing is emitted twice (1,000 runs per mode)', () => {
-		fc.assert(scenario(settingsArb('new', 'any')), { numRuns: 1000 });
-		fc.assert(scenario(settingsArb('newOrUpdated', 'any')), { numRuns: 1000 });
+	it('late arrivals outside the contract are the only ones missed, and nothing is emitted twice', () => {
+		fc.assert(scenario(settingsArb('new', 'any')), {
+			numRuns: caseCount('CURSOR_PROPERTY', 200, 10_000),
+		});
+		fc.assert(scenario(settingsArb('newOrUpdated', 'any')), {
+			numRuns: caseCount('CURSOR_PROPERTY', 200, 10_000),
+		});
 	});
 });

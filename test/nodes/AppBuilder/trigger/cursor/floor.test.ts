@@ -7,6 +7,7 @@ import {
 	raiseFloor,
 	type OrderPoint,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/floor';
+import { caseCount } from '../../../../support/testSize';
 
 const byTimeThenKey = (a: OrderPoint, b: OrderPoint) =>
 	a.time - b.time || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -78,7 +79,7 @@ describe('the floor', () => {
 					expect(byTimeThenKey(raised, current)).toBeGreaterThanOrEqual(0);
 				},
 			),
-			{ numRuns: 2_000 },
+			{ numRuns: caseCount('FLOOR', 2000, 20_000) },
 		);
 	});
 });
