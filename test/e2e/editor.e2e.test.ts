@@ -139,6 +139,22 @@ describe('the n8n editor with the package installed', () => {
 		expect(packageErrors).toEqual([]);
 	});
 
+	/** Opens the trigger of the workflow that watches every form, saved with its options set. */
+	async function openAllFormsTrigger(): Promise<Locator> {
+		const { n8n } = real();
+		await page.goto(`${n8n.url}/workflow/${allFormsWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
+		return page.locator('[data-test-id="ndv"]');
+	}
+
+	/** The values the open node's fields show (a select shows its choice's name). */
+	async function shownValues(ndv: Locator): Promise<string[]> {
+		return await ndv
+			.locator('input')
+			.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+	}
+
 	it('shows the trigger workflow and fetches a flattened test event', async () => {
 		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${triggerWorkflowId}`);
@@ -211,12 +227,8 @@ describe('the n8n editor with the package installed', () => {
 	});
 
 	it('shows the options a workflow saved before their renaming under their new labels, with their saved values, and still fetches its test event', async () => {
-		const { n8n } = real();
 		// Saved with firstPoll, maxItemsPerPoll and errorAfterPolls set: their names stay, only the labels change.
-		await page.goto(`${n8n.url}/workflow/${allFormsWorkflowId}`);
-		await page.waitForSelector('[data-test-id="canvas-node"]');
-		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
-		const ndv = page.locator('[data-test-id="ndv"]');
+		const ndv = await openAllFormsTrigger();
 		const renamed = {
 			'On First Check': 'On First Poll',
 			'Max Leads per Check': 'Max Leads per Poll',
@@ -228,10 +240,9 @@ describe('the n8n editor with the package installed', () => {
 		for (const old of Object.values(renamed)) {
 			expect(await ndv.getByText(old, { exact: true }).count()).toBe(0);
 		}
-		const values = await ndv
-			.locator('input')
-			.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
-		expect(values).toEqual(expect.arrayContaining(['Send Leads Since a Date', '500', '3', '15']));
+		expect(await shownValues(ndv)).toEqual(
+			expect.arrayContaining(['Send Leads Since a Date', '500', '3', '15']),
+		);
 		await page.locator('[data-test-id="node-execute-button"]').first().click();
 		await page
 			.locator('[data-test-id="output-panel"]')
