@@ -149,6 +149,22 @@ describe('the n8n editor with the package installed', () => {
 		expect(packageErrors).toEqual([]);
 	});
 
+	/** Opens the trigger of the workflow that watches every form, saved with its options set. */
+	async function openAllFormsTrigger(): Promise<Locator> {
+		const { n8n } = real();
+		await page.goto(`${n8n.url}/workflow/${allFormsWorkflowId}`);
+		await page.waitForSelector('[data-test-id="canvas-node"]');
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
+		return page.locator('[data-test-id="ndv"]');
+	}
+
+	/** The values the open node's fields show (a select shows its choice's name). */
+	async function shownValues(ndv: Locator): Promise<string[]> {
+		return await ndv
+			.locator('input')
+			.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+	}
+
 	it('shows the trigger workflow and fetches a flattened test event', async () => {
 		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${triggerWorkflowId}`);
@@ -174,7 +190,13 @@ describe('the n8n editor with the package installed', () => {
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'New Lead' }).first().dblclick();
 		const ndv = page.locator('[data-test-id="ndv"]');
-		for (const field of ['Watch', 'Event', 'On First Poll', 'Since', 'Error After Failed Polls']) {
+		for (const field of [
+			'Watch',
+			'Event',
+			'On First Check',
+			'Since',
+			'Error After Failed Checks',
+		]) {
 			await ndv.getByText(field, { exact: true }).first().waitFor();
 		}
 		// The notice that outages and quiet forms reach the user only through an Error Workflow.
@@ -192,13 +214,13 @@ describe('the n8n editor with the package installed', () => {
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 	});
 
-	it('shows Since only when On First Poll is Send Leads Since a Date; a trigger saved with Since set still loads and fetches its test event', async () => {
+	it('shows Since only when On First Check is Send Leads Since a Date; a trigger saved with Since set still loads and fetches its test event', async () => {
 		const { n8n } = real();
 		await page.goto(`${n8n.url}/workflow/${sinceHiddenWorkflowId}`);
 		await page.waitForSelector('[data-test-id="canvas-node"]');
 		await page.locator('[data-test-id="canvas-node"]').first().dblclick();
 		const ndv = page.locator('[data-test-id="ndv"]');
-		await ndv.getByText('On First Poll', { exact: true }).first().waitFor();
+		await ndv.getByText('On First Check', { exact: true }).first().waitFor();
 		expect(await ndv.getByText('Since', { exact: true }).count()).toBe(0);
 		await page.locator('[data-test-id="node-execute-button"]').first().click();
 		const output = page.locator('[data-test-id="output-panel"]');
@@ -211,6 +233,32 @@ describe('the n8n editor with the package installed', () => {
 		await ndv.getByText('Since', { exact: true }).first().waitFor();
 		await page.locator('[data-test-id="node-execute-button"]').first().click();
 		await output.getByText('inquiryId').first().waitFor();
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+	});
+
+	it('shows the options a workflow saved before their renaming under their new labels, with their saved values, and still fetches its test event', async () => {
+		// Saved with firstPoll, maxItemsPerPoll and errorAfterPolls set: their names stay, only the labels change.
+		const ndv = await openAllFormsTrigger();
+		const renamed = {
+			'On First Check': 'On First Poll',
+			'Max Leads per Check': 'Max Leads per Poll',
+			'Error After Failed Checks': 'Error After Failed Polls',
+		};
+		for (const label of Object.keys(renamed)) {
+			await ndv.getByText(label, { exact: true }).first().waitFor();
+		}
+		for (const old of Object.values(renamed)) {
+			expect(await ndv.getByText(old, { exact: true }).count()).toBe(0);
+		}
+		expect(await shownValues(ndv)).toEqual(
+			expect.arrayContaining(['Send Leads Since a Date', '500', '3', '15']),
+		);
+		await page.locator('[data-test-id="node-execute-button"]').first().click();
+		await page
+			.locator('[data-test-id="output-panel"]')
+			.getByText('inquiryId')
+			.first()
+			.waitFor({ timeout: 30_000 });
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 	});
 
@@ -229,7 +277,7 @@ describe('the n8n editor with the package installed', () => {
 		for (const text of [
 			'Add an app user',
 			'Update an app user',
-			'Get many inquiries of one form or every form',
+			'Get many leads of one form or every form',
 			'Actions (3)',
 			'Triggers (2)',
 		]) {

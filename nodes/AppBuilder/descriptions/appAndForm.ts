@@ -16,9 +16,8 @@ export const appIdField: INodeProperties = {
 	type: 'string',
 	default: '',
 	required: true,
-	placeholder: 'e.g. 6543210',
 	description:
-		'The ID of your app (also called appID or BID), shown in the App Builder back-end, e.g. 6543210',
+		"Your app's ID (appID or BID). Appy Pie's docs say only that it comes from Appy Pie's backend; when it is right, the Form list shows your forms.",
 };
 
 export const formPageField: INodeProperties = {
@@ -28,7 +27,7 @@ export const formPageField: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description:
-		"The form whose inquiries to read. By ID it is the form's page ID, formbuilder_&lt;digits&gt;_&lt;digits&gt; such as formbuilder_1234_5678.",
+		"The form whose leads to read: pick it from the list of the app's forms, which needs App ID first",
 	modes: [
 		{
 			displayName: 'From List',
@@ -70,7 +69,7 @@ export function readAppId<C extends ParameterContext>(context: C, ...item: ItemO
 		throw new NodeOperationError(context.getNode(), 'App ID is empty', {
 			itemIndex: item[0],
 			description:
-				"Set App ID to your app's ID from the App Builder back-end (also called appID or BID).",
+				"Set App ID to your app's ID, which App Builder also calls appID or BID. If you do not know it, ask App Builder's support where your app's App ID is shown.",
 		});
 	}
 	return app;

@@ -10,5 +10,5 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		"Whether to return each lead as simple fields (name, email, ...) rather than App Builder's raw record",
+		'Whether to return each lead as simple fields (name, email, ...) rather than the record as App Builder sends it',
 };

@@ -38,8 +38,7 @@ const EVENT = {
 		{
 			name: 'New or Updated Lead',
 			value: 'newOrUpdated',
-			description:
-				'Also starts the workflow again when the lead is changed in App Builder (its updatedon time changes)',
+			description: 'Also starts the workflow again each time the lead is changed in App Builder',
 		},
 	]),
 } satisfies INodeProperties;
@@ -55,13 +54,13 @@ const WATCH = {
 			name: 'All Forms of the App',
 			value: 'allForms',
 			description:
-				'Every form of the app, forms added later included; each lead says which form it came from (pageId, formName)',
+				'Every form of the app, forms added later included; each lead names the form it came from',
 		},
 	]),
 } satisfies INodeProperties;
 
 const FIRST_POLL = {
-	displayName: 'On First Poll',
+	displayName: 'On First Check',
 	name: 'firstPoll',
 	type: 'options',
 	default: 'none',
@@ -93,7 +92,7 @@ const FIRST_POLL_SINCE = {
 	default: '',
 	displayOptions: { show: { firstPoll: ['since'] } },
 	description:
-		'Send every lead from this moment on, such as 2026-01-31T09:00:00 or {{ $now.minus({ days: 7 }) }}',
+		"Send every lead submitted from this date and time on, read in the workflow's time zone (Workflow Settings > Timezone)",
 } satisfies INodeProperties;
 
 const FIRST_POLL_COUNT = {
@@ -107,7 +106,7 @@ const FIRST_POLL_COUNT = {
 } satisfies INodeProperties;
 
 const MAX_ITEMS_PER_POLL = {
-	displayName: 'Max Leads per Poll',
+	displayName: 'Max Leads per Check',
 	name: 'maxItemsPerPoll',
 	type: 'number',
 	typeOptions: { minValue: 1 },
@@ -116,7 +115,7 @@ const MAX_ITEMS_PER_POLL = {
 } satisfies INodeProperties;
 
 const ERROR_AFTER_POLLS = {
-	displayName: 'Error After Failed Polls',
+	displayName: 'Error After Failed Checks',
 	name: 'errorAfterPolls',
 	type: 'number',
 	typeOptions: { minValue: 1 },
@@ -131,8 +130,7 @@ const ERROR_AFTER_MINUTES = {
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 15,
-	description:
-		'Report an error only once checks have been failing for this long, and at least Error After Failed Polls times (both must be reached)',
+	description: `Report an error only once checks have been failing for this long, and at least ${ERROR_AFTER_POLLS.displayName} times (both must be reached)`,
 } satisfies INodeProperties;
 
 const QUIET_ALERT = {
@@ -286,7 +284,7 @@ function sinceOf(context: IPollFunctions, sinceMs: number | undefined): number {
 	if (sinceMs === undefined) {
 		throw new NodeOperationError(
 			node,
-			'On First Poll is "Send Leads Since a Date", but Since is empty',
+			`${FIRST_POLL.displayName} is "Send Leads Since a Date", but Since is empty`,
 			{
 				description:
 					'Set Options > Since to the date and time from which inquiries are emitted on the first poll, such as 2026-01-31T09:00:00Z.',
@@ -296,7 +294,7 @@ function sinceOf(context: IPollFunctions, sinceMs: number | undefined): number {
 	// A first poll would emit nothing until then, and forms read later would not wait for it.
 	if (sinceMs > Date.now()) {
 		throw new NodeOperationError(node, 'Since is in the future', {
-			description: `On First Poll is "Send Leads Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set On First Poll to Only New Leads to start with the inquiries that arrive from now on.`,
+			description: `${FIRST_POLL.displayName} is "Send Leads Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set ${FIRST_POLL.displayName} to Only New Leads to start with the inquiries that arrive from now on.`,
 		});
 	}
 	return sinceMs;

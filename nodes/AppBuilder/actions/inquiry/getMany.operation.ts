@@ -42,12 +42,12 @@ const readFromField = {
 	type: 'options',
 	default: 'form',
 	options: choices([
-		{ name: 'One Form', value: 'form', description: 'The inquiries of the form picked below' },
+		{ name: 'One Form', value: 'form', description: 'The leads of the form picked below' },
 		{
 			name: 'All Forms of the App',
 			value: 'allForms',
 			description:
-				'Every form the app lists; Sort and Limit apply across forms, and each item says its form (pageId, formName)',
+				'Every form the app lists; Sort and Limit apply across forms, and each lead names its form',
 		},
 	]),
 } satisfies INodeProperties;

@@ -18,6 +18,8 @@ const readStatusFilter = {
 	name: 'readStatus',
 	type: 'options',
 	default: 'any',
+	description:
+		"Leads by App Builder's own read mark. App Builder's documentation does not say what marks a lead read: ask App Builder's support.",
 	options: choices([
 		{ name: 'Any', value: 'any' },
 		{ name: 'Read', value: 'read' },
@@ -42,7 +44,7 @@ const submittedAfterFilter: INodeProperties = {
 	type: 'dateTime',
 	default: '',
 	description:
-		"Only inquiries submitted after this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $now.minus({ days: 1 }) }}",
+		"Only leads submitted after this date and time, read in the workflow's time zone (Workflow Settings > Timezone)",
 };
 
 const submittedBeforeFilter: INodeProperties = {
@@ -51,7 +53,7 @@ const submittedBeforeFilter: INodeProperties = {
 	type: 'dateTime',
 	default: '',
 	description:
-		"Only inquiries submitted before this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $today }}",
+		"Only leads submitted before this date and time, read in the workflow's time zone (Workflow Settings > Timezone)",
 };
 
 export type ReadStatus = ChoiceOf<typeof readStatusFilter>;

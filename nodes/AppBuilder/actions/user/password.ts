@@ -16,7 +16,7 @@ export const passwordFormatField = {
 			name: 'Already MD5-Hashed',
 			value: 'md5',
 			description:
-				'The password field holds an MD5 hash (32 hex characters); the API stores it as is',
+				'The Password field already holds an MD5 hash of the password (32 digits and letters a to f); App Builder stores it as is',
 		},
 		{
 			name: 'Hash With MD5 Before Sending',

@@ -30,7 +30,8 @@ const properties: INodeProperties[] = [
 	user.additionalFields([
 		{
 			...user.statusField,
-			description: 'Left out of the request when Not Set, so the status stays as it is',
+			description:
+				"Active or Inactive; App Builder's documentation does not say what Inactive changes for the user. Not Set leaves it as it is.",
 		},
 	]),
 ];

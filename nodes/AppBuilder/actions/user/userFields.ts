@@ -60,7 +60,8 @@ export const groupField: INodeProperties = {
 	name: 'group',
 	type: 'string',
 	default: '',
-	description: 'The user group to put the user in. Leave empty for none.',
+	description:
+		"The user group's name, or empty for none. App Builder's documentation does not say whether the group must already exist in the app.",
 };
 
 /** Status values as the API takes them: "1" active, "0" inactive, "" not set. */
@@ -69,6 +70,8 @@ export const statusField = {
 	name: 'status',
 	type: 'options',
 	default: '',
+	description:
+		"Active or Inactive; App Builder's documentation does not say what Inactive changes for the user. Not Set sends it empty.",
 	options: choices([
 		{ name: 'Active', value: '1' },
 		{ name: 'Inactive', value: '0' },
