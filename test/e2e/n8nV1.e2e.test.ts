@@ -81,8 +81,13 @@ describe(`the package in n8n ${N8N_VERSIONS.oldest}`, () => {
 		for (const phone of [person.phone, '4155550198']) {
 			expect((await callWebhook(n8n, 'error-output', { ...person, phone })).status).toBe(200);
 		}
-		const executions = await executionsOnce(n8n, workflowId, 'both sign-ups ended', (all) =>
-			all.length === 2 && all.every((execution) => execution.finished || execution.status !== 'running'),
+		const executions = await executionsOnce(
+			n8n,
+			workflowId,
+			'both sign-ups ended',
+			(all) =>
+				all.length === 2 &&
+				all.every((execution) => execution.finished || execution.status !== 'running'),
 		);
 		expect(executions.map((execution) => execution.status)).toEqual(['success', 'success']);
 		const reached = executions.map((execution) =>

@@ -81,6 +81,13 @@ const probes: Array<{ name: string; path: string; source: string; rule: string }
 		rule: 'no-restricted-imports',
 	},
 	{
+		name: 'the plan importing the poll atop trigger/',
+		path: 'nodes/AppBuilder/trigger/plan/probe.ts',
+		source:
+			"import { FETCH_ATTEMPTS } from '../pollWatchedForms';\n\nexport const probe = FETCH_ATTEMPTS;\n",
+		rule: 'no-restricted-imports',
+	},
+	{
 		name: 'the actions importing the trigger',
 		path: 'nodes/AppBuilder/actions/probe.ts',
 		source:

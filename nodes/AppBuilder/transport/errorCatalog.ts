@@ -38,7 +38,7 @@ export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	},
 	401: {
 		message: 'The App Builder API did not accept the access token',
-		fix: `Copy the access token again from the Authentication section of your App Builder developer account into the Access Token field of ${CREDENTIAL}.`,
+		fix: `Copy the access token again from the API section of the Authentication page of the Appy Pie Developer account the app was built under into the Access Token field of ${CREDENTIAL}.`,
 		about: 'credential',
 	},
 	403: {
@@ -93,7 +93,7 @@ export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	},
 	2032: {
 		message: "The App Builder API needs the account's API key",
-		fix: `Fill in the API Key field of ${CREDENTIAL}. It is generated in your app's back-end, in the user registration API section.`,
+		fix: `Fill in the API Key field of ${CREDENTIAL}. It is generated in your app under My Apps Backend > Users > User Registration API > Generate Key.`,
 		about: 'credential',
 	},
 	2034: {
@@ -103,7 +103,7 @@ export const API_ERROR_CATALOG: Record<number, ApiErrorMeaning> = {
 	},
 	2036: {
 		message: 'The App Builder API key is not valid for this account',
-		fix: `Copy the API key again from your app's back-end (user registration API section) into the API Key field of ${CREDENTIAL}.`,
+		fix: `Copy the API key again from your app (My Apps Backend > Users > User Registration API) into the API Key field of ${CREDENTIAL}.`,
 		about: 'credential',
 	},
 	2038: {
