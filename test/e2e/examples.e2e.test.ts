@@ -555,14 +555,16 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 		const stored = await n8n.api('GET', `/workflows/${workflow.id}`);
 		const edited = stored.nodes.map((node: INode) => {
 			if (node.name === sheetNode) {
-				const columns = node.parameters.columns as { value: Record<string, string> };
-				return {
-					...node,
-					parameters: {
-						...node.parameters,
-						columns: { ...columns, value: { ...columns.value, Name: `=${eitherName}` } },
-					},
+				// The stand-in's assignment of the Name column, as the note has the sheet's edited.
+				const set = node.parameters.assignments as {
+					assignments: Array<{ name: string; value: string }>;
 				};
+				const assignments = set.assignments.map((assignment) =>
+					assignment.name === 'sent.row.Name'
+						? { ...assignment, value: `=${eitherName}` }
+						: assignment,
+				);
+				return { ...node, parameters: { ...node.parameters, assignments: { assignments } } };
 			}
 			if (node.name === 'Get Leads of the Period') {
 				const filters = node.parameters.filters as Record<string, unknown>;
