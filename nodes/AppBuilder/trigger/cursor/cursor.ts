@@ -15,8 +15,6 @@ import {
 	tableOf,
 } from './keySetTable';
 
-export type { OrderPoint } from './floor';
-
 // What is new since one form's last read (ARCHITECTURE.md, "The cursor"); pure, inputs never changed.
 
 /** A form's cursor, saved in its record (forms/formRecord.ts). */
