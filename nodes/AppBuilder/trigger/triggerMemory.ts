@@ -89,22 +89,7 @@ export function awaitsHandOff(triggerKey: string, given: string, nowMs: number):
 	return false;
 }
 
-/** The streak after one more failed poll, and whether this poll reports it: once, when both bounds are reached. */
-export function afterFailedPoll(
-	previous: FailureStreak | undefined,
-	nowMs: number,
-	reporting: FailureReporting,
-): { streak: FailureStreak; report: boolean } {
-	const setBack = Math.max(0, (previous?.lastAt ?? nowMs) - nowMs);
-	const since = (previous?.since ?? nowMs) - setBack;
-	const polls = (previous?.polls ?? 0) + 1;
-	const due = polls >= reporting.afterPolls && nowMs - since >= reporting.afterMs;
-	const report = due && previous?.reported !== true;
-	const reported = report || previous?.reported === true;
-	return { streak: { since, polls, reported, lastAt: nowMs }, report };
-}
-
-/** Counts a failed poll of the trigger; `report` is true for the one poll that reports the streak. */
+/** Counts a failed poll of the trigger; `report` is true for the one poll that reports it, once both bounds are reached. */
 export function recordFailedPoll(
 	triggerKey: string,
 	kind: string,
@@ -112,7 +97,13 @@ export function recordFailedPoll(
 	reporting: FailureReporting,
 ): FailureStreak & { report: boolean } {
 	const entry = entryOf(triggerKey, nowMs);
-	const { streak, report } = afterFailedPoll(entry.streaks.get(kind), nowMs, reporting);
+	const previous = entry.streaks.get(kind);
+	const setBack = Math.max(0, (previous?.lastAt ?? nowMs) - nowMs);
+	const since = (previous?.since ?? nowMs) - setBack;
+	const polls = (previous?.polls ?? 0) + 1;
+	const due = polls >= reporting.afterPolls && nowMs - since >= reporting.afterMs;
+	const report = due && previous?.reported !== true;
+	const streak = { since, polls, reported: report || previous?.reported === true, lastAt: nowMs };
 	entry.streaks.set(kind, streak);
 	return { ...streak, report };
 }
