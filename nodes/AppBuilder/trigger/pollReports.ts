@@ -28,19 +28,11 @@ export interface Failure {
 const CREDENTIAL_CAUSE = 'credential';
 
 /** What every log line of the trigger carries, so an admin finds the workflow and node it speaks of. */
-export function logContext(context: IPollFunctions): {
-	workflowId: string | undefined;
-	node: string;
-} {
+export function logContext(context: IPollFunctions) {
 	return { workflowId: context.getWorkflow().id, node: context.getNode().name };
 }
 
-/**
- * Each cause of failure (the credential, the app's list, a form) is a streak
- * of its own, reported once per outage, so a form that fails for good hides
- * no later outage. Only a success ends a streak: what it names read again (a
- * form left out of the list or of the settings meanwhile keeps its streak).
- */
+/** Each cause of failure is a streak of its own, reported once (ARCHITECTURE.md, "Watching every form"). */
 export function reportFailures(
 	context: IPollFunctions,
 	triggerKey: string,
@@ -115,11 +107,7 @@ function lastingFailure(
 	return told;
 }
 
-/**
- * Undated inquiries a form's cursor cannot tell apart wait: logged on every
- * poll and, once it lasts as a failure would, thrown once by a poll with
- * nothing to emit, so nothing is lost by throwing.
- */
+/** Undated inquiries the cursor cannot tell apart wait: logged, and once it lasts thrown by a poll with nothing to emit. */
 export function reportUnresolvedUndated(
 	context: IPollFunctions,
 	triggerKey: string,
@@ -147,11 +135,8 @@ export function reportUnresolvedUndated(
 }
 
 /**
- * Forms quiet past Alert When Quiet, reported once per spell as a lasting
- * failure is (a failed execution, the error workflow), without failing the
- * poll: its leads are emitted and its position saved as usual. No failure
- * cause is set: none of n8n's fits a form that stopped sending, and one
- * would make n8n's scheduler back off the polls.
+ * Forms quiet past Alert When Quiet, reported beside the poll (its leads emitted, its position saved). No failure cause:
+ * none of n8n's fits a form that stopped sending, and one would make n8n's scheduler back off the polls.
  */
 export function reportQuietForms(
 	context: IPollFunctions,

@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { formLabel, withItsForm } from '../acrossForms/itemForm';
-import { FORM_CONCURRENCY, MAX_FORMS_READ, readForms } from '../acrossForms/readForms';
+import { FORM_CONCURRENCY, formsRead, MAX_FORMS_READ, readForms } from '../acrossForms/readForms';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { asNodeError } from '../transport/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
@@ -43,10 +43,7 @@ export interface PollTiming {
 	fetchOptions: WebServiceCallOptions;
 }
 
-/**
- * One poll over the forms watched: list, resolve each form's start, read,
- * step, merge, emit, save, report. Nothing is saved when it ends in an error.
- */
+/** One poll over the forms watched (ARCHITECTURE.md, "Watching every form"); nothing is saved when it throws. */
 export async function pollWatchedForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,
@@ -93,7 +90,7 @@ export async function pollWatchedForms(
 	if (watch.kind === 'all') {
 		try {
 			const listed = await fetchAppForms(context, settings.appId, fetchOptions);
-			forms = listed.slice(-MAX_FORMS_READ);
+			forms = formsRead(listed);
 			const ids = listed.map((form) => form.pageId);
 			listing = { read: ids.slice(-MAX_FORMS_READ), before: ids.slice(0, -MAX_FORMS_READ) };
 			reportFormsBeyond(context, triggerKey, listed.length);
@@ -120,21 +117,21 @@ export async function pollWatchedForms(
 		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
 	);
 	const formsById = new Map(forms.map((form) => [form.pageId, form]));
+	const formOf = (pageId: string) => formsById.get(pageId) ?? { pageId, pageName: pageId };
 	const lists = new Map<string, InquiryList>();
 	const outcomes: FormOutcome[] = [];
 	const failures: Failure[] = [];
 	for (const read of reads) {
 		const { pageId } = read.form;
-		const form = formsById.get(pageId) as AppForm;
 		if (read.kind === 'failed') {
-			// One form watched: before the watch began the user is still setting up, so show the error.
-			if (watch.kind === 'one' && !plan.begun) throw asNodeError(node, read.error);
 			const one = watch.kind === 'one';
+			// One form watched: before the watch began the user is still setting up, so show the error.
+			if (one && !plan.begun) throw asNodeError(node, read.error);
 			failures.push({
 				error: read.error,
-				what: one ? 'the inquiries' : `form ${formLabel(form)}`,
+				what: one ? 'the inquiries' : `form ${formLabel(formOf(pageId))}`,
 				cause: `form:${pageId}`,
-				form: one ? undefined : form,
+				form: one ? undefined : formOf(pageId),
 			});
 			outcomes.push({ pageId, kind: 'failed' });
 		} else if (read.kind === 'read') {
@@ -157,7 +154,7 @@ export async function pollWatchedForms(
 			.filter(({ count }) => count > 0)
 			.map(({ pageId, count }) => ({
 				count,
-				label: watch.kind === 'all' ? formLabel(formsById.get(pageId) as AppForm) : undefined,
+				label: watch.kind === 'all' ? formLabel(formOf(pageId)) : undefined,
 			})),
 		nothingToEmit: emissions.length === 0,
 	});
@@ -173,9 +170,7 @@ export async function pollWatchedForms(
 		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
 		if (record === undefined) break;
 		const item = inquiryItem(record, settings.simplify);
-		items.push({
-			json: watch.kind === 'all' ? withItsForm(item, formsById.get(pageId) as AppForm) : item,
-		});
+		items.push({ json: watch.kind === 'all' ? withItsForm(item, formOf(pageId)) : item });
 	}
 
 	// Save: not one form read saves nothing, like any failed poll, unless it begins or changes the watch.
@@ -195,10 +190,11 @@ export async function pollWatchedForms(
 	reportQuietForms(
 		context,
 		settings,
-		quietSpells.map(({ pageId, spell, unlisted }) => {
-			const form = formsById.get(pageId);
-			return { label: form ? formLabel(form) : pageId, spell, away: unlisted };
-		}),
+		quietSpells.map(({ pageId, spell, unlisted }) => ({
+			label: formLabel(formOf(pageId)),
+			spell,
+			away: unlisted,
+		})),
 	);
 	return items.length > 0 ? [items] : null;
 }

@@ -9,9 +9,6 @@ export const MAX_TRIGGERS = 10_000;
 /** How long a poll defers to a hand-over n8n has not stored yet; a commit slower than this can repeat its leads once. */
 export const HAND_OFF_WAIT_MS = 3 * 60_000;
 
-/** What keeps failing: `read:` and a cause (the credential, the list, a form), or 'undated' (told apart). */
-export type StreakKind = string;
-
 export interface FailureStreak {
 	/** When the first failed poll of the streak ended (epoch ms). */
 	since: number;
@@ -32,7 +29,8 @@ interface TriggerEntry {
 	claim?: { lapsesAt: number };
 	/** Fingerprints of the position the last poll started from and of the one it handed over. */
 	handOff?: { from: string; to: string; at: number };
-	streaks: Map<StreakKind, FailureStreak>;
+	/** By what keeps failing: `read:` and a cause (the credential, the list, a form), 'undated' or 'forms'. */
+	streaks: Map<string, FailureStreak>;
 }
 
 /** Oldest poll first: an entry is moved to the end whenever its trigger polls. */
@@ -85,37 +83,27 @@ export function recordHandOff(triggerKey: string, from: string, to: string, nowM
 /** Whether a poll given the position the last hand-over started from waits: n8n has not stored that hand-over yet. */
 export function awaitsHandOff(triggerKey: string, given: string, nowMs: number): boolean {
 	const entry = entryOf(triggerKey, nowMs);
-	const handOff = entry.handOff;
-	if (handOff !== undefined && given === handOff.from && nowMs - handOff.at < HAND_OFF_WAIT_MS)
-		return true;
+	const { handOff } = entry;
+	if (handOff?.from === given && nowMs - handOff.at < HAND_OFF_WAIT_MS) return true;
 	entry.handOff = undefined;
 	return false;
 }
 
-/** The streak after one more failed poll, and whether this poll reports it: once, when both bounds are reached. */
-export function afterFailedPoll(
-	previous: FailureStreak | undefined,
+/** Counts a failed poll of the trigger; `report` is true for the one poll that reports it, once both bounds are reached. */
+export function recordFailedPoll(
+	triggerKey: string,
+	kind: string,
 	nowMs: number,
 	reporting: FailureReporting,
-): { streak: FailureStreak; report: boolean } {
+): FailureStreak & { report: boolean } {
+	const entry = entryOf(triggerKey, nowMs);
+	const previous = entry.streaks.get(kind);
 	const setBack = Math.max(0, (previous?.lastAt ?? nowMs) - nowMs);
 	const since = (previous?.since ?? nowMs) - setBack;
 	const polls = (previous?.polls ?? 0) + 1;
 	const due = polls >= reporting.afterPolls && nowMs - since >= reporting.afterMs;
 	const report = due && previous?.reported !== true;
-	const reported = report || previous?.reported === true;
-	return { streak: { since, polls, reported, lastAt: nowMs }, report };
-}
-
-/** Counts a failed poll of the trigger; `report` is true for the one poll that reports the streak. */
-export function recordFailedPoll(
-	triggerKey: string,
-	kind: StreakKind,
-	nowMs: number,
-	reporting: FailureReporting,
-): FailureStreak & { report: boolean } {
-	const entry = entryOf(triggerKey, nowMs);
-	const { streak, report } = afterFailedPoll(entry.streaks.get(kind), nowMs, reporting);
+	const streak = { since, polls, reported: report || previous?.reported === true, lastAt: nowMs };
 	entry.streaks.set(kind, streak);
 	return { ...streak, report };
 }
@@ -123,7 +111,7 @@ export function recordFailedPoll(
 /** Ends the trigger's streak; returns it, if there was one, so the recovery can be logged. */
 export function recordSucceededPoll(
 	triggerKey: string,
-	kind: StreakKind,
+	kind: string,
 	nowMs: number,
 ): FailureStreak | undefined {
 	const entry = entryOf(triggerKey, nowMs);

@@ -15,11 +15,7 @@ const START_FORMS_SHARE = 0.5;
 /** How long past its own deadlines a poll's claim on its trigger holds. */
 const CLAIM_MARGIN_MS = 60_000;
 
-/**
- * One poll of the trigger, or "Fetch Test Event". One poll of a trigger runs
- * at a time in this n8n: a poll that finds another under way returns at once
- * and leaves the leads to it (docs/trigger-internals.md, "Overlapping polls").
- */
+/** One poll of the trigger, one at a time (docs/trigger-internals.md, "Overlapping polls"), or "Fetch Test Event". */
 export async function triggerPoll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const startedAt = Date.now();
 	const settings = readTriggerSettings(this);

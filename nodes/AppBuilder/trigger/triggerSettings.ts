@@ -228,15 +228,9 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	const whole = (property: INodeProperties, max?: number, min = 1) =>
 		option(property, (value) => wholeNumberFrom(value, { min, max }));
 
-	let appId: string;
-	let watch: Watched = { kind: 'all' };
-	if (choice(WATCH) === 'form') {
-		const target = readFormTarget(context);
-		appId = target.appId;
-		watch = { kind: 'one', pageId: target.pageId };
-	} else {
-		appId = readAppId(context);
-	}
+	const target = choice(WATCH) === 'form' ? readFormTarget(context) : undefined;
+	const appId = target?.appId ?? readAppId(context);
+	const watch: Watched = target ? { kind: 'one', pageId: target.pageId } : { kind: 'all' };
 
 	const mode = choice(EVENT);
 	const firstPollChoice = choice(FIRST_POLL, OPTIONS);

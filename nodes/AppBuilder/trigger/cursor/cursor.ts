@@ -15,8 +15,6 @@ import {
 	tableOf,
 } from './keySetTable';
 
-export type { OrderPoint } from './floor';
-
 // What is new since one form's last read (ARCHITECTURE.md, "The cursor"); pure, inputs never changed.
 
 /** A form's cursor, saved in its record (forms/formRecord.ts). */
@@ -112,7 +110,8 @@ export function stepCursor(
 	}
 	candidates.sort(byTimeThenKey);
 	// Keys dated ahead are kept apart, at most maxTracked: past that, the farthest wait until their time comes.
-	const roomAhead = limits.maxTracked - countAhead(changedSeen ?? seen, limits.nowMs);
+	const tracked = [...(changedSeen ?? seen).values()];
+	const roomAhead = limits.maxTracked - tracked.filter((time) => time > limits.nowMs).length;
 	let ahead = 0;
 	const judged = candidates.filter(
 		({ time, key }) => time <= limits.nowMs || seen.has(key) || ahead++ < roomAhead,
@@ -135,11 +134,7 @@ export function stepCursor(
 	};
 }
 
-/**
- * The read that begins a form's watch: every inquiry present is handled but
- * the newest `latest` dated ones, which are emitted (On First Poll); the
- * watch then reaches back to the oldest of those.
- */
+/** The read that begins a form's watch: all present is handled but the newest `latest` dated, emitted (On First Poll). */
 export function firstRead(
 	start: CursorState,
 	events: readonly InquiryEvent[],
@@ -147,12 +142,11 @@ export function firstRead(
 	latest: number,
 ): CursorStep {
 	const { dated, undated } = latestPerKeyAfter(events, BEFORE_EVERY_TIME);
-	const newest = new NewestListings<undefined>(latest);
-	for (const [key, time] of dated) newest.offer(key, time, () => undefined);
+	const newest = new NewestListings<true>(latest);
+	for (const [key, time] of dated) newest.offer(key, time, () => true);
 	const chosen = newest.oldestFirst().map(({ key, time }) => ({ key, time }));
-	const chosenKeys = new Set(chosen.map((event) => event.key));
 	const handled: InquiryEvent[] = [];
-	for (const [key, time] of dated) if (!chosenKeys.has(key)) handled.push({ key, time });
+	for (const [key, time] of dated) if (!newest.get(key)) handled.push({ key, time });
 	for (const key of undated) handled.push({ key, time: undefined });
 	const limits = limitsOf(options);
 	const floor =
@@ -194,8 +188,7 @@ export function recordsToKeep(
 	return { kind: 'matching', keeps };
 }
 
-/** Whether `time` falls in one of the spans. */
-export function isIn(spans: Spans, time: number): boolean {
+function isIn(spans: Spans, time: number): boolean {
 	return spans.some(([from, to]) => time >= from && time < to);
 }
 
@@ -250,28 +243,15 @@ function settle(
 	const floor = raiseFloor(start.floor, seen, limits, leftOut === undefined ? undefined : highest);
 	for (const [key, time] of seen) if (!isAfterFloor(time, key, floor)) seen.delete(key);
 	// Past the bound of keys dated ahead (only a first read's handled ones get there), the farthest go.
-	const ahead = [...seen].filter(([, time]) => time > limits.nowMs);
-	if (ahead.length > limits.maxTracked)
-		for (const [key] of ahead
-			.sort((a, b) => b[1] - a[1])
-			.slice(0, ahead.length - limits.maxTracked))
-			seen.delete(key);
+	const ahead = [...seen].filter(([, time]) => time > limits.nowMs).sort((a, b) => b[1] - a[1]);
+	for (const [key] of ahead.slice(0, Math.max(0, ahead.length - limits.maxTracked)))
+		seen.delete(key);
 	return { floor, seen: toRecord(seen), undated: table.encode() };
 }
 
-function countAhead(seen: ReadonlyMap<string, number>, nowMs: number): number {
-	let count = 0;
-	for (const time of seen.values()) if (time > nowMs) count++;
-	return count;
-}
-
 /**
- * One event per key whose latest listing (replacesListing) is after `floor`,
- * and the keys with no time at all (undated). A key's latest time is its
- * greatest, so a listing at or before the floor never decides one: a poll of
- * a large form keeps a map of the few events after its floor, not of every
- * inquiry. A key is undated only when no listing of it has a time, whichever
- * side of the floor.
+ * Per key, its latest listing (replacesListing) after `floor`: a latest time is the greatest, so only the few
+ * after the floor are mapped; and the keys no listing of which has a time, on either side of the floor.
  */
 function latestPerKeyAfter(
 	events: readonly InquiryEvent[],
@@ -309,20 +289,12 @@ function limitsOf(options: CursorOptions) {
 	};
 }
 
-/**
- * A saved `seen` as a map, made once per record: a poll reads the same one to
- * choose the records to keep, to plan and to commit (a thousand keys each).
- * Cursor states are never changed once made (the functions here are pure),
- * so the map stays true to its record; callers that change one copy it.
- */
+/** A saved `seen` as a map, made once per record (a poll reads it to keep, plan and commit); states never change. */
 const seenMaps = new WeakMap<Record<string, number>, ReadonlyMap<string, number>>();
 
 function seenMapOf(seen: Record<string, number>): ReadonlyMap<string, number> {
-	let map = seenMaps.get(seen);
-	if (map === undefined) {
-		map = new Map(Object.entries(seen));
-		seenMaps.set(seen, map);
-	}
+	const map = seenMaps.get(seen) ?? new Map(Object.entries(seen));
+	seenMaps.set(seen, map);
 	return map;
 }
 

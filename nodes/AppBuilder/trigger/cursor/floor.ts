@@ -9,12 +9,7 @@ export interface OrderPoint {
 	key: string;
 }
 
-/** Whether an event at `point` is after `floor`, so the cursor judges it; at or before, it is handled. */
-export function isAfter(point: OrderPoint, floor: OrderPoint): boolean {
-	return isAfterFloor(point.time, point.key, floor);
-}
-
-/** isAfter without making a point: it runs once per inquiry of the answer. */
+/** Whether an event at (time, key) is after `floor`, so the cursor judges it; at or before, it is handled. */
 export function isAfterFloor(time: number, key: string, floor: OrderPoint): boolean {
 	return time > floor.time || (time === floor.time && key > floor.key);
 }
@@ -40,7 +35,8 @@ export function raiseFloor(
 		// Only keys dated up to now count: records dated ahead, however many, never lift the floor past now.
 		floor = later(floor, newestBeyond(tracked, floor, limits.maxTracked, limits.nowMs) ?? floor);
 	}
-	if (highest !== undefined && isAfter(floor, highest)) floor = later(current, highest);
+	if (highest !== undefined && isAfterFloor(floor.time, floor.key, highest))
+		floor = later(current, highest);
 	return floor;
 }
 

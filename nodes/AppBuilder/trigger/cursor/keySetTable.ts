@@ -77,11 +77,6 @@ export class KeySetTable {
 		);
 	}
 
-	isEmpty(): boolean {
-		for (let cell = 0; cell < this.count.length; cell++) if (!this.isEmptyCell(cell)) return false;
-		return true;
-	}
-
 	copy(): KeySetTable {
 		const copy = new KeySetTable(this.size);
 		copy.count.set(this.count);

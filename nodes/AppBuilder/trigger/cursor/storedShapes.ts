@@ -6,10 +6,3 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function isTime(value: unknown): value is number {
 	return typeof value === 'number' && Number.isFinite(value);
 }
-
-/** A record's own member only: keys come from stored data, and "__proto__" must stay a key. */
-export function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
-	return record !== undefined && Object.prototype.hasOwnProperty.call(record, key)
-		? record[key]
-		: undefined;
-}

@@ -3,12 +3,9 @@ import { jsonText } from './jsonText';
 import type { RawInquiry } from '../../inquiries/inquiry.types';
 import { fnv1a64 } from '../../../shared/text/fnv1a64';
 
-/**
- * The key of an inquiry for "has it been emitted?": its _id, else `r:` + its
- * requestId, else `h:` + a hash of what was submitted and when. Keys stored by
- * earlier versions must stay the same, and every key stays short, because the
- * trigger's stored state is made of them (see ARCHITECTURE.md, "Inquiry identity").
- */
+// The key an inquiry is remembered by (ARCHITECTURE.md, "Inquiry identity"): short, as the saved state is made of
+// keys, and never changed, as keys stored by earlier releases must still match.
+
 const PLAIN_ID = /^[\w.-]{1,64}$/;
 /** The names `id in Object.prototype` finds, looked up in a Set: `in` costs more than the rest of reading an id. */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));

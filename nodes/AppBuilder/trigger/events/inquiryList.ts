@@ -16,11 +16,7 @@ export interface InquiryList {
 	readonly events: readonly InquiryEvent[];
 	/** Whether every record the cursor may emit was kept; when not, recordOf has none of them. */
 	readonly complete: boolean;
-	/**
-	 * The record of a key's latest listing (an UnreadableInquiry when its text
-	 * is not JSON). Throws for a key not kept; undefined only when an answer
-	 * read again no longer lists it.
-	 */
+	/** A key's latest listing (an UnreadableInquiry if not JSON); throws if not kept, undefined if gone on a read again. */
 	recordOf(key: string): unknown;
 }
 
@@ -51,12 +47,7 @@ interface KeptRecord {
 	summary: Record<string, unknown> | undefined;
 }
 
-/**
- * The trigger's list, built record by record as the answer streams past
- * (nodes/shared/jsonStream/README.md): every record gives its event, only
- * those `keep` names keep their bytes, and a record is parsed only when it
- * is emitted.
- */
+/** The list built as the answer streams past: every record gives its event, only those `keep` names keep their bytes. */
 export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	private readonly events: InquiryEvent[] = [];
 	private readonly kept: KeptRecords;
@@ -97,19 +88,15 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 
 	build(): InquiryList {
 		const { events, kept, redact } = this;
-		return {
-			events,
-			complete: kept.complete,
-			recordOf: (key) => {
-				const record = kept.get(key);
-				// Read again, a planned record may be gone from the answer or past the bound: the poll emits up to it.
-				if (record === undefined && kept instanceof PlannedRecords) return undefined;
-				// The cursor only emits what was kept; anything else is a broken promise, not a lead to drop silently.
-				if (record === undefined)
-					throw new Error(`The inquiry ${key} was not kept from the answer`);
-				return readRecord(record.bytes, record.summary, redact);
-			},
+		const recordOf = (key: string) => {
+			const record = kept.get(key);
+			if (record !== undefined) return readRecord(record.bytes, record.summary, redact);
+			// Read again, a planned record may be gone from the answer or past the bound: the poll emits up to it.
+			if (kept instanceof PlannedRecords) return undefined;
+			// The cursor only emits what was kept; anything else is a broken promise, not a lead to drop silently.
+			throw new Error(`The inquiry ${key} was not kept from the answer`);
 		};
+		return { events, complete: kept.complete, recordOf };
 	}
 }
 
@@ -205,11 +192,7 @@ class LatestRecord implements KeptRecords {
 	}
 }
 
-/**
- * The records a poll plans to emit, in the plan's order, up to `maxBytes`:
- * past it the last planned ones go, so what is held is always a prefix of
- * the plan (the poll emits those, the rest on the next poll).
- */
+/** The records a poll plans to emit, up to `maxBytes`: past it the last planned go, so a prefix of the plan is held. */
 class PlannedRecords implements KeptRecords {
 	private readonly rankOf: Map<string, number>;
 	private readonly held = new Map<
@@ -249,14 +232,13 @@ class PlannedRecords implements KeptRecords {
 	}
 
 	private letGoLast(): void {
-		let last: string | undefined;
-		for (const [key, { rank }] of this.held)
-			if (last === undefined || rank > (this.held.get(last)?.rank ?? -1)) last = key;
+		let last: [string, { size: number; rank: number }] | undefined;
+		for (const entry of this.held)
+			if (last === undefined || entry[1].rank > last[1].rank) last = entry;
 		if (last === undefined) return;
-		const gone = this.held.get(last);
-		this.held.delete(last);
-		this.bytes -= gone?.size ?? 0;
-		this.cutoff = Math.min(this.cutoff, gone?.rank ?? this.cutoff);
+		this.held.delete(last[0]);
+		this.bytes -= last[1].size;
+		this.cutoff = Math.min(this.cutoff, last[1].rank);
 		this.keptAll = false;
 		this.complete = false;
 	}

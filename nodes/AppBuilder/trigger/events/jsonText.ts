@@ -1,14 +1,7 @@
-/**
- * JSON text of a value at any depth, written with a loop and a stack of the
- * lists and objects being written instead of recursion, for hashing. On what
- * JSON.stringify accepts it writes the same text (with `sortKeys` false), so
- * a key computed from either is the same; JSON.stringify stops at a depth set
- * by the call stack, this does not. With `sortKeys`, object keys are written
- * in code-unit order, so the text does not depend on the order a server wrote
- * them in. What JSON cannot carry is written as fixed text rather than
- * thrown: a BigInt as its digits and `n`, an object met again inside itself
- * (a cycle) as "[cycle]".
- */
+// JSON text of a value at any depth, for hashing: a loop and a stack, not recursion, so no depth stops it. Without
+// `sortKeys` it is JSON.stringify's text where that writes one (a key from either is the same); with it, object keys go
+// in code-unit order, whatever order a server wrote. A BigInt is written as its digits and `n`, a cycle as "[cycle]".
+
 interface Frame {
 	container: object;
 	/** The list's items, or the object's members still to be written. */

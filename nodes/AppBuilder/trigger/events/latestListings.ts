@@ -1,8 +1,6 @@
 /**
- * The one rule for an inquiry listed more than once in an answer: it counts
- * at its latest time, with its last listing at that time, and an undated
- * listing only when none is dated. The cursor, the records a poll keeps and
- * Fetch Test Event all read answers by it.
+ * The one rule for an inquiry listed twice in an answer, by which the cursor, the records kept and Fetch Test Event
+ * read it: its latest time counts, with its last listing at that time; an undated one only when none is dated.
  */
 export function replacesListing(current: number | undefined, time: number | undefined): boolean {
 	return current === undefined || (time !== undefined && time >= current);
@@ -34,13 +32,13 @@ export class LatestListings<T> {
 	}
 }
 
-/** The newest `count` dated keys of a stream, never holding more: a key that falls out has `count` newer ones. */
 export interface DatedListing<T> {
 	key: string;
 	time: number;
 	value: T;
 }
 
+/** The newest `count` dated keys of a stream, never holding more: a key that falls out has `count` newer ones. */
 export class NewestListings<T> {
 	/** Oldest first, one per key. */
 	private readonly kept: Array<DatedListing<T>> = [];

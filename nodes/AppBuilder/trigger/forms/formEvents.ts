@@ -85,10 +85,9 @@ export function applyEvents(
 	record: FormRecord | undefined,
 	events: readonly FormEvent[],
 ): FormRecord | undefined {
-	return events.reduce<FormRecord | undefined>(
-		(before, event) => applyEvent(before, event),
-		record,
-	);
+	let after = record;
+	for (const event of events) after = applyEvent(after, event);
+	return after;
 }
 
 /** Emitted keys a small cursor keeps: its newest. */

@@ -1,17 +1,13 @@
 import type { InquiryEvent } from '../events/inquiryEvent';
+import { byTimeThenKey } from '../events/latestListings';
 
 /** The oldest emissions across forms, at most `maxItems`, merged so each form emits a prefix of its own list. */
-export interface FormEvent<Form> {
-	form: Form;
-	event: InquiryEvent;
-}
-
 export function mergedEmissions<Form>(
 	perForm: ReadonlyArray<{ form: Form; toEmit: readonly InquiryEvent[] }>,
 	maxItems: number,
-): Array<FormEvent<Form>> {
+): Array<{ form: Form; event: InquiryEvent }> {
 	const next = perForm.map(() => 0);
-	const merged: Array<FormEvent<Form>> = [];
+	const merged: Array<{ form: Form; event: InquiryEvent }> = [];
 	while (merged.length < maxItems) {
 		let pick = -1;
 		for (let index = 0; index < perForm.length; index++) {
@@ -26,10 +22,9 @@ export function mergedEmissions<Form>(
 	return merged;
 }
 
-/** Dated before undated, older first, then by key; a tie stays with the form listed first. */
+/** Dated before undated, then the cursor's order (byTimeThenKey); a tie stays with the form listed first. */
 function comesBefore(a: InquiryEvent, b: InquiryEvent): boolean {
 	if (a.time === undefined || b.time === undefined)
 		return a.time !== undefined && b.time === undefined;
-	if (a.time !== b.time) return a.time < b.time;
-	return a.key < b.key;
+	return byTimeThenKey({ key: a.key, time: a.time }, { key: b.key, time: b.time }) < 0;
 }

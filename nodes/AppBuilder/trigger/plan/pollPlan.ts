@@ -64,11 +64,7 @@ export interface PollPlan {
 /** Why a form with a record is not read by this poll. */
 type Unread = 'leftList' | 'pastReadLimit' | 'outOfSettings';
 
-/**
- * One poll's decisions over forms, pure so property tests drive it: resolve
- * each form's start, step each form read, merge, and the position to save.
- * Every change of a form's record is an event (forms/formEvents.ts) named here.
- */
+/** One poll's decisions over forms, pure so property tests drive it; every change of a record is a form event. */
 export class PollPlanner {
 	readonly begun: boolean;
 	readonly changes: boolean;
@@ -102,13 +98,7 @@ export class PollPlanner {
 	plan(outcomes: readonly FormOutcome[]): PollPlan {
 		const runs = outcomes.flatMap((outcome) =>
 			outcome.kind === 'read'
-				? [
-						{
-							pageId: outcome.pageId,
-							step: this.step(outcome.pageId, outcome.events),
-							events: outcome.events,
-						},
-					]
+				? [{ ...outcome, step: this.step(outcome.pageId, outcome.events) }]
 				: [],
 		);
 		const merged = mergedEmissions(

@@ -26,31 +26,18 @@ export async function fetchInquiryList(
 	reading: ListReading,
 	options: WebServiceCallOptions = {},
 ): Promise<InquiryList> {
-	const list = await readList(context, target, reading.mode, reading.keep, options);
+	const read = async (keep: KeepRule): Promise<InquiryList> => {
+		const reader = inquiryAnswerReader(
+			(redact) => new InquiryListBuilder(reading.mode, keep, redact),
+			(records) => listFromRecords(records, reading.mode),
+		);
+		return await fetchFormInquiries(context, target, reader, options);
+	};
+	const list = await read(reading.keep);
 	if (list.complete) return list;
 	const planned = reading.toEmit(list.events).map((event) => event.key);
 	if (planned.length === 0) return list;
 	// Read again, keeping only what this poll emits, in its order; one deleted meanwhile is not there (recordOf says undefined).
-	const again = await readList(
-		context,
-		target,
-		reading.mode,
-		{ kind: 'planned', keys: planned },
-		options,
-	);
+	const again = await read({ kind: 'planned', keys: planned });
 	return { events: list.events, complete: true, recordOf: (key) => again.recordOf(key) };
-}
-
-async function readList(
-	context: WebServiceContext,
-	target: FormTarget,
-	mode: EventMode,
-	keep: KeepRule,
-	options: WebServiceCallOptions,
-): Promise<InquiryList> {
-	const reader = inquiryAnswerReader(
-		(redact) => new InquiryListBuilder(mode, keep, redact),
-		(records) => listFromRecords(records, mode),
-	);
-	return await fetchFormInquiries(context, target, reader, options);
 }

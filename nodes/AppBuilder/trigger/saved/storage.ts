@@ -2,14 +2,12 @@ import { setOwnValue } from '../../../shared/ownValue';
 import { readSavedPosition } from './migrations';
 import { SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
-/**
- * Where the position is stored: keyed by node ID, since n8n keys a node's static data by name
- * (docs/trigger-internals.md, "Renaming or copying the trigger"); under durable poll cursors, in the node's own.
- */
+// Where the position is stored (ARCHITECTURE.md, "Saved state and its versions"): keyed by node ID, since n8n keys a
+// node's static data by name (docs/trigger-internals.md, "Renaming or copying the trigger").
+
+/** The node's static data and the workflow's global static data. */
 export interface TriggerStores {
-	/** The node's static data. */
 	node: Record<string, unknown>;
-	/** The workflow's global static data. */
 	workflow: Record<string, unknown>;
 }
 
@@ -48,10 +46,7 @@ export function storedPosition(nodeId: string | undefined, stores: TriggerStores
 	return copied ?? (ownIsThisNodes ? own : undefined);
 }
 
-/**
- * Whether the node's static data is a staged copy (durable poll cursors):
- * n8n's own static data is an observable object with a `__dataChanged` flag.
- */
+/** Whether the node's static data is a staged copy (durable poll cursors): n8n's own has a `__dataChanged` flag. */
 export function hasDurablePollCursors(nodeData: Record<string, unknown>): boolean {
 	return !('__dataChanged' in nodeData);
 }
@@ -85,20 +80,13 @@ export function readTriggerPosition(
 /** Deeper than any position nests: below it a value is left as it is, for the check to refuse. */
 const READ_OUT_DEPTH = 8;
 
-/**
- * The stored value copied out once. n8n hands static data over as an
- * observable object, a proxy every read goes through, and the check and the
- * cursor read each form's thousand tracked keys several times: from a plain
- * copy that costs a fraction. A key named "__proto__" stays a key.
- */
+/** The stored value copied out of n8n's observable proxy once, as the cursor reads its keys many times; "__proto__" stays a key. */
 function readOut(value: unknown, depth: number): unknown {
 	if (typeof value !== 'object' || value === null || depth > READ_OUT_DEPTH) return value;
 	if (Array.isArray(value)) return value.map((item) => readOut(item, depth + 1));
 	const source = value as Record<string, unknown>;
 	const copy: Record<string, unknown> = {};
-	for (const key of Object.keys(source)) {
-		setOwnValue(copy, key, readOut(source[key], depth + 1));
-	}
+	for (const key of Object.keys(source)) setOwnValue(copy, key, readOut(source[key], depth + 1));
 	return copy;
 }
 

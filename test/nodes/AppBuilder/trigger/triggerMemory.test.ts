@@ -1,5 +1,4 @@
 import {
-	afterFailedPoll,
 	awaitsHandOff,
 	claimPoll,
 	MEMORY_KEPT_MS,
@@ -100,16 +99,13 @@ describe('when a failing trigger reports its failure', () => {
 	const MINUTE = 60_000;
 	const reporting = { afterPolls: 3, afterMs: 15 * MINUTE };
 
-	/** Failed polls at the given minutes; which of them report. */
+	/** Failed polls of a trigger of its own at the given minutes; which of them report. */
+	let triggers = 0;
 	const reportsAt = (minutes: number[], policy = reporting) => {
-		let streak;
-		const reported: number[] = [];
-		for (const minute of minutes) {
-			const next = afterFailedPoll(streak, minute * MINUTE, policy);
-			if (next.report) reported.push(minute);
-			streak = next.streak;
-		}
-		return reported;
+		const key = `reports-at:${triggers++}`;
+		return minutes.filter(
+			(minute) => recordFailedPoll(key, 'reads', minute * MINUTE, policy).report,
+		);
 	};
 
 	it('reports once the failures are both many enough and long enough, and only once', () => {

@@ -8,9 +8,9 @@ import {
 	stepCursor,
 	type CursorOptions,
 	type CursorStep,
-	type OrderPoint,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
+import type { OrderPoint } from '../../../../../nodes/AppBuilder/trigger/cursor/floor';
 import {
 	type InquiryEvent,
 	type EventMode,

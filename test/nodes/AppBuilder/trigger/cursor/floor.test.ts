@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import {
 	floorBefore,
-	isAfter,
+	isAfterFloor,
 	later,
 	raiseFloor,
 	type OrderPoint,
@@ -49,10 +49,10 @@ const position = fc.record({
 
 describe('the floor', () => {
 	it('orders by time, then key, and (t, "") is before every event at t', () => {
-		expect(isAfter({ time: 5, key: 'a' }, floorBefore(5))).toBe(true);
-		expect(isAfter({ time: 5, key: 'a' }, { time: 5, key: 'a' })).toBe(false);
-		expect(isAfter({ time: 5, key: 'b' }, { time: 5, key: 'a' })).toBe(true);
-		expect(isAfter({ time: 4, key: 'z' }, { time: 5, key: '' })).toBe(false);
+		expect(isAfterFloor(5, 'a', floorBefore(5))).toBe(true);
+		expect(isAfterFloor(5, 'a', { time: 5, key: 'a' })).toBe(false);
+		expect(isAfterFloor(5, 'b', { time: 5, key: 'a' })).toBe(true);
+		expect(isAfterFloor(4, 'z', { time: 5, key: '' })).toBe(false);
 		expect(later({ time: 5, key: 'a' }, { time: 5, key: 'b' })).toEqual({ time: 5, key: 'b' });
 	});
 

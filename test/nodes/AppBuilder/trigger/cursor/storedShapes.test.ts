@@ -16,13 +16,4 @@ describe('shapes read back from static data', () => {
 		expect(stored.isTime(1_767_225_600_000)).toBe(true);
 		expect([NaN, Infinity, '1', null].map(stored.isTime)).toEqual([false, false, false, false]);
 	});
-
-	it('reads a record\'s own member only, "__proto__" and inherited names included', () => {
-		const data = JSON.parse('{"__proto__": {"floor": 1}, "form": 2}') as Record<string, unknown>;
-		expect(stored.ownValue(data, '__proto__')).toEqual({ floor: 1 });
-		expect(stored.ownValue(data, 'form')).toBe(2);
-		expect(stored.ownValue(data, 'toString')).toBeUndefined();
-		expect(stored.ownValue(data, 'constructor')).toBeUndefined();
-		expect(stored.ownValue(undefined, 'form')).toBeUndefined();
-	});
 });
