@@ -104,6 +104,7 @@ export async function pollWatchedForms(
 			nowMs: Date.now(),
 		},
 		quiet: settings.quiet,
+		timeZone: context.getTimezone(),
 		nowMs: timing.startedAt,
 	});
 	const reads = await readForms(

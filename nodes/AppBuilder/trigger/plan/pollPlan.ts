@@ -28,6 +28,8 @@ export interface PollSetup {
 	cursorOptions: CursorOptions;
 	/** Alert When Quiet. */
 	quiet: QuietRule;
+	/** The workflow's time zone, in which Alert When Quiet reads the hours of the week. */
+	timeZone: string;
 	nowMs: number;
 }
 
@@ -102,6 +104,7 @@ export class PollPlanner {
 							.map(({ pageId }) => pageId),
 						watchedAway: (pageId) => !listed.has(pageId) && this.watch.watches(pageId),
 						rule: setup.quiet,
+						timeZone: setup.timeZone,
 						nowMs: setup.nowMs,
 					});
 		const merged = mergedEmissions(

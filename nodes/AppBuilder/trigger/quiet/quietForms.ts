@@ -1,4 +1,5 @@
 import {
+	markReported,
 	nextRhythm,
 	quietSpell,
 	type FormRhythm,
@@ -26,16 +27,19 @@ export function quietForms(poll: {
 	/** Whether a saved form out of the app's list is still watched (and so judged). */
 	watchedAway: (pageId: string) => boolean;
 	rule: QuietRule;
+	/** The workflow's time zone: a rhythm's hours are its wall-clock hours. */
+	timeZone: string;
 	nowMs: number;
 }): {
 	rhythms: Map<string, FormRhythm>;
 	quietSpells: Array<{ pageId: string; spell: QuietSpell; away: boolean }>;
 } {
 	const saved = new Map(Object.entries(poll.saved ?? {}));
+	const context = { timeZone: poll.timeZone, unwatched: [] };
 	const rhythms = new Map<string, FormRhythm>();
 	const judged = new Map<string, boolean>();
 	for (const { pageId, arrivals, times } of poll.read) {
-		rhythms.set(pageId, nextRhythm(saved.get(pageId), { arrivals, times }, poll.nowMs));
+		rhythms.set(pageId, nextRhythm(saved.get(pageId), { arrivals, times }, poll.nowMs, context));
 		judged.set(pageId, false);
 	}
 	for (const pageId of poll.unread) {
@@ -50,10 +54,10 @@ export function quietForms(poll: {
 	const quietSpells: Array<{ pageId: string; spell: QuietSpell; away: boolean }> = [];
 	for (const [pageId, away] of judged) {
 		const rhythm = rhythms.get(pageId) as FormRhythm;
-		const spell = quietSpell(rhythm, poll.rule, poll.nowMs);
+		const spell = quietSpell(rhythm, poll.rule, poll.nowMs, context);
 		if (spell === undefined) continue;
 		quietSpells.push({ pageId, spell, away });
-		rhythms.set(pageId, { ...rhythm, alerted: spell.last });
+		rhythms.set(pageId, markReported(rhythm, spell));
 	}
 	return { rhythms, quietSpells };
 }

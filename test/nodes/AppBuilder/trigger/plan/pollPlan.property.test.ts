@@ -107,6 +107,7 @@ describe('a trigger watching every form of an app, against a model', () => {
 								nowMs: clock,
 							} as const,
 							quiet: { kind: 'off' } as const,
+							timeZone: 'UTC',
 							nowMs: clock,
 						};
 						const forms = new PollPlanner(setup);

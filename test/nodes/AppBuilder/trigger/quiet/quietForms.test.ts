@@ -1,5 +1,6 @@
 import {
 	nextRhythm,
+	quietSpell,
 	type FormRhythm,
 	type QuietRule,
 } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
@@ -10,7 +11,10 @@ const T0 = Date.parse('2026-06-01T09:00:00Z');
 const FIXED: QuietRule = { kind: 'fixed', afterMs: 2 * HOUR };
 
 /** A form's rhythm after one poll at T0 that brought it a lead. */
-const withLead: FormRhythm = nextRhythm(undefined, { arrivals: 1, times: [T0] }, T0);
+const withLead: FormRhythm = nextRhythm(undefined, { arrivals: 1, times: [T0] }, T0, {
+	timeZone: 'UTC',
+	unwatched: [],
+});
 
 const judge = (
 	overrides: Partial<Parameters<typeof quietForms>[0]>,
@@ -21,6 +25,7 @@ const judge = (
 		unread: ['unread'],
 		watchedAway: (pageId) => pageId === 'away',
 		rule: FIXED,
+		timeZone: 'UTC',
 		nowMs: T0 + 3 * HOUR,
 		...overrides,
 	});
@@ -35,7 +40,10 @@ describe('which forms a poll judges quiet', () => {
 		expect(rhythms.get('unread')).toBe(withLead);
 		expect(rhythms.has('dropped')).toBe(false);
 		// A form reported remembers it, so its spell is reported once.
-		expect(rhythms.get('read')?.alerted).toBe(T0);
+		const read = rhythms.get('read') as FormRhythm;
+		expect(
+			quietSpell(read, FIXED, T0 + 4 * HOUR, { timeZone: 'UTC', unwatched: [] }),
+		).toBeUndefined();
 	});
 
 	it('reports a spell once: the next poll of the same spell says nothing', () => {
@@ -46,6 +54,7 @@ describe('which forms a poll judges quiet', () => {
 			unread: [],
 			watchedAway: (pageId) => pageId === 'away',
 			rule: FIXED,
+			timeZone: 'UTC',
 			nowMs: T0 + 4 * HOUR,
 		});
 		expect(again.quietSpells).toEqual([]);

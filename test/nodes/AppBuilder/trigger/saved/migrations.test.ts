@@ -20,7 +20,12 @@ import { deepFreeze } from '../../../../support/deepFreeze';
 const SCOPE = 'app/form/new';
 const T0 = Date.parse('2026-06-01T00:00:00Z');
 /** A form's rhythm as the current release stores it. */
-const RHYTHM = fromJsonOf(nextRhythm(undefined, { arrivals: 0, times: [T0 - 3_600_000] }, T0));
+const RHYTHM = fromJsonOf(
+	nextRhythm(undefined, { arrivals: 0, times: [T0 - 3_600_000] }, T0, {
+		timeZone: 'UTC',
+		unwatched: [],
+	}),
+);
 
 function fromJsonOf<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value)) as T;

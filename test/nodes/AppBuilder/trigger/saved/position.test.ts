@@ -158,7 +158,10 @@ describe("the trigger's saved position over its forms", () => {
 	});
 
 	it('a switch to One Form keeps the other forms away and drops when the watch of every form began; back to All Forms, it begins anew and they start then', () => {
-		const rhythm = nextRhythm(undefined, { arrivals: 0, times: [] }, 1);
+		const rhythm = nextRhythm(undefined, { arrivals: 0, times: [] }, 1, {
+			timeZone: 'UTC',
+			unwatched: [],
+		});
 		const watching = position(
 			{ a: cursor(5), b: cursor(7) },
 			{ allFormsSince: 100, away: { b: { since: 50, polls: 3 } }, quiet: { b: rhythm } },
@@ -285,6 +288,7 @@ describe("the saved position's size", () => {
 					nowMs: now,
 				} as const,
 				quiet: { kind: 'off' } as const,
+				timeZone: 'UTC',
 				nowMs: now,
 			});
 			// A first poll, then polls that emit every lead as new: each form tracks its share and tables its undated ones.
