@@ -6,6 +6,7 @@
 // - the one-way layer rules (ARCHITECTURE.md, "Layers") and the credential's one import path;
 // - the package's tests apart from the bench: nothing under test/ imports from bench/;
 // - no eslint-disable comment in the product: it answers to every rule as n8n's scanner does;
+// - every parameter read from its declaration, not by a name written again (ARCHITECTURE.md, "Conventions");
 // - n8n's package rules on every JSON file (the codex files too, which n8n's scanner lints), but
 //   the bench's package.json, a private workspace;
 // - typescript-eslint's type-checked rules on the tests, harness, bench and e2e drivers;
@@ -37,20 +38,11 @@ const unusedVars = {
 // reaches no I/O: the transport's calls take its readers, not the other way round. Each folder lists the folders it
 // must not import from; an import string is matched by path segment, so '../inquiries/cursor' is caught.
 const NODE_FILE = 'AppBuilder(Trigger)?\\.node';
-// Inside trigger/ too: the poll at the top, then reading/ and inProcess/, then plan/, saved/, quiet/ and cursor/;
-// the last four are pure (neither n8n-workflow nor the transport), so property tests drive them without n8n.
+// Inside trigger/ too: the poll at its top (every file directly in trigger/, so a rename cannot slip past), then
+// reading/ (the calls), then plan/, saved/, forms/, quiet/, cursor/ and events/, which are pure (neither
+// n8n-workflow nor the transport), so property tests drive them without n8n.
 const TRIGGER = ['actions', 'credentials', NODE_FILE];
-const TRIGGER_TOP = '(pollInquiries|pollForms|pollReports|testEvent|triggerSettings)';
-const PURE = [
-	'n8n-workflow',
-	'transport',
-	'methods',
-	'descriptions',
-	'parameters',
-	'reading',
-	'inProcess',
-	TRIGGER_TOP,
-];
+const PURE = ['n8n-workflow', 'transport', 'methods', 'descriptions', 'parameters', 'reading'];
 const LAYERS = {
 	'nodes/AppBuilder/actions': ['trigger', 'credentials', NODE_FILE],
 	'nodes/AppBuilder/acrossForms': [
@@ -63,29 +55,21 @@ const LAYERS = {
 		NODE_FILE,
 	],
 	'nodes/AppBuilder/trigger': TRIGGER,
-	'nodes/AppBuilder/trigger/reading': [
-		...TRIGGER,
-		'cursor',
-		'plan',
-		'saved',
-		'inProcess',
-		'quiet',
-		TRIGGER_TOP,
-	],
-	'nodes/AppBuilder/trigger/inProcess': [
-		...TRIGGER,
-		'n8n-workflow',
-		'transport',
-		'cursor',
-		'saved',
-		'plan',
-		'reading',
-		TRIGGER_TOP,
-	],
+	'nodes/AppBuilder/trigger/reading': [...TRIGGER, 'cursor', 'forms', 'plan', 'saved', 'quiet'],
 	'nodes/AppBuilder/trigger/plan': [...TRIGGER, ...PURE],
 	'nodes/AppBuilder/trigger/saved': [...TRIGGER, ...PURE, 'plan'],
-	'nodes/AppBuilder/trigger/quiet': [...TRIGGER, ...PURE, 'plan', 'saved'],
-	'nodes/AppBuilder/trigger/cursor': [...TRIGGER, ...PURE, 'plan', 'saved', 'quiet'],
+	'nodes/AppBuilder/trigger/forms': [...TRIGGER, ...PURE, 'plan', 'saved'],
+	'nodes/AppBuilder/trigger/quiet': [...TRIGGER, ...PURE, 'plan', 'saved', 'forms'],
+	'nodes/AppBuilder/trigger/cursor': [...TRIGGER, ...PURE, 'plan', 'saved', 'forms', 'quiet'],
+	'nodes/AppBuilder/trigger/events': [
+		...TRIGGER,
+		...PURE,
+		'plan',
+		'saved',
+		'forms',
+		'quiet',
+		'cursor',
+	],
 	'nodes/AppBuilder/inquiries': [
 		'acrossForms',
 		'actions',
@@ -138,6 +122,8 @@ const LAYERS = {
 	],
 	'nodes/shared': ['AppBuilder', 'credentials'],
 };
+/** The poll atop trigger/: from a folder inside trigger/, any import of a file directly in trigger/. */
+const THE_POLL = '^\\.\\./[^/]+$';
 const layerRules = Object.entries(LAYERS).map(([folder, forbidden]) => ({
 	files: [`${folder}/**/*.ts`],
 	rules: {
@@ -148,8 +134,16 @@ const layerRules = Object.entries(LAYERS).map(([folder, forbidden]) => ({
 					{
 						regex: `(^|/)(${forbidden.join('|')})(/|$)`,
 						caseSensitive: true,
-						message: `${folder} may not import from ${forbidden.join(', ').replace(NODE_FILE, 'a node file').replace(TRIGGER_TOP, 'the poll atop trigger/')}: dependencies only point down.`,
+						message: `${folder} may not import from ${forbidden.join(', ').replace(NODE_FILE, 'a node file')}: dependencies only point down.`,
 					},
+					...(folder.startsWith('nodes/AppBuilder/trigger/')
+						? [
+								{
+									regex: THE_POLL,
+									message: `${folder} may not import the poll atop trigger/: dependencies only point down.`,
+								},
+							]
+						: []),
 				],
 			},
 		],
@@ -168,6 +162,24 @@ const credentialLayer = {
 						message: 'The credential imports only from nodes/shared/.',
 					},
 				],
+			},
+		],
+	},
+};
+
+// A parameter is read from its declaration (parameters/readParameter.ts), so its path, default and values are
+// written once. n8n's getNodeParameter by a written name stays only for the resource and operation switch
+// (actions/router.ts), as n8n's own nodes route.
+const parametersFromDeclarations = {
+	files: productTs,
+	rules: {
+		'no-restricted-syntax': [
+			'error',
+			{
+				selector:
+					"CallExpression[callee.property.name='getNodeParameter'][arguments.0.type=/^(Literal|TemplateLiteral)$/]:not([arguments.0.value=/^(resource|operation)$/])",
+				message:
+					'Read a parameter from its declaration: readParameter or readChoice (parameters/readParameter.ts) with fieldOf or choiceFieldOf.',
 			},
 		],
 	},
@@ -247,6 +259,7 @@ export default defineConfig(
 	},
 	...layerRules,
 	credentialLayer,
+	parametersFromDeclarations,
 	testsWithoutBench,
 
 	// Tests, harness, bench and e2e drivers in TypeScript: type-checked through tsconfig.json.

@@ -7,7 +7,9 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
-	testTimeout: 30000,
+	// A bound on a hang, not on speed: the slowest test takes under a minute on a quiet 2-core machine and
+	// up to several minutes beside heavy work. A test that waits for something names it in its own error.
+	testTimeout: 15 * 60_000,
 	// One fast-check seed per run, printed, and taken from PROPERTY_SEED to replay a failure.
 	setupFilesAfterEnv: ['<rootDir>/test/support/propertySeed.ts'],
 	// The engine and emulator suites each start servers; two workers match the machine.

@@ -5,6 +5,7 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
-	testTimeout: 600000,
+	// A bound on a hang; the tests that wait for n8n name what they wait for in their own errors.
+	testTimeout: 10 * 60_000,
 	maxWorkers: 1,
 };

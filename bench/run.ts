@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules, child processes); it prints its progress and figures */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
 /**
  * npm run bench: the trigger's poll against the physical floor (fetching the
  * same body over loopback and JSON.parse of it), and in a real n8n the
@@ -9,10 +9,9 @@
  * a small, fast version (part of the test command), checks what it can, and
  * writes its report aside.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 import { freePort } from '../test/e2e/n8nInstance';
 import { EmulatorProcess } from './lib/emulatorProcess';
@@ -81,43 +80,11 @@ function onlySections(argv: string[]): Set<OnlySection> | undefined {
 	return new Set(names as OnlySection[]);
 }
 
-/**
- * `--property=N`: the all-forms trigger's model-based property test with N
- * cases (test:quick runs 2,000), and with PROPERTY_SEED set, from
- * that seed; it measures nothing and writes no report.
- */
-const PROPERTY_RUNS = process.argv
-	.find((arg) => arg.startsWith('--property='))
-	?.slice('--property='.length);
-
-function runPropertyTest(runs: string): void {
-	if (!/^[1-9]\d{0,6}$/.test(runs))
-		throw new Error(
-			`--property takes a number of cases (1 to 9,999,999), not ${JSON.stringify(runs)}`,
-		);
-	const started = Date.now();
-	// The package's own jest, from the repository's root: the test is the package's, not the bench's.
-	const root = resolve(__dirname, '..');
-	execFileSync(
-		join(root, 'node_modules', '.bin', 'jest'),
-		['test/engine/triggerAllForms.property.test.ts'],
-		{
-			cwd: root,
-			stdio: 'inherit',
-			env: { ...process.env, ALL_FORMS_PROPERTY_RUNS: runs },
-		},
-	);
-	console.log(
-		`property  ${runs} cases of the all-forms trigger against its model passed in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`,
-	);
-}
-
 /** Where the report goes: docs/, or for the smoke run a folder aside, so the report's templates run on every test run too. */
 const reportFolder = () =>
 	SMOKE ? mkdtempSync(join(tmpdir(), 'appbuilder-bench-report-')) : COMMITTED_DOCS;
 
 async function main(): Promise<void> {
-	if (PROPERTY_RUNS !== undefined) return runPropertyTest(PROPERTY_RUNS);
 	const emulator = await EmulatorProcess.start(await freePort());
 	try {
 		if (ONLY) return await runSectionsOnly(emulator, ONLY);
@@ -167,44 +134,61 @@ async function main(): Promise<void> {
  * keeps in one of its runs.
  */
 async function measureInN8n(emulator: EmulatorProcess, stateBytes: number) {
-	const inFirst = await measureCyclesInN8n(emulator, stateBytes);
+	if (SMOKE) return await smokeInOneN8n(emulator, stateBytes);
+	const first = await N8nForBench.start(emulator.webUrl, {}, { logMajorGcs: true });
+	let inFirst: Awaited<ReturnType<typeof measureCyclesIn>>;
+	try {
+		inFirst = await measureCyclesIn(emulator, first, stateBytes);
+	} finally {
+		await first.stop();
+	}
 	sectionDone("Add User, poll cycles and n8n's own floor in n8n");
 	// The peer's largest runs can leave n8n out of memory or still saving: the slow link gets an n8n of its own.
-	// The smoke run measures triggers per main in that n8n too; the full run gives it a fresh one, whose memory it reports.
-	const bench = await N8nForBench.start(emulator.webUrl, SMOKE ? SCALE_N8N_ENV : {});
+	const bench = await N8nForBench.start(emulator.webUrl);
 	let slowLink: SlowLinkRow[];
 	try {
 		slowLink = await measureSlowLink(emulator, bench, SETTINGS.slowLink);
 		sectionDone('over a slow link');
-		if (SMOKE)
-			return {
-				...inFirst,
-				slowLink,
-				scale: await measureTriggersPerMain(emulator, SETTINGS.scale, bench),
-			};
 	} finally {
 		await bench.stop();
 	}
+	// Triggers per main in a fresh n8n, whose memory it reports.
 	const scale = await measureTriggersPerMain(emulator, SETTINGS.scale);
 	sectionDone('triggers per main');
 	return { ...inFirst, slowLink, scale };
 }
 
-/** Add User, then the poll cycles against the peer with n8n's own floor alongside, in one n8n that logs its major collections. */
-async function measureCyclesInN8n(emulator: EmulatorProcess, stateBytes: number) {
-	const bench = await N8nForBench.start(emulator.webUrl, {}, { logMajorGcs: true });
+/**
+ * The smoke run's n8n sections, all in one n8n (its poll metrics on, its
+ * major collections logged): the same paths as the full run's, for one
+ * build and one start of n8n instead of two.
+ */
+async function smokeInOneN8n(emulator: EmulatorProcess, stateBytes: number) {
+	const bench = await N8nForBench.start(emulator.webUrl, SCALE_N8N_ENV, { logMajorGcs: true });
+	sectionDone('n8n built, installed and started');
 	try {
-		const addUser = await measureAddUser(emulator, bench, SETTINGS.addUser);
-		const { cycles, floor } = await measureCyclesWithFloor(
-			emulator,
-			bench,
-			stateBytes,
-			SETTINGS.cycles,
-		);
-		return { addUser, cycles, floor };
+		const inFirst = await measureCyclesIn(emulator, bench, stateBytes);
+		sectionDone("Add User, poll cycles and n8n's own floor in n8n");
+		const slowLink = await measureSlowLink(emulator, bench, SETTINGS.slowLink);
+		sectionDone('over a slow link');
+		const scale = await measureTriggersPerMain(emulator, SETTINGS.scale, bench);
+		sectionDone('triggers per main');
+		return { ...inFirst, slowLink, scale };
 	} finally {
 		await bench.stop();
 	}
+}
+
+/** Add User, then the poll cycles against the peer with n8n's own floor alongside, in an n8n that logs its major collections. */
+async function measureCyclesIn(emulator: EmulatorProcess, bench: N8nForBench, stateBytes: number) {
+	const addUser = await measureAddUser(emulator, bench, SETTINGS.addUser);
+	const { cycles, floor } = await measureCyclesWithFloor(
+		emulator,
+		bench,
+		stateBytes,
+		SETTINGS.cycles,
+	);
+	return { addUser, cycles, floor };
 }
 
 /** The sections `only` names, measured as the full run measures them and put into the report the last full run wrote. */

@@ -38,7 +38,7 @@ export class AppBuilderApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'Log in to your Appy Pie Developer account: the token is shown in the API section of its Authentication page (api.appypie.com/authentication)',
+				'Log in to the Appy Pie Developer account the app was built under: the token is shown in the API section of its Authentication page (api.appypie.com/authentication)',
 		},
 		{
 			displayName: 'API Key',
@@ -62,7 +62,7 @@ export class AppBuilderApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to also authenticate Connect API calls (for example from the HTTP Request node) with a self-refreshing access token',
+				'Whether to also sign Connect API calls made from the HTTP Request node (Predefined Credential Type) with an access token that refreshes itself. The App Builder nodes do not need it.',
 		},
 		{
 			displayName: 'Connect Base URL',
@@ -70,6 +70,7 @@ export class AppBuilderApi implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_CONNECT_BASE_URL,
 			displayOptions: usesConnect,
+			description: 'Change only if App Builder gave you another address for the Connect API',
 		},
 		{
 			displayName: 'Client ID',
@@ -78,6 +79,8 @@ export class AppBuilderApi implements ICredentialType {
 			default: '',
 			required: true,
 			displayOptions: usesConnect,
+			description:
+				"The Connect client's ID; it comes with the Client Secret and a first Refresh Token. Where to get them is not documented: ask App Builder's support.",
 		},
 		{
 			displayName: 'Client Secret',
@@ -87,6 +90,7 @@ export class AppBuilderApi implements ICredentialType {
 			default: '',
 			required: true,
 			displayOptions: usesConnect,
+			description: "The Connect client's secret, which comes with its Client ID",
 		},
 		{
 			displayName: 'Refresh Token',
@@ -100,7 +104,8 @@ export class AppBuilderApi implements ICredentialType {
 				'The Connect refresh token. Each refresh returns a new one, which n8n saves here in place of the old.',
 		},
 		{
-			// Filled by preAuthentication; n8n refreshes it when empty or when a Connect call answers 401.
+			// Filled by preAuthentication; n8n refreshes it when empty or
+			// when a Connect call answers 401.
 			displayName: 'Connect Access Token',
 			name: 'connectAccessToken',
 			type: 'hidden',

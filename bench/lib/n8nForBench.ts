@@ -200,12 +200,10 @@ export class N8nForBench {
 	/** Calls a production webhook; n8n registers it a moment after activation, so a 404 is retried. */
 	async callWebhook(path: string, body: unknown): Promise<void> {
 		for (let attempt = 0; ; attempt++) {
-			const response = await fetch(`${this.n8n.url}/webhook/${path}`, {
-				method: 'POST',
+			const { response } = await this.n8n.call('POST', `/webhook/${path}`, {
 				headers: { 'Content-Type': 'application/json' },
 				body: JSON.stringify(body),
 			});
-			await response.text();
 			if (response.ok) return;
 			if (response.status !== 404 || attempt >= 30)
 				throw new Error(`webhook ${path}: ${response.status}`);

@@ -117,10 +117,11 @@ export const CYCLE_PARTS: ProfilePart[] = [
 		'shared/http/answerReading',
 		'shared/http/streamReading',
 		'AppBuilder/inquiries/readInquiryStream',
-		'AppBuilder/inquiries/inquiryList',
-		'AppBuilder/inquiries/identity',
+		'AppBuilder/trigger/events/inquiryList',
+		'AppBuilder/trigger/events/identity',
+		'AppBuilder/trigger/events/jsonText',
 		'AppBuilder/inquiries/timestamps',
-		'AppBuilder/inquiries/latestListings',
+		'AppBuilder/trigger/events/latestListings',
 		'AppBuilder/trigger/reading/',
 	),
 	oursPart(
@@ -134,7 +135,7 @@ export const CYCLE_PARTS: ProfilePart[] = [
 	),
 	oursPart(
 		CURSOR,
-		'AppBuilder/inquiries/inquiryEvent',
+		'AppBuilder/trigger/events/inquiryEvent',
 		'AppBuilder/trigger/cursor/',
 		'AppBuilder/trigger/plan/',
 		'AppBuilder/trigger/quiet/',
@@ -148,7 +149,12 @@ export const CYCLE_PARTS: ProfilePart[] = [
 		'AppBuilder/inquiries/unreadableInquiry',
 		'AppBuilder/acrossForms/itemForm',
 	),
-	oursPart(SAVED, 'AppBuilder/trigger/saved/', 'AppBuilder/trigger/inProcess/'),
+	oursPart(
+		SAVED,
+		'AppBuilder/trigger/saved/',
+		'AppBuilder/trigger/forms/',
+		'AppBuilder/trigger/triggerMemory',
+	),
 	{ name: OURS_OTHER, matches: (url) => ofOurs(url) },
 	{
 		name: SOCKETS,

@@ -97,17 +97,17 @@ export const POLL_PARTS: ProfilePart[] = [
 	...GUARD_PARTS,
 	packagePart(
 		'identity and time of each record',
-		'AppBuilder/inquiries/identity',
+		'AppBuilder/trigger/events/identity',
 		'AppBuilder/inquiries/timestamps',
 	),
 	packagePart(
 		'keeping the records the cursor may emit',
-		'AppBuilder/inquiries/inquiryList',
-		'AppBuilder/inquiries/latestListings',
+		'AppBuilder/trigger/events/inquiryList',
+		'AppBuilder/trigger/events/latestListings',
 	),
 	packagePart(
 		'the cursor: what is new, the state to save',
-		'AppBuilder/inquiries/inquiryEvent',
+		'AppBuilder/trigger/events/inquiryEvent',
 		'AppBuilder/trigger/cursor/',
 	),
 	packagePart(

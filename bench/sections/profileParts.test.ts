@@ -22,22 +22,22 @@ describe("the profiles' parts of the package's own code", () => {
 		expect(paths.filter(({ path }) => !names(path))).toEqual([]);
 	});
 
-	it("charge the inquiries' readers and their event to the parts they served before they moved to inquiries/", () => {
+	it("charge the inquiries' readers and their event to the parts they served wherever they live", () => {
 		const partOf = (parts: typeof POLL_PARTS, url: string) =>
 			parts.find((part) => part.matches(url, 'f'))?.name;
 		const inProcess = (path: string) => `file:///repo/nodes/${path}.ts`;
 		const inN8n = (path: string) =>
 			`file:///home/n8n/.n8n/nodes/node_modules/n8n-nodes-appbuilder/dist/nodes/${path}.js`;
-		expect(partOf(POLL_PARTS, inProcess('AppBuilder/inquiries/inquiryList'))).toBe(
+		expect(partOf(POLL_PARTS, inProcess('AppBuilder/trigger/events/inquiryList'))).toBe(
 			'keeping the records the cursor may emit',
 		);
-		expect(partOf(POLL_PARTS, inProcess('AppBuilder/inquiries/inquiryEvent'))).toBe(
+		expect(partOf(POLL_PARTS, inProcess('AppBuilder/trigger/events/inquiryEvent'))).toBe(
 			'the cursor: what is new, the state to save',
 		);
-		expect(partOf(CYCLE_PARTS, inN8n('AppBuilder/inquiries/latestListings'))).toMatch(
+		expect(partOf(CYCLE_PARTS, inN8n('AppBuilder/trigger/events/latestListings'))).toMatch(
 			/^ours: reading the answer/,
 		);
-		expect(partOf(CYCLE_PARTS, inN8n('AppBuilder/inquiries/inquiryEvent'))).toBe(
+		expect(partOf(CYCLE_PARTS, inN8n('AppBuilder/trigger/events/inquiryEvent'))).toBe(
 			"ours: the cursor and the poll's plan",
 		);
 	});

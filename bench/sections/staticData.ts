@@ -6,10 +6,12 @@
  */
 import {
 	commitPoll,
+	cursorFrom,
+	firstRead,
 	stepCursor,
 	type CursorOptions,
 } from '../../nodes/AppBuilder/trigger/cursor/cursor';
-import { type InquiryEvent } from '../../nodes/AppBuilder/inquiries/inquiryEvent';
+import { type InquiryEvent } from '../../nodes/AppBuilder/trigger/events/inquiryEvent';
 import type { PollRow } from './onePoll';
 
 export interface StaticDataSettings {
@@ -34,13 +36,8 @@ export function stateSizeOfLargeForm(settings: StaticDataSettings): number {
 		key: `65f1c0ffee${String(i).padStart(14, '0')}`,
 		time: start + i * 1000,
 	}));
-	const options: CursorOptions = {
-		mode: 'new',
-		firstPoll: { kind: 'none' },
-		maxItems: 500,
-		nowMs: Date.now(),
-	};
-	let state = stepCursor(undefined, events, options).baseline;
+	const options: CursorOptions = { mode: 'new', maxItems: 500, nowMs: Date.now() };
+	let state = firstRead(cursorFrom(options.nowMs), events, options, 0).baseline;
 	for (let poll = 0; poll < 5; poll++) {
 		for (let i = 0; i < settings.newPerPoll; i++)
 			events.push({ key: `new-${poll}-${i}`, time: Date.now() + poll * 1000 + i });

@@ -56,7 +56,9 @@ function serviceBase(
 	return { destination, origin: parsed.origin, path };
 }
 
-/** Whether `path` is `basePath` itself or below it, on whole path segments (/app is not under /ap). */
+/**
+ * Whether `path` is `basePath` itself or below it, on whole path segments (/app is not under /ap).
+ */
 function isUnderPath(path: string, basePath: string): boolean {
 	return basePath === '' || path === basePath || path.startsWith(`${basePath}/`);
 }

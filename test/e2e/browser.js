@@ -1,21 +1,16 @@
 // @ts-check
 'use strict';
 
-const { execFileSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
+
+const { aptInstall } = require('./debianPackages');
 
 const CHROMIUM = '/usr/bin/chromium';
 
 /** Debian's Chromium, installed on first use (as root, the way CI runs). */
 function ensureChromium() {
 	if (existsSync(CHROMIUM)) return CHROMIUM;
-	execFileSync(
-		'bash',
-		['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'],
-		{
-			stdio: ['ignore', 'ignore', 'inherit'],
-		},
-	);
+	aptInstall(['chromium']);
 	return CHROMIUM;
 }
 

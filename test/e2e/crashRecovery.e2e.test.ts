@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- n8n Cloud's limits are for nodes; this runs on Node itself (timers, process, built-in modules); it prints its progress and figures */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 
 import { credentialDataFor, startEmulator, FIXTURE } from '../emulator';
+import { recordedTest, type CrashRecord } from './crashRecord';
 import {
+	CRASH_WAIT_BOUND_MS,
 	crashSeed,
 	deliveries,
 	inquiryIdsOf,
@@ -37,6 +38,7 @@ import type { Emulator } from '../support/useEmulator';
 import { packedTarball } from './useRealN8n';
 
 type Random = ReturnType<typeof seededRandom>;
+type Worker = Awaited<ReturnType<N8nInstance['startWorker']>>;
 
 const form = { appId: FIXTURE.appId, pageId: FIXTURE.formPageId };
 /** How long each execution runs (Wait node), so kills can land inside it. */
@@ -66,6 +68,11 @@ const FAST_STALL = {
 	QUEUE_WORKER_LOCK_RENEW_TIME: '1000',
 	QUEUE_WORKER_STALLED_INTERVAL: '5000',
 };
+
+/** How a kill within 50 ms of the poll's answer is told: n8n saving the position and storing the execution. */
+const HANDOFF_WINDOW = '(cursor save / execution insert)';
+/** How many more kills the durable run aims at the hand-over when none of its planned ones landed there. */
+const HANDOFF_AIMS_MORE = 4;
 
 /**
  * Where a kill is aimed:
@@ -127,7 +134,7 @@ function landingOf(emu: Emulator, since: number): string {
 	if (last === undefined) return 'start-up, before the first poll';
 	if (last.finishedAt === undefined) return 'during the poll (answer not sent)';
 	const after = Date.now() - last.finishedAt;
-	if (after <= 50) return `${after} ms after the poll's answer (cursor save / execution insert)`;
+	if (after <= 50) return `${after} ms after the poll's answer ${HANDOFF_WINDOW}`;
 	if (after <= WAIT_SECONDS * 1000)
 		return `${after} ms after the poll's answer (execution running)`;
 	return `${after} ms after the poll's answer (idle)`;
@@ -192,10 +199,10 @@ async function lastStartSettled(
 ): Promise<StoredExecution[]> {
 	const lastStart = Date.now();
 	await n8n.boot();
-	expect(await waitForPoll(emu, lastStart, 'answered', 300_000)).toBeDefined();
+	expect(await waitForPoll(emu, lastStart, 'answered', CRASH_WAIT_BOUND_MS)).toBeDefined();
 	await sleep(1000);
 	await n8n.logIn();
-	return await settled(n8n, workflowId, 60_000);
+	return await settled(n8n, workflowId, CRASH_WAIT_BOUND_MS);
 }
 /** Each execution with its status and the leads it carries, by the order they were added. */
 function perExecution(executions: StoredExecution[], added: string[]) {
@@ -258,7 +265,7 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 	beforeAll(() => {
 		console.log(`crash suite seed: ${SEED} (replay with CRASH_SEED=${SEED})`);
 		tarball = packedTarball();
-	}, 300_000);
+	});
 
 	beforeEach(async () => {
 		emu = await startEmulator();
@@ -268,457 +275,507 @@ describe(`the trigger when n8n is killed mid-poll (seed ${SEED})`, () => {
 		await emu?.close();
 	});
 
-	it('single instance: every lead added across the kills is in a stored execution, none succeeds twice', async () => {
-		const started = Date.now();
-		const random = seededRandom(SEED);
-		const n8n = await N8nInstance.start({
-			packageTarball: tarball,
-			env: {
-				...SHORT_PUBLICATION_LEASE,
-				...ACTIVATE_AT_START,
-				N8N_LOG_LEVEL: process.env.CRASH_N8N_LOG_LEVEL ?? 'info',
-			},
-		});
-		const added: string[] = [];
-		const kills: Kill[] = [];
-		try {
-			addLeads(emu, added, 1);
-			const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS);
-			// The first poll emits the latest lead; once that execution is stored the cursor is too.
-			const first = await settledWithSuccess(n8n, workflowId);
-			expect(first).toBe(true);
-			// From here on each cycle starts n8n and kills it.
-			await killHard(n8n.process!);
-
-			for (const [cycle, aim] of killPlan(random, KILLS).entries()) {
-				const spawnedAt = Date.now();
-				// Leads that arrive while n8n is down; the aims that need an execution get at least one.
-				addLeads(emu, added, random.between(aim === 'execution' || aim === 'handoff' ? 1 : 0, 3));
-				if (aim === 'poll')
-					emu.control.injectFault({
-						endpoint: 'formBuilderInquiries',
-						kind: 'latency',
-						ms: 30_000,
-						times: 1,
-					});
-				const leadWhileUp = random.next() < 0.5 ? random.between(0, 10_000) : undefined;
-				const lateLead =
-					leadWhileUp === undefined
-						? undefined
-						: setTimeout(() => addLeads(emu, added, 1), leadWhileUp);
-				// A boot cut short by the kill is expected; one that fails on its own fails the cycle.
-				const { boot, failFast } = bootInBackground(n8n, cycle);
-
-				if (aim === 'random') {
-					await sleep(random.between(500, 25_000));
-				} else {
-					const poll = await failFast(
-						waitForPoll(emu, spawnedAt, aim === 'poll' ? 'received' : 'answered', 300_000),
-					);
-					if (poll === undefined)
-						throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
-					if (aim === 'poll') await sleep(random.between(0, 1000));
-					if (aim === 'handoff') await sleep(random.between(0, 40));
-					if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
-				}
-				const landed = landingOf(emu, spawnedAt);
-				await killHard(n8n.process!);
-				kills.push(killOf(cycle, aim, landed, spawnedAt, added.length));
-				keepLogs(`cycle-${cycle}`, n8n.logs());
-				progress(`kill ${cycle + 1}/${KILLS} (${aim}): ${landed}`);
-				await boot.done;
-				if (
-					boot.error !== undefined &&
-					!boot.error.includes('exited early (SIGKILL)') &&
-					kills[kills.length - 1].landed.startsWith('start-up')
-				) {
-					keepLogs(`cycle-${cycle}-boot`, boot.error);
-				}
-				if (lateLead !== undefined) clearTimeout(lateLead);
-				emu.control.clearFaults();
-			}
-
-			const executions = await lastStartSettled(n8n, emu, workflowId);
-			keepLogs('final', n8n.logs());
-			const retried = await retryCrashed(n8n, workflowId, executions);
-
-			const delivered = deliveries(executions);
-			const missing = added.filter((lead) => !delivered.has(lead));
-			const duplicates = duplicatesOf(executions);
-			// A lead in the saved cursor but in no execution was lost in n8n's window (docs/reliability.md).
-			const lostInN8nWindow = await inSavedCursor(n8n, workflowId, missing);
-			report('single instance (SQLite)', {
-				lostInN8nWindow,
-				perExecution: perExecution(executions, added),
-				seed: SEED,
-				kills,
-				leadsAdded: added.length,
-				leadsDelivered: added.length - missing.length,
-				missing: missing.map((lead) => ({ lead, addedAs: added.indexOf(lead) })),
-				executions: statusCounts(executions),
-				duplicates,
-				retriedCrashed: retried,
-				seconds: Math.round((Date.now() - started) / 1000),
+	it(
+		'single instance: every lead added across the kills is in a stored execution, none succeeds twice',
+		...recordedTest('single', SEED, SEED, async (record) => {
+			const started = Date.now();
+			const random = seededRandom(SEED);
+			const n8n = await N8nInstance.start({
+				packageTarball: tarball,
+				env: {
+					...SHORT_PUBLICATION_LEASE,
+					...ACTIVATE_AT_START,
+					N8N_LOG_LEVEL: process.env.CRASH_N8N_LOG_LEVEL ?? 'info',
+				},
 			});
+			const added: string[] = [];
+			const kills: Kill[] = [];
+			watchRun(record, emu, kills, () => n8n.logs());
+			try {
+				addLeads(emu, added, 1);
+				const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS);
+				// The first poll emits the latest lead; once that execution is stored the cursor is too.
+				const first = await settledWithSuccess(n8n, workflowId);
+				expect(first).toBe(true);
+				// From here on each cycle starts n8n and kills it.
+				await killHard(n8n.process!);
 
-			expect(kills.length).toBeGreaterThanOrEqual(KILLS);
-			// Nothing is lost any other way, and that window is only open at the hand-over from poll to execution.
-			expect(missing.filter((lead) => !lostInN8nWindow.includes(lead))).toEqual([]);
-			if (lostInN8nWindow.length > 0)
-				expect(kills.some((k) => k.aim === 'handoff' || k.aim === 'random')).toBe(true);
-			// A lead may be in a crashed execution and again in a later one; it never runs to the end twice.
-			for (const { deliveries: list } of duplicates) {
-				expect(list.filter((d) => d.status === 'success').length).toBeLessThanOrEqual(1);
+				for (const [cycle, aim] of killPlan(random, KILLS).entries()) {
+					const spawnedAt = Date.now();
+					// Leads that arrive while n8n is down; the aims that need an execution get at least one.
+					addLeads(emu, added, random.between(aim === 'execution' || aim === 'handoff' ? 1 : 0, 3));
+					if (aim === 'poll')
+						emu.control.injectFault({
+							endpoint: 'formBuilderInquiries',
+							kind: 'latency',
+							ms: 30_000,
+							times: 1,
+						});
+					const leadWhileUp = random.next() < 0.5 ? random.between(0, 10_000) : undefined;
+					const lateLead =
+						leadWhileUp === undefined
+							? undefined
+							: setTimeout(() => addLeads(emu, added, 1), leadWhileUp);
+					// A boot cut short by the kill is expected; one that fails on its own fails the cycle.
+					const { boot, failFast } = bootInBackground(n8n, cycle);
+
+					if (aim === 'random') {
+						await sleep(random.between(500, 25_000));
+					} else {
+						const poll = await failFast(
+							waitForPoll(
+								emu,
+								spawnedAt,
+								aim === 'poll' ? 'received' : 'answered',
+								CRASH_WAIT_BOUND_MS,
+							),
+						);
+						if (poll === undefined)
+							throw new Error(
+								`cycle ${cycle}: n8n did not poll within ${CRASH_WAIT_BOUND_MS / 60_000} minutes of its start`,
+							);
+						if (aim === 'poll') await sleep(random.between(0, 1000));
+						if (aim === 'handoff') await sleep(random.between(0, 40));
+						if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
+					}
+					const landed = landingOf(emu, spawnedAt);
+					await killHard(n8n.process!);
+					kills.push(killOf(cycle, aim, landed, spawnedAt, added.length));
+					record.keep(`cycle-${cycle}`, n8n.logs());
+					progress(`kill ${cycle + 1}/${KILLS} (${aim}): ${landed}`);
+					await boot.done;
+					if (
+						boot.error !== undefined &&
+						!boot.error.includes('exited early (SIGKILL)') &&
+						kills[kills.length - 1].landed.startsWith('start-up')
+					) {
+						record.keep(`cycle-${cycle}-boot`, boot.error);
+					}
+					if (lateLead !== undefined) clearTimeout(lateLead);
+					emu.control.clearFaults();
+				}
+
+				const executions = await lastStartSettled(n8n, emu, workflowId);
+				record.keep('final', n8n.logs());
+				const retried = await retryCrashed(n8n, workflowId, executions);
+
+				const delivered = deliveries(executions);
+				const missing = added.filter((lead) => !delivered.has(lead));
+				const duplicates = duplicatesOf(executions);
+				// A lead in the saved cursor but in no execution was lost in n8n's window (docs/reliability.md).
+				const lostInN8nWindow = await inSavedCursor(n8n, workflowId, missing);
+				report(record, 'single instance (SQLite)', {
+					lostInN8nWindow,
+					perExecution: perExecution(executions, added),
+					seed: SEED,
+					kills,
+					leadsAdded: added.length,
+					leadsDelivered: added.length - missing.length,
+					missing: missing.map((lead) => ({ lead, addedAs: added.indexOf(lead) })),
+					executions: statusCounts(executions),
+					duplicates,
+					retriedCrashed: retried,
+					seconds: Math.round((Date.now() - started) / 1000),
+				});
+
+				expect(kills.length).toBeGreaterThanOrEqual(KILLS);
+				// Nothing is lost any other way, and that window is only open at the hand-over from poll to execution.
+				expect(missing.filter((lead) => !lostInN8nWindow.includes(lead))).toEqual([]);
+				if (lostInN8nWindow.length > 0)
+					expect(kills.some((k) => k.aim === 'handoff' || k.aim === 'random')).toBe(true);
+				// A lead may be in a crashed execution and again in a later one; it never runs to the end twice.
+				for (const { deliveries: list } of duplicates) {
+					expect(list.filter((d) => d.status === 'success').length).toBeLessThanOrEqual(1);
+				}
+				expect(kills.some((k) => k.landed.startsWith('during the poll'))).toBe(true);
+				expect(executions.some((e) => e.status === 'crashed')).toBe(true);
+				expect(retried.every((r) => r.status === 'success')).toBe(true);
+			} finally {
+				await n8n.destroy();
 			}
-			expect(kills.some((k) => k.landed.startsWith('during the poll'))).toBe(true);
-			expect(executions.some((e) => e.status === 'crashed')).toBe(true);
-			expect(retried.every((r) => r.status === 'success')).toBe(true);
-		} finally {
-			await n8n.destroy();
-		}
-	}, 1_200_000);
+		}),
+	);
 
 	describe('on PostgreSQL: queue mode (main + worker, Redis), and durable poll cursors', () => {
 		let services: Awaited<ReturnType<typeof startQueueServices>>;
 
 		beforeAll(async () => {
 			services = await startQueueServices();
-		}, 300_000);
+		});
 
 		afterAll(async () => {
 			await services?.stop();
-		}, 60_000);
+		});
 
-		it('queue mode: a worker killed while it runs the execution loses no lead', async () => {
-			const started = Date.now();
-			const random = seededRandom(SEED + 1);
-			// Short Bull locks so a dead worker's job is found stalled within seconds, not a minute.
-			const n8n = await N8nInstance.start({
-				packageTarball: tarball,
-				env: { ...services.env, ...FAST_STALL },
-			});
-			let worker = await n8n.startWorker();
-			const added: string[] = [];
-			const kills: Kill[] = [];
-			try {
-				addLeads(emu, added, 1);
-				const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS);
-				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
-
-				for (let cycle = 0; cycle < WORKER_KILLS; cycle++) {
-					addLeads(emu, added, random.between(1, 3));
-					// A restart of main makes it poll at once: that poll's execution goes to the worker.
-					const logged = worker.logs().length;
-					await killHard(n8n.process!);
-					await n8n.boot();
-					const deadline = Date.now() + 120_000;
-					while (!/Worker started execution/.test(worker.logs().slice(logged))) {
-						if (Date.now() > deadline)
-							throw new Error(`cycle ${cycle}: the worker started no execution`);
-						await sleep(10);
-					}
-					const into = random.between(200, WAIT_SECONDS * 1000 - 300);
-					await sleep(into);
-					await killHard(worker.process);
-					kills.push({
-						cycle,
-						aim: 'execution',
-						landed: `worker, ${into} ms into its execution`,
-						msAfterSpawn: into,
-					});
-					progress(`worker kill ${cycle + 1}/${WORKER_KILLS}: ${into} ms into its execution`);
+		it(
+			'queue mode: a worker killed while it runs the execution loses no lead',
+			...recordedTest('queue-worker', SEED + 1, SEED, async (record) => {
+				const started = Date.now();
+				const random = seededRandom(SEED + 1);
+				// Short Bull locks so a dead worker's job is found stalled within seconds, not a minute.
+				const n8n = await N8nInstance.start({
+					packageTarball: tarball,
+					env: { ...services.env, ...FAST_STALL },
+				});
+				const added: string[] = [];
+				const kills: Kill[] = [];
+				watchRun(record, emu, kills, () => n8n.logs());
+				let worker: Worker | undefined;
+				record.watch('worker', () => worker?.logs() ?? '');
+				try {
 					worker = await n8n.startWorker();
-				}
+					addLeads(emu, added, 1);
+					const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS);
+					expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
 
-				await n8n.logIn();
-				const executions = await settled(n8n, workflowId, 90_000);
-				const retried = await retryCrashed(n8n, workflowId, executions);
-				const delivered = deliveries(executions);
-				const missing = added.filter((lead) => !delivered.has(lead));
-				const duplicates = duplicatesOf(executions);
-				// Seen once in CI: a worker killed early in an execution left it stored as "error" with no items in its
-				// data, so its leads (already in the saved cursor) were in no execution. That is n8n's handling of the
-				// stalled job, not the trigger: the trigger emitted them, and the cursor says so.
-				const lostWithStalledJob = await inSavedCursor(n8n, workflowId, missing);
-				const emptiedExecutions = executions
-					.filter((e) => e.status === 'error' && inquiryIdsOf(e).length === 0)
-					.map((e) => e.id);
-				keepLogs('queue-main', n8n.logs());
-				keepLogs('queue-worker', worker.logs());
-				report('queue mode, worker killed', {
-					lostWithStalledJob,
-					emptiedExecutions,
-					perExecution: perExecution(executions, added),
-					seed: SEED,
-					kills,
-					leadsAdded: added.length,
-					leadsDelivered: added.length - missing.length,
-					missing,
-					executions: statusCounts(executions),
-					duplicates,
-					retriedCrashed: retried,
-					seconds: Math.round((Date.now() - started) / 1000),
-				});
-
-				// No lead is lost any other way; one lost with a stalled job goes with an execution n8n stored emptied.
-				expect(missing.filter((lead) => !lostWithStalledJob.includes(lead))).toEqual([]);
-				if (lostWithStalledJob.length > 0) expect(emptiedExecutions.length).toBeGreaterThan(0);
-				for (const { deliveries: list } of duplicates) {
-					expect(list.filter((d) => d.status === 'success').length).toBeLessThanOrEqual(1);
-				}
-				// Retries are reported, not held to success: a retry of the execution whose job stalled last ended in an error once.
-				expect(retried.length).toBeGreaterThan(0);
-			} finally {
-				await worker.stop();
-				await n8n.destroy();
-			}
-		}, 900_000);
-
-		it("queue mode, n8n without durable poll cursors: main killed after it saved the cursor, before it stored the execution, loses that poll's leads", async () => {
-			const db = postgresClient(services.env.DB_POSTGRESDB_PORT);
-			// A database and queue of its own: the one before used another encryption key.
-			db.query('CREATE DATABASE crash_window');
-			const env = {
-				...services.env,
-				...FAST_STALL,
-				DB_POSTGRESDB_DATABASE: 'crash_window',
-				QUEUE_BULL_PREFIX: 'crashwindow',
-			};
-			const windowDb = postgresClient(services.env.DB_POSTGRESDB_PORT, 'crash_window');
-			const n8n = await N8nInstance.start({ packageTarball: tarball, env });
-			const worker = await n8n.startWorker();
-			try {
-				emu.control.addInquiry({ ...form });
-				const workflowId = await publishSlowWorkflow(n8n, emu, 0);
-				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
-
-				const lead = emu.control.addInquiry({ ...form })._id;
-				// Hold the answer so the lock below is in place before n8n has the lead.
-				emu.control.injectFault({
-					endpoint: 'formBuilderInquiries',
-					kind: 'latency',
-					ms: 3000,
-					times: 1,
-				});
-				const restartedAt = Date.now();
-				await killHard(n8n.process!);
-				const booting = n8n.boot().catch(() => undefined);
-				expect(await waitForPoll(emu, restartedAt, 'received', 300_000)).toBeDefined();
-				// No execution can be inserted while this lock is held; reads go on.
-				const release = await windowDb.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
-				const staticData = () =>
-					windowDb.query(
-						`SELECT "staticData"::text FROM workflow_entity WHERE id = '${workflowId}'`,
-					);
-				const deadline = Date.now() + 30_000;
-				while (!staticData().includes(lead) && Date.now() < deadline) await sleep(50);
-				const cursorSaved = staticData().includes(lead);
-				const executionsBefore = windowDb.query(
-					`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}'`,
-				);
-				await killHard(n8n.process!);
-				await booting;
-				await release();
-
-				const restartedAgain = Date.now();
-				await n8n.boot();
-				expect(await waitForPoll(emu, restartedAgain, 'answered', 300_000)).toBeDefined();
-				await sleep(2000);
-				await n8n.logIn();
-				const executions = await settled(n8n, workflowId, 60_000);
-				const delivered = deliveries(executions);
-				report('queue mode, main killed between cursor save and execution insert', {
-					lead,
-					cursorSavedBeforeKill: cursorSaved,
-					executionsStoredAtKill: Number(executionsBefore),
-					executions: statusCounts(executions),
-					leadDelivered: delivered.has(lead),
-				});
-				// The cursor, with the lead in it, was in the database while no execution held the lead.
-				expect(cursorSaved).toBe(true);
-				expect(Number(executionsBefore)).toBe(1);
-				expect(delivered.has(lead)).toBe(false);
-			} finally {
-				await worker.stop();
-				await n8n.destroy();
-			}
-		}, 600_000);
-
-		it('durable poll cursors: main killed during the poll, after the answer, during the execution, at idle, with the commit held, and across a rename: no lead lost or repeated', async () => {
-			const started = Date.now();
-			const random = seededRandom(SEED + 2);
-			const database = 'crash_durable';
-			postgresClient(services.env.DB_POSTGRESDB_PORT).query(`CREATE DATABASE ${database}`);
-			const db = postgresClient(services.env.DB_POSTGRESDB_PORT, database);
-			// One main in regular mode: it polls and runs the executions.
-			const env = {
-				...services.env,
-				EXECUTIONS_MODE: 'regular',
-				DB_POSTGRESDB_DATABASE: database,
-				...DURABLE_CURSORS,
-				...FAST_SCHEDULER,
-				...SHORT_PUBLICATION_LEASE,
-				N8N_LOG_LEVEL: process.env.CRASH_N8N_LOG_LEVEL ?? 'info',
-			};
-			const n8n = await N8nInstance.start({ packageTarball: tarball, env });
-			const added: string[] = [];
-			const kills: Kill[] = [];
-			const logs: string[] = [];
-			let held: (HeldCommit & { leads: string[] }) | undefined;
-			let rename: { from: string; to: string; leadsAround: string[] } | undefined;
-			try {
-				addLeads(emu, added, 1);
-				const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS, (workflow) => {
-					(workflow.nodes[0] as { parameters: Record<string, unknown> }).parameters.pollTimes =
-						FOUR_POLLS_A_MINUTE;
-				});
-				expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
-				// The position is in n8n's poller state, not in the workflow.
-				expect(committedPosition(db, workflowId)).toContain(added[0]);
-				await killHard(n8n.process!);
-
-				for (const [cycle, aim] of durablePlan(random, DURABLE_KILLS).entries()) {
-					const spawnedAt = Date.now();
-					const before = added.length;
-					addLeads(emu, added, random.between(aim === 'poll' || aim === 'idle' ? 0 : 1, 3));
-					const cycleLeads = added.slice(before);
-					if (aim === 'poll')
-						emu.control.injectFault({
-							endpoint: 'formBuilderInquiries',
-							kind: 'latency',
-							ms: HELD_POLL_MS,
-							times: 1,
+					for (let cycle = 0; cycle < WORKER_KILLS; cycle++) {
+						addLeads(emu, added, random.between(1, 3));
+						// A restart of main makes it poll at once: that poll's execution goes to the worker.
+						const logged = worker.logs().length;
+						await killHard(n8n.process!);
+						await n8n.boot();
+						const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
+						while (!/Worker started execution/.test(worker.logs().slice(logged))) {
+							if (Date.now() > deadline)
+								throw new Error(
+									`cycle ${cycle}: the worker started no execution within ${CRASH_WAIT_BOUND_MS / 60_000} minutes`,
+								);
+							await sleep(10);
+						}
+						const into = random.between(200, WAIT_SECONDS * 1000 - 300);
+						await sleep(into);
+						await killHard(worker.process);
+						kills.push({
+							cycle,
+							aim: 'execution',
+							landed: `worker, ${into} ms into its execution`,
+							msAfterSpawn: into,
 						});
-					// Held: the answer waits long enough for the lock below to be in place before n8n has the leads.
-					if (aim === 'held')
-						emu.control.injectFault({
-							endpoint: 'formBuilderInquiries',
-							kind: 'latency',
-							ms: 3000,
-							times: 1,
-						});
-					// A boot cut short by the kill is expected; one that fails on its own fails the cycle.
-					const { boot, failFast } = bootInBackground(n8n, cycle);
-					const poll = await failFast(
-						waitForPoll(
-							emu,
-							spawnedAt,
-							aim === 'poll' || aim === 'held' ? 'received' : 'answered',
-							300_000,
-						),
-					);
-					if (poll === undefined)
-						throw new Error(`cycle ${cycle}: n8n did not poll after its start`);
+						progress(`worker kill ${cycle + 1}/${WORKER_KILLS}: ${into} ms into its execution`);
+						worker = await n8n.startWorker();
+					}
 
-					let release: (() => Promise<void>) | undefined;
-					if (aim === 'poll') await sleep(random.between(0, 1000));
-					if (aim === 'handoff') await sleep(random.between(0, 40));
-					if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
-					// Idle: the execution has ended (it lasts WAIT_SECONDS) and the next poll has not begun.
-					const idleFor = WAIT_SECONDS * 1000 + random.between(500, 2500);
-					if (aim === 'idle' && !(await waitForIdle(emu, spawnedAt, idleFor, 120_000)))
-						throw new Error(`cycle ${cycle}: n8n was never idle`);
-					if (aim === 'held') {
-						release = await db.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
-						held = {
-							leads: cycleLeads,
-							...(await observeHeldCommit(db, database, workflowId, cycleLeads, 30_000)),
-						};
+					await n8n.logIn();
+					const executions = await settled(n8n, workflowId, CRASH_WAIT_BOUND_MS);
+					const retried = await retryCrashed(n8n, workflowId, executions);
+					const delivered = deliveries(executions);
+					const missing = added.filter((lead) => !delivered.has(lead));
+					const duplicates = duplicatesOf(executions);
+					// Seen once in CI: a worker killed early in an execution left it stored as "error" with no items in its
+					// data, so its leads (already in the saved cursor) were in no execution. That is n8n's handling of the
+					// stalled job, not the trigger: the trigger emitted them, and the cursor says so.
+					const lostWithStalledJob = await inSavedCursor(n8n, workflowId, missing);
+					const emptiedExecutions = executions
+						.filter((e) => e.status === 'error' && inquiryIdsOf(e).length === 0)
+						.map((e) => e.id);
+					record.keep('queue-main', n8n.logs());
+					record.keep('queue-worker', worker.logs());
+					report(record, 'queue mode, worker killed', {
+						lostWithStalledJob,
+						emptiedExecutions,
+						perExecution: perExecution(executions, added),
+						seed: SEED,
+						kills,
+						leadsAdded: added.length,
+						leadsDelivered: added.length - missing.length,
+						missing,
+						executions: statusCounts(executions),
+						duplicates,
+						retriedCrashed: retried,
+						seconds: Math.round((Date.now() - started) / 1000),
+					});
+
+					// No lead is lost any other way; one lost with a stalled job goes with an execution n8n stored emptied.
+					expect(missing.filter((lead) => !lostWithStalledJob.includes(lead))).toEqual([]);
+					if (lostWithStalledJob.length > 0) expect(emptiedExecutions.length).toBeGreaterThan(0);
+					for (const { deliveries: list } of duplicates) {
+						expect(list.filter((d) => d.status === 'success').length).toBeLessThanOrEqual(1);
 					}
-					if (aim === 'rename') {
-						await boot.done;
-						const to = 'New Contact Us Lead';
-						const leadsAround = [emu.control.addInquiry({ ...form })._id];
-						await renameNode(n8n, workflowId, 'New Inquiry', to);
-						const renamedAt = Date.now();
-						leadsAround.push(emu.control.addInquiry({ ...form })._id);
-						added.push(...leadsAround);
-						rename = { from: 'New Inquiry', to, leadsAround };
-						if ((await waitForPoll(emu, renamedAt, 'answered', 120_000)) === undefined)
-							throw new Error('n8n did not poll after the rename');
-						if (!(await waitForIdle(emu, renamedAt, idleFor, 120_000)))
-							throw new Error(`cycle ${cycle}: n8n was never idle after the rename`);
-					}
-					const landed =
-						aim === 'held'
-							? 'with the commit held (the execution insert waiting on a table lock)'
-							: landingOf(emu, spawnedAt);
+					// Retries are reported, not held to success: a retry of the execution whose job stalled last ended in an error once.
+					expect(retried.length).toBeGreaterThan(0);
+				} finally {
+					await worker?.stop();
+					await n8n.destroy();
+				}
+			}),
+		);
+
+		it(
+			"queue mode, n8n without durable poll cursors: main killed after it saved the cursor, before it stored the execution, loses that poll's leads",
+			...recordedTest('queue-window', SEED, SEED, async (record) => {
+				const db = postgresClient(services.env.DB_POSTGRESDB_PORT);
+				// A database and queue of its own: the one before used another encryption key.
+				db.query('CREATE DATABASE crash_window');
+				const env = {
+					...services.env,
+					...FAST_STALL,
+					DB_POSTGRESDB_DATABASE: 'crash_window',
+					QUEUE_BULL_PREFIX: 'crashwindow',
+				};
+				const windowDb = postgresClient(services.env.DB_POSTGRESDB_PORT, 'crash_window');
+				const n8n = await N8nInstance.start({ packageTarball: tarball, env });
+				watchRun(record, emu, [], () => n8n.logs());
+				let worker: Worker | undefined;
+				record.watch('worker', () => worker?.logs() ?? '');
+				try {
+					worker = await n8n.startWorker();
+					emu.control.addInquiry({ ...form });
+					const workflowId = await publishSlowWorkflow(n8n, emu, 0);
+					expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
+
+					const lead = emu.control.addInquiry({ ...form })._id;
+					// The answer is held until the lock below is in place, so n8n has the lead only then.
+					emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'held' });
+					const restartedAt = Date.now();
 					await killHard(n8n.process!);
-					await release?.();
-					kills.push(killOf(cycle, aim, landed, spawnedAt, added.length));
-					logs.push(n8n.logs());
-					keepLogs(`durable-cycle-${cycle}`, n8n.logs());
-					progress(`durable kill ${cycle + 1}/${DURABLE_KILLS} (${aim}): ${landed}`);
-					await boot.done;
-					emu.control.clearFaults();
-				}
+					const booting = n8n.boot().catch(() => undefined);
+					expect(
+						await waitForPoll(emu, restartedAt, 'received', CRASH_WAIT_BOUND_MS),
+					).toBeDefined();
+					// No execution can be inserted while this lock is held; reads go on.
+					const release = await windowDb.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
+					emu.control.releaseHeld();
+					const staticData = () =>
+						windowDb.query(
+							`SELECT "staticData"::text FROM workflow_entity WHERE id = '${workflowId}'`,
+						);
+					const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
+					while (!staticData().includes(lead) && Date.now() < deadline) await sleep(50);
+					const cursorSaved = staticData().includes(lead);
+					const executionsBefore = windowDb.query(
+						`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}'`,
+					);
+					await killHard(n8n.process!);
+					await booting;
+					await release();
 
-				const executions = await lastStartSettled(n8n, emu, workflowId);
-				logs.push(n8n.logs());
-				keepLogs('durable-final', n8n.logs());
-				const retried = await retryCrashed(n8n, workflowId, executions);
-
-				const delivered = deliveries(executions);
-				const missing = added.filter((lead) => !delivered.has(lead));
-				const duplicates = duplicatesOf(executions);
-				const allLogs = logs.join('\n');
-				const renamedRuns = executions
-					.filter((e) => triggerNamesOf(e).includes(rename?.to ?? ''))
-					.map((e) => e.id);
-				report('durable poll cursors (PostgreSQL)', {
-					perExecution: perExecution(executions, added),
-					seed: SEED,
-					kills,
-					leadsAdded: added.length,
-					leadsDelivered: added.length - missing.length,
-					missing: missing.map((lead) => ({
+					const restartedAgain = Date.now();
+					await n8n.boot();
+					expect(
+						await waitForPoll(emu, restartedAgain, 'answered', CRASH_WAIT_BOUND_MS),
+					).toBeDefined();
+					await sleep(2000);
+					await n8n.logIn();
+					const executions = await settled(n8n, workflowId, CRASH_WAIT_BOUND_MS);
+					const delivered = deliveries(executions);
+					report(record, 'queue mode, main killed between cursor save and execution insert', {
 						lead,
-						addedAs: added.indexOf(lead),
-						inCommittedPosition: committedPosition(db, workflowId).includes(lead),
-					})),
-					executions: statusCounts(executions),
-					duplicates,
-					heldCommit: held && {
-						...held,
-						deliveries: held.leads.map((lead) => delivered.get(lead)?.length ?? 0),
-					},
-					rename: rename && {
-						...rename,
-						deliveries: rename.leadsAround.map((lead) => delivered.get(lead)?.length ?? 0),
-						executionsUnderNewName: renamedRuns,
-					},
-					pollsLeftToHandOver: allLogs.split('n8n has not yet stored the position').length - 1,
-					pollsLeftToRunningPoll:
-						allLogs.split('the previous poll of this trigger is still running').length - 1,
-					retriedCrashed: retried,
-					seconds: Math.round((Date.now() - started) / 1000),
-				});
-
-				expect(kills.length).toBe(DURABLE_KILLS);
-				expect(missing).toEqual([]);
-				expect(duplicates).toEqual([]);
-				// Where the kills landed, as the emulator saw it.
-				for (const where of [
-					'during the poll',
-					'(cursor save / execution insert)',
-					'(execution running)',
-					'(idle)',
-				]) {
-					expect(kills.some((k) => k.landed.includes(where))).toBe(true);
+						cursorSavedBeforeKill: cursorSaved,
+						executionsStoredAtKill: Number(executionsBefore),
+						executions: statusCounts(executions),
+						leadDelivered: delivered.has(lead),
+					});
+					// The cursor, with the lead in it, was in the database while no execution held the lead.
+					expect(cursorSaved).toBe(true);
+					expect(Number(executionsBefore)).toBe(1);
+					expect(delivered.has(lead)).toBe(false);
+				} finally {
+					await worker?.stop();
+					await n8n.destroy();
 				}
-				// The held commit: the kill came while n8n's insert waited, with neither the position nor the execution stored; its leads came once later.
-				expect(held).toMatchObject({ insertWaiting: true, positionCommitted: false });
-				for (const lead of held!.leads) expect(delivered.get(lead)).toHaveLength(1);
-				// The rename: the leads on either side of it came once, and the trigger ran under its new name.
-				for (const lead of rename!.leadsAround) expect(delivered.get(lead)).toHaveLength(1);
-				expect(renamedRuns.length).toBeGreaterThan(0);
-				// n8n refuses a read of static data outside a poll under durable cursors; the trigger never does one.
-				expect(allLogs).not.toContain('read its static data outside of a poll');
-				expect(retried.every((r) => r.status === 'success')).toBe(true);
-			} finally {
-				await n8n.destroy();
-			}
-		}, 1_200_000);
+			}),
+		);
+
+		it(
+			'durable poll cursors: main killed during the poll, after the answer, during the execution, at idle, with the commit held, and across a rename: no lead lost or repeated',
+			...recordedTest('durable', SEED + 2, SEED, async (record) => {
+				const started = Date.now();
+				const random = seededRandom(SEED + 2);
+				const database = 'crash_durable';
+				postgresClient(services.env.DB_POSTGRESDB_PORT).query(`CREATE DATABASE ${database}`);
+				const db = postgresClient(services.env.DB_POSTGRESDB_PORT, database);
+				// One main in regular mode: it polls and runs the executions.
+				const env = {
+					...services.env,
+					EXECUTIONS_MODE: 'regular',
+					DB_POSTGRESDB_DATABASE: database,
+					...DURABLE_CURSORS,
+					...FAST_SCHEDULER,
+					...SHORT_PUBLICATION_LEASE,
+					N8N_LOG_LEVEL: process.env.CRASH_N8N_LOG_LEVEL ?? 'info',
+				};
+				const n8n = await N8nInstance.start({ packageTarball: tarball, env });
+				const added: string[] = [];
+				const kills: Kill[] = [];
+				const logs: string[] = [];
+				watchRun(record, emu, kills, () => n8n.logs());
+				let held: (HeldCommit & { leads: string[] }) | undefined;
+				let rename: { from: string; to: string; leadsAround: string[] } | undefined;
+				try {
+					addLeads(emu, added, 1);
+					const workflowId = await publishSlowWorkflow(n8n, emu, WAIT_SECONDS, (workflow) => {
+						(workflow.nodes[0] as { parameters: Record<string, unknown> }).parameters.pollTimes =
+							FOUR_POLLS_A_MINUTE;
+					});
+					expect(await settledWithSuccess(n8n, workflowId)).toBe(true);
+					// The position is in n8n's poller state, not in the workflow.
+					expect(committedPosition(db, workflowId)).toContain(added[0]);
+					await killHard(n8n.process!);
+
+					const killCycle = async (cycle: number, aim: DurableAim): Promise<void> => {
+						const spawnedAt = Date.now();
+						const before = added.length;
+						addLeads(emu, added, random.between(aim === 'poll' || aim === 'idle' ? 0 : 1, 3));
+						const cycleLeads = added.slice(before);
+						if (aim === 'poll')
+							emu.control.injectFault({
+								endpoint: 'formBuilderInquiries',
+								kind: 'latency',
+								ms: HELD_POLL_MS,
+								times: 1,
+							});
+						// Held: the answer waits until the lock below is in place, so n8n has the leads only then.
+						if (aim === 'held')
+							emu.control.injectFault({ endpoint: 'formBuilderInquiries', kind: 'held' });
+						// A boot cut short by the kill is expected; one that fails on its own fails the cycle.
+						const { boot, failFast } = bootInBackground(n8n, cycle);
+						const poll = await failFast(
+							waitForPoll(
+								emu,
+								spawnedAt,
+								aim === 'poll' || aim === 'held' ? 'received' : 'answered',
+								CRASH_WAIT_BOUND_MS,
+							),
+						);
+						if (poll === undefined)
+							throw new Error(
+								`cycle ${cycle}: n8n did not poll within ${CRASH_WAIT_BOUND_MS / 60_000} minutes of its start`,
+							);
+
+						let release: (() => Promise<void>) | undefined;
+						if (aim === 'poll') await sleep(random.between(0, 1000));
+						if (aim === 'handoff') await sleep(random.between(0, 40));
+						if (aim === 'execution') await sleep(random.between(300, WAIT_SECONDS * 1000 - 300));
+						// Idle: the execution has ended (it lasts WAIT_SECONDS) and the next poll has not begun.
+						const idleFor = WAIT_SECONDS * 1000 + random.between(500, 2500);
+						if (
+							aim === 'idle' &&
+							!(await waitForIdle(emu, spawnedAt, idleFor, CRASH_WAIT_BOUND_MS))
+						)
+							throw new Error(`cycle ${cycle}: n8n was never idle`);
+						if (aim === 'held') {
+							release = await db.lockTable('execution_entity', 'SHARE ROW EXCLUSIVE');
+							emu.control.releaseHeld();
+							held = {
+								leads: cycleLeads,
+								...(await observeHeldCommit(
+									db,
+									database,
+									workflowId,
+									cycleLeads,
+									CRASH_WAIT_BOUND_MS,
+								)),
+							};
+						}
+						if (aim === 'rename') {
+							await boot.done;
+							const to = 'New Contact Us Lead';
+							const leadsAround = [emu.control.addInquiry({ ...form })._id];
+							await renameNode(n8n, workflowId, 'New Inquiry', to);
+							const renamedAt = Date.now();
+							leadsAround.push(emu.control.addInquiry({ ...form })._id);
+							added.push(...leadsAround);
+							rename = { from: 'New Inquiry', to, leadsAround };
+							if (
+								(await waitForPoll(emu, renamedAt, 'answered', CRASH_WAIT_BOUND_MS)) === undefined
+							)
+								throw new Error('n8n did not poll after the rename');
+							if (!(await waitForIdle(emu, renamedAt, idleFor, CRASH_WAIT_BOUND_MS)))
+								throw new Error(`cycle ${cycle}: n8n was never idle after the rename`);
+						}
+						const landed =
+							aim === 'held'
+								? 'with the commit held (the execution insert waiting on a table lock)'
+								: landingOf(emu, spawnedAt);
+						await killHard(n8n.process!);
+						await release?.();
+						kills.push(killOf(cycle, aim, landed, spawnedAt, added.length));
+						logs.push(n8n.logs());
+						record.keep(`durable-cycle-${cycle}`, n8n.logs());
+						progress(`durable kill ${cycle + 1}/${DURABLE_KILLS} (${aim}): ${landed}`);
+						await boot.done;
+						emu.control.clearFaults();
+					};
+					const plan = durablePlan(random, DURABLE_KILLS);
+					for (const [cycle, aim] of plan.entries()) await killCycle(cycle, aim);
+					// A kill aimed at the hand-over lands within 50 ms of the answer only if this process wakes in
+					// time: on a busy machine both such kills of a run landed later (55 and 77 ms were seen), and
+					// the window went untried. It is aimed at again, up to HANDOFF_AIMS_MORE times, until a kill lands in it.
+					for (
+						let again = 0;
+						again < HANDOFF_AIMS_MORE &&
+						!kills.some((kill) => kill.landed.includes(HANDOFF_WINDOW));
+						again++
+					)
+						await killCycle(plan.length + again, 'handoff');
+
+					const executions = await lastStartSettled(n8n, emu, workflowId);
+					logs.push(n8n.logs());
+					record.keep('durable-final', n8n.logs());
+					const retried = await retryCrashed(n8n, workflowId, executions);
+
+					const delivered = deliveries(executions);
+					const missing = added.filter((lead) => !delivered.has(lead));
+					const duplicates = duplicatesOf(executions);
+					const allLogs = logs.join('\n');
+					const renamedRuns = executions
+						.filter((e) => triggerNamesOf(e).includes(rename?.to ?? ''))
+						.map((e) => e.id);
+					report(record, 'durable poll cursors (PostgreSQL)', {
+						perExecution: perExecution(executions, added),
+						seed: SEED,
+						kills,
+						leadsAdded: added.length,
+						leadsDelivered: added.length - missing.length,
+						missing: missing.map((lead) => ({
+							lead,
+							addedAs: added.indexOf(lead),
+							inCommittedPosition: committedPosition(db, workflowId).includes(lead),
+						})),
+						executions: statusCounts(executions),
+						duplicates,
+						heldCommit: held && {
+							...held,
+							deliveries: held.leads.map((lead) => delivered.get(lead)?.length ?? 0),
+						},
+						rename: rename && {
+							...rename,
+							deliveries: rename.leadsAround.map((lead) => delivered.get(lead)?.length ?? 0),
+							executionsUnderNewName: renamedRuns,
+						},
+						pollsLeftToHandOver: allLogs.split('n8n has not yet stored the position').length - 1,
+						pollsLeftToRunningPoll:
+							allLogs.split('the previous poll of this trigger is still running').length - 1,
+						retriedCrashed: retried,
+						seconds: Math.round((Date.now() - started) / 1000),
+					});
+
+					expect(kills.length).toBeGreaterThanOrEqual(DURABLE_KILLS);
+					expect(missing).toEqual([]);
+					expect(duplicates).toEqual([]);
+					// Where the kills landed, as the emulator saw it.
+					for (const where of [
+						'during the poll',
+						'(cursor save / execution insert)',
+						'(execution running)',
+						'(idle)',
+					]) {
+						expect(kills.some((k) => k.landed.includes(where))).toBe(true);
+					}
+					// The held commit: the kill came while n8n's insert waited, with neither the position nor the execution stored; its leads came once later.
+					expect(held).toMatchObject({ insertWaiting: true, positionCommitted: false });
+					for (const lead of held!.leads) expect(delivered.get(lead)).toHaveLength(1);
+					// The rename: the leads on either side of it came once, and the trigger ran under its new name.
+					for (const lead of rename!.leadsAround) expect(delivered.get(lead)).toHaveLength(1);
+					expect(renamedRuns.length).toBeGreaterThan(0);
+					// n8n refuses a read of static data outside a poll under durable cursors; the trigger never does one.
+					expect(allLogs).not.toContain('read its static data outside of a poll');
+					expect(retried.every((r) => r.status === 'success')).toBe(true);
+				} finally {
+					await n8n.destroy();
+				}
+			}),
+		);
 	});
 });
 
@@ -751,7 +808,7 @@ async function publishSlowWorkflow(
 }
 
 async function settledWithSuccess(n8n: N8nInstance, workflowId: string): Promise<boolean> {
-	const deadline = Date.now() + 60_000;
+	const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
 	while (Date.now() < deadline) {
 		const executions = (await n8n.executions(workflowId)) as StoredExecution[];
 		if (executions.some((e) => e.status === 'success')) return true;
@@ -776,7 +833,7 @@ async function retryCrashed(
 			id?: string | number;
 		};
 		const retryId = String(retry.id ?? '');
-		const deadline = Date.now() + 60_000;
+		const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
 		let status = 'unknown';
 		while (Date.now() < deadline) {
 			const found = ((await n8n.executions(workflowId)) as StoredExecution[]).find(
@@ -791,12 +848,11 @@ async function retryCrashed(
 	return results;
 }
 
-/** With CRASH_LOG_DIR set, n8n's output of each run is kept there. */
-function keepLogs(name: string, text: string): void {
-	const dir = process.env.CRASH_LOG_DIR;
-	if (!dir) return;
-	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, `${name}.log`), text);
+/** What a failing test keeps besides its kills' logs: the n8n running then, the kills so far and the polls the emulator saw. */
+function watchRun(record: CrashRecord, emu: Emulator, kills: Kill[], n8nOutput: () => string) {
+	record.watch('n8n', n8nOutput);
+	record.watch('kills', () => JSON.stringify(kills, null, 2));
+	record.watch('polls', () => JSON.stringify(pollsSeen(emu), null, 2));
 }
 
 /** One line per kill on stderr, as it happens, so a long run shows where it is. */
@@ -807,11 +863,12 @@ function progress(line: string): void {
 const recorded: Array<{ title: string; figures: Record<string, unknown> }> = [];
 
 /**
- * Prints a run's figures; with CRASH_FIGURES=<file> (docs/crash-suite.json for
+ * Prints a run's figures and keeps them with the test's record; with CRASH_FIGURES=<file> (docs/crash-suite.json for
  * the benchmark report) they are also written there, one run after another.
  */
-function report(title: string, figures: Record<string, unknown>): void {
+function report(record: CrashRecord, title: string, figures: Record<string, unknown>): void {
 	console.log(`crash suite, ${title}:\n${JSON.stringify(figures, null, 2)}`);
+	record.keep('figures', JSON.stringify(figures, null, 2));
 	recorded.push({ title, figures });
 	const file = process.env.CRASH_FIGURES;
 	if (file)

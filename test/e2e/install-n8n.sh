@@ -17,6 +17,16 @@ if [ -f "$stamp" ]; then
 	echo "$dir"
 	exit 0
 fi
+# Every clone on the machine shares the cache: one install at a time per
+# version, and whoever waited finds it done (the rm below would pull the
+# folder from under an install under way).
+mkdir -p "$(dirname "$dir")"
+exec 9>"$dir.lock"
+flock 9
+if [ -f "$stamp" ]; then
+	echo "$dir"
+	exit 0
+fi
 rm -rf "$dir"
 mkdir -p "$dir"
 started=$(date +%s)

@@ -15,6 +15,14 @@ import type { Emulator } from '../support/useEmulator';
 
 export const INQUIRIES_PATH = '/V4/webservices/FormBuilderApi.php';
 
+/**
+ * How long the crash suite waits for n8n to do what takes it seconds on a
+ * quiet machine (poll after a start, store and settle its executions, reach
+ * a table lock, go idle): a bound on a hang. Beside heavy work a start of
+ * n8n alone took over 5 minutes.
+ */
+export const CRASH_WAIT_BOUND_MS = 15 * 60_000;
+
 /** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
 export function seededRandom(seed: number): {
 	next: () => number;
@@ -278,10 +286,12 @@ export function postgresClient(port: string, database = 'postgres') {
 			session.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 			session.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 			session.stdin.write(`BEGIN;\nLOCK TABLE ${table} IN ${lock} MODE;\n\\echo locked\n`);
-			const deadline = Date.now() + 10_000;
+			const deadline = Date.now() + CRASH_WAIT_BOUND_MS;
 			while (!output.includes('locked')) {
 				if (Date.now() > deadline || session.exitCode !== null)
-					throw new Error(`could not lock ${table}: ${output}`);
+					throw new Error(
+						`could not lock ${table} within ${CRASH_WAIT_BOUND_MS / 60_000} minutes: ${output}`,
+					);
 				await sleep(20);
 			}
 			return async () => {

@@ -132,7 +132,7 @@ describe(`App Builder as MCP tools in a real n8n ${N8N_VERSIONS.newest}`, () => 
 		expect(tool('Add_app_user').description).toBe('Add an app user in App Builder');
 		expect(tool('Update_app_user').description).toBe('Update an app user in App Builder');
 		expect(tool('Get_form_inquiries').description).toBe(
-			'Get many inquiries of one form or every form in App Builder',
+			'Get many leads of one form or every form in App Builder',
 		);
 
 		const fields = (t: Tool) => Object.keys(t.inputSchema.properties ?? {}).sort();

@@ -4,6 +4,7 @@
 const { execFile, execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { request: httpRequest } = require('node:http');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
@@ -124,6 +125,66 @@ class NoAnswerError extends Error {
 }
 
 /**
+ * How long n8n may take to start or to set up its owner: a bound on a hang,
+ * not on speed (n8n 2.41 starts in about a minute on a quiet 2-core machine,
+ * several on a busy one).
+ */
+const START_BOUND_MS = 10 * 60_000;
+
+/**
+ * @typedef {{status: number, ok: boolean, headers: import('node:http').IncomingHttpHeaders}} Answer
+ */
+
+/**
+ * One HTTP call on a connection of its own, its body read whole; past
+ * `timeoutMs` (when given) it fails with a NoAnswerError. Not fetch: fetch
+ * keeps the connection for the next call, and when this process was busy
+ * past n8n's keep-alive of 5 seconds (Chromium installed synchronously, a
+ * loaded machine), the next call went out on a connection n8n had closed
+ * and failed with "other side closed" or EPIPE.
+ * @param {string} url
+ * @param {{method: string, headers?: Record<string, string>, body?: string, timeoutMs?: number}} request
+ * @returns {Promise<{response: Answer, text: string}>}
+ */
+function callOnce(url, { method, headers = {}, body, timeoutMs }) {
+	return new Promise((resolveCall, reject) => {
+		/** @type {NodeJS.Timeout | undefined} */
+		let timer;
+		/** @param {Error} error */
+		const fail = (error) => {
+			clearTimeout(timer);
+			reject(error);
+		};
+		const call = httpRequest(url, { method, headers, agent: false }, (answer) => {
+			/** @type {Buffer[]} */
+			const chunks = [];
+			answer.on('data', (chunk) => chunks.push(chunk));
+			answer.on('error', fail);
+			answer.on('end', () => {
+				clearTimeout(timer);
+				const status = answer.statusCode ?? 0;
+				resolveCall({
+					response: { status, ok: status >= 200 && status < 300, headers: answer.headers },
+					text: Buffer.concat(chunks).toString('utf8'),
+				});
+			});
+		});
+		call.on('error', fail);
+		if (timeoutMs !== undefined) {
+			const path = new URL(url).pathname;
+			timer = setTimeout(
+				() =>
+					call.destroy(
+						new NoAnswerError(`${method} ${path}: no answer within ${timeoutMs / 1000} s`),
+					),
+				timeoutMs,
+			);
+		}
+		call.end(body);
+	});
+}
+
+/**
  * A real n8n on loopback with its own user folder: the community package
  * installed under .n8n/nodes, an owner account, and a public API key.
  */
@@ -209,6 +270,10 @@ class N8nInstance {
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 			N8N_LOG_LEVEL: 'info',
 			GENERIC_TIMEZONE: 'UTC',
+			// n8n 2.41 pings its database every 2 s and tears its connections down after three pings
+			// unanswered in 5 s: on a busy machine that broke a healthy n8n (the crash suite's PostgreSQL
+			// saw "Database ping failed", then "Driver not Connected"). A ping may take a minute here.
+			DB_PING_TIMEOUT_MS: '60000',
 			...this.extraEnv,
 			...extra,
 		};
@@ -228,7 +293,7 @@ class N8nInstance {
 		};
 		child.stdout?.on('data', collect);
 		child.stderr?.on('data', collect);
-		const deadline = Date.now() + 240_000;
+		const deadline = Date.now() + START_BOUND_MS;
 		while (Date.now() < deadline) {
 			// A process killed by a signal keeps exitCode null and sets signalCode.
 			if (child.exitCode !== null || child.signalCode !== null) {
@@ -237,14 +302,16 @@ class N8nInstance {
 				);
 			}
 			try {
-				const response = await fetch(`${this.url}/healthz/readiness`);
+				const { response } = await callOnce(`${this.url}/healthz/readiness`, { method: 'GET' });
 				if (response.ok) return;
 			} catch {
 				// not listening yet
 			}
 			await sleep(1000);
 		}
-		throw new Error(`n8n did not become ready:\n${this.logs().slice(-4000)}`);
+		throw new Error(
+			`n8n did not become ready within ${START_BOUND_MS / 60_000} minutes:\n${this.logs().slice(-4000)}`,
+		);
 	}
 
 	logs() {
@@ -267,43 +334,41 @@ class N8nInstance {
 		});
 		child.stdout?.on('data', (chunk) => output.push(chunk.toString()));
 		child.stderr?.on('data', (chunk) => output.push(chunk.toString()));
-		const deadline = Date.now() + 120_000;
+		const stop = async () => await stopProcess(child);
+		const deadline = Date.now() + START_BOUND_MS;
 		while (!output.join('').includes('n8n worker is now ready')) {
-			if (child.exitCode !== null)
-				throw new Error(`n8n worker exited (${child.exitCode}):\n${output.join('').slice(-4000)}`);
-			if (Date.now() > deadline)
-				throw new Error(`n8n worker did not start:\n${output.join('').slice(-4000)}`);
+			if (child.exitCode !== null || child.signalCode !== null)
+				throw new Error(
+					`n8n worker exited (${child.exitCode ?? child.signalCode}):\n${output.join('').slice(-4000)}`,
+				);
+			if (Date.now() > deadline) {
+				// Never leave a worker running behind a failed start.
+				await stop();
+				throw new Error(
+					`n8n worker did not start within ${START_BOUND_MS / 60_000} minutes:\n${output.join('').slice(-4000)}`,
+				);
+			}
 			await sleep(500);
 		}
-		return {
-			process: child,
-			logs: () => output.join(''),
-			stop: async () => {
-				if (child.exitCode !== null) return;
-				const exited = new Promise((r) => child.once('exit', r));
-				child.kill('SIGTERM');
-				const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-				await exited;
-				clearTimeout(timer);
-			},
-		};
+		return { process: child, logs: () => output.join(''), stop };
 	}
 
 	async setUpOwner() {
-		let response;
+		const deadline = Date.now() + START_BOUND_MS;
 		// n8n 1.x answers its health check a moment before its REST routes exist.
-		for (let attempt = 0; ; attempt++) {
-			response = await fetch(`${this.url}/rest/owner/setup`, {
-				method: 'POST',
+		for (;;) {
+			const { response, text } = await this.call('POST', '/rest/owner/setup', {
 				headers: { 'Content-Type': 'application/json' },
 				body: JSON.stringify(OWNER),
 			});
-			if (response.status !== 404 || attempt >= 60) break;
-			await sleep(1000);
+			if (response.status === 404 && Date.now() < deadline) {
+				await sleep(1000);
+				continue;
+			}
+			if (!response.ok) throw new Error(`owner setup failed: ${response.status} ${text}`);
+			this.cookie = cookieOf(response);
+			break;
 		}
-		if (!response.ok)
-			throw new Error(`owner setup failed: ${response.status} ${await response.text()}`);
-		this.cookie = cookieOf(response);
 		await this.createApiKey();
 	}
 
@@ -311,12 +376,11 @@ class N8nInstance {
 		const body = this.version.startsWith('1.')
 			? { email: OWNER.email, password: OWNER.password }
 			: { emailOrLdapLoginId: OWNER.email, password: OWNER.password };
-		const response = await fetch(`${this.url}/rest/login`, {
-			method: 'POST',
+		const { response, text } = await this.call('POST', '/rest/login', {
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify(body),
 		});
-		if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+		if (!response.ok) throw new Error(`login failed: ${response.status} ${text}`);
 		this.cookie = cookieOf(response);
 	}
 
@@ -333,30 +397,19 @@ class N8nInstance {
 	}
 
 	/**
-	 * One call to n8n, its body read whole, within `callTimeoutMs` when set.
+	 * One call to n8n on a connection of its own (callOnce), its body read
+	 * whole, within `callTimeoutMs` when set.
 	 * @param {string} method
 	 * @param {string} path
 	 * @param {{headers: Record<string, string>, body?: string}} request
-	 * @returns {Promise<{response: Response, text: string}>}
+	 * @returns {Promise<{response: Answer, text: string}>}
 	 */
 	async call(method, path, request) {
-		const timeoutMs = this.callTimeoutMs;
-		try {
-			const response = await fetch(`${this.url}${path}`, {
-				method,
-				...request,
-				signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
-			});
-			return { response, text: await response.text() };
-		} catch (error) {
-			// A DOMException: not an Error of every realm (jest's), so told by its name.
-			if (
-				timeoutMs !== undefined &&
-				/** @type {{name?: unknown}} */ (error)?.name === 'TimeoutError'
-			)
-				throw new NoAnswerError(`${method} ${path}: no answer within ${timeoutMs / 1000} s`);
-			throw error;
-		}
+		return await callOnce(`${this.url}${path}`, {
+			method,
+			...request,
+			timeoutMs: this.callTimeoutMs,
+		});
 	}
 
 	/**
@@ -459,13 +512,7 @@ class N8nInstance {
 	}
 
 	async stop() {
-		const child = this.process;
-		if (!child || child.exitCode !== null) return;
-		const exited = new Promise((r) => child.once('exit', r));
-		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-		await exited;
-		clearTimeout(timer);
+		if (this.process) await stopProcess(this.process);
 	}
 
 	async restart() {
@@ -480,12 +527,25 @@ class N8nInstance {
 	}
 }
 
-/** @param {Response} response */
+/**
+ * Stops an n8n process with SIGTERM, and SIGKILL if it has not ended 20 s
+ * later. One that already ended, by a signal too (exitCode stays null then,
+ * signalCode is set), is left as it is: its exit event is past.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+async function stopProcess(child) {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	const exited = new Promise((r) => child.once('exit', r));
+	child.kill('SIGTERM');
+	const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+	await exited;
+	clearTimeout(timer);
+}
+
+/** @param {Answer} response */
 function cookieOf(response) {
-	const header = response.headers.get('set-cookie') ?? '';
-	return header
-		.split(/,(?=\s*[^;,]+=)/)
-		.map((part) => part.split(';')[0].trim())
+	return (response.headers['set-cookie'] ?? [])
+		.map((cookie) => cookie.split(';')[0].trim())
 		.filter(Boolean)
 		.join('; ');
 }

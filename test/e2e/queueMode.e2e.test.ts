@@ -2,7 +2,7 @@ import { FIXTURE } from '../emulator';
 import type { N8nInstance } from './n8nInstance';
 import { useRealN8n } from './useRealN8n';
 import { startQueueServices } from './queueServices';
-import { emittedIds, waitForPolls } from './scenarios';
+import { carrying, emittedIds, executionsOnce, waitForPolls } from './scenarios';
 import { newInquiryWorkflow } from './workflows';
 
 /**
@@ -16,7 +16,7 @@ describe('the trigger in n8n queue mode (main + worker, PostgreSQL, Redis)', () 
 
 	beforeAll(async () => {
 		services = await startQueueServices();
-	}, 300_000);
+	});
 
 	const real = useRealN8n({
 		credential: { name: 'App Builder (emulator)' },
@@ -32,7 +32,7 @@ describe('the trigger in n8n queue mode (main + worker, PostgreSQL, Redis)', () 
 	// After n8n has stopped (hooks run in the order declared).
 	afterAll(async () => {
 		await services?.stop();
-	}, 60_000);
+	});
 
 	it('processes each new inquiry exactly once, on the worker', async () => {
 		const { emu, n8n, credential } = real();
@@ -50,7 +50,12 @@ describe('the trigger in n8n queue mode (main + worker, PostgreSQL, Redis)', () 
 		];
 		await waitForPolls(emu, 2);
 
-		const executions = await n8n.executions(workflowId);
+		const executions = await executionsOnce(
+			n8n,
+			workflowId,
+			'the batch',
+			carrying(batch.map((r) => r._id)),
+		);
 		expect(emittedIds(executions)).toEqual(batch.map((r) => r._id).sort());
 		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
 		for (const execution of executions) {

@@ -5,6 +5,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { aptInstall } = require('./debianPackages');
 const { freePort } = require('./n8nInstance');
 
 /**
@@ -17,16 +18,7 @@ function ensureInstalled() {
 	if (!existsSync('/usr/bin/redis-server')) missing.push('redis-server');
 	if (!postgresBin()) missing.push('postgresql');
 	if (missing.length === 0) return;
-	execFileSync(
-		'bash',
-		[
-			'-c',
-			`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')}`,
-		],
-		{
-			stdio: ['ignore', 'ignore', 'inherit'],
-		},
-	);
+	aptInstall(missing);
 }
 
 function postgresBin() {
@@ -121,6 +113,8 @@ async function startQueueServices() {
 			DB_POSTGRESDB_DATABASE: 'postgres',
 			DB_POSTGRESDB_USER: 'postgres',
 			DB_POSTGRESDB_PASSWORD: '',
+			// A connection may take a minute to open on a busy machine (n8n's default: 20 s).
+			DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000',
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(redisPort),

@@ -3,12 +3,20 @@
 import { FIXTURE } from '../emulator';
 import { useRealN8n } from './useRealN8n';
 import { N8N_VERSIONS } from './n8nVersions';
-import { callWebhook, checkUserLifecycle, emittedIds, waitForPolls } from './scenarios';
+import {
+	callWebhook,
+	carrying,
+	checkUserLifecycle,
+	emittedIds,
+	executionsOnce,
+	waitForPolls,
+} from './scenarios';
 import {
 	allFormsOfAnApp,
 	lastingFailure,
 	overlappingPolls,
 	quietForm,
+	watchSwitchedAcrossAnOutage,
 	renamedTrigger,
 	watchSwitchedToAFormNotReadYet,
 } from './triggerScheduling';
@@ -30,7 +38,7 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 	it("A: adds, updates and reads through n8n; a duplicate email ends in the node's clear error", async () => {
 		const { emu, n8n, credential } = real();
 		await checkUserLifecycle(n8n, emu, credential);
-	}, 180_000);
+	});
 
 	it('B: each new inquiry starts exactly one execution, also across a restart of n8n', async () => {
 		const { emu, n8n, credential } = real();
@@ -46,14 +54,21 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 			emu.control.addInquiry({ ...form, addedon: tie + 1000 }),
 		];
 		await waitForPolls(emu, 1);
-		expect(emittedIds(await n8n.executions(workflowId))).toEqual(batch1.map((r) => r._id).sort());
+		const ids1 = batch1.map((r) => r._id);
+		const afterBatch1 = await executionsOnce(n8n, workflowId, 'the first batch', carrying(ids1));
+		expect(emittedIds(afterBatch1)).toEqual(ids1.sort());
 
 		await n8n.stop();
 		const batch2 = [emu.control.addInquiry({ ...form }), emu.control.addInquiry({ ...form })];
 		await n8n.restart();
 		await waitForPolls(emu, 1);
 
-		const executions = await n8n.executions(workflowId);
+		const executions = await executionsOnce(
+			n8n,
+			workflowId,
+			'both batches',
+			carrying([...batch1, ...batch2].map((r) => r._id)),
+		);
 		const ids = emittedIds(executions);
 		expect(ids).toEqual([...batch1, ...batch2].map((r) => r._id).sort());
 		const first = executions[0].data.resultData.runData['New Inquiry'][0].data.main[0][0].json;
@@ -63,9 +78,9 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 			fieldLabels: expect.any(Object),
 		});
 		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
-	}, 300_000);
+	});
 
-	it('D, E, F, G, H, I side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once, a quiet form is reported once, not by the poll that brings a late lead', async () => {
+	it('D, E, F, G, H, I, J side by side: overlapping polls emit each lead once, a renamed trigger loses none, a lasting failure runs the error workflow once and loses none, one trigger watches every form of an app, a switch to One Form on a form not read yet emits its lead once, a quiet form is reported once, not by the poll that brings a late lead, and a form failing across a switch to One Form and back emits its waiting lead once and none of its time left out', async () => {
 		const { n8n } = real();
 		const outcomes = await Promise.allSettled([
 			overlappingPolls(n8n),
@@ -74,10 +89,11 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 			allFormsOfAnApp(n8n),
 			watchSwitchedToAFormNotReadYet(n8n),
 			quietForm(n8n),
+			watchSwitchedAcrossAnOutage(n8n),
 		]);
 		const failures = outcomes.flatMap((outcome, index) =>
 			outcome.status === 'rejected'
-				? [`${'DEFGHI'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
+				? [`${'DEFGHIJ'[index]}: ${String(outcome.reason?.stack ?? outcome.reason)}`]
 				: [],
 		);
 		expect(failures).toEqual([]);
@@ -110,5 +126,5 @@ describe(`the package in a real n8n ${N8N_VERSION}`, () => {
 		const storedRefreshToken = String(stored?.data.refreshToken);
 		expect(storedRefreshToken).not.toBe(FIXTURE.refreshToken);
 		expect(emu.control.refreshTokens.get(storedRefreshToken)).toBe(FIXTURE.clientId);
-	}, 180_000);
+	});
 });

@@ -69,7 +69,7 @@ async function waitForAnswers(
 	await sleep(3000);
 }
 
-/** Waits until the executions hold every one of `ids`, then returns them. */
+/** Waits until the executions hold every one of `ids`, then returns them; fails naming the leads missing past `timeoutMs`. */
 async function waitForLeads(
 	n8n: N8nInstance,
 	workflowId: string,
@@ -80,10 +80,16 @@ async function waitForLeads(
 	for (;;) {
 		const executions = (await n8n.executions(workflowId)) as Execution[];
 		const emitted = new Set(triggeredIds(executions));
-		if (ids.every((id) => emitted.has(id)) || Date.now() > deadline) {
+		const missing = ids.filter((id) => !emitted.has(id));
+		if (missing.length === 0) {
+			// A grace for a lead emitted twice to be stored too.
 			await sleep(3000);
 			return (await n8n.executions(workflowId)) as Execution[];
 		}
+		if (Date.now() > deadline)
+			throw new Error(
+				`leads ${missing.join(', ')} were in no execution ${timeoutMs / 1000} s after the wait began`,
+			);
 		await sleep(1000);
 	}
 }
@@ -334,7 +340,8 @@ export async function allFormsOfAnApp(n8n: N8nInstance): Promise<void> {
 		await waitForFirstAnswer(emu);
 		await sleep(2000);
 		const atActivation = await storedStaticData(n8n, workflowId);
-		const watchBegan = triggerPosition(atActivation)?.allFormsSince;
+		// No form was read: the record of the forms not named yet holds where the watch began.
+		const watchBegan = triggerPosition(atActivation)?.others?.cursor.floor.time;
 		if (typeof watchBegan !== 'number') {
 			throw new Error(
 				`n8n stored no start of the watch after an activation where every form failed: ${JSON.stringify(atActivation)}`,
@@ -415,34 +422,21 @@ export async function watchSwitchedToAFormNotReadYet(n8n: N8nInstance): Promise<
 			times: 1000,
 			pageId: quote.pageId,
 		});
-		const base = newInquiryWorkflow(credential, form);
-		const trigger = base.nodes.find((node) => node.name === 'New Inquiry');
-		const withWatch = (parameters: Record<string, unknown>) =>
-			base.nodes.map((node) =>
-				node === trigger ? { ...node, parameters: { ...node.parameters, ...parameters } } : node,
-			);
-		const allForms = withWatch({ watch: 'allForms', pageId: undefined });
-		const workflowId = await n8n.createWorkflow({
-			...base,
-			name: 'E2E H: All Forms, then One Form on a form not read yet',
-			nodes: allForms,
-		});
-		await n8n.activate(workflowId);
+		const switchable = switchableWatch(
+			n8n,
+			credential,
+			'E2E H: All Forms, then One Form on a form not read yet',
+		);
+		const workflowId = await switchable.create({ watch: 'allForms', pageId: undefined });
 		await waitForFirstAnswer(emu);
 		const meanwhile = lead(quote.pageId, Date.now());
 		await waitForAnswers(emu, 2, 150_000);
 
 		emu.control.clearFaults();
-		await n8n.api('PUT', `/workflows/${workflowId}`, {
-			name: 'E2E H: All Forms, then One Form on a form not read yet',
-			nodes: withWatch({
-				watch: 'form',
-				pageId: { __rl: true, mode: 'id', value: quote.pageId },
-			}),
-			connections: base.connections,
-			settings: { executionOrder: 'v1' },
+		await switchable.watch({
+			watch: 'form',
+			pageId: { __rl: true, mode: 'id', value: quote.pageId },
 		});
-		await n8n.activate(workflowId);
 		await waitForLeads(n8n, workflowId, [meanwhile], 200_000);
 		await waitForAnswers(emu, 1, 150_000);
 		const executions = (await n8n.executions(workflowId)) as Execution[];
@@ -453,6 +447,104 @@ export async function watchSwitchedToAFormNotReadYet(n8n: N8nInstance): Promise<
 	} finally {
 		await emu.close();
 	}
+}
+
+/**
+ * Item: Watch switched from All Forms to One Form and back while a form
+ * fails across the switch. The failing form's lead submitted before the
+ * switch waits for it and comes out once when it recovers; its lead dated
+ * while One Form left it out never does.
+ */
+export async function watchSwitchedAcrossAnOutage(n8n: N8nInstance): Promise<void> {
+	const { emu, credential } = await ownEmulator(n8n, 'switch and back');
+	const contact = { pageId: 'formbuilder_1001_1', pageName: 'Contact Us' };
+	const quote = { pageId: 'formbuilder_1001_2', pageName: 'Quote Request' };
+	const lead = (page: { pageId: string }) =>
+		emu.control.addInquiry({ appId: FIXTURE.appId, pageId: page.pageId })._id;
+	/** Until the clock is past the second of `time`: a lead then is dated apart from a change at `time`. */
+	const pastTheSecondOf = async (time: number) => {
+		while (Math.floor(Date.now() / 1000) <= Math.floor(time / 1000)) await sleep(100);
+	};
+	try {
+		emu.control.addApp({
+			appId: FIXTURE.appId,
+			accessToken: FIXTURE.accessToken,
+			pages: [{ pageId: 'home_1001', pageName: 'Home' }, contact, quote],
+		});
+		const switchable = switchableWatch(
+			n8n,
+			credential,
+			'E2E J: All Forms, One Form and back, a form failing across the switch',
+		);
+		const allForms = { watch: 'allForms', pageId: undefined };
+		const workflowId = await switchable.create(allForms);
+		await waitForFirstAnswer(emu);
+
+		// Quote fails from now on; its lead waits.
+		emu.control.injectFault({
+			endpoint: 'formBuilderInquiries',
+			kind: 'status',
+			status: 500,
+			times: 100_000,
+			pageId: quote.pageId,
+		});
+		const waiting = lead(quote);
+		await waitForAnswers(emu, 2, 150_000);
+
+		// One Form on Contact: Quote is left out; a lead of Quote dated now is not of the watch.
+		await switchable.watch({
+			watch: 'form',
+			pageId: { __rl: true, mode: 'id', value: contact.pageId },
+		});
+		// Seconds after the poll that made the switch read Contact: dated after the switch.
+		await waitForAnswers(emu, 1, 150_000);
+		const leftOut = lead(quote);
+		const contactLead = lead(contact);
+		await waitForLeads(n8n, workflowId, [contactLead], 150_000);
+		await pastTheSecondOf(Date.now());
+
+		// All Forms again, Quote still failing for a poll, then healthy: its waiting lead comes out once.
+		await switchable.watch(allForms);
+		await waitForAnswers(emu, 2, 150_000);
+		emu.control.clearFaults();
+		const executions = await waitForLeads(n8n, workflowId, [waiting], 200_000);
+		await waitForAnswers(emu, 2, 150_000);
+		const after = (await n8n.executions(workflowId)) as Execution[];
+		await n8n.api('POST', `/workflows/${workflowId}/deactivate`);
+
+		expect(triggeredIds(executions)).toEqual([contactLead, waiting].sort());
+		expect(triggeredIds(after)).toEqual([contactLead, waiting].sort());
+		expect(triggeredIds(after)).not.toContain(leftOut);
+	} finally {
+		await emu.close();
+	}
+}
+
+/** A workflow whose trigger's Watch (and Form) the test changes, as a user does in the editor: saved, then published. */
+function switchableWatch(n8n: N8nInstance, credential: { id: string; name: string }, name: string) {
+	const base = newInquiryWorkflow(credential, form);
+	const trigger = base.nodes.find((node) => node.name === 'New Inquiry');
+	const nodes = (parameters: Record<string, unknown>) =>
+		base.nodes.map((node) =>
+			node === trigger ? { ...node, parameters: { ...node.parameters, ...parameters } } : node,
+		);
+	let workflowId = '';
+	return {
+		async create(parameters: Record<string, unknown>): Promise<string> {
+			workflowId = await n8n.createWorkflow({ ...base, name, nodes: nodes(parameters) });
+			await n8n.activate(workflowId);
+			return workflowId;
+		},
+		async watch(parameters: Record<string, unknown>): Promise<void> {
+			await n8n.api('PUT', `/workflows/${workflowId}`, {
+				name,
+				nodes: nodes(parameters),
+				connections: base.connections,
+				settings: { executionOrder: 'v1' },
+			});
+			await n8n.activate(workflowId);
+		},
+	};
 }
 
 /**
@@ -478,8 +570,10 @@ export async function quietForm(n8n: N8nInstance): Promise<void> {
 		await n8n.activate(errorWorkflowId);
 		await n8n.activate(workflowId);
 		await waitForFirstAnswer(emu);
+		// Dated once the watch began (a lead dated before it is never sent), listed two polls late.
+		const watchBegan = Date.now();
 		await waitForAnswers(emu, 2, 200_000);
-		const late = emu.control.addInquiry({ ...form, addedon: Date.now() - 3 * 3_600_000 })._id;
+		const late = emu.control.addInquiry({ ...form, addedon: watchBegan })._id;
 		await waitForLeads(n8n, workflowId, [late], 150_000);
 		await waitForAnswers(emu, 4, 400_000);
 		const executions = (await n8n.executions(workflowId)) as Array<
@@ -534,7 +628,7 @@ async function errorWorkflow(n8n: N8nInstance, name: string): Promise<string> {
 }
 
 interface StoredPosition {
-	allFormsSince?: number;
+	others?: { cursor: { floor: { time: number } } };
 	forms?: Record<string, unknown>;
 }
 type StaticData = Record<string, unknown> & {

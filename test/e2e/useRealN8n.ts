@@ -62,7 +62,7 @@ export function useRealN8n(options: RealN8nOptions = {}): () => RealN8n {
 		await options.teardown?.();
 		await n8n?.destroy();
 		await emu?.close();
-	}, 120_000);
+	});
 	return () => {
 		if (!real) throw new Error('the real n8n starts in beforeAll');
 		return real;

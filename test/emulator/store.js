@@ -24,7 +24,7 @@ const { objectId, renderInquiry, forgetRendered } = require('./records');
  *   reusedAnswerMaxInquiries: number,
  * }} EmulatorConfig
  * @typedef {'addUser' | 'editUser' | 'formBuilderInquiries' | 'getAppFeatures' | 'token' | 'profile' | '*'} FaultEndpoint
- * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless' | 'noList', times: number, status?: number, ms?: number, location?: string, pageId?: string}} Fault
+ * @typedef {{endpoint: FaultEndpoint, kind: 'latency' | 'held' | 'status' | 'hang' | 'truncate' | 'drop' | 'stall' | 'reset' | 'redirect' | 'drip' | 'endless' | 'noList', times: number, status?: number, ms?: number, location?: string, pageId?: string}} Fault
  * @typedef {{server: 'web' | 'connect', httpMethod: string, path: string, headers: Record<string, string | string[] | undefined>, query: Record<string, string>, body: any, receivedAt: number, status?: number, finishedAt?: number, acceptEncoding?: string, contentEncoding?: 'gzip' | 'br' | 'deflate', bodyBytes?: number, wireBytes?: number, codedBytesReused?: boolean}} LoggedRequest
  * @typedef {{name: string, email: string, phone: string, password: string, passwordType: string, group: string, status: string}} AppUser
  */
@@ -72,6 +72,8 @@ class EmulatorStore {
 	accessTokens = new Map();
 	/** @type {Fault[]} */
 	faults = [];
+	/** @type {Array<() => void>} The answers a `held` fault holds, each let go by releaseHeld(). */
+	held = [];
 	/** @type {LoggedRequest[]} */
 	requestLog = [];
 	/** @type {Map<string, {windowStart: number, count: number}>} */
@@ -388,6 +390,17 @@ class EmulatorStore {
 
 	clearFaults() {
 		this.faults = [];
+		this.releaseHeld();
+	}
+
+	/** An answer a `held` fault holds: it goes on once releaseHeld() is called. @returns {Promise<void>} */
+	holdAnswer() {
+		return new Promise((release) => this.held.push(() => release()));
+	}
+
+	/** Lets every answer a `held` fault holds go on, as they were going to be. */
+	releaseHeld() {
+		for (const release of this.held.splice(0)) release();
 	}
 
 	/**

@@ -297,7 +297,7 @@ describe('App Builder node in the n8n engine', () => {
 				simplify: true,
 			});
 			expect(result.error?.message).toMatch(/not JSON/);
-		}, 30_000);
+		});
 	});
 
 	describe('many items', () => {
@@ -388,7 +388,7 @@ describe('App Builder node in the n8n engine', () => {
 			expect(result.items.map((item) => item.json.error)).toEqual(
 				[0, 1, 2].map(
 					(item) =>
-						`Password Format must be one of "plain", "md5" or "hashInN8n", but it is "sha1" [item ${item}]`,
+						`Password Format must be one of "md5", "hashInN8n" or "plain", but it is "sha1" [item ${item}]`,
 				),
 			);
 			expect(result.items.map((item) => item.pairedItem)).toEqual(
@@ -422,7 +422,7 @@ describe('App Builder node in the n8n engine', () => {
 					.control.requests()
 					.some((r) => r.status === 429),
 			).toBe(true);
-		}, 30_000);
+		});
 	});
 
 	describe('parameter values from expressions', () => {
@@ -556,7 +556,7 @@ describe('App Builder node in the n8n engine', () => {
 			const md5 = createHash('md5').update('Secr3t-pass').digest('hex');
 			const result = await run(addUser({ password: md5, passwordFormat: '={{ "MD5" }}' }));
 			expect(result.error?.message).toMatch(
-				/^Password Format must be one of "plain", "md5" or "hashInN8n", but the expression gave "MD5" \[item 0\]$/,
+				/^Password Format must be one of "md5", "hashInN8n" or "plain", but the expression gave "MD5" \[item 0\]$/,
 			);
 			expect(emu().control.requests()).toHaveLength(0);
 		});

@@ -50,11 +50,13 @@ describe('App Builder nodes and compressed answers', () => {
 				emu().control.configure({ compression: compression as never });
 				emu().control.setClock(T0);
 				const credentials = helper();
-				submit('Before', T0 - 60_000);
+				submit('Before', Date.now() - 60_000);
 				const first = await pollAppBuilderTrigger(credentials, triggerParameters());
 				expect(first.error).toBeUndefined();
-				submit('Ann', T0 + 1000);
-				submit('Bob', T0 + 2000);
+				// Dated after the first poll, which began the watch: the trigger's clock is the machine's.
+				const after = Date.now();
+				submit('Ann', after + 1000);
+				submit('Bob', after + 2000);
 				const second = await pollAppBuilderTrigger(credentials, triggerParameters(), {
 					staticData: first.staticData,
 				});

@@ -133,7 +133,7 @@ describe('the Connect token request has a deadline and a size bound', () => {
 		const [next] = await refresh(1);
 		expect(requests).toBe(2);
 		expect(next.result).toMatchObject({ ok: true, tokens: { accessToken: 'access-2' } });
-	}, 15_000);
+	});
 
 	it('ends a token request of its own at its deadline, with a message that names the Connect Base URL and no secret', async () => {
 		mode = 'drip';
@@ -145,7 +145,7 @@ describe('the Connect token request has a deadline and a size bound', () => {
 		expect(message).toBe(
 			'The Connect API did not finish answering the token request within 1 second. Check the Connect Base URL in the App Builder API credential; if it is right, try again later.',
 		);
-	}, 15_000);
+	});
 
 	it('stops reading a token answer that does not end at 64 KB', async () => {
 		mode = 'endless';
@@ -156,5 +156,5 @@ describe('the Connect token request has a deadline and a size bound', () => {
 			expect(describeTokenFailure(result, [])).toMatch(
 				/^The Connect API's answer to the token request is larger than 64 KB/,
 			);
-	}, 15_000);
+	});
 });

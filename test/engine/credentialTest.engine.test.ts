@@ -55,10 +55,14 @@ describe('App Builder API credential test', () => {
 		expect(response.status).toBe(200);
 	});
 
-	it('names the access token when it is wrong', async () => {
+	it('names the access token when it is wrong, and where Appy Pie shows it', async () => {
 		const result = await run({ accessToken: 'not-the-access-token' });
 		expect(result).toMatchObject({ status: 'Error' });
 		expect(result.message).toMatch(/Access Token is wrong/);
+		// The place as Appy Pie's Authentication page names it, as the README and the field's help do.
+		expect(result.message).toContain(
+			'Appy Pie Developer account, in the API section of its Authentication page',
+		);
 	});
 
 	it('tells a wrong API key apart from a wrong access token', async () => {
@@ -68,6 +72,8 @@ describe('App Builder API credential test', () => {
 		const unknown = await run({ apiKey: 'someone-elses-api-key' });
 		expect(unknown.status).toBe('Error');
 		expect(unknown.message).toMatch(/Access Token works, but the API Key is wrong/);
+		// The click path of Appy Pie's Register App User reference, as the README and the field's help give it.
+		expect(unknown.message).toContain('My Apps Backend > Users > User Registration API');
 	});
 
 	it('passes with an empty API key but says which operations need it', async () => {

@@ -66,7 +66,7 @@ describe('retries under 429 and 5xx', () => {
 		for (const gap of gaps(sent)) expect(gap).toBeGreaterThanOrEqual(990);
 		expect(took).toBeLessThan(6000);
 		expect(emu().control.users()).toEqual([]);
-	}, 20_000);
+	});
 
 	it('stops after its most 429 answers, however short the waits', async () => {
 		emu().control.configure({ throttleEvery: 1, throttleRetryAfter: '0' });
@@ -93,7 +93,7 @@ describe('retries under 429 and 5xx', () => {
 		} finally {
 			await server.close();
 		}
-	}, 20_000);
+	});
 
 	it('says what happened when failures follow 429s: how many of each', async () => {
 		const { server, arrivals } = await answering([rateLimited(), rateLimited(), badGateway()]);

@@ -6,6 +6,7 @@ import { triggerParameters } from '../support/appBuilderRuns';
 import { pollOnce, roundTrip, TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
+import { useFrozenClock } from '../support/frozenClock';
 
 /**
  * Sequences of polls through the trigger's real poll() and n8n-core's
@@ -40,6 +41,8 @@ describe('App Builder Trigger in the n8n engine', () => {
 		result ? result[0].map((item) => item.json.name) : [];
 
 	const T0 = Date.parse('2026-05-01T08:00:00Z');
+	// The first poll of each test runs half a second after T0: leads dated from T0 + 1 s arrive after it.
+	const clock = useFrozenClock(T0 + 500);
 
 	it('emits nothing on the first poll, then each new inquiry once, oldest first, flattened', async () => {
 		submit('Old One', T0);
@@ -221,6 +224,8 @@ describe('App Builder Trigger in the n8n engine', () => {
 			ms: 1700,
 			times: 1,
 		});
+		// The budget is n8n's, counted in real time: the clock runs again, after the watch began.
+		jest.restoreAllMocks();
 		const first = await trigger.poll({ pollBudgetMs: 2000 });
 		const rest = await trigger.poll({ pollBudgetMs: 60_000 });
 		expect(names(first.result)).toEqual(['Lead 0']);
@@ -347,11 +352,13 @@ describe('App Builder Trigger in the n8n engine', () => {
 			const first = await pollFrom(JSON.parse(RELEASED_V1_WITH_UNDATED) as IDataObject);
 			expect(first.error).toBeUndefined();
 			expect(namesOf(first.result)).toEqual(['lead-b', 'lead-u3']);
-			// The floor is 24 hours before lead-b, the newest lead emitted.
+			// The floor is 24 hours before the clock: lead-b, the newest lead emitted, is dated after it.
 			expect(first.staticData.inquiryCursor).toMatchObject({
 				v: SAVED_POSITION_VERSION,
 				forms: {
-					formbuilder_1001_1: { floor: { time: T0 + 1000 - 24 * 60 * 60 * 1000, key: '' } },
+					formbuilder_1001_1: {
+						cursor: { floor: { time: clock.now - 24 * 60 * 60 * 1000, key: '' } },
+					},
 				},
 			});
 
@@ -413,11 +420,14 @@ describe('App Builder Trigger in the n8n engine', () => {
 		});
 
 		it('stops with an error naming what is damaged, even after successful polls, and keeps the position', async () => {
-			const inForm = 'the cursor of form formbuilder_1001_1 is not readable: ';
+			const inForm =
+				'the record of form formbuilder_1001_1 is not readable: its cursor is not readable: ';
+			const unreleased = (v: number) =>
+				`its format v${v} was never released (only release 0.1.0's v1 is read and upgraded)`;
 			const damaged: Array<[unknown, string]> = [
 				['garbage', 'it is not an object'],
 				[null, 'it is not an object'],
-				[{ v: 1, scope: 5 }, 'it is not a valid v1 state ("scope" is not text)'],
+				[{ v: 1, scope: 5 }, 'it is not a valid v1 state (its scope names no app, form and event)'],
 				[
 					{ ...releasedCursor(), floor: 'x' },
 					'it is not a valid v1 state ("floor" is not a number)',
@@ -428,28 +438,25 @@ describe('App Builder Trigger in the n8n engine', () => {
 				],
 				[
 					{ ...releasedCursor(), undated: 'lead-a' },
-					'it is not a valid v1 state ("undated" is not a list)',
+					'it is not a valid v1 state ("undated" is not a list of keys)',
 				],
-				[
-					{ ...releasedCursor(), v: 2, floor: { time: 'x', key: '' }, undated: '' },
-					`${inForm}"floor.time" is not a number (after its upgrade from format v2)`,
-				],
-				[
-					{ ...releasedCursor(), v: 2, floor: { time: T0, key: '' }, undated: 'lead-a' },
-					`${inForm}"undated" is not a table of undated inquiries (it is not base64) (after its upgrade from format v2)`,
-				],
+				// Formats no release wrote (v2 to v6 were never published) are refused, never guessed at.
+				...[0, 2, 3, 4, 5, 6].map((v): [unknown, string] => [
+					{ ...releasedCursor(), v },
+					unreleased(v),
+				]),
 				[
 					{
-						v: 3,
+						v: SAVED_POSITION_VERSION,
 						scope: '6543210/new',
-						forms: { formbuilder_1001_1: { floor: { time: T0, key: '' }, seen: {}, undated: '' } },
-						app: { since: 'soon' },
+						watch: { kind: 'all' },
+						forms: {},
+						leftOver: 'x',
 					},
-					'"allFormsSince" is not a time (after its upgrade from format v3)',
+					'"leftOver" is not a list of forms',
 				],
 				[{ ...releasedCursor(), v: undefined }, 'it has no format version'],
 				[{ ...releasedCursor(), v: '1' }, 'its format version is not a whole number'],
-				[{ ...releasedCursor(), v: 0 }, 'there is no upgrade from its format v0'],
 			];
 			for (const [cursor, problem] of damaged) {
 				const saved = { inquiryCursor: cursor } as IDataObject;

@@ -5,6 +5,8 @@ import { FIXTURE } from '../emulator';
 import { triggerWorkflow } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
+import { freezeClock } from '../support/frozenClock';
+import { HOUR, MINUTE } from '../support/durations';
 
 /**
  * The trigger watching every form of an app, through n8n-core's PollContext
@@ -16,7 +18,14 @@ import { submitLead } from '../support/submitLead';
  */
 describe('App Builder Trigger watching every form of an app, in the n8n engine', () => {
 	const emu = useEmulator();
+	/** Undone after the test that asks, however it ends. */
+	let undo: Array<() => void> = [];
+	const afterOnce = (then: () => void) => undo.push(then);
 	const T0 = Date.parse('2026-07-01T08:00:00Z');
+	afterEach(() => {
+		for (const then of undo) then();
+		undo = [];
+	});
 
 	const FORMS = {
 		contact: { pageId: 'formbuilder_1001_1', pageName: 'Contact Us' },
@@ -53,6 +62,12 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 	const position = (saved: IDataObject) =>
 		((saved.global as IDataObject)['appBuilderTrigger:trigger'] as IDataObject)
 			.state as unknown as TriggerPosition;
+	/** The forms the trigger counts away: watched, but not read because the app's list leaves them out. */
+	const awayForms = (saved: IDataObject) =>
+		Object.entries(position(saved).forms)
+			.filter(([, record]) => record.away !== undefined)
+			.map(([pageId]) => pageId)
+			.sort();
 
 	it('emits every lead of every form once, picks up a form added later and drops one removed', async () => {
 		listForms('contact', 'quote', 'booking');
@@ -93,8 +108,10 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		listForms('contact', 'quote', 'newsletter');
 		submit('quote', 'Fay', now + 6000);
 		expect(names((await trigger.poll()).result)).toEqual(['Fay']);
-		expect(position(trigger.saved).forms[FORMS.booking.pageId]).toEqual(bookingCursor);
-		expect(Object.keys(position(trigger.saved).away)).toEqual([FORMS.booking.pageId]);
+		expect(position(trigger.saved).forms[FORMS.booking.pageId].cursor).toEqual(
+			bookingCursor.cursor,
+		);
+		expect(awayForms(trigger.saved)).toEqual([FORMS.booking.pageId]);
 
 		// It comes back: its old leads stay handled, its new one comes out.
 		listForms('contact', 'quote', 'booking', 'newsletter');
@@ -294,19 +311,25 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		}));
 		emu().control.addApp({ appId: FIXTURE.appId, accessToken: FIXTURE.accessToken, pages: many });
 		const trigger = makeTrigger({ maxItemsPerPoll: 100_000 });
-		await trigger.poll();
-		const now = Date.now();
-		for (const form of many) {
-			emu().control.addInquiries({
-				appId: FIXTURE.appId,
-				pageId: form.pageId,
-				count: 200,
-				startTime: now + 1000,
-				spacingMs: 1000,
-			});
+		const clock = freezeClock(Date.now());
+		try {
+			await trigger.poll();
+			for (const form of many) {
+				emu().control.addInquiries({
+					appId: FIXTURE.appId,
+					pageId: form.pageId,
+					count: 200,
+					startTime: clock.now + 1000,
+					spacingMs: 1000,
+				});
+			}
+			// The next poll runs once they are all submitted.
+			clock.advance(HOUR);
+			const result = await trigger.poll();
+			expect(result.result?.[0]).toHaveLength(50 * 200);
+		} finally {
+			clock.restore();
 		}
-		const result = await trigger.poll();
-		expect(result.result?.[0]).toHaveLength(50 * 200);
 		// 50 forms: at most 50 tracked keys each, so the position stays near what one form may need (ARCHITECTURE.md);
 		// that is all n8n stores for the trigger: one position, none under the node's name.
 		expect(JSON.stringify(trigger.saved).length).toBeLessThan(150_000);
@@ -332,10 +355,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const glitch = await trigger.poll();
 			expect(glitch.error).toBeUndefined();
 			expect(glitch.result).toBeNull();
-			expect(Object.keys(position(trigger.saved).away).sort()).toEqual([
-				FORMS.contact.pageId,
-				FORMS.quote.pageId,
-			]);
+			expect(awayForms(trigger.saved)).toEqual([FORMS.contact.pageId, FORMS.quote.pageId]);
 
 			submit('contact', 'Late', now + 500);
 			emu().control.addInquiry({
@@ -346,7 +366,7 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const seen: string[] = [];
 			for (let poll = 0; poll < 4; poll++) seen.push(...names((await trigger.poll()).result));
 			expect(seen.sort()).toEqual(['B3', 'Late', 'Q1', 'Undated']);
-			expect(position(trigger.saved).away).toEqual({});
+			expect(awayForms(trigger.saved)).toEqual([]);
 		});
 
 		it('an activation where every form fails records when the watch began: each form then emits what came since, once', async () => {
@@ -361,14 +381,13 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			const trigger = makeTrigger();
 			const activation = await trigger.poll();
 			expect(activation.error).toBeUndefined();
-			expect(position(trigger.saved).allFormsSince).toBeGreaterThan(Date.now() - 60_000);
-			// Each form keeps where its watch begins: from then on, nothing emitted yet.
-			const since = position(trigger.saved).allFormsSince as number;
-			const fromThen = { floor: { time: since, key: '' }, seen: {}, undated: '' };
-			expect(position(trigger.saved).forms).toEqual({
-				[FORMS.contact.pageId]: fromThen,
-				[FORMS.quote.pageId]: fromThen,
+			// No form was read: every form has the record of the forms not named yet, from then on, nothing emitted yet.
+			const others = position(trigger.saved).others;
+			expect(others?.cursor.floor.time).toBeGreaterThan(Date.now() - 60_000);
+			expect(others).toEqual({
+				cursor: { floor: { time: others?.cursor.floor.time, key: '' }, seen: {}, undated: '' },
 			});
+			expect(position(trigger.saved).forms).toEqual({});
 
 			submit('contact', 'During Outage', Date.now() + 1000);
 			submit('quote', 'Also During', Date.now() + 2000);
@@ -465,7 +484,9 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 		});
 
 		it('Watch switched to One Form and back to All Forms with Send Leads Since a Date emits nothing twice, and nothing of a form while it was out of the watch', async () => {
-			const since = Date.now() - 3_600_000;
+			const clock = freezeClock(Date.now());
+			afterOnce(() => clock.restore());
+			const since = clock.now - 3_600_000;
 			listForms('contact', 'quote');
 			submit('contact', 'Contact Since', since + 1000);
 			submit('quote', 'Quote Since', since + 2000);
@@ -485,11 +506,15 @@ describe('App Builder Trigger watching every form of an app, in the n8n engine',
 			};
 			expect(await poll(all)).toEqual(['Contact Since', 'Quote Since']);
 			expect(await poll(contactOnly)).toEqual([]);
-			submit('quote', 'Quote Meanwhile', Date.now());
-			submit('contact', 'Contact Meanwhile', Date.now());
-			// Back to All Forms: Contact carries on; Quote starts anew, so its lead of the One Form spell is not sent.
+			clock.advance(MINUTE);
+			submit('quote', 'Quote Meanwhile', clock.now);
+			submit('contact', 'Contact Meanwhile', clock.now);
+			clock.advance(MINUTE);
+			// Back to All Forms: Contact carries on; Quote's lead dated while it was out of the watch is never sent.
 			expect(await poll(all)).toEqual(['Contact Meanwhile']);
-			submit('quote', 'Quote Back', Date.now() + 1000);
+			clock.advance(MINUTE);
+			submit('quote', 'Quote Back', clock.now);
+			clock.advance(MINUTE);
 			expect(await poll(all)).toEqual(['Quote Back']);
 			expect(await poll(all)).toEqual([]);
 		});

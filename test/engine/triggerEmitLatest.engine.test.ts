@@ -5,13 +5,14 @@ import {
 	DEFAULT_CELLS_PER_SUBTABLE,
 	keyHash,
 	tableOf,
-} from '../../nodes/shared/keySets/keySetTable';
+} from '../../nodes/AppBuilder/trigger/cursor/keySetTable';
 import { FIXTURE } from '../emulator';
 import { triggerParameters } from '../support/appBuilderRuns';
 import { pollOnce } from '../support/triggerWorkflow';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
-import { DAY } from '../support/durations';
+import { useFrozenClock } from '../support/frozenClock';
+import { HOUR } from '../support/durations';
 
 /**
  * A first poll set to Send the Latest Leads, through n8n-core's PollContext over
@@ -24,6 +25,8 @@ describe('App Builder Trigger, Send the Latest Leads first poll, in the n8n engi
 	const emu = useEmulator();
 
 	const T0 = Date.parse('2026-05-01T08:00:00Z');
+	// The trigger's first poll runs an hour after T0: every lead of the form is there before it.
+	useFrozenClock(T0 + HOUR);
 
 	/** One listing; ids are plain text, so the key order is the ids' order. */
 	const submit = (id: string, name: string, addedon: number) =>
@@ -73,29 +76,28 @@ describe('App Builder Trigger, Send the Latest Leads first poll, in the n8n engi
 		fillForm();
 		const outcome = await pollFirst(3);
 		expect(names(outcome.result)).toEqual(['C', 'D second', 'Z']);
-		// Everything present is taken as handled: the dated ones by time, the undated one in the table of undated keys.
+		// Everything present is taken as handled: the dated ones by time, the undated one in the table of
+		// undated keys. The watch reaches back to the oldest lead sent: the floor stands before it.
 		expect(outcome.staticData.inquiryCursor).toEqual({
 			v: SAVED_POSITION_VERSION,
 			scope: `${FIXTURE.appId}/new`,
+			watch: { kind: 'one', pageId: FIXTURE.formPageId },
 			forms: {
 				[FIXTURE.formPageId]: {
-					floor: { time: T0 + 9000 - DAY, key: '' },
-					seen: {
-						'lead-old-1': T0,
-						'lead-old-2': T0 + 1000,
-						'lead-a': T0 + 5000,
-						'lead-b': T0 + 5000,
-						'lead-c': T0 + 5000,
-						'lead-d': T0 + 5000,
-						'lead-z': T0 + 9000,
+					cursor: {
+						floor: { time: T0 + 5000, key: '' },
+						seen: {
+							'lead-a': T0 + 5000,
+							'lead-b': T0 + 5000,
+							'lead-c': T0 + 5000,
+							'lead-d': T0 + 5000,
+							'lead-z': T0 + 9000,
+						},
+						undated: tableOf([keyHash('lead-undated')], DEFAULT_CELLS_PER_SUBTABLE).encode(),
 					},
-					undated: tableOf([keyHash('lead-undated')], DEFAULT_CELLS_PER_SUBTABLE).encode(),
 				},
 			},
-			away: {},
-			undatedUnknown: [],
 			leftOver: [],
-			quiet: {},
 		});
 	});
 

@@ -44,12 +44,12 @@ describe('App Builder Trigger options from expressions', () => {
 	);
 
 	it.each(['={{ NaN }}', '={{ "abc" }}', '={{ -1 }}', '={{ 2.5 }}'])(
-		'refuses Max Leads per Poll %s, naming it, instead of emitting one inquiry per poll',
+		'refuses Max Leads per Check %s, naming it, instead of emitting one inquiry per poll',
 		async (maxItemsPerPoll) => {
 			seed();
 			const outcome = await poll({ firstPoll: 'latest', firstPollCount: 5, maxItemsPerPoll });
 			expect(outcome.error?.message).toMatch(
-				/^Max Leads per Poll must be a whole number of 1 or more, but the expression gave "[^"]+"$/,
+				/^Max Leads per Check must be a whole number of 1 or more, but the expression gave "[^"]+"$/,
 			);
 			expect(outcome.result).toBeNull();
 			expect(emu().control.requests()).toHaveLength(0);

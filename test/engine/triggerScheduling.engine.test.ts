@@ -1,11 +1,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/inProcess/triggerMemory';
+import { HAND_OFF_WAIT_MS } from '../../nodes/AppBuilder/trigger/triggerMemory';
 import { triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 import { pollOnce, roundTrip, TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 import { sleep } from '../support/sleep';
+import { useFrozenClock } from '../support/frozenClock';
 
 /**
  * The trigger as n8n schedules it: polls of one node that overlap, a node
@@ -17,6 +18,8 @@ import { sleep } from '../support/sleep';
 describe('App Builder Trigger under n8n scheduling', () => {
 	const emu = useEmulator();
 	const T0 = Date.parse('2026-06-01T08:00:00Z');
+	// The trigger's clock stands just after T0, so leads dated from T0 + 1 s arrive after its first poll.
+	const clock = useFrozenClock(T0 + 500);
 	let workflowCount = 0;
 
 	const submit = (name: string, addedon: number) => submitLead(emu(), { name, addedon });
@@ -261,13 +264,8 @@ describe('App Builder Trigger under n8n scheduling', () => {
 			expect(names((await poll(stored)).result)).toEqual(['Ann']);
 			expect((await poll(stored)).result).toBeNull();
 
-			const now = Date.now.bind(Date);
-			const later = jest.spyOn(Date, 'now').mockImplementation(() => now() + HAND_OFF_WAIT_MS);
-			try {
-				expect(names((await poll(stored)).result)).toEqual(['Ann']);
-			} finally {
-				later.mockRestore();
-			}
+			clock.advance(HAND_OFF_WAIT_MS);
+			expect(names((await poll(stored)).result)).toEqual(['Ann']);
 		});
 	});
 

@@ -5,6 +5,7 @@ import { triggerParameters } from '../support/appBuilderRuns';
 import { useEmulator } from '../support/useEmulator';
 import { submitLead } from '../support/submitLead';
 import { TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
+import { useFrozenClock } from '../support/frozenClock';
 
 /**
  * Inquiries the API sends without a submission time, in numbers: the trigger
@@ -14,6 +15,8 @@ import { TRIGGER_NODE, triggerWorkflow } from '../support/triggerWorkflow';
 describe('App Builder Trigger with inquiries that have no submission time', () => {
 	const emu = useEmulator();
 	const T0 = Date.parse('2026-06-01T08:00:00Z');
+	// The trigger's clock stands just after T0, so leads dated from T0 + 1 s arrive after its first poll.
+	useFrozenClock(T0 + 500);
 
 	const dated = (id: string, addedon: number) => submitLead(emu(), { id, name: id, addedon });
 	const undated = (id: string) =>

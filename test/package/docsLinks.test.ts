@@ -47,6 +47,25 @@ describe('links between the README and docs/', () => {
 	});
 });
 
+describe('the example workflows the pages name', () => {
+	it('names only files of examples/, and the README names every one of them', () => {
+		const examples = readdirSync(resolve(root, 'examples')).filter((name) =>
+			name.endsWith('.json'),
+		);
+		// Named as a link or as code (`examples/....json`), from any page.
+		const named = new Set(
+			pages.flatMap((page) =>
+				[...readFileSync(resolve(root, page), 'utf8').matchAll(/examples\/([\w-]+\.json)/g)].map(
+					(match) => match[1],
+				),
+			),
+		);
+		expect([...named].filter((name) => !examples.includes(name))).toEqual([]);
+		const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+		expect(examples.filter((name) => !readme.includes(`examples/${name}`))).toEqual([]);
+	});
+});
+
 /** Every source file of the package and of its tests, bench included. */
 function sourceFiles(dir: string): string[] {
 	return readdirSync(resolve(root, dir), { withFileTypes: true }).flatMap((entry) => {

@@ -186,7 +186,7 @@ describe('the package scan', () => {
 				),
 			package: breakEveryCheck,
 		});
-	}, 180_000);
+	});
 	/** The failing run's ESLint report on the packed code. */
 	const packedReport = () => {
 		const start = failing.output.indexOf("The scanner's rules fail on the packed code:");
@@ -257,5 +257,5 @@ describe('the package scan', () => {
 		expect(output).toMatch(
 			/README\.md is not in English: only \d+% of its words are common English words/,
 		);
-	}, 90_000);
+	});
 });

@@ -3,8 +3,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = resolve(__dirname, '../..');
-// The trigger's pure parts and its memory: each rule has its own test beside the mirror of its file.
-const MIRRORED = ['cursor', 'plan', 'saved', 'quiet', 'inProcess'].map(
+// The trigger's pure parts: each rule has its own test beside the mirror of its file.
+const MIRRORED = ['cursor', 'forms', 'plan', 'saved', 'quiet'].map(
 	(folder) => `nodes/AppBuilder/trigger/${folder}`,
 );
 

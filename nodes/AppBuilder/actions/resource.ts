@@ -29,7 +29,10 @@ export interface ResourceOperation {
 	module: OperationModule;
 }
 
-/** A resource of the App Builder node: its entry in the Resource list and its operations, in list order. */
+/**
+ * A resource of the App Builder node: its entry in the Resource list and
+ * its operations, in list order.
+ */
 export interface Resource {
 	name: string;
 	value: string;
@@ -53,7 +56,10 @@ export function resourceProperty(
 	};
 }
 
-/** A resource's Operation list, shown when it is the chosen resource; the first operation is the default. */
+/**
+ * A resource's Operation list, shown when it is the chosen resource; the
+ * first operation is the default.
+ */
 export function operationProperty(resource: Resource): INodeProperties {
 	const firstOperation = resource.operations[0].value;
 	return {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { OPTIONS } from '../descriptions/optionsCollection';
-import { DEFAULT_TIMEOUT_SECONDS, TIMEOUT, timeoutMsFrom } from '../descriptions/timeoutOption';
+import { readTimeoutMs } from '../descriptions/timeoutOption';
 import { asNodeError } from '../transport/asNodeError';
 import { wholeNumberFrom } from '../parameters/parameterValues';
 import { fieldOf, readParameter } from '../parameters/readParameter';
@@ -12,10 +12,12 @@ import { pipelineItems } from './itemPipeline';
 import type { OperationModule, Resource } from './resource';
 import { userResource } from './user/User.resource';
 
-/** The node's resources, in the order the node lists their fields. A new operation is registered in its resource file. */
+/**
+ * The node's resources, in the order the node lists their fields. A new operation is
+ * registered in its resource file.
+ */
 export const RESOURCES: readonly Resource[] = [userResource, inquiryResource];
 
-const DEFAULT_CONCURRENCY = 5;
 const MAX_CONCURRENCY = 50;
 
 /** Options > Concurrency: how many items are in flight at once. */
@@ -24,7 +26,7 @@ export const concurrencyOption: INodeProperties = {
 	name: 'concurrency',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-	default: DEFAULT_CONCURRENCY,
+	default: 5,
 	description:
 		'How many items are sent to the App Builder API at the same time. Lower it if the API answers "too many requests".',
 };
@@ -48,12 +50,13 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 	// Read once, for the first item. A value that is not a whole number is an error, not a fallback:
 	// NaN here would send nothing at all.
-	const concurrency = readParameter(this, CONCURRENCY, 0, DEFAULT_CONCURRENCY, (value) =>
-		wholeNumberFrom(value, { min: 1, max: MAX_CONCURRENCY }),
+	const concurrency = readParameter(
+		this,
+		CONCURRENCY,
+		(value) => wholeNumberFrom(value, { min: 1, max: MAX_CONCURRENCY }),
+		0,
 	);
-
-	const timeout = this.getNodeParameter(TIMEOUT.path, 0, DEFAULT_TIMEOUT_SECONDS);
-	const answerTimeoutMs = timeoutMsFrom(this.getNode(), timeout);
+	const answerTimeoutMs = readTimeoutMs(this, 0);
 
 	const perItem = await pipelineItems(items.length, concurrency, {
 		prepare: (itemIndex) => chosen.prepare.call(this, itemIndex),

@@ -1,9 +1,14 @@
-import type { INode, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FORM_PAGE_ID_PATTERN, type FormTarget } from '../../shared/appBuilderApi';
 import { textFrom } from '../parameters/parameterValues';
-import { checkedParameter, fieldOf, type ParameterField } from '../parameters/readParameter';
+import {
+	fieldOf,
+	readParameter,
+	type ItemOf,
+	type ParameterContext,
+} from '../parameters/readParameter';
 
 export const appIdField: INodeProperties = {
 	displayName: 'App ID',
@@ -11,9 +16,8 @@ export const appIdField: INodeProperties = {
 	type: 'string',
 	default: '',
 	required: true,
-	placeholder: 'e.g. 6543210',
 	description:
-		'The ID of your app (also called appID or BID), shown in the App Builder back-end, e.g. 6543210',
+		"Your app's ID (appID or BID). Appy Pie's docs say only that it comes from Appy Pie's backend; when it is right, the Form list shows your forms.",
 };
 
 export const formPageField: INodeProperties = {
@@ -23,7 +27,7 @@ export const formPageField: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description:
-		"The form whose inquiries to read. By ID it is the form's page ID, formbuilder_&lt;digits&gt;_&lt;digits&gt; such as formbuilder_1234_5678.",
+		"The form whose leads to read: pick it from the list of the app's forms, which needs App ID first",
 	modes: [
 		{
 			displayName: 'From List',
@@ -54,44 +58,43 @@ export const formPageField: INodeProperties = {
 };
 
 const APP_ID = fieldOf(appIdField);
-// The form's resource locator holds the page ID in its value.
-const FORM: ParameterField = { ...fieldOf(formPageField), path: `${formPageField.name}.value` };
+const FORM = fieldOf(formPageField);
 
-/** Checks the App ID a user gave, naming the field to fix. */
-export function validateAppId(node: INode, appId: unknown, itemIndex?: number): string {
-	// A number is taken as its digits (an App ID of 1001 from an expression); an object or list is refused.
-	const app = checkedParameter(node, APP_ID, textFrom(appId), itemIndex).trim();
+/** Reads and checks App ID, naming the field to fix. */
+export function readAppId<C extends ParameterContext>(context: C, ...item: ItemOf<C>): string {
+	// A number is taken as its digits (an App ID of 1001 from an
+	// expression); an object or list is refused.
+	const app = readParameter(context, APP_ID, (value) => textFrom(value), ...item).trim();
 	if (app === '') {
-		throw new NodeOperationError(node, 'App ID is empty', {
-			itemIndex,
+		throw new NodeOperationError(context.getNode(), 'App ID is empty', {
+			itemIndex: item[0],
 			description:
-				"Set App ID to your app's ID from the App Builder back-end (also called appID or BID).",
+				"Set App ID to your app's ID, which App Builder also calls appID or BID. If you do not know it, ask App Builder's support where your app's App ID is shown.",
 		});
 	}
 	return app;
 }
 
-/** Checks the App ID and form page ID a user gave, naming the field to fix. */
-export function validateFormTarget(
-	node: INode,
-	appId: unknown,
-	pageId: unknown,
-	itemIndex?: number,
+/** Reads and checks App ID and the form's page ID, naming the field to fix. */
+export function readFormTarget<C extends ParameterContext>(
+	context: C,
+	...item: ItemOf<C>
 ): FormTarget {
-	const app = validateAppId(node, appId, itemIndex);
-	const page = checkedParameter(node, FORM, textFrom(pageId), itemIndex).trim();
-	if (page === '') {
-		throw new NodeOperationError(node, 'No form is selected', {
+	const appId = readAppId(context, ...item);
+	const pageId = readParameter(context, FORM, (value) => textFrom(value), ...item).trim();
+	const itemIndex = item[0];
+	if (pageId === '') {
+		throw new NodeOperationError(context.getNode(), 'No form is selected', {
 			itemIndex,
 			description: 'Pick a form from the list, or give its page ID (formbuilder_1234_5678).',
 		});
 	}
-	if (!new RegExp(FORM_PAGE_ID_PATTERN).test(page)) {
-		throw new NodeOperationError(node, `"${page}" is not a form page ID`, {
+	if (!new RegExp(FORM_PAGE_ID_PATTERN).test(pageId)) {
+		throw new NodeOperationError(context.getNode(), `"${pageId}" is not a form page ID`, {
 			itemIndex,
 			description:
 				'A form page ID is formbuilder_<digits>_<digits>, such as formbuilder_1234_5678. Pick the form from the list, or give its page ID.',
 		});
 	}
-	return { appId: app, pageId: page };
+	return { appId, pageId };
 }

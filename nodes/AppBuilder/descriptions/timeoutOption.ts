@@ -1,13 +1,21 @@
-import type { INode, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { wholeNumberFrom } from '../parameters/parameterValues';
-import { checkedParameter, fieldOf } from '../parameters/readParameter';
+import {
+	fieldOf,
+	readParameter,
+	type ItemOf,
+	type ParameterContext,
+} from '../parameters/readParameter';
 import { OPTIONS } from './optionsCollection';
 
-export const DEFAULT_TIMEOUT_SECONDS = 120;
+const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 3600;
 
-/** Options > Timeout, on both nodes: how long one answer of the API may take, from the request to its last byte. */
+/**
+ * Options > Timeout, on both nodes: how long one answer of the API may take,
+ * from the request to its last byte.
+ */
 export const timeoutOption: INodeProperties = {
 	displayName: 'Timeout',
 	name: 'timeout',
@@ -18,12 +26,13 @@ export const timeoutOption: INodeProperties = {
 		'Seconds one answer of the App Builder API may take to arrive in full; a slower answer ends in an error instead of keeping the workflow waiting',
 };
 
-export const TIMEOUT = fieldOf(timeoutOption, OPTIONS);
+const TIMEOUT = fieldOf(timeoutOption, OPTIONS);
 
-/** The Timeout option's value in milliseconds; anything but whole seconds in range is an error naming the option. */
-export function timeoutMsFrom(node: INode, value: unknown): number {
-	return (
-		checkedParameter(node, TIMEOUT, wholeNumberFrom(value, { min: 1, max: MAX_TIMEOUT_SECONDS })) *
-		1000
-	);
+/**
+ * Options > Timeout in milliseconds; anything but whole seconds in range
+ * is an error naming the option.
+ */
+export function readTimeoutMs<C extends ParameterContext>(context: C, ...item: ItemOf<C>): number {
+	const check = (value: unknown) => wholeNumberFrom(value, { min: 1, max: MAX_TIMEOUT_SECONDS });
+	return readParameter(context, TIMEOUT, check, ...item) * 1000;
 }

@@ -104,7 +104,7 @@ async function testWebServices(
 			return {
 				status: 'Error',
 				message:
-					'The Access Token is wrong: the App Builder API refused it. Copy it again from the Authentication section of your developer account.',
+					'The Access Token is wrong: the App Builder API refused it. Copy it again from your Appy Pie Developer account, in the API section of its Authentication page (api.appypie.com/authentication).',
 			};
 		case 2032:
 			return apiKeySet
@@ -122,7 +122,7 @@ async function testWebServices(
 			return {
 				status: 'Error',
 				message:
-					"The Access Token works, but the API Key is wrong. Copy it again from your app's back-end (user registration API section).",
+					'The Access Token works, but the API Key is wrong. Copy it again from your app: My Apps Backend > Users > User Registration API.',
 			};
 		case 2034:
 		case 2041:

@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { appIdField } from '../descriptions/appAndForm';
 import { fetchAppForms } from '../transport/appForms';
 
 /**
@@ -11,7 +12,7 @@ export async function searchFormPages(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const appId = String(this.getCurrentNodeParameter('appId') ?? '').trim();
+	const appId = String(this.getCurrentNodeParameter(appIdField.name) ?? '').trim();
 	if (appId === '') {
 		throw new NodeOperationError(this.getNode(), 'Set App ID first', {
 			description: 'The list of forms comes from your app, so the App ID field must be filled.',

@@ -1,29 +1,32 @@
-/**
- * Reads a date written as text into epoch milliseconds the way an n8n user
- * means it: ISO 8601 (2026-01-31, 2026-01-31T09:00, 2026-01-31 09:00:00.250,
- * each with or without an offset); a date and time without an offset is
- * wall-clock time in the workflow's time zone, never in the n8n server's.
- * Other text is read only when it states its own offset (GMT, UTC or
- * +0100, as JavaScript's Date writes it), since otherwise its meaning
- * depends on where n8n runs. Pure.
- */
+// Reads a date written as text into epoch milliseconds the way an n8n user
+// means it: ISO 8601 (2026-01-31, 2026-01-31T09:00, 2026-01-31 09:00:00.250,
+// each with or without an offset); a date and time without an offset is
+// wall-clock time in the workflow's time zone, never in the n8n server's.
+// Other text is read only when it states its own offset (GMT, UTC or
+// +0100, as JavaScript's Date writes it), since otherwise its meaning
+// depends on where n8n runs. Pure.
 
 const ISO_DATE_TIME =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-/** A zone named in free text: GMT or UTC (GMT+0100 included), or a numeric offset right after a time (09:00:00 +0100). */
+/**
+ * A zone named in free text: GMT or UTC (GMT+0100 included), or a numeric offset right
+ * after a time (09:00:00 +0100).
+ */
 const STATED_ZONE = /\b(?:GMT|UTC)\b|\d{2}:\d{2}(?::\d{2})?\s?[+-]\d{2}:?\d{2}\b/;
 
 export type DateTextReading =
-	| { ms: number }
-	/** Text that is no date, or one whose zone is unknown, or a time zone this system does not know. */
-	| { refused: 'not-a-date' | 'unknown-zone' };
+	| { ok: true; ms: number }
+	/**
+	 * Text that is no date, or one whose zone is unknown, or a time zone this system does not know.
+	 */
+	| { ok: false; refused: 'not-a-date' | 'unknown-zone' };
 
 export function readDateText(text: string, timeZone: string): DateTextReading {
 	const iso = ISO_DATE_TIME.exec(text);
 	if (iso) return readIso(iso, timeZone);
-	if (!/\d{4}/.test(text) || !STATED_ZONE.test(text)) return { refused: 'not-a-date' };
+	if (!/\d{4}/.test(text) || !STATED_ZONE.test(text)) return { ok: false, refused: 'not-a-date' };
 	const ms = Date.parse(text);
-	return Number.isFinite(ms) ? { ms } : { refused: 'not-a-date' };
+	return Number.isFinite(ms) ? { ok: true, ms } : { ok: false, refused: 'not-a-date' };
 }
 
 function readIso(match: RegExpExecArray, timeZone: string): DateTextReading {
@@ -32,16 +35,18 @@ function readIso(match: RegExpExecArray, timeZone: string): DateTextReading {
 		.map((part) => (part === undefined ? 0 : Number(part)));
 	const ms = Number((match[7] ?? '').slice(0, 3).padEnd(3, '0'));
 	if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59)
-		return { refused: 'not-a-date' };
+		return { ok: false, refused: 'not-a-date' };
 	const wall = utcOf(year, month - 1, day, hour, minute, second, ms);
-	if (wall === undefined) return { refused: 'not-a-date' };
+	if (wall === undefined) return { ok: false, refused: 'not-a-date' };
 	const offset = match[8];
 	if (offset !== undefined) {
 		const offsetMs = offsetOf(offset);
-		return offsetMs === undefined ? { refused: 'not-a-date' } : { ms: wall - offsetMs };
+		return offsetMs === undefined
+			? { ok: false, refused: 'not-a-date' }
+			: { ok: true, ms: wall - offsetMs };
 	}
 	const zoned = wallTimeIn(wall, timeZone);
-	return zoned === undefined ? { refused: 'unknown-zone' } : { ms: zoned };
+	return zoned === undefined ? { ok: false, refused: 'unknown-zone' } : { ok: true, ms: zoned };
 }
 
 /** Epoch ms of a wall-clock time read as UTC; undefined for a day that does not exist (31 Feb). */
@@ -91,7 +96,10 @@ export function wallTimeIn(wallAsUtc: number, timeZone: string): number | undefi
 const offsetsByZone = new Map<string, ((epochMs: number) => number) | undefined>();
 const MAX_ZONES_KEPT = 100;
 
-/** How far ahead of UTC the zone's clocks are at a moment, in ms; undefined for a zone Intl does not know. */
+/**
+ * How far ahead of UTC the zone's clocks are at a moment, in ms; undefined
+ * for a zone Intl does not know.
+ */
 function zoneOffsets(timeZone: string): ((epochMs: number) => number) | undefined {
 	if (offsetsByZone.has(timeZone)) return offsetsByZone.get(timeZone);
 	let offsetAt: ((epochMs: number) => number) | undefined;

@@ -5,9 +5,10 @@ import { readDateText } from './dateText';
 // so an object is never sent as "[object Object]" and a NaN never turns an option into a no-op.
 // Pure; the node turns a refusal into an error naming the field and the item (readParameter.ts).
 
-export type Checked<T> = { value: T } | Refused;
+export type Checked<T> = { ok: true; value: T } | Refused;
 
 export interface Refused {
+	ok: false;
 	/** What the field takes, e.g. "a whole number of 1 or more". */
 	expected: string;
 	/** What it was given, e.g. "an object" or "\"-2\"". */
@@ -30,20 +31,24 @@ const MAX_READ = 100;
  * only the value's type.
  */
 export function textFrom(value: unknown, secret = false): Checked<string> {
-	if (value === undefined || value === null) return { value: '' };
-	if (typeof value === 'string') return { value };
-	// Beyond the safe range a number has already lost digits, so its text would not be what was meant.
+	if (value === undefined || value === null) return { ok: true, value: '' };
+	if (typeof value === 'string') return { ok: true, value };
+	// Beyond the safe range a number has already lost digits, so its
+	// text would not be what was meant.
 	if (
 		typeof value === 'number' &&
 		Number.isFinite(value) &&
 		Math.abs(value) <= Number.MAX_SAFE_INTEGER
 	) {
-		return { value: String(value) };
+		return { ok: true, value: String(value) };
 	}
-	return { expected: 'text or a number', given: describeGiven(value, secret) };
+	return { ok: false, expected: 'text or a number', given: describeGiven(value, secret) };
 }
 
-/** A whole number in range, given as a number or as its digits ("3"); NaN, 2.5 and "abc" are refused. */
+/**
+ * A whole number in range, given as a number or as its digits ("3");
+ * NaN, 2.5 and "abc" are refused.
+ */
 export function wholeNumberFrom(value: unknown, range: WholeNumberRange): Checked<number> {
 	const expected =
 		range.max === undefined
@@ -56,41 +61,44 @@ export function wholeNumberFrom(value: unknown, range: WholeNumberRange): Checke
 		number >= range.min &&
 		(range.max === undefined || number <= range.max)
 	) {
-		return { value: number };
+		return { ok: true, value: number };
 	}
-	return { expected, given: describeGiven(value) };
+	return { ok: false, expected, given: describeGiven(value) };
 }
 
-/** A number above 0 and at most `max`, fractions allowed, given as a number or as its digits ("1.5"). */
+/**
+ * A number above 0 and at most `max`, fractions allowed, given as a
+ * number or as its digits ("1.5").
+ */
 export function positiveNumberFrom(value: unknown, max: number): Checked<number> {
 	const number = typeof value === 'string' ? numberInText(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number) && number > 0 && number <= max) {
-		return { value: number };
+		return { ok: true, value: number };
 	}
-	return { expected: `a number above 0, at most ${max}`, given: describeGiven(value) };
+	return { ok: false, expected: `a number above 0, at most ${max}`, given: describeGiven(value) };
 }
 
 /** One of an options field's values; a number is taken as its digits ("1" for 1). */
 export function choiceFrom<T extends string>(value: unknown, choices: readonly T[]): Checked<T> {
 	const text = typeof value === 'number' ? String(value) : value;
 	const chosen = choices.find((choice) => choice === text);
-	if (chosen !== undefined) return { value: chosen };
+	if (chosen !== undefined) return { ok: true, value: chosen };
 	const listed = choices.map((choice) => (choice === '' ? '"" (empty)' : `"${choice}"`));
 	const expected =
 		listed.length > 1
 			? `one of ${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}`
 			: listed.join('');
-	return { expected, given: describeGiven(value) };
+	return { ok: false, expected, given: describeGiven(value) };
 }
 
 /** A boolean field: true or false, or the text "true" or "false". */
 export function booleanFrom(value: unknown): Checked<boolean> {
-	if (typeof value === 'boolean') return { value };
+	if (typeof value === 'boolean') return { ok: true, value };
 	if (typeof value === 'string') {
 		const text = value.trim().toLowerCase();
-		if (text === 'true' || text === 'false') return { value: text === 'true' };
+		if (text === 'true' || text === 'false') return { ok: true, value: text === 'true' };
 	}
-	return { expected: 'true or false', given: describeGiven(value) };
+	return { ok: false, expected: 'true or false', given: describeGiven(value) };
 }
 
 /** What a date field takes, for its refusal. */
@@ -107,26 +115,30 @@ const DATE_EXPECTED =
  * 2001, and text like "March 1, 2026", whose zone would be the server's.
  */
 export function dateFrom(value: unknown, timeZone: string): Checked<number | undefined> {
-	if (value === undefined || value === null || value === '') return { value: undefined };
+	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
 	let ms = Number.NaN;
 	if (isLuxonDateTime(value)) ms = value.isValid ? value.toMillis() : Number.NaN;
 	else if (Object.prototype.toString.call(value) === '[object Date]')
 		ms = (value as Date).getTime();
 	else if (typeof value === 'string' && value.length <= MAX_READ) {
 		const reading = readDateText(value.trim(), timeZone);
-		if ('ms' in reading) ms = reading.ms;
+		if (reading.ok) ms = reading.ms;
 		else if (reading.refused === 'unknown-zone') {
 			return {
+				ok: false,
 				expected: `${DATE_EXPECTED}; the workflow's time zone "${cut(timeZone)}" is not one this n8n knows`,
 				given: describeGiven(value),
 			};
 		}
 	}
-	if (Number.isFinite(ms)) return { value: ms };
-	return { expected: DATE_EXPECTED, given: describeGiven(value) };
+	if (Number.isFinite(ms)) return { ok: true, value: ms };
+	return { ok: false, expected: DATE_EXPECTED, given: describeGiven(value) };
 }
 
-/** A Luxon DateTime, which n8n's date expressions give; known by the mark Luxon sets on each (the package does not depend on Luxon). */
+/**
+ * A Luxon DateTime, which n8n's date expressions give; known by the mark Luxon sets on each (the
+ * package does not depend on Luxon).
+ */
 function isLuxonDateTime(value: unknown): value is { isValid: boolean; toMillis(): number } {
 	return (
 		typeof value === 'object' &&

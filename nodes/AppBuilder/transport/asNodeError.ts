@@ -1,7 +1,10 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/** Passes n8n's own errors through and wraps anything else, so n8n shows it on the right node and item. */
+/**
+ * Passes n8n's own errors through and wraps anything else, so n8n shows
+ * it on the right node and item.
+ */
 export function asNodeError(
 	node: INode,
 	error: unknown,

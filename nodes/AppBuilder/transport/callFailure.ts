@@ -3,8 +3,8 @@ import type { NetworkFailure } from '../../shared/http/networkFailure';
 import type { RedirectFailure } from '../../shared/http/redirectTarget';
 import type { WebServiceFailure } from './interpretResponse';
 
-// Why one web-service call failed, as the transport found it, told apart by `kind`: webServiceError.ts
-// words it, failureCause.ts classes it.
+// Why one web-service call failed, as the transport found it, told apart by `kind`: failureClass.ts
+// says what it means, and webServiceError.ts words it as that says.
 
 /** An answer that went past its deadline, its size or its number of records. */
 export interface LimitFailure {

@@ -4,13 +4,11 @@ import { headerValue } from '../../shared/http/headerValue';
 import { parseRetryAfter } from '../../shared/http/retryAfter';
 import { htmlToText } from '../../shared/text/htmlText';
 
-/**
- * Decides whether a web-service response is a success or an error. The spec
- * does not say whether codes arrive as the HTTP status or inside a 200 body,
- * nor what an error body looks like, so every plausible form is recognised
- * (see ARCHITECTURE.md, "Calling the web services"). Server text is capped
- * before any pattern reads it. Pure, so every form is unit-tested.
- */
+// Decides whether a web-service response is a success or an error. The spec
+// does not say whether codes arrive as the HTTP status or inside a 200 body,
+// nor what an error body looks like, so every plausible form is recognised
+// (see ARCHITECTURE.md, "Calling the web services"). Server text is capped
+// before any pattern reads it. Pure, so every form is unit-tested.
 
 export type ResponseBodyKind = 'json' | 'html' | 'text' | 'empty' | 'malformed-json';
 
@@ -83,7 +81,10 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 	return fail(httpStatus);
 }
 
-/** A 2xx answer whose JSON stopped in the middle, known as such without its bytes (they were read as they came). */
+/**
+ * A 2xx answer whose JSON stopped in the middle, known as such without its bytes
+ * (they were read as they came).
+ */
 export function cutShortAnswer(httpStatus: number): WebServiceFailure {
 	return { ok: false, kind: 'api', code: httpStatus, httpStatus, bodyKind: 'malformed-json' };
 }

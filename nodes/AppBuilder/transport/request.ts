@@ -15,7 +15,7 @@ import {
 import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
 import { boundedChunks } from '../../shared/http/answerReading';
 import { ACCEPT_ENCODING, isDecodingFailure } from '../../shared/http/contentCoding';
-import { asNetworkFailure, isTransient } from '../../shared/http/networkFailure';
+import { asNetworkFailure } from '../../shared/http/networkFailure';
 import { redirectFailure, type RedirectFailure } from '../../shared/http/redirectTarget';
 import { RequestGate } from '../../shared/http/requestGate';
 import {
@@ -26,8 +26,6 @@ import {
 	type RetryPolicy,
 } from '../../shared/http/retryPolicy';
 import { valueRedactor, type ValueRedactor } from '../../shared/text/redact';
-import { meaningOf } from './errorCatalog';
-import type { WebServiceFailure } from './interpretResponse';
 import {
 	MAX_WHOLE_ANSWER_BYTES,
 	ReadingStopped,
@@ -36,6 +34,7 @@ import {
 import { streamedOutcome, type AnswerReading, type StreamedResponse } from './streamedOutcome';
 import { readWebServiceCredentials } from './webServiceCredentials';
 import type { CallFailure, LimitFailure, OtherFailure } from './callFailure';
+import { classifyFailure } from './failureClass';
 import { webServiceError, type FailureDetails } from './webServiceError';
 
 export type WebServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -45,7 +44,9 @@ export interface WebServiceCallOptions {
 	retry?: Partial<RetryPolicy>;
 	/** How long one attempt may go without a byte arriving (a hung connection ends here). */
 	timeoutMs?: number;
-	/** How long one answer may take from the request to its last byte (a server that drips ends here). */
+	/**
+	 * How long one answer may take from the request to its last byte (a server that drips ends here).
+	 */
 	answerTimeoutMs?: number;
 	/** When the whole call, every attempt and wait included, must have ended (epoch ms). */
 	deadlineAt?: number;
@@ -58,7 +59,10 @@ export interface WebServiceCallOptions {
 
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const DEFAULT_ANSWER_TIMEOUT_MS = 120_000;
-/** An answer read as it arrives keeps only what it needs (one read whole is bounded by MAX_WHOLE_ANSWER_BYTES). */
+/**
+ * An answer read as it arrives keeps only what it needs (one read whole is
+ * bounded by MAX_WHOLE_ANSWER_BYTES).
+ */
 export const MAX_STREAMED_ANSWER_BYTES = 300 * 1024 * 1024;
 
 /** One gate per node run (or poll): the requests of all its items share it. */
@@ -87,7 +91,8 @@ export async function callWebService(
 ): Promise<IDataObject> {
 	const credentials = await readWebServiceCredentials(context, options.itemIndex);
 	const secrets = [...credentials.secrets, params.password];
-	// Answers go into output items: an echoed secret is taken out of every one, read whole or as it arrives.
+	// Answers go into output items: an echoed secret is taken out of every
+	// one, read whole or as it arrives.
 	const redact = valueRedactor(secrets);
 	const { path, method, sendsApiKey } = WEB_SERVICE_ENDPOINTS[endpoint];
 	const url = joinUrl(credentials.baseUrl, path);
@@ -102,7 +107,8 @@ export async function callWebService(
 			ACCESSTOKEN: credentials.accessToken,
 		},
 		json: true,
-		// Read as a stream, so that a deadline and a size bound apply to every answer (decoded, when it came compressed).
+		// Read as a stream, so that a deadline and a size bound apply to every answer
+		// (decoded, when it came compressed).
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -112,7 +118,8 @@ export async function callWebService(
 	const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
 	const gate = gateFor(context);
 	const startedAt = Date.now();
-	// 429 answers are counted apart: they are back-pressure and do not use up the attempts meant for failures.
+	// 429 answers are counted apart: they are back-pressure and do not use up
+	// the attempts meant for failures.
 	let failures = 0;
 	let rateLimited = 0;
 
@@ -131,9 +138,10 @@ export async function callWebService(
 		}
 
 		const answeredAt = Date.now();
-		const retryAfterMs = isApiFailure(failure) ? failure.retryAfterMs : undefined;
+		const retryAfterMs = failure.kind === 'api' ? failure.retryAfterMs : undefined;
+		const failureClass = classifyFailure(failure);
 		let next: NextAttempt;
-		if (isRateLimit(failure)) {
+		if (failureClass.retry === 'wait-out') {
 			gate.rateLimited();
 			rateLimited++;
 			next = nextAttemptAfterRateLimit(
@@ -144,9 +152,10 @@ export async function callWebService(
 			);
 		} else {
 			failures++;
-			next = isRetryable(failure)
-				? nextAttemptAfterFailure(policy, failures, retryAfterMs, Math.random())
-				: { retry: false, stop: 'not-retryable' };
+			next =
+				failureClass.retry === 'again'
+					? nextAttemptAfterFailure(policy, failures, retryAfterMs, Math.random())
+					: { retry: false, stop: 'not-retryable' };
 		}
 		if (
 			next.retry &&
@@ -155,7 +164,8 @@ export async function callWebService(
 		)
 			next = { retry: false, stop: 'deadline' };
 		if (!next.retry) {
-			// The error says what the node did: how often it tried, why it stopped, and when the API said to come back.
+			// The error says what the node did: how often it tried, why it stopped, and
+			// when the API said to come back.
 			throw webServiceError(context.getNode(), failure, {
 				failures,
 				rateLimited,
@@ -172,7 +182,10 @@ export async function callWebService(
 	}
 }
 
-/** A trigger's poll: of an active workflow, which n8n polls again on its schedule, or Fetch Test Event. */
+/**
+ * A trigger's poll: of an active workflow, which n8n polls again on its
+ * schedule, or Fetch Test Event.
+ */
 function pollOf(context: WebServiceContext): FailureDetails['poll'] {
 	if (typeof context.getActivationMode !== 'function') return undefined;
 	return context.getMode?.() === 'manual' ? 'test' : 'scheduled';
@@ -202,7 +215,8 @@ async function attemptOnce(
 		limit: 'time',
 		bound: Math.max(1, Math.round((deadlineAt - startedAt) / 1000)),
 	};
-	// The deadline also ends a wait for headers or for the next byte; the execution's own cancel stops it too.
+	// The deadline also ends a wait for headers or for the next byte; the
+	// execution's own cancel stops it too.
 	const deadline = AbortSignal.timeout(Math.max(1, deadlineAt - Date.now()));
 	const cancel =
 		'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
@@ -251,20 +265,4 @@ function otherFailure(error: unknown): OtherFailure {
 		kind: 'other',
 		message: error instanceof Error ? error.message : String(error),
 	};
-}
-
-function isApiFailure(failure: CallFailure): failure is WebServiceFailure {
-	return failure.kind === 'api';
-}
-
-function isRateLimit(failure: CallFailure): boolean {
-	return isApiFailure(failure) && (failure.code === 429 || failure.httpStatus === 429);
-}
-
-function isRetryable(failure: CallFailure): boolean {
-	if (failure.kind === 'network') return isTransient(failure);
-	if (!isApiFailure(failure)) return false;
-	// A 2xx whose body is cut short or not JSON: the connection most likely broke mid-answer.
-	if (failure.bodyKind === 'malformed-json' || failure.bodyKind === 'empty') return true;
-	return meaningOf(failure.code).retryable || meaningOf(failure.httpStatus).retryable;
 }

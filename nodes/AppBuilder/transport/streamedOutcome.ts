@@ -63,7 +63,10 @@ function redacted(outcome: WebServiceOutcome, redact: ValueRedactor): WebService
 	return outcome.ok ? { ok: true, body: redact(outcome.body) } : outcome;
 }
 
-/** The answer's fields redacted, and its list as the reader made it (the reader redacted its records). */
+/**
+ * The answer's fields redacted, and its list as the reader made it
+ * (the reader redacted its records).
+ */
 function withRedactedFields(body: IDataObject, list: unknown, redact: ValueRedactor): IDataObject {
 	const entries = Object.entries(body);
 	const isList = ([, value]: [string, unknown]) => list !== undefined && value === list;

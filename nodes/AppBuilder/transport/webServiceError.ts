@@ -1,4 +1,4 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { AnswerLimit } from '../../shared/http/answerLimits';
@@ -8,9 +8,10 @@ import type { RetryPolicy, StopReason } from '../../shared/http/retryPolicy';
 import { apiMessageForUser, redactOrigin } from '../../shared/text/redact';
 import { durationText } from '../../shared/text/timeText';
 import type { CallFailure, LimitFailure } from './callFailure';
-import { CREDENTIAL, meaningOf } from './errorCatalog';
+import { CREDENTIAL } from './errorCatalog';
 import { withFailureCause } from './failureCause';
-import { isUnreadableBody, type WebServiceFailure } from './interpretResponse';
+import { classifyFailure, type ApiFailureClass } from './failureClass';
+import type { WebServiceFailure } from './interpretResponse';
 
 export interface FailureDetails {
 	/** Attempts that failed other than with a 429, the last one included when it did. */
@@ -27,58 +28,77 @@ export interface FailureDetails {
 	retryAtMs?: number;
 	/** The bounds the call's retries kept to, which the words quote. */
 	policy: RetryPolicy;
-	/** A poll of an active trigger ('scheduled', which n8n polls again) or Fetch Test Event ('test'). */
+	/**
+	 * A poll of an active trigger ('scheduled', which n8n polls again) or Fetch Test Event ('test').
+	 */
 	poll?: 'scheduled' | 'test';
 }
 
 /**
  * The error a node shows for a failed call: what happened and what to fix,
- * with no secret in it, and why it failed in n8n's terms (failureCause.ts).
+ * with no secret in it, and why it failed in n8n's terms, all as the
+ * failure's class says (failureClass.ts).
  */
 export function webServiceError(
 	node: INode,
 	failure: CallFailure,
 	details: FailureDetails,
 ): NodeApiError {
-	return withFailureCause(errorFor(node, failure, details), failure);
+	return withFailureCause(errorFor(node, failure, details), classifyFailure(failure));
 }
 
 function errorFor(node: INode, failure: CallFailure, details: FailureDetails): NodeApiError {
 	const { itemIndex } = details;
 	switch (failure.kind) {
 		case 'redirect':
-			return new NodeApiError(node, { httpStatus: failure.httpStatus } as JsonObject, {
-				message: `The App Builder API answered with a redirect to ${redactOrigin(failure.target, details.secrets)}, which is not followed`,
-				description: `Following it would send your access token and API key to that address. Correct the Web Service Base URL in ${CREDENTIAL} to the address the API answers on directly.`,
-				httpCode: String(failure.httpStatus),
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ httpStatus: failure.httpStatus },
+				{
+					message: `The App Builder API answered with a redirect to ${redactOrigin(failure.target, details.secrets)}, which is not followed`,
+					description: `Following it would send your access token and API key to that address. Correct the Web Service Base URL in ${CREDENTIAL} to the address the API answers on directly.`,
+					httpCode: String(failure.httpStatus),
+					itemIndex,
+				},
+			);
 		case 'limit':
 			return limitError(node, failure, details);
 		case 'undecodable':
-			return new NodeApiError(node, { undecodable: true } as JsonObject, {
-				message:
-					"The App Builder API's answer could not be decompressed: its compressed data is corrupt",
-				description: `The answer said it was compressed, but its data could not be decoded, so none of it was used. Something between n8n and the API (a proxy) may have altered it. Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ undecodable: true },
+				{
+					message:
+						"The App Builder API's answer could not be decompressed: its compressed data is corrupt",
+					description: `The answer said it was compressed, but its data could not be decoded, so none of it was used. Something between n8n and the API (a proxy) may have altered it. Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
+					itemIndex,
+				},
+			);
 		case 'other':
-			return new NodeApiError(node, {} as JsonObject, {
-				message: `The request to the App Builder API failed: ${apiMessageForUser(failure.message, details.secrets)}`,
-				description: `Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ requestFailed: true },
+				{
+					message: `The request to the App Builder API failed: ${apiMessageForUser(failure.message, details.secrets)}`,
+					description: `Check the Web Service Base URL in ${CREDENTIAL}; if it is right, try again later.`,
+					itemIndex,
+				},
+			);
 		case 'network': {
 			const description = sentences(
 				whatTheNodeDid(details, undefined),
 				networkFix(failure),
 				details.stop === 'not-retryable' ? '' : nextStep(details, false),
 			);
-			return new NodeApiError(node, { unreachable: true } as JsonObject, {
-				message: `Could not reach the App Builder API: ${networkFailureWords(failure)}${triedText(details, true)}`,
-				description: `${description} (${failure.errorCode})`,
-				itemIndex,
-			});
+			return new NodeApiError(
+				node,
+				{ unreachable: true },
+				{
+					message: `Could not reach the App Builder API: ${networkFailureWords(failure)}${triedText(details, true)}`,
+					description: `${description} (${failure.errorCode})`,
+					itemIndex,
+				},
+			);
 		}
 		case 'api':
 			return apiError(node, failure, details);
@@ -89,34 +109,17 @@ const TRIGGER_RATE_LIMIT_FIX =
 	'The limit is shared by everything that uses this access token: other workflows (Add User with a high Concurrency) or apps sending many requests leave less for the trigger. A longer Poll Times interval also helps.';
 
 function apiError(node: INode, failure: WebServiceFailure, details: FailureDetails): NodeApiError {
-	const meaning = meaningOf(failure.code);
-	const isRateLimit = failure.code === 429 || failure.httpStatus === 429;
 	const { text: comeBack, at: comeBackAt } = comeBackOf(failure.retryAfterMs, details.retryAtMs);
-	// The trigger has no Concurrency to lower: its requests are one per form and poll.
-	const fix = isRateLimit && details.poll !== undefined ? TRIGGER_RATE_LIMIT_FIX : meaning.fix;
-	let message = isRateLimit
-		? rateLimitMessage(failure, details)
-		: `${meaning.message}${triedText(details)}`;
-	let description =
-		details.stop === 'not-retryable'
-			? fix
-			: sentences(
-					whatTheNodeDid(details, comeBack),
-					nextStep(details, comeBackAt !== undefined),
-					fix,
-				);
-	if (isUnreadableBody(failure)) {
-		message = `The App Builder API sent an answer that is not JSON (${describeBodyKind(failure)})${triedText(details)}`;
-		description = sentences(
-			whatTheNodeDid(details, comeBack),
-			`The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}.`,
-			nextStep(details, comeBackAt !== undefined),
-		);
-	}
+	const { message, description } = apiErrorWords(
+		failure,
+		classifyFailure(failure),
+		details,
+		comeBack,
+		comeBackAt,
+	);
 	const apiSays = failure.apiMessage
 		? apiMessageForUser(failure.apiMessage, details.secrets)
 		: undefined;
-	if (apiSays) description = `${description} The API said: "${apiSays}".`;
 	return new NodeApiError(
 		node,
 		{
@@ -124,8 +127,51 @@ function apiError(node: INode, failure: WebServiceFailure, details: FailureDetai
 			httpStatus: failure.httpStatus,
 			...(apiSays ? { apiMessage: apiSays } : {}),
 		},
-		{ message, description, httpCode: String(failure.code), itemIndex: details.itemIndex },
+		{
+			message,
+			description: apiSays ? `${description} The API said: "${apiSays}".` : description,
+			httpCode: String(failure.code),
+			itemIndex: details.itemIndex,
+		},
 	);
+}
+
+/** What an answer of the API that is not a success says, in the words its class gives. */
+function apiErrorWords(
+	failure: WebServiceFailure,
+	failureClass: ApiFailureClass,
+	details: FailureDetails,
+	comeBack: string | undefined,
+	comeBackAt: string | undefined,
+): { message: string; description: string } {
+	const { words } = failureClass;
+	if (words.kind === 'not-json') {
+		return {
+			message: `The App Builder API sent an answer that is not JSON (${describeBodyKind(words.bodyKind)})${triedText(details)}`,
+			description: sentences(
+				whatTheNodeDid(details, comeBack),
+				`The answer was cut short or came from something other than the API (a proxy, a login page). Check the Web Service Base URL in ${CREDENTIAL}.`,
+				nextStep(details, comeBackAt !== undefined),
+			),
+		};
+	}
+	const { meaning } = words;
+	const isRateLimit = failureClass.retry === 'wait-out';
+	// The trigger has no Concurrency to lower: its requests are one per form and poll.
+	const fix = isRateLimit && details.poll !== undefined ? TRIGGER_RATE_LIMIT_FIX : meaning.fix;
+	return {
+		message: isRateLimit
+			? rateLimitMessage(failure, details)
+			: `${meaning.message}${triedText(details)}`,
+		description:
+			details.stop === 'not-retryable'
+				? fix
+				: sentences(
+						whatTheNodeDid(details, comeBack),
+						nextStep(details, comeBackAt !== undefined),
+						fix,
+					),
+	};
 }
 
 /**
@@ -143,7 +189,10 @@ function triedText(details: FailureDetails, always = false): string {
 	return ` (tried ${failures + rateLimited} times: ${failures} failed this way, ${wasWere(rateLimited)} rate-limited)`;
 }
 
-/** Why a call gave up on a rate limit: it went on too long, or the API asked for a wait longer than the call may take. */
+/**
+ * Why a call gave up on a rate limit: it went on too long, or the API asked for a wait
+ * longer than the call may take.
+ */
 function rateLimitMessage(failure: WebServiceFailure, details: FailureDetails): string {
 	const { failures, rateLimited, elapsedMs, stop } = details;
 	const tried =
@@ -201,7 +250,10 @@ function whatTheNodeDid(details: FailureDetails, comeBack: string | undefined): 
 	}
 }
 
-/** What the user can do now: the trigger polls again by itself; anyone else runs again, after the time the API gave if it gave one. */
+/**
+ * What the user can do now: the trigger polls again by itself; anyone else runs again, after the
+ * time the API gave if it gave one.
+ */
 function nextStep(details: FailureDetails, afterComeBack: boolean): string {
 	if (details.poll === 'scheduled') return 'The trigger tries again at its next poll.';
 	return afterComeBack ? 'Try again after that time.' : 'Try again later.';
@@ -225,12 +277,18 @@ function comeBackOf(
 	return { text: `come back in ${duration(retryAfterMs)} (at ${at})`, at };
 }
 
-/** A wait the API asked for, in words; one at the longest the node reads (retryAfter.ts) is said to be at least that. */
+/**
+ * A wait the API asked for, in words; one at the longest the node reads
+ * (retryAfter.ts) is said to be at least that.
+ */
 function waitText(ms: number): string {
 	return ms >= MAX_RETRY_AFTER_MS ? `${MAX_RETRY_AFTER_YEARS} years or more` : duration(ms);
 }
 
-/** A wait or a span in a user's words, never shorter than it was in seconds: "8 seconds", "7 minutes", "2 hours 5 minutes". */
+/**
+ * A wait or a span in a user's words, never shorter than it was in seconds: "8 seconds", "7
+ * minutes", "2 hours 5 minutes".
+ */
 function duration(ms: number): string {
 	if (ms < 1000) return 'less than a second';
 	const seconds = Math.ceil(ms / 1000);
@@ -238,7 +296,10 @@ function duration(ms: number): string {
 	return durationText(ms);
 }
 
-/** What to check after a network failure, true to what happened: a host not reached, or a connection that broke. */
+/**
+ * What to check after a network failure, true to what happened: a host not
+ * reached, or a connection that broke.
+ */
 function networkFix(failure: NetworkFailure): string {
 	if (BROKEN_CONNECTION.has(failure.errorCode))
 		return 'The connection to the App Builder API broke before an answer arrived.';
@@ -285,15 +346,19 @@ function limitError(node: INode, failure: LimitFailure, details: FailureDetails)
 		},
 	};
 	const { message, description } = texts[failure.limit];
-	return new NodeApiError(node, { limit: failure.limit } as JsonObject, {
-		message: `${message}${triedText(details)}`,
-		description,
-		itemIndex: details.itemIndex,
-	});
+	return new NodeApiError(
+		node,
+		{ limit: failure.limit },
+		{
+			message: `${message}${triedText(details)}`,
+			description,
+			itemIndex: details.itemIndex,
+		},
+	);
 }
 
-function describeBodyKind(failure: WebServiceFailure): string {
-	switch (failure.bodyKind) {
+function describeBodyKind(bodyKind: WebServiceFailure['bodyKind']): string {
+	switch (bodyKind) {
 		case 'html':
 			return 'an HTML page';
 		case 'malformed-json':

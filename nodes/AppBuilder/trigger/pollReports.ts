@@ -6,14 +6,9 @@ import { momentText } from '../../shared/text/timeText';
 import { MAX_FORMS_READ } from '../acrossForms/readForms';
 import { asNodeError } from '../transport/asNodeError';
 import type { AppForm } from '../transport/appForms';
-import { CHANGES_TOLD_APART } from '../../shared/keySets/keySetTable';
+import { CHANGES_TOLD_APART } from './cursor/keySetTable';
 import { isCredentialError } from '../transport/failureCause';
-import {
-	dropStreaks,
-	recordFailedPoll,
-	recordSucceededPoll,
-	type FailureStreak,
-} from './inProcess/triggerMemory';
+import { recordFailedPoll, recordSucceededPoll, type FailureStreak } from './triggerMemory';
 import { quietAlertText, type QuietForm } from './quiet/quietAlert';
 import type { TriggerSettings } from './triggerSettings';
 
@@ -31,7 +26,6 @@ export interface Failure {
 
 /** One streak for a rejected access token or API key: every call fails alike, the list's and each form's. */
 const CREDENTIAL_CAUSE = 'credential';
-const FORM_STREAK = 'read:form:';
 
 /** What every log line of the trigger carries, so an admin finds the workflow and node it speaks of. */
 export function logContext(context: IPollFunctions): {
@@ -44,13 +38,14 @@ export function logContext(context: IPollFunctions): {
 /**
  * Each cause of failure (the credential, the app's list, a form) is a streak
  * of its own, reported once per outage, so a form that fails for good hides
- * no later outage. A cause ends when what it names is read again.
+ * no later outage. Only a success ends a streak: what it names read again (a
+ * form left out of the list or of the settings meanwhile keeps its streak).
  */
 export function reportFailures(
 	context: IPollFunctions,
 	triggerKey: string,
 	settings: TriggerSettings,
-	poll: { failures: readonly Failure[]; read: readonly string[]; listed?: ReadonlySet<string> },
+	poll: { failures: readonly Failure[]; read: readonly string[] },
 ): void {
 	const now = Date.now();
 	// Built only for a line logged: n8n hands out a copy of the node on every getNode().
@@ -60,13 +55,6 @@ export function reportFailures(
 		const cause = isCredentialError(failure.error) ? CREDENTIAL_CAUSE : failure.cause;
 		failing.set(cause, [...(failing.get(cause) ?? []), failure]);
 	}
-	const { listed } = poll;
-	if (listed !== undefined)
-		dropStreaks(
-			triggerKey,
-			(kind) => kind.startsWith(FORM_STREAK) && !listed.has(kind.slice(FORM_STREAK.length)),
-			now,
-		);
 	for (const cause of poll.read.length > 0 ? [...poll.read, CREDENTIAL_CAUSE] : []) {
 		const recovered = failing.has(cause)
 			? undefined
@@ -113,13 +101,18 @@ function lastingFailure(
 		const spell = `for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} (${streak.polls} polls in a row), since the poll ${momentText(streak.since, context.getTimezone())}`;
 		spells.set(spell, [...(spells.get(spell) ?? []), ...failures.map((failure) => failure.what)]);
 	}
-	const told = [...spells].map(([spell, whats]) => `${whats.join(', ')} ${spell}`);
+	const spelt = [...spells].map(([spell, whats]) => `${whats.join(', ')} ${spell}`);
 	const others = due.some(({ failures }) => failures.some((failure) => failure.form))
 		? " The app's other forms are read as usual; their new inquiries come with the next poll."
 		: '';
-	const lasting = `The trigger has not been able to read ${told.join('; nor ')}. No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once per outage; the trigger keeps polling.${others}`;
-	error.description = error.description ? `${lasting} ${error.description}` : lasting;
-	return error;
+	const lasting = `The trigger has not been able to read ${spelt.join('; nor ')}. No lead is lost: when the API answers again, every inquiry submitted meanwhile is emitted once. This error is reported once per outage; the trigger keeps polling.${others}`;
+	// A copy: the first failure's own error (logged, and thrown before the watch began) stays as it was.
+	const told = Object.defineProperties(
+		Object.create(Object.getPrototypeOf(error) as object) as typeof error,
+		Object.getOwnPropertyDescriptors(error),
+	);
+	told.description = error.description ? `${lasting} ${error.description}` : lasting;
+	return told;
 }
 
 /**

@@ -2,14 +2,13 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { formLabel, withItsForm } from '../acrossForms/itemForm';
-import { FORM_CONCURRENCY, formsRead, readForms } from '../acrossForms/readForms';
+import { FORM_CONCURRENCY, MAX_FORMS_READ, readForms } from '../acrossForms/readForms';
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { asNodeError } from '../transport/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
-import { awaitsHandOff, positionFingerprint, recordHandOff } from './inProcess/triggerMemory';
+import { awaitsHandOff, positionFingerprint, recordHandOff } from './triggerMemory';
 import { PollPlanner, type FormOutcome } from './plan/pollPlan';
-import { Watch } from './plan/watch';
 import {
 	logContext,
 	reportFailures,
@@ -19,7 +18,7 @@ import {
 	type Failure,
 } from './pollReports';
 import { fetchInquiryList } from './reading/fetchInquiryList';
-import type { InquiryList } from '../inquiries/inquiryList';
+import type { InquiryList } from './events/inquiryList';
 import { positionScope, type TriggerPosition } from './saved/position';
 import {
 	adoptOwnerless,
@@ -44,7 +43,10 @@ export interface PollTiming {
 	fetchOptions: WebServiceCallOptions;
 }
 
-/** One poll over the forms watched, each read apart; nothing is saved when it ends in an error. */
+/**
+ * One poll over the forms watched: list, resolve each form's start, read,
+ * step, merge, emit, save, report. Nothing is saved when it ends in an error.
+ */
 export async function pollWatchedForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,
@@ -56,11 +58,11 @@ export async function pollWatchedForms(
 		node: context.getWorkflowStaticData('node'),
 		workflow: context.getWorkflowStaticData('global'),
 	};
-	const scope = positionScope(settings.appId, settings.mode);
 	const positionAtStart = storedPosition(node.id, stores);
-	const staged = hasDurablePollCursors(stores.node);
 	// Only a staged copy is handed over (durable poll cursors): its fingerprint, a pass over the whole position, serves nothing else.
-	const startedFrom = staged ? positionFingerprint(positionAtStart) : undefined;
+	const startedFrom = hasDurablePollCursors(stores.node)
+		? positionFingerprint(positionAtStart)
+		: undefined;
 	if (startedFrom !== undefined && awaitsHandOff(triggerKey, startedFrom, Date.now())) {
 		context.logger.info(
 			'App Builder Trigger skipped a poll: n8n has not yet stored the position the previous poll of this trigger handed over; the next poll emits the new inquiries',
@@ -69,115 +71,115 @@ export async function pollWatchedForms(
 		return null;
 	}
 	adoptOwnerless(node.id, stores);
-	const saved = sameScope(readPosition(context, stores), scope);
-	const pageId = settings.pageId;
+	const scope = positionScope(settings.appId, settings.mode);
+	const saved = readPosition(context, stores);
+	const { watch } = settings;
 	const fetchOptions = { ...timing.fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } };
-	const watch = new Watch(saved, settings, timing.startedAt);
+	const setup = {
+		saved: saved?.scope === scope ? saved : undefined,
+		scope,
+		watch,
+		firstPoll: settings.firstPoll,
+		cursor: { mode: settings.mode, maxItems: settings.maxItems },
+		quiet: settings.quiet,
+		timeZone: settings.timeZone,
+		nowMs: timing.startedAt,
+	};
 
-	let forms: AppForm[];
-	if (pageId === undefined) {
-		let listed: AppForm[];
+	// List: every form of the app, or the one form.
+	let forms: AppForm[] =
+		watch.kind === 'one' ? [{ pageId: watch.pageId, pageName: watch.pageId }] : [];
+	let listing: { read: string[]; before: string[] } | undefined;
+	if (watch.kind === 'all') {
 		try {
-			listed = await fetchAppForms(context, settings.appId, fetchOptions);
+			const listed = await fetchAppForms(context, settings.appId, fetchOptions);
+			forms = listed.slice(-MAX_FORMS_READ);
+			const ids = listed.map((form) => form.pageId);
+			listing = { read: ids.slice(-MAX_FORMS_READ), before: ids.slice(0, -MAX_FORMS_READ) };
+			reportFormsBeyond(context, triggerKey, listed.length);
 		} catch (error) {
-			// Until a poll saved when the watch began, a failure is shown as the user sets up.
-			if (!watch.begun) throw asNodeError(node, error);
+			// Until the saved position watches what the settings ask, a failure is shown as the user sets up.
+			if (!new PollPlanner(setup).begun) throw asNodeError(node, error);
 			const failure = { error, what: "the app's list of forms", cause: 'list' };
 			reportFailures(context, triggerKey, settings, { failures: [failure], read: [] });
 			return null;
 		}
-		forms = formsRead(listed);
-		reportFormsBeyond(context, triggerKey, listed.length);
-	} else {
-		forms = [{ pageId, pageName: pageId }];
 	}
 
-	const plan = new PollPlanner({
-		saved,
-		scope,
-		listed: forms.map((form) => form.pageId),
-		watch,
-		cursorOptions: {
-			mode: settings.mode,
-			firstPoll: settings.firstPoll,
-			maxItems: settings.maxItems,
-			nowMs: Date.now(),
-		},
-		quiet: settings.quiet,
-		timeZone: context.getTimezone(),
-		nowMs: timing.startedAt,
-	});
+	// Resolve each form's start, read, step.
+	const plan = new PollPlanner({ ...setup, listing });
 	const reads = await readForms(
 		plan.formsToRead(),
-		async ({ pageId: form, keep, toEmit }) =>
+		async ({ pageId, keep, toEmit }) =>
 			await fetchInquiryList(
 				context,
-				{ appId: settings.appId, pageId: form },
+				{ appId: settings.appId, pageId },
 				{ mode: settings.mode, keep, toEmit },
 				fetchOptions,
 			),
 		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
 	);
-
 	const formsById = new Map(forms.map((form) => [form.pageId, form]));
 	const lists = new Map<string, InquiryList>();
 	const outcomes: FormOutcome[] = [];
 	const failures: Failure[] = [];
 	for (const read of reads) {
-		const form = formsById.get(read.form.pageId) as AppForm;
+		const { pageId } = read.form;
+		const form = formsById.get(pageId) as AppForm;
 		if (read.kind === 'failed') {
 			// One form watched: before the watch began the user is still setting up, so show the error.
-			if (pageId !== undefined && !watch.begun) throw asNodeError(node, read.error);
+			if (watch.kind === 'one' && !plan.begun) throw asNodeError(node, read.error);
+			const one = watch.kind === 'one';
 			failures.push({
 				error: read.error,
-				what: pageId === undefined ? `form ${formLabel(form)}` : 'the inquiries',
-				cause: `form:${form.pageId}`,
-				form: pageId === undefined ? form : undefined,
+				what: one ? 'the inquiries' : `form ${formLabel(form)}`,
+				cause: `form:${pageId}`,
+				form: one ? undefined : form,
 			});
+			outcomes.push({ pageId, kind: 'failed' });
 		} else if (read.kind === 'read') {
-			lists.set(form.pageId, read.list);
+			lists.set(pageId, read.list);
+			outcomes.push({ pageId, kind: 'read', events: read.list.events });
+		} else {
+			outcomes.push({ pageId, kind: 'not-reached' });
 		}
-		outcomes.push({
-			pageId: form.pageId,
-			events: read.kind === 'read' ? read.list.events : read.kind,
-		});
 	}
 	const read = [...lists.keys()].map((form) => `form:${form}`);
 	reportFailures(context, triggerKey, settings, {
 		failures,
-		read: pageId === undefined ? ['list', ...read] : read,
-		listed: pageId === undefined ? new Set(formsById.keys()) : undefined,
+		read: watch.kind === 'all' ? ['list', ...read] : read,
 	});
+
+	// Merge, emit.
 	const { emissions, unresolvedUndated, quietSpells, commit } = plan.plan(outcomes);
 	reportUnresolvedUndated(context, triggerKey, settings, {
 		forms: unresolvedUndated
 			.filter(({ count }) => count > 0)
-			.map(({ pageId: form, count }) => ({
+			.map(({ pageId, count }) => ({
 				count,
-				label: pageId === undefined ? formLabel(formsById.get(form) as AppForm) : undefined,
+				label: watch.kind === 'all' ? formLabel(formsById.get(pageId) as AppForm) : undefined,
 			})),
 		nothingToEmit: emissions.length === 0,
 	});
-
 	const items: INodeExecutionData[] = [];
-	for (const { pageId: form, event } of emissions) {
+	for (const { pageId, event } of emissions) {
 		if (
 			timing.stopEmittingAt !== undefined &&
 			items.length > 0 &&
 			Date.now() > timing.stopEmittingAt
 		)
 			break;
-		const record = (lists.get(form) as InquiryList).recordOf(event.key);
+		const record = (lists.get(pageId) as InquiryList).recordOf(event.key);
 		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
 		if (record === undefined) break;
 		const item = inquiryItem(record, settings.simplify);
 		items.push({
-			json: pageId === undefined ? withItsForm(item, formsById.get(form) as AppForm) : item,
+			json: watch.kind === 'all' ? withItsForm(item, formsById.get(pageId) as AppForm) : item,
 		});
 	}
 
-	// Not one form read: like any failed poll this saves nothing, unless it begins or changes the watch.
-	if (lists.size === 0 && failures.length > 0 && !watch.changes) return null;
+	// Save: not one form read saves nothing, like any failed poll, unless it begins or changes the watch.
+	if (lists.size === 0 && failures.length > 0 && !plan.changes) return null;
 	// Another poll of this trigger saved meanwhile (one that outlived its claim): this one planned on an older position.
 	if (storedPosition(node.id, stores) !== positionAtStart) return null;
 	writeTriggerPosition(node.id, stores, commit(items.length), Date.now());
@@ -188,13 +190,14 @@ export async function pollWatchedForms(
 			positionFingerprint(storedPosition(node.id, stores)),
 			Date.now(),
 		);
-	// Reported once the position that records the spell is saved: once per spell.
+
+	// Report: quiet forms, once the position that records their spell is saved (once per spell).
 	reportQuietForms(
 		context,
 		settings,
-		quietSpells.map(({ pageId: quietForm, spell, away }) => {
-			const form = formsById.get(quietForm);
-			return { label: form ? formLabel(form) : quietForm, spell, away };
+		quietSpells.map(({ pageId, spell, unlisted }) => {
+			const form = formsById.get(pageId);
+			return { label: form ? formLabel(form) : pageId, spell, away: unlisted };
 		}),
 	);
 	return items.length > 0 ? [items] : null;
@@ -202,19 +205,11 @@ export async function pollWatchedForms(
 
 function readPosition(context: IPollFunctions, stores: TriggerStores): TriggerPosition | undefined {
 	try {
-		return readTriggerPosition(context.getNode().id, stores, Date.now());
+		return readTriggerPosition(context.getNode().id, stores);
 	} catch (error) {
 		if (!(error instanceof UnusablePosition)) throw asNodeError(context.getNode(), error);
 		throw new NodeOperationError(context.getNode(), error.message, {
 			description: error.description,
 		});
 	}
-}
-
-/** Another app or event starts over. */
-function sameScope(
-	position: TriggerPosition | undefined,
-	scope: string,
-): TriggerPosition | undefined {
-	return position?.scope === scope ? position : undefined;
 }

@@ -6,8 +6,9 @@ import { FORM_CONCURRENCY, formsRead, readForms } from '../acrossForms/readForms
 import { inquiryItem } from '../inquiries/inquiryItem';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
-import { replacesListing } from '../inquiries/latestListings';
-import { latestInquiry } from './reading/latestInquiry';
+import type { InquiryEvent } from './events/inquiryEvent';
+import { replacesListing } from './events/latestListings';
+import { fetchInquiryList } from './reading/fetchInquiryList';
 import type { TriggerSettings } from './triggerSettings';
 
 /** "Fetch Test Event": the latest inquiry of the form or of every form, never touching the saved position. */
@@ -16,38 +17,41 @@ export async function testEvent(
 	settings: TriggerSettings,
 	fetchOptions: WebServiceCallOptions,
 ): Promise<IDataObject> {
+	const { watch } = settings;
 	const forms: AppForm[] =
-		settings.pageId === undefined
+		watch.kind === 'all'
 			? formsRead(await fetchAppForms(context, settings.appId, fetchOptions))
-			: [{ pageId: settings.pageId, pageName: settings.pageId }];
+			: [{ pageId: watch.pageId, pageName: watch.pageId }];
+	// Each form's answer holds the bytes of its latest listing alone as it streams past.
+	const reading = { mode: settings.mode, keep: { kind: 'latest' } as const, toEmit: () => [] };
 	const reads = await readForms(
 		forms,
 		async (form) =>
-			await latestInquiry(
+			await fetchInquiryList(
 				context,
 				{ appId: settings.appId, pageId: form.pageId },
-				settings.mode,
+				reading,
 				fetchOptions,
 			),
-		{
-			concurrency: FORM_CONCURRENCY,
-		},
+		{ concurrency: FORM_CONCURRENCY },
 	);
-	let latest: { record: unknown; time: number | undefined; form: AppForm } | undefined;
+	let latest: { event: InquiryEvent; record: () => unknown; form: AppForm } | undefined;
 	for (const read of reads) {
 		// With one form its error is the answer; with many, a form that fails is passed over unless all do.
 		if (
 			read.kind === 'failed' &&
-			(settings.pageId !== undefined || reads.every((other) => other.kind === 'failed'))
+			(watch.kind === 'one' || reads.every((other) => other.kind === 'failed'))
 		)
 			throw read.error;
-		if (read.kind !== 'read' || read.list === undefined) continue;
-		if (latest === undefined || replacesListing(latest.time, read.list.time))
-			latest = { ...read.list, form: read.form };
+		if (read.kind !== 'read') continue;
+		const { list, form } = read;
+		for (const event of list.events)
+			if (latest === undefined || replacesListing(latest.event.time, event.time))
+				latest = { event, record: () => list.recordOf(event.key), form };
 	}
 	if (latest === undefined) {
 		const message =
-			settings.pageId === undefined
+			watch.kind === 'all'
 				? 'No form of this app has inquiries yet'
 				: 'This form has no inquiries yet';
 		throw new NodeOperationError(context.getNode(), message, {
@@ -55,6 +59,6 @@ export async function testEvent(
 				'Submit the form once in your app (or pick another form), then fetch a test event again.',
 		});
 	}
-	const item = inquiryItem(latest.record, settings.simplify);
-	return settings.pageId === undefined ? withItsForm(item, latest.form) : item;
+	const item = inquiryItem(latest.record(), settings.simplify);
+	return watch.kind === 'all' ? withItsForm(item, latest.form) : item;
 }

@@ -2,7 +2,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY } from '../../shared/http/retryPolicy';
 import type { WebServiceCallOptions } from '../transport/request';
-import { claimPoll } from './inProcess/triggerMemory';
+import { claimPoll } from './triggerMemory';
 import { FETCH_ATTEMPTS, pollWatchedForms } from './pollWatchedForms';
 import { logContext } from './pollReports';
 import { testEvent } from './testEvent';

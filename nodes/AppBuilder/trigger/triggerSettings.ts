@@ -1,27 +1,25 @@
-import type { INodeProperties, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
+import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	appIdField,
-	formPageField,
-	validateAppId,
-	validateFormTarget,
-} from '../descriptions/appAndForm';
+import { appIdField, formPageField, readAppId, readFormTarget } from '../descriptions/appAndForm';
 import { optionsCollection } from '../descriptions/optionsCollection';
 import { simplifyField } from '../descriptions/simplify';
-import { timeoutMsFrom, timeoutOption } from '../descriptions/timeoutOption';
+import { readTimeoutMs, timeoutOption } from '../descriptions/timeoutOption';
+import { choices, type ChoiceProperty } from '../parameters/choices';
 import {
-	choiceFrom,
+	booleanFrom,
 	dateFrom,
 	positiveNumberFrom,
 	wholeNumberFrom,
 	type Checked,
 } from '../parameters/parameterValues';
-import { checkedParameter, fieldOf } from '../parameters/readParameter';
+import { choiceFieldOf, fieldOf, readChoice, readParameter } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
-import { MAX_FIRST_POLL_COUNT, type FirstPoll } from './cursor/cursor';
-import { type EventMode } from '../inquiries/inquiryEvent';
-import type { FailureReporting } from './inProcess/triggerMemory';
+import { MAX_FIRST_POLL_COUNT } from './cursor/cursor';
+import { type EventMode } from './events/inquiryEvent';
+import type { FirstPoll } from './plan/watchChange';
+import type { Watched } from './saved/position';
+import type { FailureReporting } from './triggerMemory';
 
 // The trigger's parameters, each declared once: the editor shows these, and the reader below takes
 // each one's label, path and default from its declaration, so an error names the field as shown.
@@ -40,8 +38,7 @@ const EVENT = {
 		{
 			name: 'New or Updated Lead',
 			value: 'newOrUpdated',
-			description:
-				'Also starts the workflow again when the lead is changed in App Builder (its updatedon time changes)',
+			description: 'Also starts the workflow again each time the lead is changed in App Builder',
 		},
 	]),
 } satisfies INodeProperties;
@@ -57,13 +54,13 @@ const WATCH = {
 			name: 'All Forms of the App',
 			value: 'allForms',
 			description:
-				'Every form of the app, forms added later included; each lead says which form it came from (pageId, formName)',
+				'Every form of the app, forms added later included; each lead names the form it came from',
 		},
 	]),
 } satisfies INodeProperties;
 
 const FIRST_POLL = {
-	displayName: 'On First Poll',
+	displayName: 'On First Check',
 	name: 'firstPoll',
 	type: 'options',
 	default: 'none',
@@ -95,7 +92,7 @@ const FIRST_POLL_SINCE = {
 	default: '',
 	displayOptions: { show: { firstPoll: ['since'] } },
 	description:
-		'Send every lead from this moment on, such as 2026-01-31T09:00:00 or {{ $now.minus({ days: 7 }) }}',
+		"Send every lead submitted from this date and time on, read in the workflow's time zone (Workflow Settings > Timezone)",
 } satisfies INodeProperties;
 
 const FIRST_POLL_COUNT = {
@@ -109,7 +106,7 @@ const FIRST_POLL_COUNT = {
 } satisfies INodeProperties;
 
 const MAX_ITEMS_PER_POLL = {
-	displayName: 'Max Leads per Poll',
+	displayName: 'Max Leads per Check',
 	name: 'maxItemsPerPoll',
 	type: 'number',
 	typeOptions: { minValue: 1 },
@@ -118,7 +115,7 @@ const MAX_ITEMS_PER_POLL = {
 } satisfies INodeProperties;
 
 const ERROR_AFTER_POLLS = {
-	displayName: 'Error After Failed Polls',
+	displayName: 'Error After Failed Checks',
 	name: 'errorAfterPolls',
 	type: 'number',
 	typeOptions: { minValue: 1 },
@@ -133,8 +130,7 @@ const ERROR_AFTER_MINUTES = {
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 15,
-	description:
-		'Report an error only once checks have been failing for this long, and at least Error After Failed Polls times (both must be reached)',
+	description: `Report an error only once checks have been failing for this long, and at least ${ERROR_AFTER_POLLS.displayName} times (both must be reached)`,
 } satisfies INodeProperties;
 
 const QUIET_ALERT = {
@@ -175,11 +171,6 @@ const MAX_QUIET_HOURS = 24 * 366;
 
 const OPTIONS = 'options';
 
-/** Options whose values keep their literal types, so a choice read back is typed. */
-function choices<const T extends string>(options: Array<INodePropertyOptions & { value: T }>) {
-	return options;
-}
-
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -217,8 +208,7 @@ export const triggerProperties: INodeProperties[] = [
 /** The trigger's parameters, read and checked once per poll; every problem names its field. */
 export interface TriggerSettings {
 	appId: string;
-	/** The one form watched; undefined when every form of the app is. */
-	pageId: string | undefined;
+	watch: Watched;
 	mode: EventMode;
 	simplify: boolean;
 	firstPoll: FirstPoll;
@@ -226,45 +216,26 @@ export interface TriggerSettings {
 	answerTimeoutMs: number;
 	reporting: FailureReporting;
 	quiet: QuietRule;
+	/** The workflow's time zone: Alert When Quiet judges the hours of the week there. */
+	timeZone: string;
 }
 
 export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
-	// Read once: n8n hands out a copy of the node on every getNode().
-	const node = context.getNode();
-	const read = <T>(
-		property: Pick<INodeProperties, 'displayName' | 'name' | 'default'>,
-		check: (value: unknown) => Checked<T>,
-		within?: string,
-	) => {
-		const field = fieldOf(property, within);
-		return checkedParameter(
-			node,
-			field,
-			check(context.getNodeParameter(field.path, property.default)),
-		);
-	};
-	const choice = <T extends string>(
-		property: Pick<INodeProperties, 'displayName' | 'name' | 'default'> & {
-			options: ReadonlyArray<{ value: T }>;
-		},
-		within?: string,
-	): T => {
-		const values = property.options.map((option) => option.value);
-		return read(property, (value) => choiceFrom(value, values), within);
-	};
+	const option = <T>(property: INodeProperties, check: (value: unknown) => Checked<T>) =>
+		readParameter(context, fieldOf(property, OPTIONS), check);
+	const choice = <T extends string>(property: ChoiceProperty<T>, within?: string): T =>
+		readChoice(context, choiceFieldOf(property, within));
 	const whole = (property: INodeProperties, max?: number, min = 1) =>
-		read(property, (value) => wholeNumberFrom(value, { min, max }), OPTIONS);
+		option(property, (value) => wholeNumberFrom(value, { min, max }));
 
 	let appId: string;
-	let pageId: string | undefined;
+	let watch: Watched = { kind: 'all' };
 	if (choice(WATCH) === 'form') {
-		({ appId, pageId } = validateFormTarget(
-			node,
-			context.getNodeParameter('appId', ''),
-			context.getNodeParameter('pageId', '', { extractValue: true }),
-		));
+		const target = readFormTarget(context);
+		appId = target.appId;
+		watch = { kind: 'one', pageId: target.pageId };
 	} else {
-		appId = validateAppId(node, context.getNodeParameter('appId', ''));
+		appId = readAppId(context);
 	}
 
 	const mode = choice(EVENT);
@@ -277,7 +248,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			kind: 'since',
 			sinceMs: sinceOf(
 				context,
-				read(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone()), OPTIONS),
+				option(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone())),
 			),
 		};
 
@@ -287,26 +258,23 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			? {
 					kind: 'fixed',
 					afterMs:
-						read(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS), OPTIONS) *
-						3_600_000,
+						option(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS)) * 3_600_000,
 				}
 			: { kind: quietChoice };
 	return {
 		appId,
-		pageId,
+		watch,
 		mode,
-		simplify: context.getNodeParameter('simplify', true) as boolean,
+		simplify: readParameter(context, fieldOf(simplifyField), booleanFrom),
 		firstPoll,
 		maxItems: whole(MAX_ITEMS_PER_POLL),
-		answerTimeoutMs: timeoutMsFrom(
-			node,
-			context.getNodeParameter('options.timeout', timeoutOption.default),
-		),
+		answerTimeoutMs: readTimeoutMs(context),
 		reporting: {
 			afterPolls: whole(ERROR_AFTER_POLLS),
 			afterMs: whole(ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
 		},
 		quiet,
+		timeZone: context.getTimezone(),
 	};
 }
 
@@ -316,7 +284,7 @@ function sinceOf(context: IPollFunctions, sinceMs: number | undefined): number {
 	if (sinceMs === undefined) {
 		throw new NodeOperationError(
 			node,
-			'On First Poll is "Send Leads Since a Date", but Since is empty',
+			`${FIRST_POLL.displayName} is "Send Leads Since a Date", but Since is empty`,
 			{
 				description:
 					'Set Options > Since to the date and time from which inquiries are emitted on the first poll, such as 2026-01-31T09:00:00Z.',
@@ -326,7 +294,7 @@ function sinceOf(context: IPollFunctions, sinceMs: number | undefined): number {
 	// A first poll would emit nothing until then, and forms read later would not wait for it.
 	if (sinceMs > Date.now()) {
 		throw new NodeOperationError(node, 'Since is in the future', {
-			description: `On First Poll is "Send Leads Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set On First Poll to Only New Leads to start with the inquiries that arrive from now on.`,
+			description: `${FIRST_POLL.displayName} is "Send Leads Since a Date" and Options > Since is ${new Date(sinceMs).toISOString()}, which has not come yet. Set Since to a moment in the past (inquiries submitted from then on are emitted once), or set ${FIRST_POLL.displayName} to Only New Leads to start with the inquiries that arrive from now on.`,
 		});
 	}
 	return sinceMs;

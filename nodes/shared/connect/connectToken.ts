@@ -14,7 +14,10 @@ export interface ConnectClient {
 	connectBaseUrl: string;
 	clientId: string;
 	clientSecret: string;
-	/** The credential's web-service access token, sent as the ACCESSTOKEN header as in the spec's reference sample. */
+	/**
+	 * The credential's web-service access token, sent as the ACCESSTOKEN header as
+	 * in the spec's reference sample.
+	 */
 	accessToken?: string;
 }
 
@@ -61,7 +64,10 @@ const KNOWN_OAUTH_ERRORS: readonly TokenFailureReason[] = [
 	'invalid_token',
 ];
 
-/** Longest piece of server or error text put into a message (after redaction, so no secret is cut in half). */
+/**
+ * Longest piece of server or error text put into a message (after
+ * redaction, so no secret is cut in half).
+ */
 const MAX_DETAIL_LENGTH = 200;
 
 /**
@@ -74,7 +80,10 @@ export const TOKEN_REQUEST_DEADLINE_MS = 30_000;
 export const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
 export interface TokenRequestBounds {
-	/** Ends the request early (a shared request's own deadline); the request's deadline applies either way. */
+	/**
+	 * Ends the request early (a shared request's own deadline); the
+	 * request's deadline applies either way.
+	 */
 	signal?: AbortSignal;
 	/** From sending the request to the answer's last byte. */
 	deadlineMs?: number;
@@ -261,7 +270,10 @@ function shorten(text: string): string {
 		: oneLine;
 }
 
-/** expires_at is an epoch number of unstated unit (seconds or milliseconds); expires_in is seconds from now. */
+/**
+ * expires_at is an epoch number of unstated unit (seconds or milliseconds);
+ * expires_in is seconds from now.
+ */
 function toExpiryMs(value: unknown, nowMs: number, isRelative: boolean): number {
 	const number = typeof value === 'string' ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) return 0;

@@ -6,7 +6,10 @@ export interface AnswerBounds {
 	maxBytes: number;
 }
 
-/** An error page is read only this far: enough to find the API's message, and what any expression reads is short. */
+/**
+ * An error page is read only this far: enough to find the API's message, and what
+ * any expression reads is short.
+ */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /**

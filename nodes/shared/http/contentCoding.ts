@@ -6,7 +6,10 @@
 
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-/** The codes Node's zlib gives a failed inflate (Z_DATA_ERROR, Z_BUF_ERROR, ...) and a failed brotli decode (ERR__ERROR_FORMAT_...). */
+/**
+ * The codes Node's zlib gives a failed inflate (Z_DATA_ERROR, Z_BUF_ERROR, ...) and a failed brotli
+ * decode (ERR__ERROR_FORMAT_...).
+ */
 const DECODING_ERROR_PREFIXES = ['Z_', 'ERR__ERROR_'];
 
 /**

@@ -9,7 +9,10 @@ export interface NetworkFailure {
 	errorCode: string;
 }
 
-/** In words rather than the code: n8n replaces a message that names a system code with its own generic text. */
+/**
+ * In words rather than the code: n8n replaces a message that names a system
+ * code with its own generic text.
+ */
 const WORDS: Record<string, string> = {
 	ECONNREFUSED: 'the connection was refused',
 	ENOTFOUND: 'the host name was not found',
@@ -42,7 +45,10 @@ const TRANSIENT_CODES = new Set([
 	'UND_ERR_SOCKET',
 ]);
 
-/** The network failure behind `error` (looked for in its cause chain), or undefined when it is some other error. */
+/**
+ * The network failure behind `error` (looked for in its cause chain), or
+ * undefined when it is some other error.
+ */
 export function asNetworkFailure(error: unknown): NetworkFailure | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {

@@ -13,7 +13,10 @@ export function isRedirectStatus(statusCode: number): boolean {
 	return statusCode >= 300 && statusCode < 400;
 }
 
-/** scheme://host[:port] of the Location header, resolved against the request URL; undefined when none is usable. */
+/**
+ * scheme://host[:port] of the Location header, resolved against the request URL;
+ * undefined when none is usable.
+ */
 export function redirectOrigin(headers: unknown, requestUrl: string): string | undefined {
 	const location = headerValue(headers, 'location');
 	if (location === undefined || location === '') return undefined;
@@ -26,7 +29,9 @@ export function redirectOrigin(headers: unknown, requestUrl: string): string | u
 	}
 }
 
-/** What to put in an error about a 3xx answer: its status and, when known, the origin it pointed to. */
+/**
+ * What to put in an error about a 3xx answer: its status and, when known, the origin it pointed to.
+ */
 export function describeRedirect(statusCode: number, headers: unknown, requestUrl: string): string {
 	const origin = redirectOrigin(headers, requestUrl);
 	return origin

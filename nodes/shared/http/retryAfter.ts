@@ -1,10 +1,8 @@
-/**
- * Reads a Retry-After header exactly as RFC 9110 (section 10.2.3) defines
- * it: delay-seconds (one or more digits) or an HTTP-date, in its preferred
- * form (IMF-fixdate) or either obsolete one (RFC 850, asctime). Anything else
- * ("+5", "10.", ".5", "-5", "12 13", "soon") says nothing and is ignored,
- * never read as "retry at once". A date in the past means the wait is over.
- */
+// Reads a Retry-After header exactly as RFC 9110 (section 10.2.3) defines
+// it: delay-seconds (one or more digits) or an HTTP-date, in its preferred
+// form (IMF-fixdate) or either obsolete one (RFC 850, asctime). Anything else
+// ("+5", "10.", ".5", "-5", "12 13", "soon") says nothing and is ignored,
+// never read as "retry at once". A date in the past means the wait is over.
 
 /** Longer than any valid value that matters (an HTTP-date is 29 characters). */
 const MAX_LENGTH = 64;
@@ -34,7 +32,10 @@ const ASCTIME_DATE = new RegExp(
 	`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([\\d ]\\d) ${TIME} (\\d{4})$`,
 );
 
-/** The wait a Retry-After value asks for, in milliseconds, or undefined when it is missing or not valid. */
+/**
+ * The wait a Retry-After value asks for, in milliseconds, or undefined
+ * when it is missing or not valid.
+ */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
 	if (value === undefined || value.length > MAX_LENGTH) return undefined;
 	// Only the optional white space around a field value (space and tab) is not part of it.
@@ -44,7 +45,10 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	return date === undefined ? undefined : Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
 }
 
-/** Epoch milliseconds of an HTTP-date, or undefined when the text is not one (or names a day that does not exist). */
+/**
+ * Epoch milliseconds of an HTTP-date, or undefined when the text is not one (or
+ * names a day that does not exist).
+ */
 export function httpDate(text: string, nowMs: number): number | undefined {
 	let match = IMF_FIXDATE.exec(text);
 	if (match) return utc(Number(match[3]), match[2], match[1], match.slice(4, 7));

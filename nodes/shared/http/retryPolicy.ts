@@ -7,17 +7,25 @@
 // for a while.
 
 export interface RetryPolicy {
-	/** Total attempts for failures other than 429, the first one included; 429 answers do not count. */
+	/**
+	 * Total attempts for failures other than 429, the first one included; 429 answers do not count.
+	 */
 	maxAttempts: number;
 	/** Wait before the second attempt; doubles with each further one. */
 	baseDelayMs: number;
-	/** Longest wait between two attempts after a failure; a longer Retry-After on a 5xx ends the retries. */
+	/**
+	 * Longest wait between two attempts after a failure; a longer
+	 * Retry-After on a 5xx ends the retries.
+	 */
 	maxDelayMs: number;
 	/** Shortest wait before any further attempt, after a failure or a 429 alike. */
 	minDelayMs: number;
 	/** Most 429 answers one call takes: the one after that many fails it. */
 	maxRateLimited: number;
-	/** After a 429, a further attempt is made only if it starts within this time from the call's start. */
+	/**
+	 * After a 429, a further attempt is made only if it starts within
+	 * this time from the call's start.
+	 */
 	rateLimitBudgetMs: number;
 }
 

@@ -2,14 +2,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ValueRedactor } from '../text/redact';
 
-/**
- * The contract between an HTTP call that reads its answer as it arrives
- * (the web-service transport) and the reader a caller gives it (an
- * inquiries answer's reader): what the reader made of the answer, and how
- * it stops the call with an error of its own. Neither side knows the other.
- */
+// The contract between an HTTP call that reads its answer as it arrives
+// (the web-service transport) and the reader a caller gives it (an
+// inquiries answer's reader): what the reader made of the answer, and how
+// it stops the call with an error of its own. Neither side knows the other.
 
-/** An answer read whole is held whole and parsed, at about three times its size: 64 MB keeps that well under the 500 MB one call may add to memory. */
+/**
+ * An answer read whole is held whole and parsed, at about three times its size: 64 MB keeps that
+ * well under the 500 MB one call may add to memory.
+ */
 export const MAX_WHOLE_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** What a stream reader made of a successful answer (see readStream in request.ts). */
@@ -20,7 +21,10 @@ export type StreamReading<List = unknown> =
 	| { kind: 'whole'; bytes: Buffer }
 	/** The answer stopped in the middle, after parts of it were already let go. */
 	| { kind: 'cut-short' }
-	/** An answer the reader does not take, after parts of it were already let go: ask for it again and read it whole. */
+	/**
+	 * An answer the reader does not take, after parts of it were already let go: ask
+	 * for it again and read it whole.
+	 */
 	| { kind: 'ask-again' };
 
 /**

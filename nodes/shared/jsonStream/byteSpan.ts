@@ -1,4 +1,7 @@
-/** A run of bytes that may span chunks: views of the earlier chunks, then the current one from `start`. */
+/**
+ * A run of bytes that may span chunks: views of the earlier chunks,
+ * then the current one from `start`.
+ */
 export class ByteSpan {
 	private parts: Buffer[] = [];
 	private start = -1;
@@ -28,7 +31,10 @@ export class ByteSpan {
 		return bytes;
 	}
 
-	/** Ends the run and hands it to `use` as (bytes, start, end), copying only a run that spans chunks. */
+	/**
+	 * Ends the run and hands it to `use` as (bytes, start, end),
+	 * copying only a run that spans chunks.
+	 */
 	read<T>(chunk: Buffer, at: number, use: (bytes: Buffer, start: number, end: number) => T): T {
 		if (this.parts.length > 0) {
 			const joined = this.end(chunk, at);

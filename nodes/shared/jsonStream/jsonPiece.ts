@@ -1,9 +1,11 @@
-/** Reading a small piece of an answer in place: a key, a field of the answer, or a scalar of an element. */
-
 import * as jsonBytes from './jsonBytes';
 
-// Read into module constants once: the hot loops compare every byte with them, and a loader that
-// compiles imports to getters (tsx, which runs the tests and the benchmark) would call one per byte.
+// Reading a small piece of an answer in place: a key, a field of the
+// answer, or a scalar of an element.
+
+// Read into module constants once: the hot loops compare every byte with them, and a
+// loader that compiles imports to getters (tsx, which runs the tests and the
+// benchmark) would call one per byte.
 const { BACKSLASH, QUOTE } = jsonBytes;
 
 /** What parseJson gives for a piece that is not JSON. */
@@ -37,7 +39,8 @@ export function parseScalar(bytes: Buffer, start: number, end: number): unknown 
 	const negative = first === 0x2d;
 	const digitsFrom = negative ? start + 1 : start;
 	const digits = end - digitsFrom;
-	// Up to 15 digits is exact in a double; a leading zero is not JSON and goes to JSON.parse to be refused.
+	// Up to 15 digits is exact in a double; a leading zero is not JSON and
+	// goes to JSON.parse to be refused.
 	if (digits < 1 || digits > 15 || (bytes[digitsFrom] === 0x30 && digits > 1))
 		return parseJson(bytes, start, end);
 	let value = 0;

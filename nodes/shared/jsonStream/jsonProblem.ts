@@ -9,7 +9,10 @@ export interface JsonProblem {
 	at: number;
 }
 
-/** What the next token must be ("first": right after an opening bracket or brace, where it may close instead). */
+/**
+ * What the next token must be ("first": right after an opening bracket or
+ * brace, where it may close instead).
+ */
 type Expected = 'value' | 'firstValue' | 'key' | 'firstKey' | 'colon' | 'afterValue';
 
 /** Longest piece of the text quoted in a problem. */
@@ -136,7 +139,10 @@ function tokenAt(text: string, start: number): string {
 	return text.slice(start, end);
 }
 
-/** -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? by hand: the token may be long, and a regex here would read server text. */
+/**
+ * -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? by hand: the token may be long, and a
+ * regex here would read server text.
+ */
 function isJsonNumber(token: string): boolean {
 	let i = token[0] === '-' ? 1 : 0;
 	const digits = (): number => {

@@ -9,8 +9,9 @@ import {
 	type SummaryKeys,
 } from './wholeElement';
 
-// Read into module constants once: the hot loops compare every byte with them, and a loader that
-// compiles imports to getters (tsx, which runs the tests and the benchmark) would call one per byte.
+// Read into module constants once: the hot loops compare every byte with them, and a
+// loader that compiles imports to getters (tsx, which runs the tests and the
+// benchmark) would call one per byte.
 const {
 	BACKSLASH,
 	CLOSE_BRACE,
@@ -25,18 +26,21 @@ const {
 	startsEmptyScalar,
 } = jsonBytes;
 
-/**
- * Reads an answer `{ ...fields, "<listKey>": [ element, ... ] }` as its
- * bytes arrive and hands over each element of the list, with a few of its
- * scalar fields, without parsing it. What it reads and what it guarantees:
- * README.md in this folder.
- */
+// Reads an answer `{ ...fields, "<listKey>": [ element, ... ] }` as its
+// bytes arrive and hands over each element of the list, with a few of its
+// scalar fields, without parsing it. What it reads and what it guarantees:
+// README.md in this folder.
 
-/** The answer's shape: which list to hand over, and which fields of each element to read on the way. */
+/**
+ * The answer's shape: which list to hand over, and which fields of each element to read on the way.
+ */
 export interface JsonStreamShape {
 	/** The top-level key of the list whose elements are handed over, e.g. "data". */
 	listKey: string;
-	/** Top-level fields of an element read for its summary when their value is a scalar, e.g. an id and a time. */
+	/**
+	 * Top-level fields of an element read for its summary when their value is a
+	 * scalar, e.g. an id and a time.
+	 */
 	summaryKeys: readonly string[];
 }
 
@@ -94,7 +98,9 @@ type ScanState =
 	/** Not an answer this scan reads: the rest of the bytes are ignored. */
 	| 'gaveUp';
 
-/** The kind of value being skipped: a scalar (number, true, false, null) runs to the next separator. */
+/**
+ * The kind of value being skipped: a scalar (number, true, false, null) runs to the next separator.
+ */
 type ValueKind = 'string' | 'nested' | 'scalar';
 
 const BOM = [0xef, 0xbb, 0xbf];
@@ -137,9 +143,15 @@ export class JsonStreamScanner {
 	private inString = false;
 	/** A backslash was the last byte of a chunk: the next chunk's first byte is escaped. */
 	private escapePending = false;
-	/** Whether a string read since this was last cleared had an escape (a key is then decoded to be compared). */
+	/**
+	 * Whether a string read since this was last cleared had an escape (a key
+	 * is then decoded to be compared).
+	 */
 	private stringHadEscape = false;
-	/** Whether the current value is to be read (an answer's field, or a summary field), else only skipped. */
+	/**
+	 * Whether the current value is to be read (an answer's field, or a
+	 * summary field), else only skipped.
+	 */
 	private capturingValue = false;
 
 	/** The element being read (its bytes go to onElement) and the key or value being read. */
@@ -179,7 +191,8 @@ export class JsonStreamScanner {
 			stopped = error;
 		}
 		if (stopped !== undefined) {
-			// Only the scan's own GiveUp means "read it whole"; the handler stopping the read (a limit) leaves as it is.
+			// Only the scan's own GiveUp means "read it whole"; the handler stopping the
+			// read (a limit) leaves as it is.
 			if (!(stopped instanceof GiveUp)) throw stopped;
 			this.state = 'gaveUp';
 			this.element.clear();
@@ -200,7 +213,8 @@ export class JsonStreamScanner {
 		let i = 0;
 		while (i < n) {
 			const state = this.state;
-			// Inside a key or a value the step reads on; between tokens it starts at the next byte that is not white space.
+			// Inside a key or a value the step reads on; between tokens it starts at the
+			// next byte that is not white space.
 			if (state === 'keyText') i = this.inKey(chunk, i);
 			else if (state === 'valueRest') i = this.inValue(chunk, i);
 			else if (state === 'elementRest') i = this.inElementValue(chunk, i);
@@ -255,7 +269,9 @@ export class JsonStreamScanner {
 		return i + 1;
 	}
 
-	/** A key's opening quote, or, right after the opening brace, the closing brace of an empty object. */
+	/**
+	 * A key's opening quote, or, right after the opening brace, the closing brace of an empty object.
+	 */
 	private atKey(chunk: Buffer, i: number): number {
 		const byte = chunk[i];
 		if (byte === CLOSE_BRACE && this.state === 'firstKey') {
@@ -288,7 +304,8 @@ export class JsonStreamScanner {
 
 	private atValue(chunk: Buffer, i: number): number {
 		if (!this.inElement && this.fieldKey === this.shape.listKey) {
-			// A list key whose value is not a list, or that is given twice, is left to the whole read to explain.
+			// A list key whose value is not a list, or that is given twice, is
+			// left to the whole read to explain.
 			if (chunk[i] !== OPEN_BRACKET || this.hasList) throw new GiveUp();
 			this.hasList = true;
 			this.state = 'firstElement';
@@ -318,7 +335,10 @@ export class JsonStreamScanner {
 		return i;
 	}
 
-	/** An element's first byte, or, right after the opening bracket, the closing bracket of an empty list. */
+	/**
+	 * An element's first byte, or, right after the opening bracket, the
+	 * closing bracket of an empty list.
+	 */
 	private atElement(chunk: Buffer, i: number): number {
 		if (this.state === 'firstElement' && chunk[i] === CLOSE_BRACKET) {
 			this.state = 'afterValue';
@@ -330,7 +350,8 @@ export class JsonStreamScanner {
 			return this.startValue(chunk, i);
 		}
 		this.summary = {};
-		// Tried only where an element as long as the last one fits: one cut off by the chunk's end is read twice.
+		// Tried only where an element as long as the last one fits: one cut off by
+		// the chunk's end is read twice.
 		if (chunk.length - i >= this.lastWholeLength) {
 			const end = readWholeElement(chunk, i, this.summaryKeys, this.summary, this.nesting);
 			if (end !== NOT_WHOLE) {
@@ -386,7 +407,10 @@ export class JsonStreamScanner {
 		this.state = 'afterElement';
 	}
 
-	/** The summary key the element key just read spells, or undefined for any other key (or one that does not parse). */
+	/**
+	 * The summary key the element key just read spells, or undefined for any other
+	 * key (or one that does not parse).
+	 */
 	private summaryKeyAt(chunk: Buffer, end: number): string | undefined {
 		return this.piece.read(
 			chunk,
@@ -400,14 +424,20 @@ export class JsonStreamScanner {
 	private readonly escapedKeyIn = (bytes: Buffer, start: number, end: number) =>
 		decodedSummaryKey(bytes, start, end, this.summaryKeys);
 
-	/** As in JSON.parse the last value of a key wins; one that does not parse leaves the element without that field. */
+	/**
+	 * As in JSON.parse the last value of a key wins; one that does not parse leaves
+	 * the element without that field.
+	 */
 	private takeSummaryValue(value: unknown): void {
 		const key = this.summaryKey as string;
 		if (value === UNREADABLE) delete this.summary[key];
 		else this.summary[key] = value;
 	}
 
-	/** At a value's first byte (not white space): what kind it is; consumes the opening byte of a string or nesting. */
+	/**
+	 * At a value's first byte (not white space): what kind it is; consumes the
+	 * opening byte of a string or nesting.
+	 */
 	private startValue(chunk: Buffer, i: number): number {
 		const byte = chunk[i];
 		if (byte === QUOTE) {
@@ -493,7 +523,9 @@ export class JsonStreamScanner {
 	}
 }
 
-/** A piece of the answer's own object, which must parse: one that does not makes the scan give up. */
+/**
+ * A piece of the answer's own object, which must parse: one that does not makes the scan give up.
+ */
 function readable(value: unknown): unknown {
 	if (value === UNREADABLE) throw new GiveUp();
 	return value;

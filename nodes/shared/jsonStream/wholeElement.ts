@@ -1,8 +1,9 @@
 import * as jsonBytes from './jsonBytes';
 import { parseJson, parseScalar, UNREADABLE } from './jsonPiece';
 
-// Read into module constants once: the hot loops compare every byte with them, and a loader that
-// compiles imports to getters (tsx, which runs the tests and the benchmark) would call one per byte.
+// Read into module constants once: the hot loops compare every byte with them, and a
+// loader that compiles imports to getters (tsx, which runs the tests and the
+// benchmark) would call one per byte.
 const {
 	BACKSLASH,
 	CLOSE_BRACE,
@@ -117,7 +118,9 @@ export function spelledSummaryKey(
 	return undefined;
 }
 
-/** Which summary key a key with escapes decodes to, or undefined (also for one that does not parse). */
+/**
+ * Which summary key a key with escapes decodes to, or undefined (also for one that does not parse).
+ */
 export function decodedSummaryKey(
 	chunk: Buffer,
 	start: number,

@@ -1,4 +1,4 @@
-/** A short fingerprint of a text: the same on every machine and release (stored keys depend on it). */
+// A short fingerprint of a text: the same on every machine and release (stored keys depend on it).
 
 /** FNV-1a, 64 bits over UTF-16 code units, as 16 hex digits. */
 export function fnv1a64(text: string): string {
@@ -6,7 +6,10 @@ export function fnv1a64(text: string): string {
 	return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
 }
 
-/** FNV-1a, 64 bits over UTF-16 code units, as two unsigned 32-bit halves (high, low) so it needs no BigInt. */
+/**
+ * FNV-1a, 64 bits over UTF-16 code units, as two unsigned 32-bit halves
+ * (high, low) so it needs no BigInt.
+ */
 export function fnv1a64Halves(text: string): [number, number] {
 	let high = 0xcbf29ce4;
 	let low = 0x84222325;

@@ -1,9 +1,7 @@
-/**
- * Reading text out of HTML that a server or a proxy sent, in linear time on
- * any input: tags are cut out by scanning for `<` and `>` with indexOf, not
- * by a pattern, and character references are decoded by one pattern whose
- * every match starts at `&` and reads one run of digits or letters.
- */
+// Reading text out of HTML that a server or a proxy sent, in linear time on
+// any input: tags are cut out by scanning for `<` and `>` with indexOf, not
+// by a pattern, and character references are decoded by one pattern whose
+// every match starts at `&` and reads one run of digits or letters.
 
 /**
  * Named references decoded: the ones HTML escaping produces (amp, lt, gt,
@@ -118,7 +116,10 @@ function decodeOnce(text: string): { text: string; origins: number[] } {
 	return { text: pieces.join(''), origins };
 }
 
-/** A numeric reference to no character (0, a surrogate, beyond U+10FFFF) reads as U+FFFD, as in browsers. */
+/**
+ * A numeric reference to no character (0, a surrogate, beyond U+10FFFF)
+ * reads as U+FFFD, as in browsers.
+ */
 function codePointText(codePoint: number): string {
 	const valid =
 		codePoint > 0 && codePoint <= 0x10ffff && (codePoint < 0xd800 || codePoint > 0xdfff);
@@ -134,7 +135,8 @@ function codePointText(codePoint: number): string {
  */
 export function htmlToText(html: string): string {
 	const lower = html.toLowerCase();
-	// toLowerCase keeps the length of ASCII text; when it does not, tags are found in the page as written.
+	// toLowerCase keeps the length of ASCII text; when it does not, tags
+	// are found in the page as written.
 	const search = lower.length === html.length ? lower : html;
 	const pieces: string[] = [];
 	let position = 0;

@@ -15,7 +15,9 @@ export function redactSecrets(text: string, secrets: readonly unknown[]): string
 	return redactor === undefined ? text : redactor(text);
 }
 
-/** The API's text for an error message: secrets redacted first, then cut to MAX_API_MESSAGE_LENGTH. */
+/**
+ * The API's text for an error message: secrets redacted first, then cut to MAX_API_MESSAGE_LENGTH.
+ */
 export function apiMessageForUser(text: string, secrets: readonly unknown[]): string {
 	return shorten(redactSecrets(text, secrets), MAX_API_MESSAGE_LENGTH);
 }
@@ -33,7 +35,10 @@ export function redactOrigin(text: string, secrets: readonly unknown[]): string 
 	return redactSecrets(text, [...secrets, ...lowered]);
 }
 
-/** Redacts any JSON value as redactValue does, with the secrets' forms worked out once for every value it is given. */
+/**
+ * Redacts any JSON value as redactValue does, with the secrets' forms worked out
+ * once for every value it is given.
+ */
 export type ValueRedactor = <T>(value: T) => T;
 
 /**
@@ -86,7 +91,10 @@ function redactWith<T>(value: T, redactor: Redactor): T {
 
 const MAX_KEY_SUFFIX = 100;
 
-/** `name`, or `name_2`, `name_3`, ... when taken; a suffix that would spell a secret is skipped, so in the end a member may have no name to go under. */
+/**
+ * `name`, or `name_2`, `name_3`, ... when taken; a suffix that would spell a secret is skipped, so
+ * in the end a member may have no name to go under.
+ */
 function freeName(object: object, name: string, redactor: Redactor): string | undefined {
 	if (!Object.prototype.hasOwnProperty.call(object, name)) return name;
 	for (let suffix = 2; suffix <= MAX_KEY_SUFFIX; suffix++) {
@@ -109,7 +117,9 @@ function isContainer(value: unknown): value is object {
 
 type Redactor = (text: string) => string;
 
-/** One redactor per call: the forms and the marker are worked out once for all the texts it reads. */
+/**
+ * One redactor per call: the forms and the marker are worked out once for all the texts it reads.
+ */
 function redactorFor(secrets: readonly unknown[]): Redactor | undefined {
 	const forms = new Set<string>();
 	for (const secret of secrets) {
@@ -167,7 +177,8 @@ function urlEncoded(text: string): string | undefined {
 
 function redactForms(text: string, forms: readonly string[], marker: string): string {
 	const { text: decoded, origins } = decodeWithOrigins(text);
-	// cover[i] - cover[i-1], in positions of `text`: how many found places start at i minus how many end there.
+	// cover[i] - cover[i-1], in positions of `text`: how many found places start
+	// at i minus how many end there.
 	let cover: Int32Array | undefined;
 	const mark = (from: number, to: number) => {
 		cover ??= new Int32Array(text.length + 1);
@@ -177,10 +188,12 @@ function redactForms(text: string, forms: readonly string[], marker: string): st
 	// A place found in the decoded text covers the whole characters it came from.
 	const original = (index: number) => (origins === undefined ? index : origins[index]);
 	for (const form of forms) {
-		// Overlapping places too: each found place is looked past by one unit, not by the form's length.
+		// Overlapping places too: each found place is looked past by one
+		// unit, not by the form's length.
 		for (let at = decoded.indexOf(form); at !== -1; at = decoded.indexOf(form, at + 1))
 			mark(original(at), original(at + form.length));
-		// Decoding can swallow a secret written as is ("&#0" holds "#"): the text as written is searched too.
+		// Decoding can swallow a secret written as is ("&#0" holds "#"): the
+		// text as written is searched too.
 		if (origins === undefined) continue;
 		for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
 			mark(at, at + form.length);
@@ -222,7 +235,9 @@ function overlapsMarker(form: string, marker: string): boolean {
 	return false;
 }
 
-/** At most `limit` UTF-16 units and "…", never cutting a character written with two units in half. */
+/**
+ * At most `limit` UTF-16 units and "…", never cutting a character written with two units in half.
+ */
 function shorten(text: string, limit: number): string {
 	if (text.length <= limit) return text;
 	const last = text.charCodeAt(limit - 1);

@@ -1,4 +1,7 @@
-/** How long, in words a person reads at a glance: "3 days 4 hours", "5 hours 12 minutes", "45 minutes". */
+/**
+ * How long, in words a person reads at a glance: "3 days 4 hours", "5
+ * hours 12 minutes", "45 minutes".
+ */
 export function durationText(ms: number): string {
 	const minutes = Math.max(1, Math.round(ms / 60_000));
 	const parts: Array<[number, string]> = [
@@ -10,7 +13,10 @@ export function durationText(ms: number): string {
 	return shown.map(([count, unit]) => `${count} ${unit}${count === 1 ? '' : 's'}`).join(' ');
 }
 
-/** "on 26 Nov 2026, 09:30 (Europe/Berlin)" in the workflow's time zone; an unknown zone gives UTC's ISO time. */
+/**
+ * "on 26 Nov 2026, 09:30 (Europe/Berlin)" in the workflow's time zone; an
+ * unknown zone gives UTC's ISO time.
+ */
 export function momentText(time: number, timeZone: string): string {
 	try {
 		const text = new Intl.DateTimeFormat('en-GB', {

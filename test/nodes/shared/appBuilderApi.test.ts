@@ -1,4 +1,5 @@
 import { joinUrl } from '../../../nodes/shared/appBuilderApi';
+import { cpuMsOf } from '../../support/cpuTime';
 
 describe('joinUrl', () => {
 	it('joins a base URL with or without trailing slashes and spaces to an absolute path', () => {
@@ -17,8 +18,6 @@ describe('joinUrl', () => {
 
 	it('joins a base URL with 100,000 slashes in its middle in well under a second', () => {
 		const base = `https://a${'/'.repeat(100_000)}b`;
-		const start = performance.now();
-		expect(joinUrl(base, '/p')).toBe(`${base}/p`);
-		expect(performance.now() - start).toBeLessThan(500);
+		expect(cpuMsOf(() => expect(joinUrl(base, '/p')).toBe(`${base}/p`))).toBeLessThan(500);
 	});
 });

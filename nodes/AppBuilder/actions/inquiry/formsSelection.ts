@@ -69,7 +69,10 @@ export class FormsSelection<Form> {
 		return new FormReading(this, form, formIndex * POSITIONS_PER_FORM);
 	}
 
-	/** The records selected, in order, each with its form; secrets the server echoed are taken out of those returned. */
+	/**
+	 * The records selected, in order, each with its form; secrets the server echoed
+	 * are taken out of those returned.
+	 */
 	result(): Array<{ record: unknown; form: Form }> {
 		return this.selector.result().map(({ record, attempt }) => ({
 			record: isUnreadableInquiry(record) ? record : attempt.redact(record),
@@ -156,14 +159,18 @@ export class AnswerAttempt<Form> implements RecordCollector<AnswerAttempt<Form>>
 		if (stop) throw new ReadingStopped(stop);
 	}
 
-	/** A record of an answer that was parsed whole (after the call, so its error is thrown as it is). */
+	/**
+	 * A record of an answer that was parsed whole (after the call, so its error is thrown as it is).
+	 */
 	addParsed(record: unknown): void {
 		if (this.shared.stopped) throw this.shared.stopped;
 		const stop = this.offer(record, PARSED_RECORD_OVERHEAD_BYTES);
 		if (stop) throw stop;
 	}
 
-	/** The records are in the shared selection: the list handed back only says which attempt made it. */
+	/**
+	 * The records are in the shared selection: the list handed back only says which attempt made it.
+	 */
 	build(): AnswerAttempt<Form> {
 		return this;
 	}

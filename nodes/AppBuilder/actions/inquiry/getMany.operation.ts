@@ -7,22 +7,18 @@ import type { ValueRedactor } from '../../../shared/text/redact';
 import {
 	appIdField,
 	formPageField,
-	validateAppId,
-	validateFormTarget,
+	readAppId,
+	readFormTarget,
 } from '../../descriptions/appAndForm';
 import { simplifyField } from '../../descriptions/simplify';
 import { inquiryItem } from '../../inquiries/inquiryItem';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
-import { booleanFrom, dateFrom, wholeNumberFrom } from '../../parameters/parameterValues';
-import {
-	fieldIn,
-	fieldOf,
-	readChoice,
-	readParameter,
-	type ParameterField,
-} from '../../parameters/readParameter';
+import { choices } from '../../parameters/choices';
+import { booleanFrom, wholeNumberFrom } from '../../parameters/parameterValues';
+import { choiceFieldOf, fieldOf, readChoice, readParameter } from '../../parameters/readParameter';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import { readAcrossForms } from './getManyAcrossForms';
+import { filtersField, readFilters } from './getManyFilters';
 import { selectFromRecords, SelectedInquiries } from './getManyReader';
 import type { InquirySelection } from './inquirySelector';
 
@@ -40,21 +36,21 @@ const limitField: INodeProperties = {
 	displayOptions: { show: { returnAll: [false], '@tool': [false] } },
 };
 
-const readFromField: INodeProperties = {
+const readFromField = {
 	displayName: 'Read From',
 	name: 'readFrom',
 	type: 'options',
 	default: 'form',
-	options: [
-		{ name: 'One Form', value: 'form', description: 'The inquiries of the form picked below' },
+	options: choices([
+		{ name: 'One Form', value: 'form', description: 'The leads of the form picked below' },
 		{
 			name: 'All Forms of the App',
 			value: 'allForms',
 			description:
-				'Every form the app lists; Sort and Limit apply across forms, and each item says its form (pageId, formName)',
+				'Every form the app lists; Sort and Limit apply across forms, and each lead names its form',
 		},
-	],
-};
+	]),
+} satisfies INodeProperties;
 
 const returnAllField: INodeProperties = {
 	displayName: 'Return All',
@@ -62,53 +58,6 @@ const returnAllField: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description: 'Whether to return all results or only up to a given limit',
-};
-
-const filtersField: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	options: [
-		{
-			displayName: 'Read Status',
-			name: 'readStatus',
-			type: 'options',
-			default: 'any',
-			options: [
-				{ name: 'Any', value: 'any' },
-				{ name: 'Read', value: 'read' },
-				{ name: 'Unread', value: 'unread' },
-			],
-		},
-		{
-			displayName: 'Sort',
-			name: 'sort',
-			type: 'options',
-			default: 'newestFirst',
-			options: [
-				{ name: 'Newest First', value: 'newestFirst' },
-				{ name: 'Oldest First', value: 'oldestFirst' },
-			],
-		},
-		{
-			displayName: 'Submitted After',
-			name: 'submittedAfter',
-			type: 'dateTime',
-			default: '',
-			description:
-				"Only inquiries submitted after this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $now.minus({ days: 1 }) }}",
-		},
-		{
-			displayName: 'Submitted Before',
-			name: 'submittedBefore',
-			type: 'dateTime',
-			default: '',
-			description:
-				"Only inquiries submitted before this moment, such as 2026-01-31T09:00:00 (in the workflow's time zone) or {{ $today }}",
-		},
-	],
 };
 
 const properties: INodeProperties[] = [
@@ -133,18 +82,14 @@ export const description = updateDisplayOptions(
 );
 
 const LIMIT = fieldOf(limitField);
-const READ_FROM = fieldOf(readFromField);
+const READ_FROM = choiceFieldOf(readFromField);
 const RETURN_ALL = fieldOf(returnAllField);
 const SIMPLIFY = fieldOf(simplifyField);
-const READ_STATUS = fieldIn(filtersField, 'readStatus');
-const SORT = fieldIn(filtersField, 'sort');
-const SUBMITTED_AFTER = fieldIn(filtersField, 'submittedAfter');
-const SUBMITTED_BEFORE = fieldIn(filtersField, 'submittedBefore');
-const READ_STATUSES: ReadonlyArray<InquirySelection['readStatus']> = ['any', 'read', 'unread'];
-const SORTS: ReadonlyArray<InquirySelection['sort']> = ['newestFirst', 'oldestFirst'];
-const READ_FROMS = ['form', 'allForms'] as const;
 
-/** Reads a form's inquiries (FormBuilderApi), or every form's, then filters, sorts and limits them in the node. */
+/**
+ * Reads a form's inquiries (FormBuilderApi), or every form's, then filters,
+ * sorts and limits them in the node.
+ */
 export interface InquiryQuery {
 	/** One form, or (without pageId) every form of the app. */
 	target: FormTarget | { appId: string; pageId?: undefined };
@@ -153,29 +98,21 @@ export interface InquiryQuery {
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): InquiryQuery {
-	const readFrom = readChoice(this, READ_FROM, itemIndex, 'form', READ_FROMS);
-	const appId = this.getNodeParameter('appId', itemIndex, '');
+	const readFrom = readChoice(this, READ_FROM, itemIndex);
 	const target =
 		readFrom === 'allForms'
-			? { appId: validateAppId(this.getNode(), appId, itemIndex) }
-			: validateFormTarget(
-					this.getNode(),
-					appId,
-					this.getNodeParameter('pageId', itemIndex, '', { extractValue: true }),
-					itemIndex,
-				);
-	const returnAll = readParameter(this, RETURN_ALL, itemIndex, false, booleanFrom);
-	const simplify = readParameter(this, SIMPLIFY, itemIndex, true, booleanFrom);
+			? { appId: readAppId(this, itemIndex) }
+			: readFormTarget(this, itemIndex);
+	const returnAll = readParameter(this, RETURN_ALL, booleanFrom, itemIndex);
+	const simplify = readParameter(this, SIMPLIFY, booleanFrom, itemIndex);
 
 	const selection: InquirySelection = {
-		submittedAfterMs: readDate(this, SUBMITTED_AFTER, itemIndex),
-		submittedBeforeMs: readDate(this, SUBMITTED_BEFORE, itemIndex),
-		readStatus: readChoice(this, READ_STATUS, itemIndex, 'any', READ_STATUSES),
-		sort: readChoice(this, SORT, itemIndex, 'newestFirst', SORTS),
-		// A Limit of -2 or NaN would cut the list silently (slice), so only a whole number of 1 or more is taken.
+		...readFilters(this, itemIndex),
+		// A Limit of -2 or NaN would cut the list silently (slice), so only a
+		// whole number of 1 or more is taken.
 		limit: returnAll
 			? undefined
-			: readParameter(this, LIMIT, itemIndex, 50, (value) => wholeNumberFrom(value, { min: 1 })),
+			: readParameter(this, LIMIT, (value) => wholeNumberFrom(value, { min: 1 }), itemIndex),
 	};
 
 	return { target, selection, simplify };
@@ -192,7 +129,8 @@ export async function send(
 		return await readAcrossForms(this, target.appId, selection, simplify, call);
 	const selected = (redact: ValueRedactor) =>
 		new SelectedInquiries(selection, redact, this.getNode(), itemIndex);
-	// Read as the answer arrives, keeping only what the Limit can return; an answer parsed whole was redacted whole.
+	// Read as the answer arrives, keeping only what the Limit can return; an answer
+	// parsed whole was redacted whole.
 	const reader = inquiryAnswerReader(selected, (all) =>
 		selectFromRecords(
 			all,
@@ -204,15 +142,4 @@ export async function send(
 		json: inquiryItem(record, simplify),
 		pairedItem: { item: itemIndex },
 	}));
-}
-
-/** A date filter in epoch milliseconds, or undefined when it is not set. */
-function readDate(
-	context: IExecuteFunctions,
-	field: ParameterField,
-	itemIndex: number,
-): number | undefined {
-	// A date and time without an offset is wall-clock time where the workflow is, as n8n's own date fields read it.
-	const timeZone = context.getTimezone();
-	return readParameter(context, field, itemIndex, '', (value) => dateFrom(value, timeZone));
 }

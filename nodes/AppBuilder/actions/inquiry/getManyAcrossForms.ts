@@ -75,12 +75,14 @@ export async function readAcrossForms(
 			},
 			{ concurrency: FORM_CONCURRENCY },
 		);
-		// Past the call's bounds no form's list is complete: the whole call fails, with what to ask for instead.
+		// Past the call's bounds no form's list is complete: the whole call
+		// fails, with what to ask for instead.
 		if (shared.stopped) throw shared.stopped;
 		for (const read of reads)
 			if (read.kind === 'failed') failures.push({ ...read.form, error: read.error });
 		if (shared.exact || (failures.length > 0 && !context.continueOnFail())) break;
-		// A read that broke off had pushed other forms' records out of the Limit; only reading those forms again finds them.
+		// A read that broke off had pushed other forms' records out of the Limit; only
+		// reading those forms again finds them.
 		if (readsAgain === MAX_READS_AGAIN) throw readsKeptBreakingOff(node, itemIndex);
 		toRead = reads.flatMap((read) => (read.kind === 'read' ? [read.form] : []));
 	}

@@ -25,7 +25,9 @@ export const PARSED_RECORD_OVERHEAD_BYTES = 512;
  */
 export class CallHoldings {
 	private readonly held = new Map<object, { inquiries: number; bytes: number }>();
-	/** The error the first read past the bounds stopped with: every read of the call stops with it. */
+	/**
+	 * The error the first read past the bounds stopped with: every read of the call stops with it.
+	 */
 	stopped: NodeOperationError | undefined;
 
 	constructor(readonly acrossForms = false) {}
@@ -89,7 +91,10 @@ export class SelectedInquiries implements RecordCollector<unknown[]> {
 		if (!this.offer(record, PARSED_RECORD_OVERHEAD_BYTES)) throw this.tooMany();
 	}
 
-	/** The records selected, in order, with secrets the server echoed taken out (only those kept are redacted here). */
+	/**
+	 * The records selected, in order, with secrets the server echoed taken out (only
+	 * those kept are redacted here).
+	 */
 	build(): unknown[] {
 		return this.weighed().map(({ record }) => record);
 	}
@@ -124,14 +129,18 @@ export function answerRecord(
 ): { record: unknown; weight: number } {
 	const text = bytes();
 	const record = readRecord(text, summary);
-	// A broken record's text is redacted before it is cut (readRecord), so it is read again with the redactor.
+	// A broken record's text is redacted before it is cut (readRecord), so it
+	// is read again with the redactor.
 	return {
 		record: isUnreadableInquiry(record) ? readRecord(text, summary, redact) : record,
 		weight: text.length + PARSED_RECORD_OVERHEAD_BYTES,
 	};
 }
 
-/** The error a read past the call's bounds stops with, saying how to ask for less; every read of the call then stops with it. */
+/**
+ * The error a read past the call's bounds stops with, saying how to ask for less; every read
+ * of the call then stops with it.
+ */
 export function tooMany(
 	holdings: CallHoldings,
 	selection: InquirySelection,

@@ -1,15 +1,12 @@
 import { toEpochMillis } from '../../inquiries/timestamps';
+import type { InquiryFilters } from './getManyFilters';
 
 // The filters and ordering Get Many offers on top of FormBuilderApi, which returns every inquiry of
 // a form in no promised order. Records are offered one at a time as the answer is read, and with a
 // limit only the best `limit` so far are held, so memory follows the limit, not the form. Pure, so
 // the rules are tested without a server.
 
-export interface InquirySelection {
-	submittedAfterMs?: number;
-	submittedBeforeMs?: number;
-	readStatus: 'any' | 'read' | 'unread';
-	sort: 'newestFirst' | 'oldestFirst';
+export interface InquirySelection extends InquiryFilters {
 	/** undefined = all */
 	limit?: number;
 }
@@ -33,7 +30,9 @@ interface GroupState {
 }
 
 export class InquirySelector<T> {
-	/** With a limit, a heap whose top is the worst record kept; without, every record kept in order. */
+	/**
+	 * With a limit, a heap whose top is the worst record kept; without, every record kept in order.
+	 */
 	private kept: Array<Ranked<T>> = [];
 	private offered = 0;
 	private weightKept = 0;
@@ -81,7 +80,10 @@ export class InquirySelector<T> {
 		return true;
 	}
 
-	/** Takes every record of `group` out of the selection (an attempt that does not count), and forgets what it dropped. */
+	/**
+	 * Takes every record of `group` out of the selection (an attempt that does not
+	 * count), and forgets what it dropped.
+	 */
 	withdraw(group: unknown): void {
 		const state = this.groups.get(group);
 		this.groups.delete(group);
@@ -155,7 +157,10 @@ export class InquirySelector<T> {
 		return state;
 	}
 
-	/** A record that passed the filters but is not kept: one that ranks before it could be missing after a withdrawal. */
+	/**
+	 * A record that passed the filters but is not kept: one that ranks before it could
+	 * be missing after a withdrawal.
+	 */
 	private dropped(ranked: Ranked<T>): void {
 		const state = this.stateOf(ranked);
 		if (state.bestDropped === undefined || this.compare(ranked, state.bestDropped) < 0)

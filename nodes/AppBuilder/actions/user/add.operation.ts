@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { passwordFormatField } from './password';
 import { userRequestSender, type UserRequest } from './sendUserRequest';
 import * as user from './userFields';
 
@@ -8,7 +9,7 @@ const properties: INodeProperties[] = [
 	user.emailField,
 	user.nameField,
 	user.passwordField,
-	user.passwordFormatField,
+	passwordFormatField,
 	{
 		...user.phoneField,
 		description:
@@ -22,7 +23,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Reads and checks one item's user (addUser). Optional fields are sent blank when unset, as the API requires. */
+/**
+ * Reads and checks one item's user (addUser). Optional fields are sent blank
+ * when unset, as the API requires.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
 	const { email, name, password, passwordType } = user.readAccount(this, itemIndex);
 	const phone = user.requireText(this, user.PHONE, itemIndex);

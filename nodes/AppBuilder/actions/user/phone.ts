@@ -1,8 +1,32 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { choices, type ChoiceOf } from '../../parameters/choices';
+
 // Update User sends the phone number as an integer, as the spec types it. A number whose digits
 // would change on the way (a leading zero or a plus sign dropped, more digits than an integer holds
 // exactly) is refused rather than rewritten; the user can choose to send it as text instead.
 
-export type PhoneFormat = 'integer' | 'text';
+export const phoneFormatField = {
+	displayName: 'Phone Format',
+	name: 'phoneFormat',
+	type: 'options',
+	default: 'integer',
+	options: choices([
+		{
+			name: 'Number',
+			value: 'integer',
+			description:
+				'Send the digits as a number, as the API documents; refuse values that would change',
+		},
+		{
+			name: 'Text',
+			value: 'text',
+			description: 'Send the phone exactly as typed, for numbers with a leading 0 or +',
+		},
+	]),
+} satisfies INodeProperties;
+
+export type PhoneFormat = ChoiceOf<typeof phoneFormatField>;
 
 export type PhoneProblem = 'empty' | 'notDigits' | 'leadingZero' | 'plusSign' | 'tooLong';
 
@@ -12,18 +36,18 @@ const SEPARATORS = /[\s\-.()]/g;
 export function preparePhone(
 	value: string,
 	format: PhoneFormat,
-): { phone: number | string } | { problem: PhoneProblem } {
+): { ok: true; phone: number | string } | { ok: false; problem: PhoneProblem } {
 	const trimmed = value.trim();
-	if (trimmed === '') return { problem: 'empty' };
-	if (format === 'text') return { phone: trimmed };
+	if (trimmed === '') return { ok: false, problem: 'empty' };
+	if (format === 'text') return { ok: true, phone: trimmed };
 
 	const digits = trimmed.replace(SEPARATORS, '');
-	if (digits.startsWith('+')) return { problem: 'plusSign' };
-	if (!/^\d+$/.test(digits)) return { problem: 'notDigits' };
-	if (digits.length > 1 && digits.startsWith('0')) return { problem: 'leadingZero' };
+	if (digits.startsWith('+')) return { ok: false, problem: 'plusSign' };
+	if (!/^\d+$/.test(digits)) return { ok: false, problem: 'notDigits' };
+	if (digits.length > 1 && digits.startsWith('0')) return { ok: false, problem: 'leadingZero' };
 	const phone = Number(digits);
-	if (!Number.isSafeInteger(phone)) return { problem: 'tooLong' };
-	return { phone };
+	if (!Number.isSafeInteger(phone)) return { ok: false, problem: 'tooLong' };
+	return { ok: true, phone };
 }
 
 export const PHONE_PROBLEM_TEXT: Record<PhoneProblem, string> = {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { WebServiceEndpoint } from '../../../shared/appBuilderApi';
 import { callWebService } from '../../transport/request';
 import type { ItemCall } from '../resource';
 
@@ -9,8 +10,8 @@ export interface UserRequest {
 	params: IDataObject;
 }
 
-/** An operation's send for addUser or editUser; the output item carries the email it was about. */
-export function userRequestSender(endpoint: 'addUser' | 'editUser') {
+/** A user operation's send (addUser, editUser); the output item carries the email it was about. */
+export function userRequestSender(endpoint: WebServiceEndpoint) {
 	return async function send(
 		this: IExecuteFunctions,
 		request: UserRequest,

@@ -1,33 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { fieldOf, readChoice } from '../../parameters/readParameter';
-import { PHONE_PROBLEM_TEXT, preparePhone, type PhoneFormat } from './phone';
+import { choiceFieldOf, readChoice } from '../../parameters/readParameter';
+import { PHONE_PROBLEM_TEXT, phoneFormatField, preparePhone } from './phone';
+import { passwordFormatField } from './password';
 import { userRequestSender, type UserRequest } from './sendUserRequest';
 import * as user from './userFields';
 
-const PHONE_FORMATS: readonly PhoneFormat[] = ['integer', 'text'];
-
-const phoneFormatField: INodeProperties = {
-	displayName: 'Phone Format',
-	name: 'phoneFormat',
-	type: 'options',
-	default: 'integer',
-	options: [
-		{
-			name: 'Number',
-			value: 'integer',
-			description:
-				'Send the digits as a number, as the API documents; refuse values that would change',
-		},
-		{
-			name: 'Text',
-			value: 'text',
-			description: 'Send the phone exactly as typed, for numbers with a leading 0 or +',
-		},
-	],
-};
-const PHONE_FORMAT = fieldOf(phoneFormatField);
+const PHONE_FORMAT = choiceFieldOf(phoneFormatField);
 
 const properties: INodeProperties[] = [
 	{
@@ -39,7 +19,7 @@ const properties: INodeProperties[] = [
 		...user.passwordField,
 		description: 'The API requires the password on every update; send the current one to keep it',
 	},
-	user.passwordFormatField,
+	passwordFormatField,
 	{
 		...user.phoneField,
 		description:
@@ -50,7 +30,8 @@ const properties: INodeProperties[] = [
 	user.additionalFields([
 		{
 			...user.statusField,
-			description: 'Left out of the request when Not Set, so the status stays as it is',
+			description:
+				"Active or Inactive; App Builder's documentation does not say what Inactive changes for the user. Not Set leaves it as it is.",
 		},
 	]),
 ];
@@ -63,9 +44,9 @@ export const description = updateDisplayOptions(
 /** Reads and checks one item's changes to an app user (editUser). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest {
 	const { email, name, password, passwordType } = user.readAccount(this, itemIndex);
-	const phoneFormat = readChoice(this, PHONE_FORMAT, itemIndex, 'integer', PHONE_FORMATS);
+	const phoneFormat = readChoice(this, PHONE_FORMAT, itemIndex);
 	const prepared = preparePhone(user.readText(this, user.PHONE, itemIndex), phoneFormat);
-	if ('problem' in prepared) {
+	if (!prepared.ok) {
 		throw new NodeOperationError(this.getNode(), PHONE_PROBLEM_TEXT[prepared.problem], {
 			itemIndex,
 			description:
@@ -85,7 +66,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): UserRequest
 		password,
 		passwordType,
 	};
-	// status is optional for editUser; sending it blank could clear it, so it is left out when not set.
+	// status is optional for editUser; sending it blank could clear it,
+	// so it is left out when not set.
 	if (status !== '') params.status = status;
 
 	return { email, params };

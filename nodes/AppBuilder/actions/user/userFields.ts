@@ -1,14 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { choices, type ChoiceOf } from '../../parameters/choices';
 import { choiceFrom, textFrom } from '../../parameters/parameterValues';
 import {
+	choiceFieldOf,
 	fieldOf,
 	readChoice,
 	readParameter,
 	type ParameterField,
 } from '../../parameters/readParameter';
-import { preparePassword, type PasswordFormat, type PreparedPassword } from './password';
+import { passwordFormatField, preparePassword, type PreparedPassword } from './password';
 
 /** Fields both user operations share; each operation places them with its own display options. */
 export const emailField: INodeProperties = {
@@ -40,33 +42,10 @@ export const passwordField: INodeProperties = {
 	required: true,
 };
 
-export const passwordFormatField: INodeProperties = {
-	displayName: 'Password Format',
-	name: 'passwordFormat',
-	type: 'options',
-	default: 'plain',
-	options: [
-		{
-			name: 'Already MD5-Hashed',
-			value: 'md5',
-			description:
-				'The password field holds an MD5 hash (32 hex characters); the API stores it as is',
-		},
-		{
-			name: 'Hash With MD5 Before Sending',
-			value: 'hashInN8n',
-			description:
-				'The node hashes the password before sending it, so the plain password never leaves the workflow',
-		},
-		{
-			name: 'Plain Text',
-			value: 'plain',
-			description: 'The API hashes the password itself',
-		},
-	],
-};
-
-/** Each operation adds its own description: Add sends the phone as typed, Update as a number unless told otherwise. */
+/**
+ * Each operation adds its own description: Add sends the phone as typed, Update as
+ * a number unless told otherwise.
+ */
 export const phoneField: INodeProperties = {
 	displayName: 'Phone',
 	name: 'phone',
@@ -81,23 +60,26 @@ export const groupField: INodeProperties = {
 	name: 'group',
 	type: 'string',
 	default: '',
-	description: 'The user group to put the user in. Leave empty for none.',
+	description:
+		"The user group's name, or empty for none. App Builder's documentation does not say whether the group must already exist in the app.",
 };
 
 /** Status values as the API takes them: "1" active, "0" inactive, "" not set. */
-export type UserStatus = '' | '0' | '1';
-
-export const statusField: INodeProperties = {
+export const statusField = {
 	displayName: 'Status',
 	name: 'status',
 	type: 'options',
 	default: '',
-	options: [
+	description:
+		"Active or Inactive; App Builder's documentation does not say what Inactive changes for the user. Not Set sends it empty.",
+	options: choices([
 		{ name: 'Active', value: '1' },
 		{ name: 'Inactive', value: '0' },
 		{ name: 'Not Set', value: '' },
-	],
-};
+	]),
+} satisfies INodeProperties;
+
+export type UserStatus = ChoiceOf<typeof statusField>;
 
 const ADDITIONAL_FIELDS = 'additionalFields';
 
@@ -119,17 +101,20 @@ const NAME = fieldOf(nameField);
 export const PHONE = fieldOf(phoneField);
 export const GROUP = fieldOf(groupField);
 export const GROUP_IN_ADDITIONAL_FIELDS = fieldOf(groupField, ADDITIONAL_FIELDS);
-const STATUS = fieldOf(statusField, ADDITIONAL_FIELDS);
+const STATUS = choiceFieldOf(statusField, ADDITIONAL_FIELDS);
 const PASSWORD = fieldOf(passwordField);
-const PASSWORD_FORMAT = fieldOf(passwordFormatField);
+const PASSWORD_FORMAT = choiceFieldOf(passwordFormatField);
 
-/** A text field's value: a number from an expression becomes its digits; an object, list or boolean is refused. */
+/**
+ * A text field's value: a number from an expression becomes its digits; an
+ * object, list or boolean is refused.
+ */
 export function readText(
 	context: IExecuteFunctions,
 	field: ParameterField,
 	itemIndex: number,
 ): string {
-	return readParameter(context, field, itemIndex, '', (value) => textFrom(value));
+	return readParameter(context, field, (value) => textFrom(value), itemIndex);
 }
 
 export function requireText(
@@ -147,37 +132,38 @@ export function requireText(
 	return value;
 }
 
-const STATUSES: readonly UserStatus[] = ['1', '0', ''];
-
-/** Additional Fields > Status; a value that is not one of its options is refused rather than sent or dropped. */
+/**
+ * Additional Fields > Status; a value that is not one of its options is refused rather than sent or
+ * dropped. An expression that gives nothing leaves it Not Set.
+ */
 export function readStatus(context: IExecuteFunctions, itemIndex: number): UserStatus {
-	return readParameter(context, STATUS, itemIndex, '', (value) =>
-		choiceFrom(value ?? '', STATUSES),
-	);
+	const check = (value: unknown) => choiceFrom(value ?? '', STATUS.values);
+	return readParameter(context, STATUS, check, itemIndex);
 }
-
-const PASSWORD_FORMATS: readonly PasswordFormat[] = ['plain', 'md5', 'hashInN8n'];
 
 function readPassword(context: IExecuteFunctions, itemIndex: number): PreparedPassword {
 	// Secret: a refusal names only the type of what the expression gave, never the value.
-	const value = readParameter(context, PASSWORD, itemIndex, '', (given) => textFrom(given, true));
-	const format = readChoice(context, PASSWORD_FORMAT, itemIndex, 'plain', PASSWORD_FORMATS);
-	const prepared = preparePassword(value, format);
-	if ('problem' in prepared) {
+	const value = readParameter(context, PASSWORD, (given) => textFrom(given, true), itemIndex);
+	const format = readChoice(context, PASSWORD_FORMAT, itemIndex);
+	const checked = preparePassword(value, format);
+	if (!checked.ok) {
 		const message =
-			prepared.problem === 'empty'
+			checked.problem === 'empty'
 				? 'Password is empty'
 				: 'Password is not an MD5 hash, but Password Format says it is';
 		const description =
-			prepared.problem === 'empty'
+			checked.problem === 'empty'
 				? 'Set the Password field; if it comes from an expression, check that the expression gives a value for this item.'
 				: 'An MD5 hash is 32 characters 0-9 and a-f. Set Password Format to Plain Text or Hash With MD5 Before Sending to send a plain password.';
 		throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
 	}
-	return prepared;
+	return checked.prepared;
 }
 
-/** What both operations send to name the account: its email, name and password (prepared as Password Format says). */
+/**
+ * What both operations send to name the account: its email, name and password
+ * (prepared as Password Format says).
+ */
 export function readAccount(
 	context: IExecuteFunctions,
 	itemIndex: number,

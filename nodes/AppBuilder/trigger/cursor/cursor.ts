@@ -1,10 +1,10 @@
-import type { EventMode, InquiryEvent } from '../../inquiries/inquiryEvent';
-import type { RecordsToKeep } from '../../inquiries/inquiryList';
+import type { EventMode, InquiryEvent } from '../events/inquiryEvent';
+import type { RecordsToKeep } from '../events/inquiryList';
 import { setOwnValue } from '../../../shared/ownValue';
-import { floorBefore, isAfterFloor, later, raiseFloor, type OrderPoint } from './floor';
+import { earlier, floorBefore, isAfterFloor, later, raiseFloor, type OrderPoint } from './floor';
 import { isRecord, isTime } from './storedShapes';
 import { planUndated } from './undated';
-import { byTimeThenKey, NewestListings, replacesListing } from '../../inquiries/latestListings';
+import { byTimeThenKey, NewestListings, replacesListing } from '../events/latestListings';
 import {
 	decodeKeySetTable,
 	DEFAULT_CELLS_PER_SUBTABLE,
@@ -12,13 +12,14 @@ import {
 	keyHash,
 	MAX_CELLS_PER_SUBTABLE,
 	keySetTableProblem,
-} from '../../../shared/keySets/keySetTable';
+	tableOf,
+} from './keySetTable';
 
 export type { OrderPoint } from './floor';
 
-// What is new since one form's last poll (ARCHITECTURE.md, "The cursor"); pure, inputs never changed.
+// What is new since one form's last read (ARCHITECTURE.md, "The cursor"); pure, inputs never changed.
 
-/** A form's cursor as saved in the position (saved/position.ts), which carries its format and scope. */
+/** A form's cursor, saved in its record (forms/formRecord.ts). */
 export interface CursorState {
 	/** Events at or before this point (by time, then key) are handled; see floor.ts. */
 	floor: OrderPoint;
@@ -28,20 +29,17 @@ export interface CursorState {
 	undated: string;
 }
 
-/** On First Poll: nothing, the latest few, or everything since a date (a cursor from then on, saved/position.ts). */
-export type FirstPoll =
-	| { kind: 'none' }
-	| { kind: 'latest'; count: number }
-	| { kind: 'since'; sinceMs: number };
+/** Stretches of the trigger's clock, [from, to), in which the form was not watched: events dated in them are never new. */
+export type Spans = ReadonlyArray<readonly [from: number, to: number]>;
 
 export interface CursorOptions {
 	mode: EventMode;
-	firstPoll: FirstPoll;
 	/** At most this many events per poll; the rest follow on later polls, oldest first. */
 	maxItems: number;
-	/** The current time; caps the floor so one record dated in the future cannot hide new ones. */
-	nowMs?: number;
+	/** The poll's clock: the floor never passes it, and events dated after it are tracked apart. */
+	nowMs: number;
 	lookbackMs?: number;
+	/** Emitted keys kept dated up to now, and as many again dated ahead of it. */
 	maxTracked?: number;
 	/** Cells per part of a new table of undated inquiries; a stored table keeps its own size. */
 	undatedCells?: number;
@@ -52,15 +50,19 @@ export const DEFAULT_MAX_TRACKED = 1000;
 export const MAX_FIRST_POLL_COUNT = 50;
 
 export interface CursorStep {
-	isFirstPoll: boolean;
 	/** Oldest first (by time, then key); undated events last. */
 	toEmit: InquiryEvent[];
 	/** The oldest dated event found new but left out of toEmit (Max per Poll): the commit keeps the floor below it. */
 	waiting: OrderPoint | undefined;
 	/** About how many undated inquiries changed beyond what the table tells apart (undated.ts); 0 normally. */
 	unresolvedUndated: number;
-	/** The state to commit onto: a first poll's records everything present as handled; later, the undated table brought up to date. */
+	/** The state to commit onto: the undated table brought up to date, or a first read's events handled. */
 	baseline: CursorState;
+}
+
+/** Nothing handled after `time` yet: events dated from then on are judged. */
+export function cursorFrom(time: number): CursorState {
+	return { floor: floorBefore(time), seen: {}, undated: '' };
 }
 
 /** What keeps a stored value from being a cursor, in words for an error; undefined if nothing. */
@@ -76,19 +78,15 @@ export function cursorStateProblem(value: unknown): string | undefined {
 	return tableProblem && `"undated" is not a table of undated inquiries (${tableProblem})`;
 }
 
-/** What to emit now, given the saved cursor (undefined: the form's first poll) and every inquiry present. */
+/** What to emit now, given the form's cursor, every inquiry present and the stretches it was not watched. */
 export function stepCursor(
-	state: CursorState | undefined,
+	state: CursorState,
 	events: readonly InquiryEvent[],
 	options: CursorOptions,
+	unwatched: Spans = [],
 ): CursorStep {
 	const limits = limitsOf(options);
-	if (state === undefined) {
-		const { dated, undated } = latestPerKeyAfter(events, BEFORE_EVERY_TIME);
-		return planFirstPoll(dated, undated, options);
-	}
 	const { dated, undated } = latestPerKeyAfter(events, state.floor);
-
 	const seen = seenMapOf(state.seen);
 	// Copied only when a key is taken as handled (rare): each key is read once, before any change of it.
 	let changedSeen: Map<string, number> | undefined;
@@ -100,7 +98,7 @@ export function stepCursor(
 	const candidates: OrderPoint[] = [];
 	for (const [key, time] of dated) {
 		const previous = seen.get(key);
-		if (!isNewSince(previous, time, options.mode)) continue;
+		if (!isNewSince(previous, time, options.mode) || isIn(unwatched, time)) continue;
 		const wasUndated =
 			previous === undefined &&
 			undatedPlan.disappeared.size > 0 &&
@@ -113,15 +111,20 @@ export function stepCursor(
 		candidates.push({ time, key });
 	}
 	candidates.sort(byTimeThenKey);
+	// Keys dated ahead are kept apart, at most maxTracked: past that, the farthest wait until their time comes.
+	const roomAhead = limits.maxTracked - countAhead(changedSeen ?? seen, limits.nowMs);
+	let ahead = 0;
+	const judged = candidates.filter(
+		({ time, key }) => time <= limits.nowMs || seen.has(key) || ahead++ < roomAhead,
+	);
 
-	const datedNow = candidates.slice(0, limits.maxItems);
+	const datedNow = judged.slice(0, limits.maxItems);
 	const undatedNow = undatedPlan.toEmit
 		.slice(0, limits.maxItems - datedNow.length)
 		.map((key) => ({ key, time: undefined }));
 	return {
-		isFirstPoll: false,
 		toEmit: [...datedNow, ...undatedNow],
-		waiting: candidates[limits.maxItems],
+		waiting: judged[limits.maxItems],
 		unresolvedUndated: undatedPlan.unresolved,
 		baseline: {
 			floor: state.floor,
@@ -132,19 +135,68 @@ export function stepCursor(
 	};
 }
 
-export function recordsToKeepGiven(
-	state: CursorState | undefined,
+/**
+ * The read that begins a form's watch: every inquiry present is handled but
+ * the newest `latest` dated ones, which are emitted (On First Poll); the
+ * watch then reaches back to the oldest of those.
+ */
+export function firstRead(
+	start: CursorState,
+	events: readonly InquiryEvent[],
 	options: CursorOptions,
+	latest: number,
+): CursorStep {
+	const { dated, undated } = latestPerKeyAfter(events, BEFORE_EVERY_TIME);
+	const newest = new NewestListings<undefined>(latest);
+	for (const [key, time] of dated) newest.offer(key, time, () => undefined);
+	const chosen = newest.oldestFirst().map(({ key, time }) => ({ key, time }));
+	const chosenKeys = new Set(chosen.map((event) => event.key));
+	const handled: InquiryEvent[] = [];
+	for (const [key, time] of dated) if (!chosenKeys.has(key)) handled.push({ key, time });
+	for (const key of undated) handled.push({ key, time: undefined });
+	const limits = limitsOf(options);
+	const floor =
+		chosen.length === 0 ? start.floor : earlier(start.floor, floorBefore(chosen[0].time));
+	return {
+		toEmit: chosen.slice(0, limits.maxItems),
+		waiting: chosen[limits.maxItems],
+		unresolvedUndated: 0,
+		baseline: settle({ ...start, floor }, handled, limits, undefined),
+	};
+}
+
+/** The cursor with the undated inquiries present taken as handled (its table was lost, or they predate the watch). */
+export function withUndatedHandled(
+	state: CursorState,
+	events: readonly InquiryEvent[],
+	options: CursorOptions,
+): CursorState {
+	const { undated } = latestPerKeyAfter(events, state.floor);
+	return {
+		...state,
+		undated: tableOf(undated.map(keyHash), limitsOf(options).undatedCells).encode(),
+	};
+}
+
+/** Which records of the form's answer to keep as it streams past: those the cursor could emit. */
+export function recordsToKeep(
+	state: CursorState,
+	options: Pick<CursorOptions, 'mode'>,
+	unwatched: Spans = [],
 ): RecordsToKeep {
-	if (state === undefined) {
-		const count = firstPollCount(options);
-		return count > 0 ? { newest: count } : () => false;
-	}
 	const { floor } = state;
 	const seen = seenMapOf(state.seen);
-	return ({ key, time }) =>
+	const keeps = ({ key, time }: InquiryEvent) =>
 		!isTime(time) ||
-		(isAfterFloor(time, key, floor) && isNewSince(seen.get(key), time, options.mode));
+		(isAfterFloor(time, key, floor) &&
+			isNewSince(seen.get(key), time, options.mode) &&
+			!isIn(unwatched, time));
+	return { kind: 'matching', keeps };
+}
+
+/** Whether `time` falls in one of the spans. */
+export function isIn(spans: Spans, time: number): boolean {
+	return spans.some(([from, to]) => time >= from && time < to);
 }
 
 /** Whether a dated event after the floor is new: never emitted, or (New or Updated) emitted with an older time. */
@@ -154,17 +206,11 @@ function isNewSince(emittedAt: number | undefined, time: number, mode: EventMode
 
 /** The cursor to save once `emitted` (a prefix of toEmit) went out; an event left unemitted keeps the floor below it. */
 export function commitPoll(
-	plan: Pick<CursorStep, 'baseline' | 'toEmit' | 'waiting'> | undefined,
+	plan: Pick<CursorStep, 'baseline' | 'toEmit' | 'waiting'>,
 	emitted: readonly InquiryEvent[],
 	options: CursorOptions,
 ): CursorState {
-	const start = plan?.baseline ?? { floor: floorBefore(0), seen: {}, undated: '' };
-	return settle(
-		start,
-		emitted,
-		limitsOf(options),
-		plan === undefined ? undefined : firstLeftOut(plan, emitted),
-	);
+	return settle(plan.baseline, emitted, limitsOf(options), firstLeftOut(plan, emitted));
 }
 
 /** The oldest dated event of the plan not emitted: the first of toEmit's left out, else the plan's waiting one. */
@@ -203,37 +249,20 @@ function settle(
 	}
 	const floor = raiseFloor(start.floor, seen, limits, leftOut === undefined ? undefined : highest);
 	for (const [key, time] of seen) if (!isAfterFloor(time, key, floor)) seen.delete(key);
+	// Past the bound of keys dated ahead (only a first read's handled ones get there), the farthest go.
+	const ahead = [...seen].filter(([, time]) => time > limits.nowMs);
+	if (ahead.length > limits.maxTracked)
+		for (const [key] of ahead
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, ahead.length - limits.maxTracked))
+			seen.delete(key);
 	return { floor, seen: toRecord(seen), undated: table.encode() };
 }
 
-function planFirstPoll(
-	dated: Map<string, number>,
-	undated: string[],
-	options: CursorOptions,
-): CursorStep {
-	const newest = new NewestListings<undefined>(firstPollCount(options));
-	for (const [key, time] of dated) newest.offer(key, time, () => undefined);
-	const latest = newest.oldestFirst().map(({ key, time }) => ({ key, time }));
-	const chosen = new Set(latest.map((event) => event.key));
-	const handled: InquiryEvent[] = [];
-	for (const [key, time] of dated) if (!chosen.has(key)) handled.push({ key, time });
-	for (const key of undated) handled.push({ key, time: undefined });
-	const limits = limitsOf(options);
-	return {
-		isFirstPoll: true,
-		toEmit: latest.slice(0, limits.maxItems),
-		waiting: latest[limits.maxItems],
-		unresolvedUndated: 0,
-		baseline: settle({ floor: floorBefore(0), seen: {}, undated: '' }, handled, limits, undefined),
-	};
-}
-
-/** How many of the newest events a first poll emits. */
-function firstPollCount(options: CursorOptions): number {
-	const wanted = options.firstPoll.kind === 'latest' ? options.firstPoll.count : 0;
-	return Number.isFinite(wanted)
-		? Math.min(MAX_FIRST_POLL_COUNT, Math.max(0, Math.floor(wanted)))
-		: 0;
+function countAhead(seen: ReadonlyMap<string, number>, nowMs: number): number {
+	let count = 0;
+	for (const time of seen.values()) if (time > nowMs) count++;
+	return count;
 }
 
 /**
@@ -260,7 +289,7 @@ function latestPerKeyAfter(
 	return { dated, undated: [...undated] };
 }
 
-/** A first poll judges every dated event: no time is at or before this floor. */
+/** A first read judges every dated event: no time is at or before this floor. */
 const BEFORE_EVERY_TIME = floorBefore(Number.NEGATIVE_INFINITY);
 
 type Limits = ReturnType<typeof limitsOf>;
@@ -276,7 +305,7 @@ function limitsOf(options: CursorOptions) {
 			MAX_CELLS_PER_SUBTABLE,
 			whole(options.undatedCells, DEFAULT_CELLS_PER_SUBTABLE, 1),
 		),
-		nowMs: isTime(options.nowMs) ? options.nowMs : undefined,
+		nowMs: options.nowMs,
 	};
 }
 

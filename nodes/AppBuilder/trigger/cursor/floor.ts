@@ -1,4 +1,4 @@
-import { byTimeThenKey } from '../../inquiries/latestListings';
+import { byTimeThenKey } from '../events/latestListings';
 
 // The floor: events after it are judged, those at or before it handled. It is a point in the order
 // (time, then key), not a time alone, so that when Max per Poll splits events sharing one time the
@@ -28,7 +28,7 @@ export function floorBefore(time: number): OrderPoint {
 export function raiseFloor(
 	current: OrderPoint,
 	tracked: ReadonlyMap<string, number>,
-	limits: { lookbackMs: number; maxTracked: number; nowMs?: number },
+	limits: { lookbackMs: number; maxTracked: number; nowMs: number },
 	highest: OrderPoint | undefined,
 ): OrderPoint {
 	let floor = current;
@@ -36,22 +36,24 @@ export function raiseFloor(
 	// A loop, not Math.max(...times): spreading a large form's times overflows the call stack.
 	for (const time of tracked.values()) if (time > newest) newest = time;
 	if (newest > -Infinity) {
-		const anchor = limits.nowMs === undefined ? newest : Math.min(newest, limits.nowMs);
-		floor = later(floor, floorBefore(anchor - limits.lookbackMs));
-		floor = later(floor, newestBeyond(tracked, floor, limits.maxTracked) ?? floor);
+		floor = later(floor, floorBefore(Math.min(newest, limits.nowMs) - limits.lookbackMs));
+		// Only keys dated up to now count: records dated ahead, however many, never lift the floor past now.
+		floor = later(floor, newestBeyond(tracked, floor, limits.maxTracked, limits.nowMs) ?? floor);
 	}
 	if (highest !== undefined && isAfter(floor, highest)) floor = later(current, highest);
 	return floor;
 }
 
-/** When more than `count` tracked events are after `floor`: the newest of those beyond the newest `count`. */
+/** When more than `count` tracked events up to `nowMs` are after `floor`: the newest of those beyond the newest `count`. */
 function newestBeyond(
 	tracked: ReadonlyMap<string, number>,
 	floor: OrderPoint,
 	count: number,
+	nowMs: number,
 ): OrderPoint | undefined {
 	const times: number[] = [];
-	for (const [key, time] of tracked) if (isAfterFloor(time, key, floor)) times.push(time);
+	for (const [key, time] of tracked)
+		if (time <= nowMs && isAfterFloor(time, key, floor)) times.push(time);
 	if (times.length <= count) return undefined;
 	// Times sort as numbers (fast); only the keys at the one time the cut falls in need sorting.
 	const newestFirst = Float64Array.from(times).sort().reverse();
@@ -67,4 +69,8 @@ function newestBeyond(
 
 export function later(a: OrderPoint, b: OrderPoint): OrderPoint {
 	return byTimeThenKey(a, b) >= 0 ? a : b;
+}
+
+export function earlier(a: OrderPoint, b: OrderPoint): OrderPoint {
+	return byTimeThenKey(a, b) <= 0 ? a : b;
 }

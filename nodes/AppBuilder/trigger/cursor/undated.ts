@@ -5,7 +5,7 @@ import {
 	tableOf,
 	type KeyHash,
 	type KeySetTable,
-} from '../../../shared/keySets/keySetTable';
+} from './keySetTable';
 
 /** Undated inquiries cannot sit under a floor: a table of those handled, and each poll reads what changed. */
 export interface UndatedPlan {

@@ -1,4 +1,4 @@
-import type { InquiryEvent } from '../../inquiries/inquiryEvent';
+import type { InquiryEvent } from '../events/inquiryEvent';
 
 /** The oldest emissions across forms, at most `maxItems`, merged so each form emits a prefix of its own list. */
 export interface FormEvent<Form> {

@@ -1,17 +1,30 @@
 import {
 	commitPoll,
 	DEFAULT_MAX_TRACKED,
+	firstRead,
+	recordsToKeep,
+	stepCursor,
+	withUndatedHandled,
 	type CursorOptions,
 	type CursorStep,
 } from '../cursor/cursor';
-import { type InquiryEvent } from '../../inquiries/inquiryEvent';
-import { type RecordsToKeep } from '../../inquiries/inquiryList';
-import { MAX_WHOLE_CURSORS, nextPosition, type TriggerPosition } from '../saved/position';
-import type { QuietRule, QuietSpell } from '../quiet/formRhythm';
-import { quietForms } from '../quiet/quietForms';
-import { formStep, recordsToKeepFor, type Watch } from './watch';
+import type { InquiryEvent } from '../events/inquiryEvent';
+import type { RecordsToKeep } from '../events/inquiryList';
+import { applyEvents, type FormEvent } from '../forms/formEvents';
+import type { FormRecord } from '../forms/formRecord';
+import {
+	markReported,
+	nextRhythm,
+	quietSpell,
+	type FormRhythm,
+	type QuietRule,
+	type QuietSpell,
+} from '../quiet/formRhythm';
+import type { TriggerPosition, Watched } from '../saved/position';
+import { boundedRecords, MAX_WHOLE_CURSORS } from './formsBound';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
+import { watchChange, type FirstPoll, type WatchChange } from './watchChange';
 
 /** Fewest emitted keys each form's cursor tracks, however many forms an app has (the state's size bound). */
 export const MIN_TRACKED_PER_FORM = 50;
@@ -20,24 +33,22 @@ export interface PollSetup {
 	/** The saved position, if it has this scope (else undefined: the trigger starts over). */
 	saved: TriggerPosition | undefined;
 	scope: string;
-	/** The forms read now, as listed: every form of the app (at most MAX_WHOLE_CURSORS), or the one form. */
-	listed: readonly string[];
-	/** The watch rule for this poll's settings and saved position. */
-	watch: Watch;
-	/** The cursor's options for one form (maxTracked is set here, from the number of forms). */
-	cursorOptions: CursorOptions;
-	/** Alert When Quiet. */
+	/** What the settings watch now. */
+	watch: Watched;
+	/** Under All Forms, the app's list: the forms read (the last ones listed) and those listed before them. */
+	listing?: { read: readonly string[]; before: readonly string[] };
+	firstPoll: FirstPoll;
+	cursor: Pick<CursorOptions, 'mode' | 'maxItems'>;
 	quiet: QuietRule;
-	/** The workflow's time zone, in which Alert When Quiet reads the hours of the week. */
 	timeZone: string;
 	nowMs: number;
 }
 
-export interface FormOutcome {
-	pageId: string;
-	/** The form's events as read, or why there are none. */
-	events: readonly InquiryEvent[] | 'failed' | 'not-reached';
-}
+/** A form the poll set out to read, and what came of it. */
+export type FormOutcome = { pageId: string } & (
+	| { kind: 'read'; events: readonly InquiryEvent[] }
+	| { kind: 'failed' | 'not-reached' }
+);
 
 export interface PollPlan {
 	/** What to emit, oldest first across forms, within Max per Poll. */
@@ -45,111 +56,205 @@ export interface PollPlan {
 	/** Per form read, about how many undated inquiries changed beyond what its cursor tells apart. */
 	unresolvedUndated: Array<{ pageId: string; count: number }>;
 	/** Forms quiet past Alert When Quiet, each reported once per spell (the position records it). */
-	quietSpells: Array<{ pageId: string; spell: QuietSpell; away: boolean }>;
+	quietSpells: Array<{ pageId: string; spell: QuietSpell; unlisted: boolean }>;
 	/** The position to save once the first `emittedCount` emissions went out. */
 	commit(emittedCount: number): TriggerPosition;
 }
 
-/** One poll's decisions over forms, pure so a property test drives them: what to read, emit and save. */
+/** Why a form with a record is not read by this poll. */
+type Unread = 'leftList' | 'pastReadLimit' | 'outOfSettings';
+
+/**
+ * One poll's decisions over forms, pure so property tests drive it: resolve
+ * each form's start, step each form read, merge, and the position to save.
+ * Every change of a form's record is an event (forms/formEvents.ts) named here.
+ */
 export class PollPlanner {
-	readonly options: CursorOptions;
-	readonly watch: Watch;
+	readonly begun: boolean;
+	readonly changes: boolean;
+	private readonly change: WatchChange;
+	private readonly options: CursorOptions;
 	private readonly ordered: string[];
+	private readonly unread: Map<string, Unread>;
 
 	constructor(private readonly setup: PollSetup) {
-		this.watch = setup.watch;
-		this.options = optionsFor(setup);
-		this.ordered = readingOrder(setup.listed, setup.saved?.leftOver ?? []);
+		this.change = watchChange(setup);
+		({ begun: this.begun, changes: this.changes } = this.change);
+		const reading = setup.watch.kind === 'one' ? [setup.watch.pageId] : (setup.listing?.read ?? []);
+		this.ordered = readingOrder(reading, setup.saved?.leftOver ?? []);
+		this.unread = unreadForms(this.change.records, new Set(this.ordered), setup);
+		this.options = { ...setup.cursor, nowMs: setup.nowMs, maxTracked: this.trackedPerForm() };
 	}
 
-	/** The forms in reading order, each with the records of its answer to keep and what its plan would emit of the events read. */
+	/** The forms in reading order, each with the records of its answer to keep and what its step would emit. */
 	formsToRead(): Array<{
 		pageId: string;
 		keep: RecordsToKeep;
 		toEmit: (events: readonly InquiryEvent[]) => readonly InquiryEvent[];
 	}> {
-		return this.ordered.map((pageId) => {
-			const start = this.watch.startOf(pageId);
-			return {
-				pageId,
-				keep: recordsToKeepFor(start, this.options),
-				toEmit: (events) => formStep(start, events, this.options).toEmit,
-			};
-		});
+		return this.ordered.map((pageId) => ({
+			pageId,
+			keep: this.keepOf(pageId),
+			toEmit: (events) => this.step(pageId, events).toEmit,
+		}));
 	}
 
 	plan(outcomes: readonly FormOutcome[]): PollPlan {
-		const { setup, options } = this;
-		const runs: Array<{ pageId: string; plan: CursorStep }> = [];
-		const readEvents: Array<readonly InquiryEvent[]> = [];
-		for (const { pageId, events } of outcomes) {
-			if (typeof events === 'string') continue;
-			runs.push({ pageId, plan: formStep(this.watch.startOf(pageId), events, options) });
-			readEvents.push(events);
-		}
-		const listed = new Set(setup.listed);
-		const quiet =
-			setup.quiet.kind === 'off'
-				? undefined
-				: quietForms({
-						saved: setup.saved?.quiet,
-						// Found new now, emitted now or left for the next poll: brought by this poll.
-						read: runs.map(({ pageId, plan }, index) => ({
-							pageId,
-							arrivals: plan.toEmit.length + (plan.waiting === undefined ? 0 : 1),
-							times: eventTimes(readEvents[index]),
-						})),
-						unread: outcomes
-							.filter(({ events }) => typeof events === 'string')
-							.map(({ pageId }) => pageId),
-						watchedAway: (pageId) => !listed.has(pageId) && this.watch.watches(pageId),
-						rule: setup.quiet,
-						timeZone: setup.timeZone,
-						nowMs: setup.nowMs,
-					});
-		const merged = mergedEmissions(
-			runs.map((run) => ({ form: run, toEmit: run.plan.toEmit })),
-			options.maxItems,
+		const runs = outcomes.flatMap((outcome) =>
+			outcome.kind === 'read'
+				? [
+						{
+							pageId: outcome.pageId,
+							step: this.step(outcome.pageId, outcome.events),
+							events: outcome.events,
+						},
+					]
+				: [],
 		);
+		const merged = mergedEmissions(
+			runs.map((run) => ({ form: run.pageId, toEmit: run.step.toEmit })),
+			this.setup.cursor.maxItems,
+		);
+		const rhythms = new Map(
+			runs.map((run) => [run.pageId, this.learned(run.pageId, run.events, run.step)]),
+		);
+		const quietSpells = this.quietSpells(rhythms);
 		return {
-			emissions: merged.map(({ form, event }) => ({ pageId: form.pageId, event })),
-			unresolvedUndated: runs.map((run) => ({
-				pageId: run.pageId,
-				count: run.plan.unresolvedUndated,
+			emissions: merged.map(({ form, event }) => ({ pageId: form, event })),
+			unresolvedUndated: runs.map(({ pageId, step }) => ({
+				pageId,
+				count: step.unresolvedUndated,
 			})),
-			quietSpells: quiet?.quietSpells ?? [],
+			quietSpells,
 			commit: (emittedCount) => {
-				const emitted = new Map(runs.map((run) => [run, [] as InquiryEvent[]]));
-				for (const { form, event } of merged.slice(0, emittedCount)) emitted.get(form)?.push(event);
-				const read = new Map(
-					runs.map((run) => [run.pageId, commitPoll(run.plan, emitted.get(run) ?? [], options)]),
-				);
-				const reached = new Set(
-					outcomes
-						.filter((outcome) => outcome.events !== 'not-reached')
-						.map((outcome) => outcome.pageId),
-				);
-				const findings = {
-					listed: setup.listed,
-					read,
-					leftOver: leftOverAfter(this.ordered, reached),
-					quiet: quiet?.rhythms,
-				};
-				return nextPosition(setup.saved, setup.scope, findings, this.watch);
+				const events = new Map<string, FormEvent[]>();
+				const add = (pageId: string, event: FormEvent) =>
+					events.set(pageId, [...(events.get(pageId) ?? []), event]);
+				const emitted = merged.slice(0, emittedCount);
+				for (const { pageId, step } of runs) {
+					const mine = emitted.filter(({ form }) => form === pageId).map(({ event }) => event);
+					const cursor = commitPoll(step, mine, this.options);
+					add(pageId, { kind: 'readSucceeded', cursor, quiet: rhythms.get(pageId) });
+				}
+				for (const outcome of outcomes)
+					if (outcome.kind !== 'read')
+						add(outcome.pageId, { kind: outcome.kind === 'failed' ? 'readFailed' : 'notReached' });
+				for (const [pageId, kind] of this.unread) add(pageId, { kind, at: this.setup.nowMs });
+				for (const { pageId, spell } of quietSpells) {
+					const rhythm = rhythms.get(pageId) ?? this.change.records.get(pageId)?.quiet;
+					if (rhythm) add(pageId, { kind: 'quietReported', quiet: markReported(rhythm, spell) });
+				}
+				return this.position(events, outcomes);
 			},
 		};
 	}
+
+	/** The records after this poll's events; a form read for the first time gets its own, taken from the others'. */
+	private position(events: ReadonlyMap<string, FormEvent[]>, outcomes: readonly FormOutcome[]) {
+		const { records, others } = this.change;
+		const forms = new Map<string, FormRecord>();
+		for (const [pageId, record] of records)
+			forms.set(pageId, applyEvents(record, events.get(pageId) ?? []) as FormRecord);
+		for (const [pageId, happened] of events)
+			if (!records.has(pageId) && happened.some(({ kind }) => kind === 'readSucceeded'))
+				forms.set(pageId, applyEvents(others, happened) as FormRecord);
+		const bounded = boundedRecords(forms, others, this.setup.nowMs);
+		const reached = new Set(
+			outcomes.filter((outcome) => outcome.kind !== 'not-reached').map((o) => o.pageId),
+		);
+		return {
+			scope: this.setup.scope,
+			watch: this.setup.watch,
+			forms: Object.fromEntries(bounded.forms),
+			...(bounded.others === undefined ? {} : { others: bounded.others }),
+			leftOver: leftOverAfter(this.ordered, reached),
+		};
+	}
+
+	/** A form's record before this poll's reads: its own, else the others' (every form not named yet). */
+	private recordOf(pageId: string): FormRecord {
+		return (this.change.records.get(pageId) ?? this.change.others) as FormRecord;
+	}
+
+	private keepOf(pageId: string): RecordsToKeep {
+		const start = this.change.startOf(pageId);
+		if (start?.kind === 'latest') return { kind: 'newest', count: start.count };
+		const record = this.recordOf(pageId);
+		return recordsToKeep(record.cursor, this.options, record.out);
+	}
+
+	/** What the read of a form brings: a first read where this poll begins its watch, else its cursor's step. */
+	private step(pageId: string, events: readonly InquiryEvent[]): CursorStep {
+		const record = this.recordOf(pageId);
+		const start = this.change.startOf(pageId);
+		if (start?.kind === 'latest')
+			return firstRead(record.cursor, events, this.options, start.count);
+		const cursor =
+			start !== undefined || record.undatedUnknown
+				? withUndatedHandled(record.cursor, events, this.options)
+				: record.cursor;
+		return stepCursor(cursor, events, this.options, record.out);
+	}
+
+	/** The rhythm after a read, while Alert When Quiet is on: what was found new now is brought by this poll. */
+	private learned(
+		pageId: string,
+		events: readonly InquiryEvent[],
+		step: CursorStep,
+	): FormRhythm | undefined {
+		if (this.setup.quiet.kind === 'off') return undefined;
+		const record = this.recordOf(pageId);
+		const arrivals = step.toEmit.length + (step.waiting === undefined ? 0 : 1);
+		const times = events.map((event) => event.time);
+		return nextRhythm(
+			record.quiet,
+			{ arrivals, times },
+			this.setup.nowMs,
+			this.rhythmContext(record),
+		);
+	}
+
+	/** Forms read and watched forms out of the app's list are judged; forms failing, past the forms read or left out are not. */
+	private quietSpells(
+		rhythms: ReadonlyMap<string, FormRhythm | undefined>,
+	): PollPlan['quietSpells'] {
+		const { quiet, nowMs } = this.setup;
+		const judged: Array<[string, FormRhythm | undefined, boolean]> = [...rhythms].map(
+			([pageId, rhythm]) => [pageId, rhythm, false],
+		);
+		for (const [pageId, why] of this.unread)
+			if (why === 'leftList') judged.push([pageId, this.recordOf(pageId).quiet, true]);
+		return judged.flatMap(([pageId, rhythm, unlisted]) => {
+			const spell =
+				rhythm && quietSpell(rhythm, quiet, nowMs, this.rhythmContext(this.recordOf(pageId)));
+			return spell ? [{ pageId, spell, unlisted }] : [];
+		});
+	}
+
+	private rhythmContext(record: FormRecord) {
+		return { timeZone: this.setup.timeZone, unwatched: record.out ?? [] };
+	}
+
+	/** Forms share the state's size bound: each tracks a share of one form's keys, counting every form with a record. */
+	private trackedPerForm(): number {
+		const named = new Set([...this.change.records.keys(), ...this.ordered]).size;
+		const share = Math.floor(DEFAULT_MAX_TRACKED / Math.max(1, Math.min(named, MAX_WHOLE_CURSORS)));
+		return Math.max(MIN_TRACKED_PER_FORM, share);
+	}
 }
 
-function* eventTimes(events: readonly InquiryEvent[]): Iterable<number | undefined> {
-	for (const event of events) yield event.time;
-}
-
-/** Forms share the state's size bound: each tracks a share of one form's keys, counting the forms away too. */
-function optionsFor(setup: PollSetup): CursorOptions {
-	const listed = new Set(setup.listed);
-	const away = Object.keys(setup.saved?.forms ?? {}).filter((pageId) => !listed.has(pageId)).length;
-	const cursors = Math.min(MAX_WHOLE_CURSORS, Math.max(1, listed.size + away));
-	const share = Math.floor((setup.cursorOptions.maxTracked ?? DEFAULT_MAX_TRACKED) / cursors);
-	return { ...setup.cursorOptions, maxTracked: Math.max(MIN_TRACKED_PER_FORM, share) };
+/** The forms with a record this poll does not read, and why. */
+function unreadForms(
+	records: ReadonlyMap<string, FormRecord>,
+	reading: ReadonlySet<string>,
+	setup: Pick<PollSetup, 'watch' | 'listing'>,
+): Map<string, Unread> {
+	const before = new Set(setup.listing?.before);
+	const unread = new Map<string, Unread>();
+	for (const pageId of records.keys()) {
+		if (reading.has(pageId)) continue;
+		if (setup.watch.kind === 'one') unread.set(pageId, 'outOfSettings');
+		else unread.set(pageId, before.has(pageId) ? 'pastReadLimit' : 'leftList');
+	}
+	return unread;
 }

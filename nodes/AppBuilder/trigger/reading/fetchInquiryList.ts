@@ -2,14 +2,14 @@ import type { FormTarget } from '../../../shared/appBuilderApi';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
 import { fetchFormInquiries } from '../../transport/formInquiries';
 import type { WebServiceCallOptions, WebServiceContext } from '../../transport/request';
-import type { InquiryEvent, EventMode } from '../../inquiries/inquiryEvent';
+import type { InquiryEvent, EventMode } from '../events/inquiryEvent';
 import {
 	InquiryListBuilder,
 	listFromRecords,
 	type InquiryList,
 	type KeepRule,
 	type RecordsToKeep,
-} from '../../inquiries/inquiryList';
+} from '../events/inquiryList';
 
 export interface ListReading {
 	mode: EventMode;
@@ -31,7 +31,13 @@ export async function fetchInquiryList(
 	const planned = reading.toEmit(list.events).map((event) => event.key);
 	if (planned.length === 0) return list;
 	// Read again, keeping only what this poll emits, in its order; one deleted meanwhile is not there (recordOf says undefined).
-	const again = await readList(context, target, reading.mode, { planned }, options);
+	const again = await readList(
+		context,
+		target,
+		reading.mode,
+		{ kind: 'planned', keys: planned },
+		options,
+	);
 	return { events: list.events, complete: true, recordOf: (key) => again.recordOf(key) };
 }
 

@@ -1,151 +1,45 @@
-import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../../../shared/keySets/keySetTable';
-import { isRecord, ownValue } from '../cursor/storedShapes';
+import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../cursor/keySetTable';
+import { isRecord, isTime } from '../cursor/storedShapes';
 import { positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
-/** Older formats, one step at a time; what cannot be read is refused, never started over (docs/trigger.md). */
-
-/** A stored state as JSON gives it back. */
-export type StoredState = Readonly<Record<string, unknown>>;
-
-/** Format n to n + 1 (the caller sets `v`); never changes its input, throws on one not written as format n. A time it sets is at most `nowMs`. */
-export type PositionMigration = (state: StoredState, nowMs: number) => Record<string, unknown>;
+// Positions saved by earlier releases (docs/trigger-internals.md, "Saved positions of older
+// releases"): release 0.1.0's format is brought up to date; one that cannot be read is refused,
+// never started over.
 
 /** Undated keys release 0.1.0 kept at most; a list this long may have lost some. */
 const V1_MAX_UNDATED = 200;
 
 /**
- * v1 -> v2: the floor time F becomes the position (F, ""); the undated list
- * a table. 0.1.0 listed at most 200 of the undated inquiries it handled: a
- * full list makes the form's next read take those present as handled.
+ * Release 0.1.0 (format v1) kept one form's cursor, scoped "appId/pageId/event": its floor time F
+ * becomes the point (F, ""), its list of undated keys a table (a full list makes the form's next
+ * read take those present as handled). Throws, in words, on a value not written as v1.
  */
-const v1ToV2: PositionMigration = (state) => {
+export function fromReleaseV1(state: Readonly<Record<string, unknown>>): Record<string, unknown> {
 	const { scope, floor, seen, undated } = state;
-	if (typeof scope !== 'string') throw new Error('"scope" is not text');
-	if (typeof floor !== 'number' || !Number.isFinite(floor))
-		throw new Error('"floor" is not a number');
+	const eventAt = typeof scope === 'string' ? scope.lastIndexOf('/') : -1;
+	const pageAt = typeof scope === 'string' ? scope.lastIndexOf('/', eventAt - 1) : -1;
+	if (typeof scope !== 'string' || eventAt <= 0 || pageAt <= 0)
+		throw new Error('its scope names no app, form and event');
+	if (!isTime(floor)) throw new Error('"floor" is not a number');
 	if (!isRecord(seen)) throw new Error('"seen" is not an object');
-	if (!Array.isArray(undated)) throw new Error('"undated" is not a list');
-	if (!undated.every((key) => typeof key === 'string'))
-		throw new Error('"undated" holds a key that is not text');
+	if (!Array.isArray(undated) || !undated.every((key) => typeof key === 'string'))
+		throw new Error('"undated" is not a list of keys');
+	const pageId = scope.slice(pageAt + 1, eventAt);
 	const keys = [...new Set(undated as string[])];
-	const table = tableOf(keys.map(keyHash), DEFAULT_CELLS_PER_SUBTABLE).encode();
-	return {
-		scope,
+	const cursor = {
 		floor: { time: floor, key: '' },
 		seen,
-		undated: table,
-		...(undated.length >= V1_MAX_UNDATED ? { undatedUnknown: true } : {}),
+		undated: tableOf(keys.map(keyHash), DEFAULT_CELLS_PER_SUBTABLE).encode(),
 	};
-};
-
-/**
- * v2 -> v3: one form's cursor (scope "appId/pageId/event") becomes the one
- * form of a position scoped "appId/event".
- */
-const v2ToV3: PositionMigration = (state) => {
-	const scope = typeof state.scope === 'string' ? state.scope : '';
-	const eventAt = scope.lastIndexOf('/');
-	const pageAt = scope.lastIndexOf('/', eventAt - 1);
-	if (eventAt <= 0 || pageAt <= 0) throw new Error('its scope names no app, form and event');
-	const pageId = scope.slice(pageAt + 1, eventAt);
-	const cursor = { floor: state.floor, seen: state.seen, undated: state.undated };
 	return {
+		v: SAVED_POSITION_VERSION,
 		scope: `${scope.slice(0, pageAt)}/${scope.slice(eventAt + 1)}`,
-		forms: { [pageId]: cursor },
-		...(state.undatedUnknown === true ? { undatedUnknown: [pageId] } : {}),
+		watch: { kind: 'one', pageId },
+		forms: {
+			[pageId]: { cursor, ...(undated.length >= V1_MAX_UNDATED ? { undatedUnknown: true } : {}) },
+		},
+		leftOver: [],
 	};
-};
-
-/**
- * v3 -> v4: v3 dropped a form that left the app's list, keeping where it
- * stopped (a time and the keys at it); that becomes a cursor from there,
- * away since the watch began, its undated inquiries unknown.
- */
-const v3ToV4: PositionMigration = (state, nowMs) => {
-	const { scope, forms, app } = state;
-	if (!isRecord(forms)) throw new Error('"forms" is not an object');
-	const watch = isRecord(app) ? app : {};
-	const gone = (isRecord(watch.gone) ? watch.gone : {}) as Record<string, Record<string, unknown>>;
-	const cursors: Array<[string, unknown]> = Object.entries(forms);
-	const away: Array<[string, unknown]> = [];
-	const unknown = Array.isArray(state.undatedUnknown)
-		? [...(state.undatedUnknown as unknown[])]
-		: [];
-	for (const [pageId, stopped] of Object.entries(gone)) {
-		if (ownValue(forms, pageId) !== undefined) continue;
-		const time = stopped?.time;
-		const keys = Array.isArray(stopped?.keys) ? (stopped.keys as unknown[]) : [];
-		const seen = Object.fromEntries(keys.map((key) => [key, time]));
-		// As the cursor's floor, never in the future: one record dated ahead must not hide the form's next leads.
-		const floor = typeof time === 'number' ? Math.min(time, nowMs) : time;
-		cursors.push([pageId, { floor: { time: floor, key: '' }, seen, undated: '' }]);
-		away.push([pageId, { since: typeof watch.since === 'number' ? watch.since : 0, polls: 0 }]);
-		unknown.push(pageId);
-	}
-	return {
-		scope,
-		forms: Object.fromEntries(cursors),
-		away: Object.fromEntries(away),
-		undatedUnknown: unknown,
-		...(app === undefined ? {} : { allFormsSince: watch.since }),
-		leftOver: watch.leftOver ?? [],
-	};
-};
-
-/** v4 -> v5: the rhythm of each form, for Alert When Quiet; none yet. */
-const v4ToV5: PositionMigration = (state) => ({ ...state, quiet: {} });
-
-/** v5 -> v6: a rhythm is what each slot of the week brings, no longer gaps per week: learned again from each form's leads. */
-const v5ToV6: PositionMigration = (state) => ({ ...state, quiet: {} });
-
-/** The step from format n to n + 1 is at key n. */
-export const POSITION_MIGRATIONS: Readonly<Record<number, PositionMigration>> = {
-	1: v1ToV2,
-	2: v2ToV3,
-	3: v3ToV4,
-	4: v4ToV5,
-	5: v5ToV6,
-};
-
-export type MigrationOutcome =
-	| { kind: 'migrated'; state: Record<string, unknown>; from: number }
-	| { kind: 'newer'; version: number }
-	| { kind: 'unreadable'; problem: string };
-
-/** A stored state of format `target` or older brought up to it; only the version is checked here. */
-export function migratePosition(
-	value: unknown,
-	migrations: Readonly<Record<number, PositionMigration>> = POSITION_MIGRATIONS,
-	target: number = SAVED_POSITION_VERSION,
-	nowMs = Number.POSITIVE_INFINITY,
-): MigrationOutcome {
-	if (!isRecord(value)) return { kind: 'unreadable', problem: 'it is not an object' };
-	const from = value.v;
-	if (from === undefined) return { kind: 'unreadable', problem: 'it has no format version' };
-	if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
-		return { kind: 'unreadable', problem: 'its format version is not a whole number' };
-	}
-	if (from > target) return { kind: 'newer', version: from };
-
-	let state: Record<string, unknown> = value;
-	for (let version = from; version < target; version++) {
-		const step = ownValue(migrations, String(version));
-		if (step === undefined)
-			return { kind: 'unreadable', problem: `there is no upgrade from its format v${version}` };
-		let next: unknown;
-		try {
-			next = step(state, nowMs);
-		} catch (error) {
-			return {
-				kind: 'unreadable',
-				problem: `it is not a valid v${version} state (${(error as Error).message})`,
-			};
-		}
-		if (!isRecord(next))
-			return { kind: 'unreadable', problem: `its upgrade from format v${version} gave no state` };
-		state = { ...next, v: version + 1 };
-	}
-	return { kind: 'migrated', state, from };
 }
 
 export type SavedPosition =
@@ -155,21 +49,35 @@ export type SavedPosition =
 	| { kind: 'damaged'; problem: string };
 
 /** What the trigger finds saved: nothing, a position it can use (brought up to date), a newer one, or junk. */
-export function readSavedPosition(
-	value: unknown,
-	migrations: Readonly<Record<number, PositionMigration>> = POSITION_MIGRATIONS,
-	nowMs?: number,
-): SavedPosition {
+export function readSavedPosition(value: unknown): SavedPosition {
 	if (value === undefined) return { kind: 'none' };
-	const migrated = migratePosition(value, migrations, SAVED_POSITION_VERSION, nowMs);
-	if (migrated.kind === 'newer') return migrated;
-	if (migrated.kind === 'unreadable') return { kind: 'damaged', problem: migrated.problem };
-	const problem = positionProblem(migrated.state);
-	if (problem === undefined)
-		return { kind: 'readable', state: migrated.state as unknown as TriggerPosition };
-	const upgraded =
-		migrated.from === SAVED_POSITION_VERSION
-			? ''
-			: ` (after its upgrade from format v${migrated.from})`;
-	return { kind: 'damaged', problem: `${problem}${upgraded}` };
+	if (!isRecord(value)) return { kind: 'damaged', problem: 'it is not an object' };
+	const { v } = value;
+	if (v === undefined) return { kind: 'damaged', problem: 'it has no format version' };
+	if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+		return { kind: 'damaged', problem: 'its format version is not a whole number' };
+	if (v > SAVED_POSITION_VERSION) return { kind: 'newer', version: v };
+	let state: unknown = value;
+	if (v === 1) {
+		try {
+			state = fromReleaseV1(value);
+		} catch (error) {
+			return {
+				kind: 'damaged',
+				problem: `it is not a valid v1 state (${(error as Error).message})`,
+			};
+		}
+	} else if (v < SAVED_POSITION_VERSION) {
+		return {
+			kind: 'damaged',
+			problem: `its format v${v} was never released (only release 0.1.0's v1 is read and upgraded)`,
+		};
+	}
+	const problem = positionProblem(state);
+	if (problem !== undefined)
+		return {
+			kind: 'damaged',
+			problem: v === 1 ? `${problem} (after its upgrade from format v1)` : problem,
+		};
+	return { kind: 'readable', state: state as TriggerPosition };
 }

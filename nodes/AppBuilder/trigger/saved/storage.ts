@@ -66,10 +66,8 @@ export function adoptOwnerless(nodeId: string | undefined, stores: TriggerStores
 export function readTriggerPosition(
 	nodeId: string | undefined,
 	stores: TriggerStores,
-	nowMs?: number,
 ): TriggerPosition | undefined {
-	const stored = storedPosition(nodeId, stores);
-	const saved = readSavedPosition(readOut(stored, 0), undefined, nowMs);
+	const saved = readSavedPosition(readOut(storedPosition(nodeId, stores), 0));
 	if (saved.kind === 'none') return undefined;
 	if (saved.kind === 'readable') return saved.state;
 	if (saved.kind === 'newer') {

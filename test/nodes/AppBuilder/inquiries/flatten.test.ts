@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 
 import { flattenInquiry, METADATA_KEYS } from '../../../../nodes/AppBuilder/inquiries/flatten';
-import { inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
+import { inquiryKey } from '../../../../nodes/AppBuilder/trigger/events/identity';
+import { caseCount } from '../../../support/testSize';
 
 type Field = [name: string, label: string, value: string];
 
@@ -489,7 +490,7 @@ describe('flattenInquiry, property-based', () => {
 
 	const ITEM_KEYS = new Set<string>([...METADATA_KEYS, 'fieldLabels', 'formWarnings']);
 
-	it('never throws, always JSON round-trips, never touches Object.prototype (2,000 runs)', () => {
+	it('never throws, always JSON round-trips, never touches Object.prototype', () => {
 		const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
 		fc.assert(
 			fc.property(fc.oneof(hostileRecord, anything), (input) => {
@@ -511,12 +512,12 @@ describe('flattenInquiry, property-based', () => {
 					/^([A-Za-z0-9_.-]{1,64}|#[0-9a-f]{16}|r:[A-Za-z0-9_.-]{1,64}|r:#[0-9a-f]{16}|h:[0-9a-f]{16})$/,
 				);
 			}),
-			{ numRuns: 2000 },
+			{ numRuns: caseCount('FLATTEN', 2000, 20_000) },
 		);
 		expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeNames);
 	});
 
-	it('on well-formed records whose unnamed fields formbuilderData identifies, every field comes out once under its name or identifier (1,000 runs)', () => {
+	it('on well-formed records whose unnamed fields formbuilderData identifies, every field comes out once under its name or identifier', () => {
 		const field = fc.tuple(hostileName, fc.string(), fc.string({ minLength: 1 }));
 		fc.assert(
 			fc.property(fc.array(field, { maxLength: 8 }), (fields) => {
@@ -543,11 +544,11 @@ describe('flattenInquiry, property-based', () => {
 					if (name.trim() === '') expect(item[identifierOf(name, index)]).toBe(value);
 				});
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('FLATTEN', 1000, 10_000) },
 		);
 	});
 
-	it('on well-formed records, every submitted field comes out once with its label (1,000 runs)', () => {
+	it('on well-formed records, every submitted field comes out once with its label', () => {
 		const field = fc.tuple(hostileName, fc.string(), fc.string({ minLength: 1 }));
 		fc.assert(
 			fc.property(fc.array(field, { maxLength: 8 }), (fields) => {
@@ -561,7 +562,7 @@ describe('flattenInquiry, property-based', () => {
 				// Same input, same keys: expressions keep working.
 				expect(Object.keys(flattenInquiry(record(fields)))).toEqual(Object.keys(item));
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('FLATTEN', 1000, 10_000) },
 		);
 	});
 });

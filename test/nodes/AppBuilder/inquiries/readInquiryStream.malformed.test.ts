@@ -5,7 +5,7 @@ import { AnswerLimitExceeded } from '../../../../nodes/shared/http/answerLimits'
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
+} from '../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import { SelectedInquiries } from '../../../../nodes/AppBuilder/actions/inquiry/getManyReader';
 import {
 	readInquiryStream,
@@ -52,7 +52,8 @@ const NO_ID_NO_TIME = '{"addedon": 12abc,"formData":[["x\\q"]]}';
 /** The node Get Many's errors name. */
 const GET_MANY_NODE: INode = appBuilderNode();
 
-const everything = () => new InquiryListBuilder('new', () => true, keepAsIs);
+const everything = () =>
+	new InquiryListBuilder('new', { kind: 'matching', keeps: () => true }, keepAsIs);
 
 describe('a record whose text is not JSON', () => {
 	it.each([
@@ -142,7 +143,11 @@ describe('a record whose text is not JSON', () => {
 	it('is kept only when the cursor may emit it, like any record', async () => {
 		const list = await readWith(
 			answerOf(BARE_WORD, GOOD_B),
-			new InquiryListBuilder('new', (event) => event.key === 'b2', keepAsIs),
+			new InquiryListBuilder(
+				'new',
+				{ kind: 'matching', keeps: (event) => event.key === 'b2' },
+				keepAsIs,
+			),
 		);
 		expect(() => list.recordOf('bad1')).toThrow('was not kept');
 	});
@@ -200,7 +205,11 @@ describe('records per answer', () => {
 		);
 
 	it.each<[string, (limit: number) => RecordCollector<unknown>]>([
-		["the trigger's list", (limit) => new InquiryListBuilder('new', () => false, keepAsIs, limit)],
+		[
+			"the trigger's list",
+			(limit) =>
+				new InquiryListBuilder('new', { kind: 'matching', keeps: () => false }, keepAsIs, limit),
+		],
 		[
 			"Get Many's selection",
 			(limit) =>

@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 
-import type { InquiryEvent } from '../../../../nodes/AppBuilder/inquiries/inquiryEvent';
+import type { InquiryEvent } from '../../../../nodes/AppBuilder/trigger/events/inquiryEvent';
 import {
 	InquiryListBuilder,
 	listFromRecords,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
+} from '../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import type { StreamReading } from '../../../../nodes/shared/http/streamReading';
 import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+import { caseCount } from '../../../support/testSize';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
@@ -33,7 +34,10 @@ const read = (
 	cuts: number[] = [],
 	mayEmit: (event: InquiryEvent) => boolean = () => true,
 ) =>
-	readInquiryStream(chunked(bytes(text), cuts), new InquiryListBuilder('new', mayEmit, keepAsIs));
+	readInquiryStream(
+		chunked(bytes(text), cuts),
+		new InquiryListBuilder('new', { kind: 'matching', keeps: mayEmit }, keepAsIs),
+	);
 
 /** Every byte boundary of a short answer, or fractions of a long one. */
 const cutsArb = fc.oneof(
@@ -125,7 +129,7 @@ describe('readInquiryStream', () => {
 						expect(list.recordOf(key)).toEqual(whole.recordOf(key));
 				},
 			),
-			{ numRuns: 400 },
+			{ numRuns: caseCount('READ_INQUIRY_STREAM', 400, 4000) },
 		);
 	});
 
@@ -149,7 +153,7 @@ describe('readInquiryStream', () => {
 					}
 				},
 			),
-			{ numRuns: 300 },
+			{ numRuns: caseCount('READ_INQUIRY_STREAM', 300, 3000) },
 		);
 	});
 
@@ -167,17 +171,17 @@ describe('readInquiryStream', () => {
 					);
 					const keepingAll = await readInquiryStream(
 						chunked(cutText, cuts),
-						new InquiryListBuilder('new', () => true, keepAsIs),
+						new InquiryListBuilder('new', { kind: 'matching', keeps: () => true }, keepAsIs),
 					);
 					expect(keepingAll).toEqual({ kind: 'whole', bytes: cutText });
 					const keepingNone = await readInquiryStream(
 						chunked(cutText, cuts),
-						new InquiryListBuilder('new', () => false, keepAsIs),
+						new InquiryListBuilder('new', { kind: 'matching', keeps: () => false }, keepAsIs),
 					);
 					expect(['whole', 'cut-short']).toContain(keepingNone.kind);
 				},
 			),
-			{ numRuns: 400 },
+			{ numRuns: caseCount('READ_INQUIRY_STREAM', 400, 4000) },
 		);
 	});
 

@@ -1,6 +1,7 @@
 import { readDateText, wallTimeIn } from '../../../../nodes/AppBuilder/parameters/dateText';
+import { cpuMsOf } from '../../../support/cpuTime';
 
-const at = (iso: string) => ({ ms: Date.parse(iso) });
+const at = (iso: string) => ({ ok: true, ms: Date.parse(iso) });
 
 describe('readDateText', () => {
 	it('reads ISO 8601 with an offset as it says, whatever the time zone', () => {
@@ -60,7 +61,7 @@ describe('readDateText', () => {
 			'2026',
 			'GMT',
 		]) {
-			expect(readDateText(text, 'UTC')).toEqual({ refused: 'not-a-date' });
+			expect(readDateText(text, 'UTC')).toEqual({ ok: false, refused: 'not-a-date' });
 		}
 	});
 
@@ -74,11 +75,12 @@ describe('readDateText', () => {
 		'2026-1-31',
 		'+2026-01-31',
 	])('refuses %j, which names no moment', (text) => {
-		expect(readDateText(text, 'UTC')).toEqual({ refused: 'not-a-date' });
+		expect(readDateText(text, 'UTC')).toEqual({ ok: false, refused: 'not-a-date' });
 	});
 
 	it('refuses a date and time without an offset when the time zone is unknown, and not one with an offset', () => {
 		expect(readDateText('2026-01-31T09:00:00', 'Mars/Olympus')).toEqual({
+			ok: false,
 			refused: 'unknown-zone',
 		});
 		expect(readDateText('2026-01-31T09:00:00Z', 'Mars/Olympus')).toEqual(
@@ -87,14 +89,15 @@ describe('readDateText', () => {
 	});
 
 	it('reads 100 characters of junk at once', () => {
-		const started = Date.now();
-		for (const junk of [
-			'2'.repeat(100),
-			`2026-01-31T${'0'.repeat(90)}`,
-			`${'+01:00'.repeat(16)}2026`,
-		])
-			readDateText(junk, 'UTC');
-		expect(Date.now() - started).toBeLessThan(50);
+		const took = cpuMsOf(() => {
+			for (const junk of [
+				'2'.repeat(100),
+				`2026-01-31T${'0'.repeat(90)}`,
+				`${'+01:00'.repeat(16)}2026`,
+			])
+				readDateText(junk, 'UTC');
+		});
+		expect(took).toBeLessThan(50);
 	});
 });
 

@@ -12,14 +12,14 @@ import {
 
 describe('textFrom (string fields)', () => {
 	it('keeps text as given and turns a number into its digits', () => {
-		expect(textFrom('  Jane ')).toEqual({ value: '  Jane ' });
-		expect(textFrom(5551234567)).toEqual({ value: '5551234567' });
-		expect(textFrom(1001)).toEqual({ value: '1001' });
+		expect(textFrom('  Jane ')).toEqual({ ok: true, value: '  Jane ' });
+		expect(textFrom(5551234567)).toEqual({ ok: true, value: '5551234567' });
+		expect(textFrom(1001)).toEqual({ ok: true, value: '1001' });
 	});
 
 	it('reads nothing as empty text, so the field reports itself empty', () => {
-		expect(textFrom(undefined)).toEqual({ value: '' });
-		expect(textFrom(null)).toEqual({ value: '' });
+		expect(textFrom(undefined)).toEqual({ ok: true, value: '' });
+		expect(textFrom(null)).toEqual({ ok: true, value: '' });
 	});
 
 	it.each([
@@ -30,16 +30,22 @@ describe('textFrom (string fields)', () => {
 		[Number.POSITIVE_INFINITY, '"Infinity"'],
 		[2 ** 60, `"${String(2 ** 60)}"`],
 	])('refuses %p, saying it gave %s', (value, given) => {
-		expect(textFrom(value)).toEqual({ expected: 'text or a number', given });
+		expect(textFrom(value)).toEqual({ ok: false, expected: 'text or a number', given });
 	});
 
 	it('never shows a secret value, only its type', () => {
 		expect(textFrom({ password: 'Secr3t-pass' }, true)).toEqual({
+			ok: false,
 			expected: 'text or a number',
 			given: 'an object',
 		});
-		expect(textFrom(false, true)).toEqual({ expected: 'text or a number', given: 'a boolean' });
+		expect(textFrom(false, true)).toEqual({
+			ok: false,
+			expected: 'text or a number',
+			given: 'a boolean',
+		});
 		expect(textFrom(Number.NaN, true)).toEqual({
+			ok: false,
 			expected: 'text or a number',
 			given: 'a number that cannot be sent as text',
 		});
@@ -49,7 +55,7 @@ describe('textFrom (string fields)', () => {
 		fc.assert(
 			fc.property(fc.anything(), (value) => {
 				const checked = textFrom(value);
-				if ('value' in checked) {
+				if (checked.ok) {
 					expect(typeof value === 'string' || typeof value === 'number' || value == null).toBe(
 						true,
 					);
@@ -61,10 +67,10 @@ describe('textFrom (string fields)', () => {
 
 describe('wholeNumberFrom (Limit, Concurrency, trigger counts)', () => {
 	it('takes whole numbers in range, as numbers or as their digits', () => {
-		expect(wholeNumberFrom(3, { min: 1 })).toEqual({ value: 3 });
-		expect(wholeNumberFrom('3', { min: 1 })).toEqual({ value: 3 });
-		expect(wholeNumberFrom(' 50 ', { min: 1, max: 50 })).toEqual({ value: 50 });
-		expect(wholeNumberFrom('4.0', { min: 1 })).toEqual({ value: 4 });
+		expect(wholeNumberFrom(3, { min: 1 })).toEqual({ ok: true, value: 3 });
+		expect(wholeNumberFrom('3', { min: 1 })).toEqual({ ok: true, value: 3 });
+		expect(wholeNumberFrom(' 50 ', { min: 1, max: 50 })).toEqual({ ok: true, value: 50 });
+		expect(wholeNumberFrom('4.0', { min: 1 })).toEqual({ ok: true, value: 4 });
 	});
 
 	it.each([
@@ -83,6 +89,7 @@ describe('wholeNumberFrom (Limit, Concurrency, trigger counts)', () => {
 		[[3], 'a list (array)'],
 	])('refuses %p, saying it gave %s', (value, given) => {
 		expect(wholeNumberFrom(value, { min: 1 })).toEqual({
+			ok: false,
 			expected: 'a whole number of 1 or more',
 			given,
 		});
@@ -90,6 +97,7 @@ describe('wholeNumberFrom (Limit, Concurrency, trigger counts)', () => {
 
 	it('refuses a number above the maximum and names the range', () => {
 		expect(wholeNumberFrom(51, { min: 1, max: 50 })).toEqual({
+			ok: false,
 			expected: 'a whole number from 1 to 50',
 			given: '"51"',
 		});
@@ -99,7 +107,7 @@ describe('wholeNumberFrom (Limit, Concurrency, trigger counts)', () => {
 		fc.assert(
 			fc.property(fc.oneof(fc.anything(), fc.double(), fc.integer().map(String)), (value) => {
 				const checked = wholeNumberFrom(value, { min: 1, max: 50 });
-				if ('value' in checked) {
+				if (checked.ok) {
 					expect(Number.isInteger(checked.value)).toBe(true);
 					expect(checked.value).toBeGreaterThanOrEqual(1);
 					expect(checked.value).toBeLessThanOrEqual(50);
@@ -113,17 +121,19 @@ describe('choiceFrom (options fields)', () => {
 	const statuses = ['1', '0', ''] as const;
 
 	it('takes a listed value, and a number as its digits', () => {
-		expect(choiceFrom('0', statuses)).toEqual({ value: '0' });
-		expect(choiceFrom(1, statuses)).toEqual({ value: '1' });
-		expect(choiceFrom('', statuses)).toEqual({ value: '' });
+		expect(choiceFrom('0', statuses)).toEqual({ ok: true, value: '0' });
+		expect(choiceFrom(1, statuses)).toEqual({ ok: true, value: '1' });
+		expect(choiceFrom('', statuses)).toEqual({ ok: true, value: '' });
 	});
 
 	it('refuses anything else and lists the values it takes', () => {
 		expect(choiceFrom('active', statuses)).toEqual({
+			ok: false,
 			expected: 'one of "1", "0" or "" (empty)',
 			given: '"active"',
 		});
 		expect(choiceFrom('Newest', ['newestFirst', 'oldestFirst'])).toEqual({
+			ok: false,
 			expected: 'one of "newestFirst" or "oldestFirst"',
 			given: '"Newest"',
 		});
@@ -133,9 +143,9 @@ describe('choiceFrom (options fields)', () => {
 
 describe('booleanFrom (Return All, Simplify)', () => {
 	it('takes true and false, also as text', () => {
-		expect(booleanFrom(false)).toEqual({ value: false });
-		expect(booleanFrom(' False ')).toEqual({ value: false });
-		expect(booleanFrom('true')).toEqual({ value: true });
+		expect(booleanFrom(false)).toEqual({ ok: true, value: false });
+		expect(booleanFrom(' False ')).toEqual({ ok: true, value: false });
+		expect(booleanFrom('true')).toEqual({ ok: true, value: true });
 	});
 
 	it.each([['no'], [0], [1], [''], [undefined]])(
@@ -153,9 +163,11 @@ describe('dateFrom (date filters)', () => {
 	it('reads ISO text with an offset and Date objects to the millisecond, whatever the time zone', () => {
 		for (const zone of ['UTC', 'America/New_York']) {
 			expect(dateFrom('2026-03-01T10:02:00.500Z', zone)).toEqual({
+				ok: true,
 				value: Date.parse('2026-03-01T10:02:00.500Z'),
 			});
 			expect(dateFrom(new Date(Date.parse('2026-03-01T10:02:00.500Z')), zone)).toEqual({
+				ok: true,
 				value: Date.parse('2026-03-01T10:02:00.500Z'),
 			});
 		}
@@ -163,28 +175,35 @@ describe('dateFrom (date filters)', () => {
 
 	it("reads a date and time without an offset in the time zone given (the workflow's)", () => {
 		expect(dateFrom('2026-01-31T09:00:00', 'UTC')).toEqual({
+			ok: true,
 			value: Date.parse('2026-01-31T09:00:00Z'),
 		});
 		expect(dateFrom('2026-01-31T09:00:00', 'America/New_York')).toEqual({
+			ok: true,
 			value: Date.parse('2026-01-31T14:00:00Z'),
 		});
 		expect(dateFrom(' 2026-07-01 09:00 ', 'Europe/Berlin')).toEqual({
+			ok: true,
 			value: Date.parse('2026-07-01T07:00:00Z'),
 		});
 	});
 
 	it('reads a Luxon DateTime, as {{ $now }} and {{ $today }} give it, by its moment', () => {
 		const moment = DateTime.fromISO('2026-01-31T09:00:00', { zone: 'Asia/Tokyo' });
-		expect(dateFrom(moment, 'UTC')).toEqual({ value: Date.parse('2026-01-31T00:00:00Z') });
+		expect(dateFrom(moment, 'UTC')).toEqual({
+			ok: true,
+			value: Date.parse('2026-01-31T00:00:00Z'),
+		});
 		expect(dateFrom(moment.minus({ days: 1 }), 'America/New_York')).toEqual({
+			ok: true,
 			value: Date.parse('2026-01-30T00:00:00Z'),
 		});
 	});
 
 	it('reads no value as no filter', () => {
-		expect(dateFrom(undefined, 'UTC')).toEqual({ value: undefined });
-		expect(dateFrom('', 'UTC')).toEqual({ value: undefined });
-		expect(dateFrom(null, 'UTC')).toEqual({ value: undefined });
+		expect(dateFrom(undefined, 'UTC')).toEqual({ ok: true, value: undefined });
+		expect(dateFrom('', 'UTC')).toEqual({ ok: true, value: undefined });
+		expect(dateFrom(null, 'UTC')).toEqual({ ok: true, value: undefined });
 	});
 
 	it.each([
@@ -201,12 +220,13 @@ describe('dateFrom (date filters)', () => {
 	])(
 		"refuses %p, which JavaScript would read as some other date, a date in the server's zone, or none",
 		(value, given) => {
-			expect(dateFrom(value, 'UTC')).toEqual({ expected: EXPECTED, given });
+			expect(dateFrom(value, 'UTC')).toEqual({ ok: false, expected: EXPECTED, given });
 		},
 	);
 
 	it("says so when the workflow's time zone is not one it knows", () => {
 		expect(dateFrom('2026-01-31T09:00:00', 'Mars/Olympus')).toEqual({
+			ok: false,
 			expected: `${EXPECTED}; the workflow's time zone "Mars/Olympus" is not one this n8n knows`,
 			given: '"2026-01-31T09:00:00"',
 		});

@@ -60,6 +60,15 @@ describe('checkedParameter', () => {
 		expect(() => checkedParameter(nodeWith({ pageId: locator }), form, refusedLimit, 0)).toThrow(
 			/but the expression gave/,
 		);
+		// Read by its own path, a resource locator is judged by the value it holds.
+		const formField = { label: 'Form', path: 'pageId' };
+		expect(() =>
+			checkedParameter(nodeWith({ pageId: locator }), formField, refusedLimit, 0),
+		).toThrow(/but the expression gave/);
+		const fixedLocator = { __rl: true, mode: 'id', value: 'formbuilder_1' };
+		expect(() =>
+			checkedParameter(nodeWith({ pageId: fixedLocator }), formField, refusedLimit, 0),
+		).toThrow(/but it is/);
 	});
 
 	it('leaves the item out when there is none (the trigger)', () => {

@@ -11,8 +11,8 @@ describe('error catalog', () => {
 			expect(meaning.fix.length).toBeGreaterThan(20);
 		}
 		expect(API_ERROR_CATALOG[2039].fix).toMatch(/Update User/);
-		expect(meaningOf(599).retryable).toBe(true);
-		expect(meaningOf(418).retryable).toBe(false);
+		expect(meaningOf(599).about).toBe('transient');
+		expect(meaningOf(418).about).toBe('item');
 	});
 
 	// Each says what a workflow builder does next, in their words: no header names, no proxies to debug.

@@ -2,15 +2,10 @@ import {
 	interpretResponse,
 	isUnreadableBody,
 } from '../../../../nodes/AppBuilder/transport/interpretResponse';
+import { cpuMsOf } from '../../../support/cpuTime';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
 const ERROR_TEXT_CAP = 64 * 1024;
-
-const elapsedMs = (run: () => void): number => {
-	const start = performance.now();
-	run();
-	return performance.now() - start;
-};
 
 describe('interpretResponse', () => {
 	it('accepts a 200 JSON success in both documented success forms', () => {
@@ -119,7 +114,7 @@ describe('interpretResponse', () => {
 			`<${'<script'.repeat(30_000)}`,
 			`<p${' <'.repeat(100_000)}`,
 		]) {
-			const took = elapsedMs(() => {
+			const took = cpuMsOf(() => {
 				const outcome = interpretResponse({ statusCode: 502, body: page }, NOW);
 				expect(outcome).toMatchObject({ ok: false, code: 502, bodyKind: 'html' });
 			});
@@ -134,7 +129,7 @@ describe('interpretResponse', () => {
 			JSON.stringify({ status: 'error', msg: `${'5'.repeat(200_000)} ${'<'.repeat(200_000)}` }),
 		];
 		for (const body of bodies) {
-			const took = elapsedMs(() => {
+			const took = cpuMsOf(() => {
 				expect(
 					interpretResponse(
 						{ statusCode: 500, headers: { 'retry-after': '1'.repeat(200_000) }, body },

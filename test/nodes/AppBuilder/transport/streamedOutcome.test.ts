@@ -1,7 +1,7 @@
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
+} from '../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import {
 	streamedOutcome,
@@ -31,7 +31,10 @@ const readLaterPoll = (chunks: AsyncIterable<Buffer | string>, redact: ValueReda
 		chunks,
 		new InquiryListBuilder(
 			'new',
-			(event) => event.time === undefined || event.time >= 1_700_000_000_000,
+			{
+				kind: 'matching',
+				keeps: (event) => event.time === undefined || event.time >= 1_700_000_000_000,
+			},
 			redact,
 		),
 	);

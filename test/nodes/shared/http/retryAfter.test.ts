@@ -1,4 +1,5 @@
 import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../../../nodes/shared/http/retryAfter';
+import { cpuMsOf } from '../../../support/cpuTime';
 
 const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
 
@@ -72,10 +73,15 @@ describe('Retry-After as RFC 9110 defines it', () => {
 
 	it('ignores a value too long to be a delay or a date, and reads 100 KB of junk at once', () => {
 		expect(parseRetryAfter('9'.repeat(400), NOW)).toBeUndefined();
-		const started = Date.now();
-		for (const junk of ['1'.repeat(100_000), `Sun, ${'0'.repeat(100_000)}`, ' '.repeat(100_000)]) {
-			expect(parseRetryAfter(junk, NOW)).toBeUndefined();
-		}
-		expect(Date.now() - started).toBeLessThan(100);
+		const took = cpuMsOf(() => {
+			for (const junk of [
+				'1'.repeat(100_000),
+				`Sun, ${'0'.repeat(100_000)}`,
+				' '.repeat(100_000),
+			]) {
+				expect(parseRetryAfter(junk, NOW)).toBeUndefined();
+			}
+		});
+		expect(took).toBeLessThan(100);
 	});
 });

@@ -8,6 +8,7 @@ import {
 } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
 import { isUnreadableInquiry } from '../../../../nodes/AppBuilder/inquiries/unreadableInquiry';
 import { EveryRecord } from '../../../support/everyRecord';
+import { caseCount } from '../../../support/testSize';
 
 /**
  * The stream scanner checked against JSON.parse on answers in the API's
@@ -637,7 +638,7 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 				const bytes = write(doc, seed);
 				expectReadAsJsonParseDoes(scan(bytes, plan), parseDoc(bytes));
 			}),
-			{ numRuns: 1500 },
+			{ numRuns: caseCount('JSON_STREAM', 750, 15_000) },
 		);
 	});
 
@@ -684,7 +685,7 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 				]);
 				expect(list.filter((_, i) => i !== index)).toEqual(records.filter((_, i) => i !== index));
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('JSON_STREAM', 500, 10_000) },
 		);
 	});
 
@@ -719,7 +720,7 @@ describe('InquiryStreamScanner against JSON.parse', () => {
 					for (const element of differing) expect(jsonProblem(element.text)).toBeDefined();
 				}
 			}),
-			{ numRuns: 1500 },
+			{ numRuns: caseCount('JSON_STREAM', 750, 15_000) },
 		);
 	});
 });
@@ -748,7 +749,7 @@ describe('an element read whole in one chunk (wholeElement.ts)', () => {
 					expect(whole).toEqual(byByte);
 				},
 			),
-			{ numRuns: 2000 },
+			{ numRuns: caseCount('JSON_STREAM', 1000, 20_000) },
 		);
 	});
 
@@ -790,7 +791,7 @@ describe('jsonProblem', () => {
 				}
 				expect(jsonProblem(text) === undefined).toBe(parses);
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('JSON_STREAM', 500, 10_000) },
 		);
 	});
 });

@@ -5,6 +5,7 @@ import {
 	selectInquiries,
 	type InquirySelection,
 } from '../../../../../nodes/AppBuilder/actions/inquiry/inquirySelector';
+import { caseCount } from '../../../../support/testSize';
 
 interface Rec {
 	id: number;
@@ -69,14 +70,14 @@ const selectionArb: fc.Arbitrary<InquirySelection> = fc.record({
 });
 
 describe('InquirySelector', () => {
-	it('property: offered one by one, keeping at most the limit, it selects what filtering and sorting the whole list selects (1,000 runs)', () => {
+	it('property: offered one by one, keeping at most the limit, it selects what filtering and sorting the whole list selects', () => {
 		fc.assert(
 			fc.property(recordsArb, selectionArb, (records, selection) => {
 				expect(selectInquiries(records, selection).map((record) => record.id)).toEqual(
 					reference(records, selection).map((record) => record.id),
 				);
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('INQUIRY_SELECTOR', 1000, 10_000) },
 		);
 	});
 
@@ -130,7 +131,7 @@ describe('InquirySelector with groups withdrawn (attempts at an answer that do n
 		),
 	);
 
-	it('property: whenever it says it is exact, it selects what the whole list of the records not withdrawn selects; without a withdrawal it always is (1,000 runs)', () => {
+	it('property: whenever it says it is exact, it selects what the whole list of the records not withdrawn selects; without a withdrawal it always is', () => {
 		fc.assert(
 			fc.property(
 				groupedArb,
@@ -161,11 +162,11 @@ describe('InquirySelector with groups withdrawn (attempts at an answer that do n
 					expect(selector.size).toBeLessThanOrEqual(selection.limit ?? Infinity);
 				},
 			),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('INQUIRY_SELECTOR', 1000, 10_000) },
 		);
 	});
 
-	it('property: an attempt withdrawn and followed by one that offers the same records (a retry) leaves it exact (1,000 runs)', () => {
+	it('property: an attempt withdrawn and followed by one that offers the same records (a retry) leaves it exact', () => {
 		fc.assert(
 			fc.property(
 				groupedArb,
@@ -200,7 +201,7 @@ describe('InquirySelector with groups withdrawn (attempts at an answer that do n
 					);
 				},
 			),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('INQUIRY_SELECTOR', 1000, 10_000) },
 		);
 	});
 

@@ -1,10 +1,12 @@
 import {
 	commitPoll,
+	cursorFrom,
+	firstRead,
 	stepCursor,
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
-import { type InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
+import { type InquiryEvent } from '../../../../../nodes/AppBuilder/trigger/events/inquiryEvent';
 import { storedCursor } from '../../../../support/storedCursor';
 import { MINUTE, HOUR } from '../../../../support/durations';
 
@@ -16,7 +18,6 @@ const T0 = Date.parse('2026-06-01T00:00:00Z');
 
 const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
 	mode: 'new',
-	firstPoll: { kind: 'none' },
 	maxItems: 500,
 	nowMs: T0,
 	...overrides,
@@ -29,7 +30,10 @@ const numbered = (prefix: string, count: number, timeOf: (index: number) => numb
 
 /** One poll: plan, emit everything planned, commit onto the plan, store through JSON as n8n does. */
 function poll(state: CursorState | undefined, present: InquiryEvent[], opts: CursorOptions) {
-	const plan = stepCursor(state, present, opts);
+	const plan =
+		state === undefined
+			? firstRead(cursorFrom(0), present, opts, 0)
+			: stepCursor(state, present, opts);
 	const next = commitPoll(plan, plan.toEmit, opts);
 	return {
 		emitted: plan.toEmit.map((event) => event.key),

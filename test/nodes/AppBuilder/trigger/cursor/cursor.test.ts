@@ -3,19 +3,21 @@ import {
 	DEFAULT_LOOKBACK_MS,
 	DEFAULT_MAX_TRACKED,
 	cursorStateProblem,
+	cursorFrom,
+	firstRead,
 	stepCursor,
-	recordsToKeepGiven,
+	recordsToKeep,
 	type CursorOptions,
 	type CursorState,
 } from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import {
 	inquiryEvent,
 	type InquiryEvent,
-} from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
+} from '../../../../../nodes/AppBuilder/trigger/events/inquiryEvent';
 import {
 	DEFAULT_CELLS_PER_SUBTABLE,
 	SUBTABLES,
-} from '../../../../../nodes/shared/keySets/keySetTable';
+} from '../../../../../nodes/AppBuilder/trigger/cursor/keySetTable';
 import { deepFreeze } from '../../../../support/deepFreeze';
 import { storedCursor } from '../../../../support/storedCursor';
 import { HOUR } from '../../../../support/durations';
@@ -24,7 +26,6 @@ const T0 = Date.parse('2026-06-01T00:00:00Z');
 
 const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
 	mode: 'new',
-	firstPoll: { kind: 'none' },
 	maxItems: 1000,
 	nowMs: T0 + 1000 * HOUR,
 	...overrides,
@@ -37,13 +38,24 @@ const keys = (events: InquiryEvent[]) => events.map((event) => event.key);
 const stored = (state: CursorState): CursorState =>
 	storedCursor(JSON.parse(JSON.stringify(state))) as CursorState;
 
-/** One full poll on frozen inputs: plan, emit everything planned, commit onto the plan's baseline, store. */
+/** A watch begun before every event of these tests: the floor a first read starts from. */
+const WATCH_BEGAN = cursorFrom(0);
+
+/**
+ * One full poll on frozen inputs: plan (a first read, emitting the newest
+ * `latest`, when there is no state yet), emit everything planned, commit onto
+ * the plan's baseline, store.
+ */
 function poll(
 	state: CursorState | undefined,
 	events: InquiryEvent[],
 	opts: CursorOptions = options(),
+	latest = 0,
 ) {
-	const plan = stepCursor(deepFreeze(state), deepFreeze([...events]), opts);
+	const plan =
+		state === undefined
+			? firstRead(WATCH_BEGAN, deepFreeze([...events]), opts, latest)
+			: stepCursor(deepFreeze(state), deepFreeze([...events]), opts);
 	const next = commitPoll(deepFreeze(plan), plan.toEmit, opts);
 	return { emitted: keys(plan.toEmit), state: stored(next), plan };
 }
@@ -55,7 +67,6 @@ const baselineOf = (events: InquiryEvent[], opts: CursorOptions = options()) =>
 describe('first poll', () => {
 	it('takes what exists as handled, then emits new events oldest first from unsorted input', () => {
 		const first = poll(undefined, [ev('a', T0), ev('b', T0 + 1)]);
-		expect(first.plan.isFirstPoll).toBe(true);
 		expect(first.emitted).toEqual([]);
 		const second = poll(first.state, [
 			ev('c', T0 + 20),
@@ -64,7 +75,6 @@ describe('first poll', () => {
 			ev('b', T0 + 1),
 			ev('d', T0 + 10),
 		]);
-		expect(second.plan.isFirstPoll).toBe(false);
 		expect(second.emitted).toEqual(['d', 'e', 'c']);
 		expect(
 			poll(second.state, [ev('c', T0 + 20), ev('d', T0 + 10), ev('e', T0 + 10)]).emitted,
@@ -73,25 +83,22 @@ describe('first poll', () => {
 
 	it('emits the newest `count` when asked, oldest first, and never again', () => {
 		const events = [5, 9, 1, 7, 3, 8, 0, 2, 6, 4].map((i) => ev(`k${i}`, T0 + i));
-		const first = poll(undefined, events, options({ firstPoll: { kind: 'latest', count: 3 } }));
+		const first = poll(undefined, events, options(), 3);
 		expect(first.emitted).toEqual(['k7', 'k8', 'k9']);
 		expect(poll(first.state, events).emitted).toEqual([]);
 	});
 
-	it('spreads the newest `count` over polls when maxItems is smaller, and caps count at 50', () => {
+	it('spreads the newest `count` over polls when maxItems is smaller', () => {
 		const events = Array.from({ length: 80 }, (_, i) =>
 			ev(`k${String(i).padStart(2, '0')}`, T0 + i),
 		);
-		const opts = options({ firstPoll: { kind: 'latest', count: 5 }, maxItems: 2 });
-		const first = poll(undefined, events, opts);
+		const opts = options({ maxItems: 2 });
+		const first = poll(undefined, events, opts, 5);
 		expect(first.emitted).toEqual(['k75', 'k76']);
 		const second = poll(first.state, events, opts);
 		const third = poll(second.state, events, opts);
 		expect([...second.emitted, ...third.emitted]).toEqual(['k77', 'k78', 'k79']);
 		expect(poll(third.state, events, opts).emitted).toEqual([]);
-
-		const capped = poll(undefined, events, options({ firstPoll: { kind: 'latest', count: 500 } }));
-		expect(capped.emitted).toHaveLength(50);
 	});
 
 	it('rejects a saved cursor it does not understand', () => {
@@ -453,14 +460,10 @@ describe('undated inquiries', () => {
 });
 
 describe('records to keep while an answer streams in', () => {
-	const kept = (
-		state: CursorState | undefined,
-		events: InquiryEvent[],
-		opts: CursorOptions = options(),
-	) => {
-		const keep = recordsToKeepGiven(state, opts);
-		if (typeof keep !== 'function') throw new Error('expected a later poll');
-		return keys(events.filter(keep));
+	const kept = (state: CursorState, events: InquiryEvent[], opts: CursorOptions = options()) => {
+		const keep = recordsToKeep(state, opts);
+		if (keep.kind !== 'matching') throw new Error('expected a predicate');
+		return keys(events.filter(keep.keeps));
 	};
 
 	it('keeps on an everyday poll only the records the plan may emit, not every one the cursor tracks', () => {
@@ -475,10 +478,8 @@ describe('records to keep while an answer streams in', () => {
 	it('keeps a tracked record listed again with a later time in mode newOrUpdated only, and the later listing alone', () => {
 		const state = baselineOf([ev('a', T0), ev('b', T0 + 1)], options({ mode: 'newOrUpdated' }));
 		const events = [ev('a', T0), ev('a', T0 + 50), ev('b', T0 + 1)];
-		const keep = recordsToKeepGiven(state, options({ mode: 'newOrUpdated' })) as (
-			event: InquiryEvent,
-		) => boolean;
-		expect(events.filter(keep)).toEqual([ev('a', T0 + 50)]);
+		const keep = recordsToKeep(state, options({ mode: 'newOrUpdated' }));
+		expect(keep.kind === 'matching' && events.filter(keep.keeps)).toEqual([ev('a', T0 + 50)]);
 		const stateNew = baselineOf([ev('a', T0), ev('b', T0 + 1)]);
 		expect(kept(stateNew, events)).toEqual([]);
 	});
@@ -500,11 +501,7 @@ describe('purity, storage and size', () => {
 			ev('a', T0),
 			ev('x', undefined),
 		]);
-		const firstPlan = stepCursor(
-			undefined,
-			events,
-			options({ firstPoll: { kind: 'latest', count: 2 } }),
-		);
+		const firstPlan = firstRead(deepFreeze(WATCH_BEGAN), events, options(), 2);
 		const state = stored(
 			commitPoll(deepFreeze(firstPlan), deepFreeze(firstPlan.toEmit), options()),
 		);
@@ -559,11 +556,7 @@ describe('purity, storage and size', () => {
 	it('takes a first poll over 300,000 inquiries in its stride', () => {
 		const events = Array.from({ length: 300_000 }, (_, i) => ev(id(i), T0 + i));
 		// No stack overflow from spreading 300,000 values; its speed is the benchmark's job, not a timed test's.
-		const plan = stepCursor(
-			undefined,
-			events,
-			options({ firstPoll: { kind: 'latest', count: 50 } }),
-		);
+		const plan = firstRead(WATCH_BEGAN, events, options(), 50);
 		expect(plan.toEmit).toHaveLength(50);
 		expect(Object.keys(plan.baseline.seen).length).toBeLessThanOrEqual(DEFAULT_MAX_TRACKED);
 	});

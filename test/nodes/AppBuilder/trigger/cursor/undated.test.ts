@@ -1,5 +1,9 @@
 import { planUndated } from '../../../../../nodes/AppBuilder/trigger/cursor/undated';
-import { hashText, keyHash, tableOf } from '../../../../../nodes/shared/keySets/keySetTable';
+import {
+	hashText,
+	keyHash,
+	tableOf,
+} from '../../../../../nodes/AppBuilder/trigger/cursor/keySetTable';
 
 const table = (keys: string[], size = 60) => tableOf(keys.map(keyHash), size);
 const keys = (prefix: string, count: number) =>

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
+import type { InquiryEvent } from '../../../../../nodes/AppBuilder/trigger/events/inquiryEvent';
 import { mergedEmissions } from '../../../../../nodes/AppBuilder/trigger/plan/mergedEmissions';
-import { byTimeThenKey } from '../../../../../nodes/AppBuilder/inquiries/latestListings';
+import { byTimeThenKey } from '../../../../../nodes/AppBuilder/trigger/events/latestListings';
 
 /** A form's list as its cursor gives it: dated oldest first (by time, then key), then undated by key. */
 const formList = fc

@@ -3,9 +3,10 @@ import fc from 'fast-check';
 import {
 	PollPlanner,
 	type FormOutcome,
+	type PollSetup,
 } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
-import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
+import { caseCount } from '../../../../support/testSize';
 
 /**
  * The decisions of a trigger watching every form of an app, driven through
@@ -95,18 +96,14 @@ describe('a trigger watching every form of an app, against a model', () => {
 
 					const poll = (reachedShare: number, emittedShare: number) => {
 						clock += 1000;
-						const setup = {
+						const setup: PollSetup = {
 							saved,
 							scope: 'app/new',
-							listed: FORMS.filter((_, index) => listed.has(index)),
-							watch: new Watch(saved, { pageId: undefined, firstPoll: { kind: 'none' } }, clock),
-							cursorOptions: {
-								mode: 'new',
-								firstPoll: { kind: 'none' },
-								maxItems,
-								nowMs: clock,
-							} as const,
-							quiet: { kind: 'off' } as const,
+							watch: { kind: 'all' },
+							listing: { read: FORMS.filter((_, index) => listed.has(index)), before: [] },
+							firstPoll: { kind: 'none' },
+							cursor: { mode: 'new', maxItems },
+							quiet: { kind: 'off' },
 							timeZone: 'UTC',
 							nowMs: clock,
 						};
@@ -116,14 +113,14 @@ describe('a trigger watching every form of an app, against a model', () => {
 						const reached = Math.max(1, Math.round(order.length * reachedShare));
 						const outcomes: FormOutcome[] = order.map((pageId, position) => {
 							const index = FORMS.indexOf(pageId);
-							if (position >= reached) return { pageId, events: 'not-reached' };
-							if (failing.has(index)) return { pageId, events: 'failed' };
-							return { pageId, events: leads[index].map((lead) => ({ ...lead })) };
+							if (position >= reached) return { pageId, kind: 'not-reached' };
+							if (failing.has(index)) return { pageId, kind: 'failed' };
+							return { pageId, kind: 'read', events: leads[index].map((lead) => ({ ...lead })) };
 						});
 						// As pollWatchedForms does: a poll in which not one form could be read saves nothing.
 						if (
-							outcomes.every((outcome) => typeof outcome.events === 'string') &&
-							outcomes.some((outcome) => outcome.events === 'failed')
+							outcomes.every((outcome) => outcome.kind !== 'read') &&
+							outcomes.some((outcome) => outcome.kind === 'failed')
 						)
 							return;
 						const plan = forms.plan(outcomes);
@@ -161,7 +158,10 @@ describe('a trigger watching every form of an app, against a model', () => {
 					expect([...emitted.values()].every((times) => times === 1)).toBe(true);
 				},
 			),
-			{ numRuns: 200, examples: [REMOVED_FORM_BACK_BUT_NOT_REACHED] },
+			{
+				numRuns: caseCount('POLL_PLAN_PROPERTY', 200, 2000),
+				examples: [REMOVED_FORM_BACK_BUT_NOT_REACHED],
+			},
 		);
 	}, 120_000);
 });

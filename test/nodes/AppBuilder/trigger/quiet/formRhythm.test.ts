@@ -1,6 +1,3 @@
-import type { InquiryEvent } from '../../../../../nodes/AppBuilder/inquiries/inquiryEvent';
-import { PollPlanner } from '../../../../../nodes/AppBuilder/trigger/plan/pollPlan';
-import { Watch } from '../../../../../nodes/AppBuilder/trigger/plan/watch';
 import {
 	markReported,
 	nextRhythm,
@@ -10,7 +7,6 @@ import {
 	type QuietRule,
 	type RhythmContext,
 } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
-import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import { MINUTE, HOUR, DAY, WEEK } from '../../../../support/durations';
 import {
 	Draw,
@@ -304,67 +300,5 @@ describe('a rhythm as it is stored', () => {
 		expect(rhythmProblem({ ...good, weeks: 'AAAA' })).toMatch(/"weeks" is not 672 hours/);
 		expect(rhythmProblem({ ...good, weeks: `${good.weeks.slice(1)}"` })).toMatch(/character/);
 		expect(rhythmProblem({ ...good, more: [] })).toBeUndefined();
-	});
-});
-
-describe('a form rhythm in the poll plan', () => {
-	const planner = (
-		saved: TriggerPosition | undefined,
-		now: number,
-		pageId?: string,
-		listed = ['a'],
-	) =>
-		new PollPlanner({
-			saved,
-			scope: 'app/new',
-			listed,
-			watch: new Watch(saved, { pageId, firstPoll: { kind: 'none' } }, now),
-			cursorOptions: { mode: 'new', firstPoll: { kind: 'none' }, maxItems: 10, nowMs: now },
-			quiet: { kind: 'fixed', afterMs: 24 * HOUR },
-			timeZone: 'UTC',
-			nowMs: now,
-		});
-
-	it('a record dated in the future brings nothing once emitted: the spell after it is reported', () => {
-		const events = (list: InquiryEvent[]) => [{ pageId: 'a', events: list }];
-		let saved = planner(undefined, T0)
-			.plan(events([{ key: 'old', time: T0 - DAY }]))
-			.commit(0);
-		const ahead: InquiryEvent = { key: 'ahead', time: T0 + 365 * DAY };
-		const withAhead = planner(saved, T0 + HOUR).plan(
-			events([{ key: 'old', time: T0 - DAY }, ahead]),
-		);
-		expect(withAhead.emissions.map(({ event }) => event.key)).toEqual(['ahead']);
-		saved = withAhead.commit(1);
-		const later = planner(saved, T0 + 25 * HOUR + MINUTE).plan(
-			events([{ key: 'old', time: T0 - DAY }, ahead]),
-		);
-		expect(later.quietSpells).toEqual([
-			expect.objectContaining({
-				pageId: 'a',
-				spell: { last: T0 + HOUR, quietMs: 24 * HOUR + MINUTE },
-			}),
-		]);
-	});
-
-	it("judges a form out of the app's list, but not one taken out of the watch by Watch: One Form", () => {
-		const quietSince = T0 - 30 * DAY;
-		const rhythm = nextRhythm(undefined, { arrivals: 0, times: [quietSince] }, quietSince, IN_UTC);
-		const saved: TriggerPosition = {
-			scope: 'app/new',
-			forms: {
-				a: { floor: { time: 0, key: '' }, seen: {}, undated: '' },
-				b: { floor: { time: 0, key: '' }, seen: {}, undated: '' },
-			},
-			away: {},
-			undatedUnknown: [],
-			leftOver: [],
-			allFormsSince: quietSince,
-			quiet: { b: rhythm },
-		};
-		const spells = (pageId?: string) =>
-			planner(saved, T0, pageId).plan([{ pageId: 'a', events: [] }]).quietSpells;
-		expect(spells()).toEqual([expect.objectContaining({ pageId: 'b', away: true })]);
-		expect(spells('a')).toEqual([]);
 	});
 });

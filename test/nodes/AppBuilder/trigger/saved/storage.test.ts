@@ -40,11 +40,11 @@ describe('reading the saved position out of n8n static data', () => {
 		const stores = observableStores(saved(written).workflow);
 
 		const position = readTriggerPosition('trigger-id', stores);
-		const tracked = position?.forms.form_1.seen as Record<string, number>;
+		const tracked = position?.forms.form_1.cursor.seen as Record<string, number>;
 		expect(Object.keys(tracked).sort()).toEqual(['__proto__', 'k1', 'k2']);
 		expect(Object.getOwnPropertyDescriptor(tracked, '__proto__')?.value).toBe(3_000);
 		expect(Object.getPrototypeOf(tracked)).toBe(Object.prototype);
-		expect(position?.forms.form_1.floor).toEqual({ time: 500, key: '' });
+		expect(position?.forms.form_1.cursor.floor).toEqual({ time: 500, key: '' });
 	});
 
 	it('hands the poll a copy: changing what it read leaves the stored position as it is', () => {
@@ -53,7 +53,7 @@ describe('reading the saved position out of n8n static data', () => {
 		const before = JSON.stringify(stores.workflow);
 
 		const position = readTriggerPosition('trigger-id', stores) as TriggerPosition;
-		position.forms.form_1.seen.k3 = 4_000;
+		position.forms.form_1.cursor.seen.k3 = 4_000;
 		position.leftOver.push('form_2');
 		expect(JSON.stringify(stores.workflow)).toBe(before);
 		// The copy does not mark n8n's static data as changed either: nothing to save.

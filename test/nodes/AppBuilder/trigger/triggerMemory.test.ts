@@ -10,7 +10,7 @@ import {
 	recordHandOff,
 	recordSucceededPoll,
 	rememberedTriggers,
-} from '../../../../../nodes/AppBuilder/trigger/inProcess/triggerMemory';
+} from '../../../../nodes/AppBuilder/trigger/triggerMemory';
 
 describe('one poll at a time per trigger', () => {
 	it('refuses a second claim of the same trigger while the first is held, not another trigger', () => {

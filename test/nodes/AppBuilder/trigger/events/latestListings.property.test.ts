@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 
-import { NewestListings } from '../../../../nodes/AppBuilder/inquiries/latestListings';
+import { NewestListings } from '../../../../../nodes/AppBuilder/trigger/events/latestListings';
+import { caseCount } from '../../../../support/testSize';
 
 interface Listing {
 	key: string;
@@ -52,7 +53,7 @@ describe('NewestListings', () => {
 				listings.forEach(({ key, time }, value) => newest.offer(key, time, () => value));
 				expect(newest.oldestFirst()).toEqual(sortAndSlice(listings, count));
 			}),
-			{ numRuns: 5000 },
+			{ numRuns: caseCount('LATEST_LISTINGS', 5000, 50_000) },
 		);
 	});
 
@@ -71,7 +72,7 @@ describe('NewestListings', () => {
 					expect(newest.size).toBeLessThanOrEqual(count);
 				});
 			}),
-			{ numRuns: 2000 },
+			{ numRuns: caseCount('LATEST_LISTINGS', 2000, 20_000) },
 		);
 	});
 });

@@ -1,25 +1,25 @@
 import {
-	stepCursor,
-	recordsToKeepGiven,
+	cursorFrom,
+	firstRead,
 	type CursorOptions,
-} from '../../../../nodes/AppBuilder/trigger/cursor/cursor';
+} from '../../../../../nodes/AppBuilder/trigger/cursor/cursor';
 import {
 	InquiryListBuilder,
 	type InquiryList,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
+} from '../../../../../nodes/AppBuilder/trigger/events/inquiryList';
 import {
 	readInquiryStream,
 	type RecordCollector,
-} from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
-import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+} from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import type { ValueRedactor } from '../../../../../nodes/shared/text/redact';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
 
 const T0 = Date.parse('2026-05-01T08:00:00Z');
+const LATEST = 3;
 const OPTIONS: CursorOptions = {
 	mode: 'new',
-	firstPoll: { kind: 'latest', count: 3 },
 	maxItems: 500,
 	nowMs: T0 + 30 * 24 * 60 * 60 * 1000,
 };
@@ -37,7 +37,7 @@ async function* answerOf(count: number): AsyncGenerator<Buffer> {
 
 describe('the trigger list on a first poll set to Send the Latest Leads', () => {
 	it('holds the bytes of only the newest N as the answer streams, while every event stays for the cursor', async () => {
-		const builder = new InquiryListBuilder('new', recordsToKeepGiven(undefined, OPTIONS), keepAsIs);
+		const builder = new InquiryListBuilder('new', { kind: 'newest', count: LATEST }, keepAsIs);
 		// Whether the builder still held every record, after each one.
 		const keptAllAfter: boolean[] = [];
 		const watched: RecordCollector<InquiryList> = {
@@ -60,7 +60,7 @@ describe('the trigger list on a first poll set to Send the Latest Leads', () => 
 		expect(list.events).toHaveLength(100);
 		expect(list.events[0]).toEqual({ key: 'lead-000', time: T0 });
 
-		const plan = stepCursor(undefined, list.events, OPTIONS);
+		const plan = firstRead(cursorFrom(OPTIONS.nowMs), list.events, OPTIONS, LATEST);
 		expect(plan.toEmit.map((event) => event.key)).toEqual(['lead-097', 'lead-098', 'lead-099']);
 		expect(plan.toEmit.map((event) => (list.recordOf(event.key) as { name: string }).name)).toEqual(
 			['Lead 97', 'Lead 98', 'Lead 99'],

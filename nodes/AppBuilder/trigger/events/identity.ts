@@ -1,7 +1,7 @@
-import { setOwnValue } from '../../shared/ownValue';
-import { jsonText } from '../../shared/text/jsonText';
-import type { RawInquiry } from './inquiry.types';
-import { fnv1a64 } from '../../shared/text/fnv1a64';
+import { setOwnValue } from '../../../shared/ownValue';
+import { jsonText } from './jsonText';
+import type { RawInquiry } from '../../inquiries/inquiry.types';
+import { fnv1a64 } from '../../../shared/text/fnv1a64';
 
 /**
  * The key of an inquiry for "has it been emitted?": its _id, else `r:` + its

@@ -7,7 +7,7 @@ import {
 	tableOf,
 	keySetTableProblem,
 	KeySetTable,
-} from '../../../../nodes/shared/keySets/keySetTable';
+} from '../../../../../nodes/AppBuilder/trigger/cursor/keySetTable';
 
 const ID = '65f1c0ffee00000000000001';
 const keys = (count: number) =>

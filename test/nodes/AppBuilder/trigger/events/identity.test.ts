@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 
-import { inquiryKey } from '../../../../nodes/AppBuilder/inquiries/identity';
-import { fnv1a64 } from '../../../../nodes/shared/text/fnv1a64';
-import { jsonText } from '../../../../nodes/shared/text/jsonText';
+import { inquiryKey } from '../../../../../nodes/AppBuilder/trigger/events/identity';
+import { fnv1a64 } from '../../../../../nodes/shared/text/fnv1a64';
+import { jsonText } from '../../../../../nodes/AppBuilder/trigger/events/jsonText';
+import { caseCount } from '../../../../support/testSize';
 
 /** A value nested `depth` levels deep, built without recursion: [[[...[leaf]...]]]. */
 function nested(depth: number, leaf: unknown): unknown {
@@ -101,7 +102,7 @@ describe('inquiryKey gives distinct records distinct keys', () => {
 		expect(inquiryKey({ subject: nested(20_000, 'b') })).not.toBe(a);
 	});
 
-	it('property: records without ids that differ outside the mutable status fields get different keys (500 runs)', () => {
+	it('property: records without ids that differ outside the mutable status fields get different keys', () => {
 		const body = fc.dictionary(
 			fc
 				.string()
@@ -128,27 +129,27 @@ describe('inquiryKey gives distinct records distinct keys', () => {
 				fc.pre(jsonText(a, true) !== jsonText(b, true));
 				expect(inquiryKey(a)).not.toBe(inquiryKey(b));
 			}),
-			{ numRuns: 500 },
+			{ numRuns: caseCount('IDENTITY', 500, 5000) },
 		);
 	});
 });
 
 describe('jsonText', () => {
-	it('property: writes what JSON.stringify writes, keys in their own order (1,000 runs)', () => {
+	it('property: writes what JSON.stringify writes, keys in their own order', () => {
 		fc.assert(
 			fc.property(fc.jsonValue(), (value) => {
 				expect(jsonText(value, false)).toBe(JSON.stringify(value));
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('IDENTITY', 1000, 10_000) },
 		);
 	});
 
-	it('property: with sorted keys, writes the same text for any key order (1,000 runs)', () => {
+	it('property: with sorted keys, writes the same text for any key order', () => {
 		fc.assert(
 			fc.property(fc.jsonValue(), (value) => {
 				expect(jsonText(reversedKeys(value), true)).toBe(jsonText(value, true));
 			}),
-			{ numRuns: 1000 },
+			{ numRuns: caseCount('IDENTITY', 1000, 10_000) },
 		);
 	});
 

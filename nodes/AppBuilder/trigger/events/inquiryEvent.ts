@@ -1,6 +1,6 @@
 import { inquiryKey } from './identity';
-import type { RawInquiry } from './inquiry.types';
-import { toEpochMillis } from './timestamps';
+import type { RawInquiry } from '../../inquiries/inquiry.types';
+import { toEpochMillis } from '../../inquiries/timestamps';
 
 /** Which time makes an inquiry an event: its submission (New Inquiry), or its last change too (New or Updated). */
 export type EventMode = 'new' | 'newOrUpdated';

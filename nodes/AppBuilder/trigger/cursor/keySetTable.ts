@@ -1,4 +1,4 @@
-import { fnv1a64Halves } from '../text/fnv1a64';
+import { fnv1a64Halves } from '../../../shared/text/fnv1a64';
 
 // An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of a set of keys' 64-bit hashes:
 // fixed size, and the difference of two tables reads back the keys that differ. The trigger's cursor keeps

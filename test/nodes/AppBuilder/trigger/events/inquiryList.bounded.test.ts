@@ -2,9 +2,9 @@ import {
 	InquiryListBuilder,
 	type InquiryList,
 	type KeepRule,
-} from '../../../../nodes/AppBuilder/inquiries/inquiryList';
-import { readInquiryStream } from '../../../../nodes/AppBuilder/inquiries/readInquiryStream';
-import type { ValueRedactor } from '../../../../nodes/shared/text/redact';
+} from '../../../../../nodes/AppBuilder/trigger/events/inquiryList';
+import { readInquiryStream } from '../../../../../nodes/AppBuilder/inquiries/readInquiryStream';
+import type { ValueRedactor } from '../../../../../nodes/shared/text/redact';
 
 /** These records hold no secret: nothing to take out. */
 const keepAsIs: ValueRedactor = (value) => value;
@@ -36,14 +36,14 @@ const answer = (count: number) => ids(count).map((id, i) => record(id, T0 + i));
 
 describe('the records a poll keeps as the answer streams past', () => {
 	it('are all held while they fit the bound: the list is complete', async () => {
-		const list = await listOf(answer(5), () => true, 10_000);
+		const list = await listOf(answer(5), { kind: 'matching', keeps: () => true }, 10_000);
 		expect(list.complete).toBe(true);
 		expect(list.events).toHaveLength(5);
 		expect(list.recordOf('r4')).toMatchObject({ _id: 'r4' });
 	});
 
 	it('are let go, all of them, once they pass the bound: every event stays, and the list says it is not complete', async () => {
-		const list = await listOf(answer(50), () => true, 10_000);
+		const list = await listOf(answer(50), { kind: 'matching', keeps: () => true }, 10_000);
 		expect(list.complete).toBe(false);
 		expect(list.events.map((event) => event.key)).toEqual(ids(50));
 		expect(() => list.recordOf('r0')).toThrow('was not kept');
@@ -52,7 +52,7 @@ describe('the records a poll keeps as the answer streams past', () => {
 	it('count only those the cursor may emit against the bound', async () => {
 		const list = await listOf(
 			answer(50),
-			(event) => event.key === 'r7' || event.key === 'r8',
+			{ kind: 'matching', keeps: (event) => event.key === 'r7' || event.key === 'r8' },
 			10_000,
 		);
 		expect(list.complete).toBe(true);
@@ -85,7 +85,7 @@ describe('the records of a plan, read again', () => {
 			'r26',
 			'r27',
 		];
-		const list = await listOf(answer(50), { planned }, 3000);
+		const list = await listOf(answer(50), { kind: 'planned', keys: planned }, 3000);
 		const held = planned.filter((key) => list.recordOf(key) !== undefined);
 		expect(held.length).toBeGreaterThan(2);
 		expect(held.length).toBeLessThan(planned.length);
@@ -100,7 +100,7 @@ describe('the records of a plan, read again', () => {
 			record('r2', T0 + 9),
 			record('r2', T0 + 7),
 		];
-		const list = await listOf(records, { planned: ['r2', 'gone', 'r1'] }, 1_000_000);
+		const list = await listOf(records, { kind: 'planned', keys: ['r2', 'gone', 'r1'] }, 1_000_000);
 		expect(list.recordOf('gone')).toBeUndefined();
 		expect(list.recordOf('r2')).toMatchObject({ addedon: T0 + 9 });
 		expect(list.recordOf('r1')).toMatchObject({ _id: 'r1' });

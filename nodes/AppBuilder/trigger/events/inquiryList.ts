@@ -1,7 +1,7 @@
-import { AnswerLimitExceeded } from '../../shared/http/answerLimits';
-import type { ValueRedactor } from '../../shared/text/redact';
-import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from './readInquiryStream';
-import { isUnreadableInquiry, rawRecordKey, readRecord } from './unreadableInquiry';
+import { AnswerLimitExceeded } from '../../../shared/http/answerLimits';
+import type { ValueRedactor } from '../../../shared/text/redact';
+import { MAX_RECORDS_PER_ANSWER, type RecordCollector } from '../../inquiries/readInquiryStream';
+import { isUnreadableInquiry, rawRecordKey, readRecord } from '../../inquiries/unreadableInquiry';
 import { inquiryEvent, type InquiryEvent, type EventMode } from './inquiryEvent';
 import { LatestListings, NewestListings, replacesListing } from './latestListings';
 
@@ -35,11 +35,15 @@ export function listFromRecords(records: unknown[], mode: EventMode): InquiryLis
 	return { events, complete: true, recordOf: (key) => chosen.get(key) };
 }
 
-/** The records whose bytes a reader keeps: those the cursor could emit, or a first poll's newest `count`. */
-export type RecordsToKeep = ((event: InquiryEvent) => boolean) | { newest: number };
+/** The records whose bytes a reader keeps: those the cursor could emit, or a first read's newest `count`. */
+export type RecordsToKeep =
+	| { kind: 'matching'; keeps: (event: InquiryEvent) => boolean }
+	| { kind: 'newest'; count: number }
+	/** The one latest listing (replacesListing): Fetch Test Event's. */
+	| { kind: 'latest' };
 
 /** What the cursor names, or, reading an answer again, the records a poll plans to emit, in its order. */
-export type KeepRule = RecordsToKeep | { planned: readonly string[] };
+export type KeepRule = RecordsToKeep | { kind: 'planned'; keys: readonly string[] };
 
 /** A record's bytes copied out of the answer, with the fields the scan read of it. */
 interface KeptRecord {
@@ -65,9 +69,10 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
 		maxKeptBytes: number = MAX_KEPT_RECORD_BYTES,
 	) {
-		if (typeof keep === 'function') this.kept = new AcceptedRecords(keep, maxKeptBytes);
-		else if ('planned' in keep) this.kept = new PlannedRecords(keep.planned, maxKeptBytes);
-		else this.kept = new NewestRecords(keep.newest);
+		if (keep.kind === 'matching') this.kept = new AcceptedRecords(keep.keeps, maxKeptBytes);
+		else if (keep.kind === 'planned') this.kept = new PlannedRecords(keep.keys, maxKeptBytes);
+		else if (keep.kind === 'latest') this.kept = new LatestRecord();
+		else this.kept = new NewestRecords(keep.count);
 	}
 
 	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
@@ -176,6 +181,27 @@ class NewestRecords implements KeptRecords {
 
 	get(key: string): KeptRecord | undefined {
 		return this.newest.get(key);
+	}
+}
+
+/** The latest listing alone, as replacesListing picks it (a dated one before any undated). */
+class LatestRecord implements KeptRecords {
+	private latest: { key: string; time: number | undefined; record: KeptRecord } | undefined;
+	private offered = 0;
+	readonly complete = true;
+
+	get keptAll(): boolean {
+		return this.offered <= 1;
+	}
+
+	offer({ key, time }: InquiryEvent, copy: () => KeptRecord): void {
+		this.offered++;
+		if (this.latest === undefined || replacesListing(this.latest.time, time))
+			this.latest = { key, time, record: copy() };
+	}
+
+	get(key: string): KeptRecord | undefined {
+		return this.latest?.key === key ? this.latest.record : undefined;
 	}
 }
 

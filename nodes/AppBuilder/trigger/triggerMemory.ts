@@ -1,5 +1,5 @@
-import { jsonText } from '../../../shared/text/jsonText';
-import { fnv1a64 } from '../../../shared/text/fnv1a64';
+import { jsonText } from './events/jsonText';
+import { fnv1a64 } from '../../shared/text/fnv1a64';
 
 // What this process remembers per trigger (docs/trigger-internals.md, "When n8n polls"): one entry,
 // dropped MEMORY_KEPT_MS after its last poll or least recently polled first past MAX_TRIGGERS.
@@ -130,14 +130,4 @@ export function recordSucceededPoll(
 	const streak = entry.streaks.get(kind);
 	entry.streaks.delete(kind);
 	return streak;
-}
-
-/** Ends, without a word, the streaks `ended` picks out (those of forms that left the app). */
-export function dropStreaks(
-	triggerKey: string,
-	ended: (kind: StreakKind) => boolean,
-	nowMs: number,
-): void {
-	const { streaks } = entryOf(triggerKey, nowMs);
-	for (const kind of streaks.keys()) if (ended(kind)) streaks.delete(kind);
 }
