@@ -46,8 +46,6 @@ export interface FormRhythm {
 	reported?: number;
 	/** The hour its rhythm begins: a lead from which each of three weeks brought MISSED_LEADS. */
 	start?: number;
-	/** The hour of the first read; the weeks before it were learned from the records' own times. */
-	watched: number;
 	/** The hour in progress (wall-clock hours from the epoch) and the leads polls brought in it. */
 	open: [hour: number, leads: number];
 	/** The WEEKS weeks of hours before `open`, hour h at h mod their number. */
@@ -79,12 +77,13 @@ export function nextRhythm(
 			if (at >= hour - WEEKS * HOURS && at < hour) counts[mod(at, WEEKS * HOURS)]++;
 		}
 		const weeks = counts.map(levelOf).join('');
-		return withStart({ ...(listed ? { last: nowMs } : {}), watched: hour, open: [hour, 0], weeks });
+		return withStart({ ...(listed ? { last: nowMs } : {}), open: [hour, 0], weeks });
 	}
 	if (read.arrivals <= 0) return previous;
 	const [open, leads] = previous.open;
 	const away = awayHours(context, previous.last ?? nowMs, nowMs);
-	const cells = [...previous.weeks];
+	// Within the hour in progress nothing is learned yet.
+	const cells = hour > open ? [...previous.weeks] : [];
 	for (let at = Math.max(open, hour - WEEKS * HOURS); at < hour; at++) {
 		const known = knownLeads({ ...previous, open: [at, 0], weeks: cells }, at);
 		const quiet = previous.reported === previous.last && known[0] > 0 ? REPORTED : LEVELS[0];
@@ -101,7 +100,7 @@ export function nextRhythm(
 		...rest,
 		last: nowMs,
 		open: [now, before + read.arrivals],
-		weeks: cells.join(''),
+		weeks: hour > open ? cells.join('') : previous.weeks,
 	});
 }
 
@@ -144,29 +143,26 @@ export function quietSpell(
 		quietMs -= Math.max(0, Math.min(to, nowMs) - Math.max(from, last));
 	if (rule.kind === 'fixed') return quietMs >= rule.afterMs ? { last, quietMs } : undefined;
 	const usual = usualLeads(rhythm, last, nowMs, context);
-	return usual !== undefined && usual.leads >= usual.toMiss
-		? { last, quietMs, usualLeads: usual.leads }
+	// leadsToMiss is at least MISSED_LEADS: counted only for a spell that may reach it.
+	return usual !== undefined && usual >= MISSED_LEADS && usual >= leadsToMiss(rhythm)
+		? { last, quietMs, usualLeads: usual }
 		: undefined;
 }
 
 /** Per rhythm, its last count of whole hours: polls a minute apart count the same hours until the next begins. */
-const counted = new WeakMap<
-	FormRhythm,
-	{ key: string; sums: Array<number | undefined>; toMiss: number }
->();
+const counted = new WeakMap<FormRhythm, { key: string; sums: Array<number | undefined> }>();
 
 /**
  * What the quietest known week brought in the spell's hours: those it covers
  * whole, and the parts at its ends each counted at most as its neighbour
- * inside the spell (a form opens or closes within an hour); and how many it
- * must have missed.
+ * inside the spell (a form opens or closes within an hour).
  */
 function usualLeads(
 	rhythm: FormRhythm,
 	last: number,
 	nowMs: number,
 	context: RhythmContext,
-): { leads: number; toMiss: number } | undefined {
+): number | undefined {
 	const away = awayHours(context, last, nowMs);
 	const [lastAt, nowAt] = [wallHours(last, context.timeZone), wallHours(nowMs, context.timeZone)];
 	const from = Math.floor(lastAt) + 1;
@@ -174,7 +170,7 @@ function usualLeads(
 	const key = `${from} ${to} ${context.unwatched.join(' ')}`;
 	let whole = counted.get(rhythm);
 	if (whole?.key !== key) {
-		whole = { key, sums: wholeHours(rhythm, from, to, away), toMiss: leadsToMiss(rhythm) };
+		whole = { key, sums: wholeHours(rhythm, from, to, away) };
 		counted.set(rhythm, whole);
 	}
 	const edges =
@@ -195,7 +191,7 @@ function usualLeads(
 			),
 		];
 	});
-	return sums.length < 2 ? undefined : { leads: Math.min(...sums), toMiss: whole.toMiss };
+	return sums.length < 2 ? undefined : Math.min(...sums);
 }
 
 /**
@@ -203,8 +199,8 @@ function usualLeads(
  * `away` left out; undefined when one is not known, or left out for a spell
  * reported but a week before (quiet again a week later, the form shows the
  * hours are quiet). In hours a form usually gets no lead, a run of hours with
- * leads (a blast, a campaign) counts as one. All undefined while no known
- * week follows the first read: records' own times may be late or wrong.
+ * leads (a blast, a campaign) counts as one. The weeks before the first
+ * read count as learned from the records' times: a form is judged from it.
  */
 function wholeHours(
 	rhythm: FormRhythm,
@@ -227,22 +223,22 @@ function wholeHours(
 			inRun[week] = usual === 0 && (leads ?? 0) > 0;
 		}
 	}
-	const watched = sums.some(
-		(sum, week) => sum !== undefined && rhythm.open[0] - (week + 1) * HOURS >= rhythm.watched,
-	);
-	return watched ? sums : sums.map(() => undefined);
+	return sums;
 }
 
 /** How many leads a spell must have missed: ln(weekly leads) + BY_CHANCE, at least MISSED_LEADS. */
 function leadsToMiss(rhythm: FormRhythm): number {
-	const known = Array.from({ length: WEEKS * HOURS }, (_, index) => {
-		const at = rhythm.open[0] - 1 - index;
-		return at >= (rhythm.start ?? Infinity)
-			? LEADS.get(rhythm.weeks[mod(at, WEEKS * HOURS)])
-			: undefined;
-	}).flatMap((leads) => (leads === undefined ? [] : [leads]));
-	const weekly = (known.reduce((sum, leads) => sum + leads, 0) / Math.max(1, known.length)) * HOURS;
-	return Math.max(MISSED_LEADS, Math.log(weekly) + BY_CHANCE);
+	let [leads, hours] = [0, 0];
+	for (let at = rhythm.open[0] - WEEKS * HOURS; at < rhythm.open[0]; at++) {
+		const known =
+			at >= (rhythm.start ?? Infinity)
+				? LEADS.get(rhythm.weeks[mod(at, WEEKS * HOURS)])
+				: undefined;
+		if (known === undefined) continue;
+		leads += known;
+		hours++;
+	}
+	return Math.max(MISSED_LEADS, Math.log((leads / Math.max(1, hours)) * HOURS) + BY_CHANCE);
 }
 
 /** A rhythm's hours, or those being learned. */
@@ -294,7 +290,6 @@ export function rhythmProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return 'it is not an object';
 	for (const key of ['last', 'reported', 'start'])
 		if (value[key] !== undefined && !isTime(value[key])) return `"${key}" is not a number`;
-	if (!Number.isSafeInteger(value.watched)) return '"watched" is not an hour';
 	const { open, weeks } = value;
 	if (!Array.isArray(open) || open.length !== 2 || !open.every(Number.isSafeInteger))
 		return '"open" is not an hour and its leads';

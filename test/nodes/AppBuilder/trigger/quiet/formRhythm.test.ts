@@ -173,6 +173,15 @@ describe('When Unusually Quiet: breaks reported', () => {
 		expect(alerts[0]).toBeLessThanOrEqual(tuesday + 3 * HOUR);
 	});
 
+	it('a form with weeks of leads before its first read is judged from that day: broken the next day at 10:00, reported that morning', () => {
+		const tuesday = T0 + DAY + 10 * HOUR;
+		const leads = leadsEvery(T0 - 28 * DAY, tuesday, 10, officeHours);
+		const { alerts } = pollRhythm(leads, T0, T0 + 3 * DAY, UNUSUAL);
+		expect(alerts).toHaveLength(1);
+		expect(alerts[0]).toBeGreaterThan(tuesday);
+		expect(alerts[0]).toBeLessThanOrEqual(tuesday + 3 * HOUR);
+	});
+
 	it('a reported spell teaches nothing: the form broken again two weeks later is reported as fast', () => {
 		const down = [T0 + 10 * DAY + 11 * HOUR, T0 + 24 * DAY + 11 * HOUR];
 		const leads = leadsEvery(
@@ -295,7 +304,6 @@ describe('a rhythm as it is stored', () => {
 		expect(rhythmProblem(JSON.parse(JSON.stringify(good)))).toBeUndefined();
 		expect(rhythmProblem('x')).toMatch(/not an object/);
 		expect(rhythmProblem({ ...good, last: 'x' })).toMatch(/"last"/);
-		expect(rhythmProblem({ ...good, watched: 1.5 })).toMatch(/"watched"/);
 		expect(rhythmProblem({ ...good, open: [1, 'x'] })).toMatch(/"open"/);
 		expect(rhythmProblem({ ...good, weeks: 'AAAA' })).toMatch(/"weeks" is not 672 hours/);
 		expect(rhythmProblem({ ...good, weeks: `${good.weeks.slice(1)}"` })).toMatch(/character/);

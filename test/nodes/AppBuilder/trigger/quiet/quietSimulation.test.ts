@@ -23,11 +23,13 @@ import { caseCount } from '../../../../support/testSize';
  * in one workflow time zone, polled every 1, 5 or 15 minutes, n8n restarted
  * every day under its default saving rule, a form now and then not watched
  * for a few days. Runs per class: caseCount (QUIET_SIMULATION_RUNS,
- * TEST_SIZE=long); run r of a class draws from the printed seed plus r
- * (PROPERTY_SEED replays it). QUIET_SIMULATION_REPORT=1 prints the table
- * docs/trigger.md shows.
+ * TEST_SIZE=long; the quick loop's one run a class and an app of 5 forms
+ * keep it under 20 seconds); run r of a class draws from the printed seed
+ * plus r (PROPERTY_SEED replays it). QUIET_SIMULATION_REPORT=1 prints the
+ * table docs/trigger.md shows.
  */
-const RUNS = caseCount('QUIET_SIMULATION', 2, 60);
+const RUNS = caseCount('QUIET_SIMULATION', 1, 60);
+const APP_FORMS = process.env.TEST_SIZE === 'long' ? 20 : 5;
 const SEED = fc.readConfigureGlobal().seed ?? 0;
 const DAYS = 90;
 const HISTORY = 4 * WEEK;
@@ -286,9 +288,9 @@ const ORDINARY: RhythmClass[] = [
 ];
 
 const MIXED_APP: RhythmClass = {
-	name: 'an app of 20 forms, each drawn from the classes above',
+	name: `an app of ${APP_FORMS} forms, each drawn from the classes above`,
 	kind: 'ordinary',
-	forms: 20,
+	forms: APP_FORMS,
 	form: (run) => {
 		const rhythm = run.draw.pick(ORDINARY);
 		return { ...rhythm.form(run), label: rhythm.name };
@@ -531,7 +533,7 @@ describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a clas
 		process.stdout.write(`${report(results)}\n`);
 
 	it.each(results.map((result) => [result.rhythm.name, result] as const))(
-		'%s: no spell reported twice without a restart, no form with two false alarms, and about none at all',
+		'%s: no false alarm, and no spell reported twice without a restart',
 		(_, { runs }) => {
 			const described = (alert: Alert, seed: number, form: string) => ({
 				seed,
@@ -540,23 +542,15 @@ describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a clas
 				since: new Date(alert.spell.last).toISOString(),
 				usual: alert.spell.usualLeads,
 			});
-			const twice = runs.flatMap(({ seed, forms }) =>
-				forms.flatMap((form, index) =>
-					form.twice.map((alert) => described(alert, seed, `${index} ${form.label}`)),
-				),
-			);
-			expect(twice).toEqual([]);
-			// A working form is silent long enough by chance now and then, but not twice in a run: that is a rule that is wrong.
-			const repeated = runs.flatMap(({ seed, forms }) =>
-				forms.flatMap((form, index) =>
-					form.falseAlarms.length < 2
-						? []
-						: form.falseAlarms.map((alert) => described(alert, seed, `${index} ${form.label}`)),
-				),
-			);
-			expect(repeated).toEqual([]);
-			const { forms, falseAlarms } = summary(runs);
-			expect(falseAlarms).toBeLessThanOrEqual(1 + forms / 50);
+			const each = (pick: (form: FormOutcome) => Alert[]) =>
+				runs.flatMap(({ seed, forms }) =>
+					forms.flatMap((form, index) =>
+						pick(form).map((alert) => described(alert, seed, `${index} ${form.label}`)),
+					),
+				);
+			expect(each((form) => form.twice)).toEqual([]);
+			// Outside its breaks and closures every form is an ordinary one: never reported.
+			expect(each((form) => form.falseAlarms)).toEqual([]);
 		},
 	);
 
