@@ -88,11 +88,8 @@ export function nextRhythm(
 		const known = knownLeads({ ...previous, open: [at, 0], weeks: cells }, at);
 		const quiet = previous.reported === previous.last && known[0] > 0 ? REPORTED : LEVELS[0];
 		const most = 2 * (known[1] ?? known[0] ?? Infinity) + 1;
-		cells[mod(at, WEEKS * HOURS)] = away(at)
-			? UNKNOWN
-			: at === open
-				? levelOf(Math.min(leads, most))
-				: quiet;
+		const cell = at === open ? levelOf(Math.min(leads, most)) : quiet;
+		cells[mod(at, WEEKS * HOURS)] = away(at) ? UNKNOWN : cell;
 	}
 	const { reported: _spellOver, ...rest } = previous;
 	const [now, before] = hour > open ? [hour, 0] : [open, leads];
@@ -173,23 +170,18 @@ function usualLeads(
 		whole = { key, sums: wholeHours(rhythm, from, to, away) };
 		counted.set(rhythm, whole);
 	}
-	const edges =
-		to < from
-			? []
-			: [
-					[from - 1, from, from - lastAt],
-					[to, to - 1, nowAt - to],
-				];
+	// Per edge: its hour, its neighbour inside the spell, and the share of it the spell covers.
+	const edges = to < from ? [] : [from - 1, from, from - lastAt, to, to - 1, nowAt - to];
 	const sums = whole.sums.flatMap((sum, week) => {
 		if (sum === undefined) return [];
+		let total = sum;
 		const part = (at: number, inside: number) =>
 			Math.min(weekLeads(rhythm, at, week) ?? 0, weekLeads(rhythm, inside, week) ?? 0);
-		return [
-			edges.reduce(
-				(total, [at, inside, share]) => (away(at) ? total : total + share * part(at, inside)),
-				sum,
-			),
-		];
+		for (let edge = 0; edge < edges.length; edge += 3) {
+			const [at, inside, share] = edges.slice(edge, edge + 3);
+			if (!away(at)) total += share * part(at, inside);
+		}
+		return [total];
 	});
 	return sums.length < 2 ? undefined : Math.min(...sums);
 }
@@ -228,15 +220,11 @@ function wholeHours(
 
 /** How many leads a spell must have missed: ln(weekly leads) + BY_CHANCE, at least MISSED_LEADS. */
 function leadsToMiss(rhythm: FormRhythm): number {
+	const [open] = rhythm.open;
 	let [leads, hours] = [0, 0];
-	for (let at = rhythm.open[0] - WEEKS * HOURS; at < rhythm.open[0]; at++) {
-		const known =
-			at >= (rhythm.start ?? Infinity)
-				? LEADS.get(rhythm.weeks[mod(at, WEEKS * HOURS)])
-				: undefined;
-		if (known === undefined) continue;
-		leads += known;
-		hours++;
+	for (let at = Math.max(open - WEEKS * HOURS, rhythm.start ?? open); at < open; at++) {
+		const known = LEADS.get(rhythm.weeks[mod(at, WEEKS * HOURS)]);
+		if (known !== undefined) [leads, hours] = [leads + known, hours + 1];
 	}
 	return Math.max(MISSED_LEADS, Math.log((leads / Math.max(1, hours)) * HOURS) + BY_CHANCE);
 }

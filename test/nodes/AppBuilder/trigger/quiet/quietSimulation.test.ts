@@ -520,7 +520,7 @@ function report(
 				? '-'
 				: `${hours(median(delays))} / ${hours(Math.max(...delays))}`.replaceAll(' h /', ' /');
 		return [
-			`| ${rhythm.name} | ${delays.length}/${outages.length}${goal} (${alerts.toFixed(1)} each) | ${after} |`,
+			`| ${rhythm.name} | ${delays.length}/${outages.length}${goal} (${alerts.toFixed(1)}) | ${after} |`,
 		];
 	});
 	return [
@@ -529,7 +529,7 @@ function report(
 		'| --- | --- | --- |',
 		...ordinary,
 		'',
-		'| broken or closed | reported (alerts) | after (median / worst) |',
+		'| broken or closed | reported (alerts each) | after (median / worst) |',
 		'| --- | --- | --- |',
 		...broken,
 	].join('\n');
