@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a test helper: Intl and Math only, named here for the Cloud rules' sake */
 import {
 	markReported,
 	nextRhythm,

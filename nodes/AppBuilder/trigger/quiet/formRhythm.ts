@@ -91,10 +91,10 @@ export function nextRhythm(
 		const cell = at === open ? levelOf(Math.min(leads, most)) : quiet;
 		cells[mod(at, WEEKS * HOURS)] = away(at) ? UNKNOWN : cell;
 	}
-	const { reported: _spellOver, ...rest } = previous;
 	const [now, before] = hour > open ? [hour, 0] : [open, leads];
+	// A lead ends the spell: `reported` is dropped.
 	return withStart({
-		...rest,
+		...(previous.start === undefined ? {} : { start: previous.start }),
 		last: nowMs,
 		open: [now, before + read.arrivals],
 		weeks: hour > open ? cells.join('') : previous.weeks,

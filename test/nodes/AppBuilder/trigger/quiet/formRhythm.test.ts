@@ -82,7 +82,7 @@ function leadsEvery(
 	from: number,
 	to: number,
 	everyMinutes: number,
-	pick = (_: number) => true,
+	pick: (time: number) => boolean = () => true,
 ): number[] {
 	const leads: number[] = [];
 	for (let time = from; time < to; time += everyMinutes * MINUTE) if (pick(time)) leads.push(time);
