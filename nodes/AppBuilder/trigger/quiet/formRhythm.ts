@@ -87,7 +87,7 @@ export function nextRhythm(
 	for (let at = Math.max(open, hour - WEEKS * HOURS); at < hour; at++) {
 		const known = knownLeads({ ...previous, open: [at, 0], weeks: cells }, at);
 		const quiet = previous.reported === previous.last && known[0] > 0 ? REPORTED : LEVELS[0];
-		const most = 2 * (known[1] ?? known[0] ?? Infinity) + 1;
+		const most = 2 * (known[0] ?? Infinity) + 1;
 		const cell = at === open ? levelOf(Math.min(leads, most)) : quiet;
 		cells[mod(at, WEEKS * HOURS)] = away(at) ? UNKNOWN : cell;
 	}
@@ -140,9 +140,12 @@ export function quietSpell(
 		quietMs -= Math.max(0, Math.min(to, nowMs) - Math.max(from, last));
 	if (rule.kind === 'fixed') return quietMs >= rule.afterMs ? { last, quietMs } : undefined;
 	const usual = usualLeads(rhythm, last, nowMs, context);
-	// leadsToMiss is at least MISSED_LEADS: counted only for a spell that may reach it.
-	return usual !== undefined && usual >= MISSED_LEADS && usual >= leadsToMiss(rhythm)
-		? { last, quietMs, usualLeads: usual }
+	if (usual === undefined) return;
+	// Fewer weeks known agree by chance more often: so many more leads missed. leadsToMiss is at least
+	// MISSED_LEADS: counted only for a spell that may reach it.
+	const missed = usual.leads * (usual.weeks / WEEKS);
+	return missed >= MISSED_LEADS && missed >= leadsToMiss(rhythm)
+		? { last, quietMs, usualLeads: usual.leads }
 		: undefined;
 }
 
@@ -159,7 +162,7 @@ function usualLeads(
 	last: number,
 	nowMs: number,
 	context: RhythmContext,
-): number | undefined {
+): { leads: number; weeks: number } | undefined {
 	const away = awayHours(context, last, nowMs);
 	const [lastAt, nowAt] = [wallHours(last, context.timeZone), wallHours(nowMs, context.timeZone)];
 	const from = Math.floor(lastAt) + 1;
@@ -183,7 +186,7 @@ function usualLeads(
 		}
 		return [total];
 	});
-	return sums.length < 2 ? undefined : Math.min(...sums);
+	return sums.length < 2 ? undefined : { leads: Math.min(...sums), weeks: sums.length };
 }
 
 /**
@@ -204,7 +207,7 @@ function wholeHours(
 	const inRun = new Array<boolean>(WEEKS).fill(false);
 	for (let at = from; at < to; at++) {
 		if (away(at)) continue;
-		const usual = knownLeads(rhythm, at)[1] ?? 0;
+		const usual = knownLeads(rhythm, at)[0] ?? 0;
 		for (let week = 0; week < WEEKS; week++) {
 			const leads =
 				weekLeads(rhythm, at, week) ??

@@ -179,7 +179,7 @@ describe('When Unusually Quiet: breaks reported', () => {
 		},
 	);
 
-	it('a reported spell teaches nothing: the form broken again two weeks later is reported as fast', () => {
+	it('a reported spell teaches nothing: the form broken again two weeks later, in the same hours, is reported within the same morning', () => {
 		const down = [T0 + 10 * DAY + 11 * HOUR, T0 + 24 * DAY + 11 * HOUR];
 		const leads = leadsEvery(
 			T0 - 28 * DAY,
@@ -191,7 +191,8 @@ describe('When Unusually Quiet: breaks reported', () => {
 		expect(alerts).toHaveLength(2);
 		const delays = alerts.map((alert, index) => alert - down[index]);
 		expect(delays[0]).toBeLessThanOrEqual(4 * HOUR);
-		expect(delays[1]).toBeLessThanOrEqual(delays[0] + 10 * MINUTE);
+		// Learned as quiet, those hours would hold it off for the whole break; left out, three weeks judge it (so a little later).
+		expect(delays[1]).toBeLessThanOrEqual(delays[0] * (4 / 3) + 10 * MINUTE);
 	});
 
 	it('hours reported quiet and quiet again a week later are the rhythm: reported once, then learned', () => {

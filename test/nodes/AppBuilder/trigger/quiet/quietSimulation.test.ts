@@ -535,12 +535,16 @@ function report(
 	].join('\n');
 }
 
-/** The longest a break of each class may take to be reported, in any run; its median is the goal. */
-const WORST: Record<string, number> = {
-	busy: 6 * HOUR,
-	'office hours, weekdays': 8 * HOUR,
-	'about 30 a weekday': 4 * DAY,
-	'about 3 a day': 12 * DAY,
+/**
+ * How soon a break is reported, as docs/trigger.md says ("How soon will I
+ * hear?"): at the latest in any run, and at the median over 10 breaks or more
+ * (the long size; one or two breaks say nothing of a median).
+ */
+const PROMISED: Record<string, { median: number; worst: number }> = {
+	busy: { median: 3 * HOUR, worst: 6 * HOUR },
+	'office hours, weekdays': { median: 3 * HOUR, worst: 8 * HOUR },
+	'about 30 a weekday': { median: 8 * HOUR, worst: 3 * DAY },
+	'about 3 a day': { median: 6 * DAY, worst: 10 * DAY },
 };
 
 describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a class from seed ${SEED}`, () => {
@@ -573,13 +577,15 @@ describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a clas
 		},
 	);
 
-	it.each(Object.keys(WORST))(
-		'%s, broken: every break reported, none later than its worst',
+	it.each(Object.keys(PROMISED))(
+		'%s, broken: every break reported, as soon as the docs say',
 		(name) => {
 			const result = results.find(({ rhythm }) => rhythm.name.startsWith(name));
-			const outages = summary(result?.runs ?? []).outages;
+			const { outages, delays } = summary(result?.runs ?? []);
 			expect(outages.length).toBeGreaterThan(0);
-			for (const { delay } of outages) expect(delay).toBeLessThanOrEqual(WORST[name]);
+			expect(delays).toHaveLength(outages.length);
+			expect(Math.max(...delays)).toBeLessThanOrEqual(PROMISED[name].worst);
+			if (delays.length >= 10) expect(median(delays)).toBeLessThanOrEqual(PROMISED[name].median);
 		},
 	);
 
