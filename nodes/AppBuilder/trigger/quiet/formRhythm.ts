@@ -5,7 +5,7 @@ import { wallHours } from './localTime';
 // lead, on the trigger's clock; records' own times never start, end or hold one off. When Unusually Quiet
 // compares a spell with what each of the last WEEKS weeks brought in the same hours of the week on the
 // workflow's wall clock, and reports the form once even the quietest week would have brought more leads
-// by now than a working form misses by chance (leadsToMiss).
+// by now than a working form misses by chance (leadsToMiss; more when fewer weeks are known).
 
 export type QuietRule = { kind: 'off' } | { kind: 'fixed'; afterMs: number } | { kind: 'unusual' };
 
@@ -55,7 +55,7 @@ export interface FormRhythm {
 /**
  * The rhythm after a successful read that found `arrivals` new leads. A poll
  * that brings leads learns the hours since the last: each as at most twice
- * what its known weeks usually bring, and one (a blast or a late day teach
+ * the fewest its known weeks brought, and one (a blast or a late day teach
  * little); an hour not watched as UNKNOWN; one of a reported spell in which
  * every known week brought leads as REPORTED.
  */
@@ -193,8 +193,8 @@ function usualLeads(
  * Per recent week, what it brought in the whole hours `from` to `to`, those
  * `away` left out; undefined when one is not known, or left out for a spell
  * reported but a week before (quiet again a week later, the form shows the
- * hours are quiet). In hours a form usually gets no lead, a run of hours with
- * leads (a blast, a campaign) counts as one. The weeks before the first
+ * hours are quiet). In hours some known week brought no lead, a run of hours
+ * with leads (a blast, a campaign) counts as one. The weeks before the first
  * read count as learned from the records' times: a form is judged from it.
  */
 function wholeHours(
