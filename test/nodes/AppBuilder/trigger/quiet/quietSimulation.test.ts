@@ -539,14 +539,16 @@ function report(
 
 /**
  * How soon a break is reported, as docs/trigger.md says ("How soon will I
- * hear?"): at the latest in any run, and at the median over 10 breaks or more
- * (the long size; one or two breaks say nothing of a median).
+ * hear?"): at the latest in any run; over 10 breaks or more (the long size;
+ * one or two breaks say nothing of a median or a share), at the median, and
+ * the share reported before the break ends (a sparse form's break may end
+ * first: the rule is chosen for no false alarm).
  */
-const PROMISED: Record<string, { median: number; worst: number }> = {
-	busy: { median: 3 * HOUR, worst: 6 * HOUR },
-	'office hours, weekdays': { median: 3 * HOUR, worst: 8 * HOUR },
-	'about 30 a weekday': { median: 8 * HOUR, worst: 3 * DAY },
-	'about 3 a day': { median: 6 * DAY, worst: 10 * DAY },
+const PROMISED: Record<string, { median: number; worst: number; reported: number }> = {
+	busy: { median: 3 * HOUR, worst: 6 * HOUR, reported: 1 },
+	'office hours, weekdays': { median: 3 * HOUR, worst: 10 * HOUR, reported: 1 },
+	'about 30 a weekday': { median: 8 * HOUR, worst: 3 * DAY, reported: 0.9 },
+	'about 3 a day': { median: 6 * DAY, worst: 10 * DAY, reported: 0.95 },
 };
 
 describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a class from seed ${SEED}`, () => {
@@ -579,17 +581,17 @@ describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a clas
 		},
 	);
 
-	it.each(Object.keys(PROMISED))(
-		'%s, broken: every break reported, as soon as the docs say',
-		(name) => {
-			const result = results.find(({ rhythm }) => rhythm.name.startsWith(name));
-			const { outages, delays } = summary(result?.runs ?? []);
-			expect(outages.length).toBeGreaterThan(0);
-			expect(delays).toHaveLength(outages.length);
-			expect(Math.max(...delays)).toBeLessThanOrEqual(PROMISED[name].worst);
-			if (delays.length >= 10) expect(median(delays)).toBeLessThanOrEqual(PROMISED[name].median);
-		},
-	);
+	it.each(Object.keys(PROMISED))('%s, broken: reported as soon as the docs say', (name) => {
+		const result = results.find(({ rhythm }) => rhythm.name.startsWith(name));
+		const { outages, delays } = summary(result?.runs ?? []);
+		const promise = PROMISED[name];
+		expect(outages.length).toBeGreaterThan(0);
+		if (promise.reported === 1) expect(delays).toHaveLength(outages.length);
+		if (delays.length > 0) expect(Math.max(...delays)).toBeLessThanOrEqual(promise.worst);
+		if (outages.length < 10) return;
+		expect(delays.length / outages.length).toBeGreaterThanOrEqual(promise.reported);
+		expect(median(delays)).toBeLessThanOrEqual(promise.median);
+	});
 
 	it('a weekday form broken in its first office hours is reported the same office day', () => {
 		const result = results.find(({ rhythm }) => rhythm.name.startsWith('office hours, weekdays'));
