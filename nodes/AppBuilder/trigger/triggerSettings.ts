@@ -152,7 +152,7 @@ const QUIET_ALERT = {
 			name: 'When Unusually Quiet',
 			value: 'unusual',
 			description:
-				'When a form has missed about a dozen leads it usually gets at those hours of the week (judged once two weeks of its leads are learned)',
+				'When even the quietest of its last four weeks brought a form about a dozen leads in the same hours of the week (a form is judged once three weeks in a row brought it leads)',
 		},
 	]),
 } satisfies INodeProperties;

@@ -1,147 +1,128 @@
 import { isRecord, isTime } from '../cursor/storedShapes';
+import { wallHours } from './localTime';
 
 // Alert When Quiet (docs/trigger.md): a quiet spell is the time since a poll last brought the form a new
-// lead, on the trigger's clock; records' own times never start, end or hold one off.
+// lead, on the trigger's clock; records' own times never start, end or hold one off. When Unusually Quiet
+// compares a spell with what each of the last WEEKS weeks brought in the same hours of the week on the
+// workflow's wall clock, and reports the form once even the quietest week would have brought more leads
+// by now than a working form misses by chance (leadsToMiss; more when fewer weeks are known).
 
 export type QuietRule = { kind: 'off' } | { kind: 'fixed'; afterMs: number } | { kind: 'unusual' };
 
-const HOUR_MS = 60 * 60 * 1000;
-const WEEK_MS = 7 * 24 * HOUR_MS;
-/** The week in slots of two hours: a form's rhythm is the leads each slot usually brings. */
-export const SLOT_MS = 2 * HOUR_MS;
-const SLOTS = WEEK_MS / SLOT_MS;
-/** When Unusually Quiet: reported once a form has missed this many leads it usually gets (a working form is that silent about once in 160,000: e^-12). */
-export const MISSED_LEADS = 12;
-/** How much one week's leads in a slot move what the slot usually brings. */
-const LEARNING = 0.2;
-/** How fast the recent level forgets, per slot: about three days. */
-const RECENT_DECAY = 1 / 36;
-/** Lately this many times busier than usual: a burst, not the form's rhythm. */
-const BURST = 2;
-/** Leads added to what the form brought and what it usually brings before the two are compared. */
-const LEVEL_PRIOR = 20;
-/** At the first read, the rhythm is learned from the leads of this long before. */
-const HISTORY_MS = 4 * WEEK_MS;
-/** A rhythm is judged once it has been learned over this long. */
-export const LEARNED_MS = 2 * WEEK_MS;
-
-export interface FormRhythm {
-	/** From when the rhythm was learned: the oldest lead of its history, or its first read. */
-	since: number;
-	/** When a poll last brought the form a new lead (the trigger's clock); absent while it has had none. */
-	last?: number;
-	/** `last` of the spell already reported: once per spell. */
-	alerted?: number;
-	/** What each slot of the week usually brings, as learned (quantized, base64). */
-	slots: string;
-	/** Leads recently brought, and what the slots usually bring over the same time (both fading): the level now. */
-	recent: [actual: number, usual: number];
-	/** The slot in progress (number since the epoch) and the leads brought in it so far. */
-	open: [slot: number, leads: number];
-}
-
-/** The workflow's time zone, and the stretches the form was not watched (they count neither way). */
-export interface RhythmContext {
-	timeZone: string;
-	unwatched: ReadonlyArray<readonly [from: number, to: number]>;
-}
-
-/** A quiet spell due to be reported. */
 export interface QuietSpell {
+	/** When a poll last brought the form a new lead. */
 	last: number;
+	/** Since `last`, less the time the form was not watched. */
 	quietMs: number;
-	/** When Unusually Quiet: the leads the form usually gets in these hours. */
+	/** When Unusually Quiet: what the quietest recent week brought in the same hours. */
 	usualLeads?: number;
 }
 
+export interface RhythmContext {
+	/** The workflow's time zone; one this runtime does not know is read as UTC. */
+	timeZone: string;
+	/** Stretches of the trigger's clock in which the form was not watched: neither quiet time nor evidence. */
+	unwatched: ReadonlyArray<readonly [from: number, to: number]>;
+}
+
+/** The fewest leads a spell must have missed; and what each of three weeks must bring for a rhythm to begin. */
+export const MISSED_LEADS = 10;
+/** ln(weekly leads) + BY_CHANCE leads missed: a working form is that quiet by chance as rarely whatever its traffic. */
+const BY_CHANCE = 7.5;
+const WEEKS = 4;
+const HOURS = 7 * 24;
+/** A stored hour: not watched, left out (a spell reported), or a level of leads: exact to 15, then 10% steps (rounded down). */
+const UNKNOWN = '.';
+const REPORTED = '~';
+const LEVELS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LEADS = new Map(
+	Array.from(LEVELS, (c, q) => [c, q < 16 ? q : Math.floor(16 * 1.1 ** (q - 15))]),
+);
+
+export interface FormRhythm {
+	/** When a poll last brought the form a new lead (the trigger's clock). */
+	last?: number;
+	/** `last` of the spell reported: once per spell. */
+	reported?: number;
+	/** The hour its rhythm begins: a lead from which each of three weeks brought MISSED_LEADS. */
+	start?: number;
+	/** The hour in progress (wall-clock hours from the epoch) and the leads polls brought in it. */
+	open: [hour: number, leads: number];
+	/** The WEEKS weeks of hours before `open`, hour h at h mod their number. */
+	weeks: string;
+}
+
 /**
- * The rhythm after a poll read the form and found `arrivals` new leads.
- * The first read learns from the times of the leads there; later, a slot is
- * learned once the form brings a lead after it, and the slots of a reported
- * spell are never learned, so a break or a closure does not teach the rhythm.
+ * The rhythm after a successful read that found `arrivals` new leads. A poll
+ * that brings leads learns the hours since the last: each as at most twice
+ * the fewest its known weeks brought, and one (a blast or a late day teach
+ * little); an hour not watched as UNKNOWN; one of a reported spell in which
+ * every known week brought leads as REPORTED.
  */
 export function nextRhythm(
 	previous: FormRhythm | undefined,
 	read: { arrivals: number; times: Iterable<number | undefined> },
 	nowMs: number,
-	context: RhythmContext = { timeZone: 'UTC', unwatched: [] },
+	context: RhythmContext,
 ): FormRhythm {
-	if (previous === undefined) return firstRhythm(read.times, nowMs);
-	if (read.arrivals === 0) return previous;
-	const slot = Math.floor(nowMs / SLOT_MS);
-	const rates = decodeRates(previous.slots);
-	const recent: [number, number] = [...previous.recent];
-	let [open, leads] = previous.open;
-	if (slot > open) {
-		const learn = (at: number, count: number) => {
-			// The k-th time a slot is seen it counts for 1/k, until it counts for LEARNING.
-			const seen = Math.floor((at * SLOT_MS - previous.since) / WEEK_MS) + 1;
-			learnSlot(rates, recent, at, count, Math.max(LEARNING, 1 / Math.max(1, seen)));
-		};
-		learn(open, leads);
-		// A reported spell is not the form's rhythm: its slots are left out.
-		// Nor are the slots the form was not watched: nobody knows what they brought.
-		const watched = (quiet: number) =>
-			!context.unwatched.some(([from, to]) => quiet * SLOT_MS < to && (quiet + 1) * SLOT_MS > from);
-		if (previous.alerted !== previous.last)
-			for (let quiet = open + 1; quiet < slot; quiet++) if (watched(quiet)) learn(quiet, 0);
-		[open, leads] = [slot, 0];
+	const hour = Math.floor(wallHours(nowMs, context.timeZone));
+	if (previous === undefined) {
+		// The first read learns the weeks before it from the records' own times.
+		const counts = new Array<number>(WEEKS * HOURS).fill(0);
+		let listed = false;
+		for (const time of read.times) {
+			listed = true;
+			const at =
+				isTime(time) && time < nowMs ? Math.floor(wallHours(time, context.timeZone)) : hour;
+			if (at >= hour - WEEKS * HOURS && at < hour) counts[mod(at, WEEKS * HOURS)]++;
+		}
+		const weeks = counts.map(levelOf).join('');
+		return withStart({ ...(listed ? { last: nowMs } : {}), open: [hour, 0], weeks });
 	}
-	return {
-		since: previous.since,
+	if (read.arrivals <= 0) return previous;
+	const [open, leads] = previous.open;
+	const away = awayHours(context, previous.last ?? nowMs, nowMs);
+	// Within the hour in progress nothing is learned yet.
+	const cells = hour > open ? [...previous.weeks] : [];
+	for (let at = Math.max(open, hour - WEEKS * HOURS); at < hour; at++) {
+		const known = knownLeads({ ...previous, open: [at, 0], weeks: cells }, at);
+		const quiet = previous.reported === previous.last && known[0] > 0 ? REPORTED : LEVELS[0];
+		const most = 2 * (known[0] ?? Infinity) + 1;
+		const cell = at === open ? levelOf(Math.min(leads, most)) : quiet;
+		cells[mod(at, WEEKS * HOURS)] = away(at) ? UNKNOWN : cell;
+	}
+	const [now, before] = hour > open ? [hour, 0] : [open, leads];
+	// A lead ends the spell: `reported` is dropped.
+	return withStart({
+		...(previous.start === undefined ? {} : { start: previous.start }),
 		last: nowMs,
-		...(previous.alerted === undefined ? {} : { alerted: previous.alerted }),
-		slots: encodeRates(rates),
-		recent: [round(recent[0]), round(recent[1])],
-		open: [open, leads + read.arrivals],
-	};
+		open: [now, before + read.arrivals],
+		weeks: hour > open ? cells.join('') : previous.weeks,
+	});
 }
 
-function firstRhythm(times: Iterable<number | undefined>, nowMs: number): FormRhythm {
-	const counts = new Array<number>(SLOTS).fill(0);
-	let oldest = nowMs;
-	let any = false;
-	for (const time of times) {
-		any = true;
-		if (!isTime(time) || time > nowMs || time < nowMs - HISTORY_MS) continue;
-		counts[slotOfWeek(Math.floor(time / SLOT_MS))]++;
-		oldest = Math.min(oldest, time);
-	}
-	const weeks = Math.max(1, (nowMs - oldest) / WEEK_MS);
-	const rates = counts.map((count) => count / weeks);
-	const usual = rates.reduce((sum, rate) => sum + rate, 0) / (SLOTS * RECENT_DECAY);
-	return {
-		since: oldest,
-		...(any ? { last: nowMs } : {}),
-		slots: encodeRates(rates),
-		recent: [round(usual), round(usual)],
-		open: [Math.floor(nowMs / SLOT_MS), 0],
-	};
+/** With its start, once it has one: test leads weeks before a launch, or a campaign, start no rhythm. */
+function withStart(rhythm: FormRhythm): FormRhythm {
+	if (rhythm.start !== undefined) return rhythm;
+	const [open, leads] = rhythm.open;
+	const sums = [0];
+	for (let at = open - WEEKS * HOURS; at <= open; at++)
+		sums.push(
+			sums[sums.length - 1] +
+				(at < open ? (LEADS.get(rhythm.weeks[mod(at, WEEKS * HOURS)]) ?? 0) : leads),
+		);
+	const week = (index: number) =>
+		sums[Math.min(index + HOURS, sums.length - 1)] - sums[Math.min(index, sums.length - 1)];
+	const first = sums.findIndex(
+		(sum, index) =>
+			sums[index + 1] > sum && [0, 1, 2].every((w) => week(index + w * HOURS) >= MISSED_LEADS),
+	);
+	return first < 0 ? rhythm : { ...rhythm, start: open - WEEKS * HOURS + first };
 }
 
-/** One slot's leads, learned with `weight`: what it usually brings, and the recent level against it. */
-function learnSlot(
-	rates: number[],
-	recent: [number, number],
-	slot: number,
-	leads: number,
-	weight: number,
-): void {
-	const at = slotOfWeek(slot);
-	const rate = rates[at];
-	recent[0] = recent[0] * (1 - RECENT_DECAY) + leads;
-	recent[1] = recent[1] * (1 - RECENT_DECAY) + rate;
-	if (weight > LEARNING) {
-		rates[at] = rate + weight * (leads - rate);
-		return;
-	}
-	// Once learned, a burst (a campaign: the form far busier than usual lately) does not teach the slot.
-	if (recent[0] > BURST * recent[1]) return;
-	rates[at] = rate + weight * (Math.min(leads, 2 * rate + 1) - rate);
-}
-
-function round(value: number): number {
-	return Math.round(value * 100) / 100;
+/** The rhythm after the poll that reports `spell`. */
+export function markReported(rhythm: FormRhythm, spell: QuietSpell): FormRhythm {
+	return { ...rhythm, reported: spell.last };
 }
 
 /** The spell to report now, if the form is quiet past the rule and this spell was not reported yet. */
@@ -149,74 +130,164 @@ export function quietSpell(
 	rhythm: FormRhythm,
 	rule: QuietRule,
 	nowMs: number,
-	context: RhythmContext = { timeZone: 'UTC', unwatched: [] },
+	context: RhythmContext,
 ): QuietSpell | undefined {
 	const { last } = rhythm;
-	if (rule.kind === 'off' || last === undefined || rhythm.alerted === last || nowMs <= last) return;
-	// The time the form was not watched is no quiet time.
-	const unwatchedMs = context.unwatched.reduce(
-		(sum, [from, to]) => sum + Math.max(0, Math.min(to, nowMs) - Math.max(from, last)),
-		0,
-	);
-	if (rule.kind === 'fixed')
-		return nowMs - last - unwatchedMs >= rule.afterMs
-			? { last, quietMs: nowMs - last - unwatchedMs }
-			: undefined;
-	if (nowMs - rhythm.since < LEARNED_MS) return;
-	const usualLeads = usualLeadsBetween(rhythm, last, nowMs);
-	return usualLeads >= MISSED_LEADS ? { last, quietMs: nowMs - last, usualLeads } : undefined;
+	if (rule.kind === 'off' || last === undefined || rhythm.reported === last || nowMs <= last)
+		return;
+	let quietMs = nowMs - last;
+	for (const [from, to] of context.unwatched)
+		quietMs -= Math.max(0, Math.min(to, nowMs) - Math.max(from, last));
+	if (rule.kind === 'fixed') return quietMs >= rule.afterMs ? { last, quietMs } : undefined;
+	const usual = usualLeads(rhythm, last, nowMs, context);
+	if (usual === undefined) return;
+	// Fewer weeks known agree by chance more often: so many more leads missed. leadsToMiss is at least
+	// MISSED_LEADS: counted only for a spell that may reach it.
+	const missed = usual.leads * (usual.weeks / WEEKS);
+	return missed >= MISSED_LEADS && missed >= leadsToMiss(rhythm)
+		? { last, quietMs, usualLeads: usual.leads }
+		: undefined;
 }
 
-/** The rhythm after the poll that reports `spell`: once per spell. */
-export function markReported(rhythm: FormRhythm, spell: QuietSpell): FormRhythm {
-	return { ...rhythm, alerted: spell.last };
+/** Per rhythm, its last count of whole hours: polls a minute apart count the same hours until the next begins. */
+const counted = new WeakMap<FormRhythm, { key: string; sums: Array<number | undefined> }>();
+
+/**
+ * What the quietest known week brought in the spell's hours: those it covers
+ * whole, and the parts at its ends each counted at most as its neighbour
+ * inside the spell (a form opens or closes within an hour).
+ */
+function usualLeads(
+	rhythm: FormRhythm,
+	last: number,
+	nowMs: number,
+	context: RhythmContext,
+): { leads: number; weeks: number } | undefined {
+	const away = awayHours(context, last, nowMs);
+	const [lastAt, nowAt] = [wallHours(last, context.timeZone), wallHours(nowMs, context.timeZone)];
+	const from = Math.floor(lastAt) + 1;
+	const to = Math.min(Math.floor(nowAt), from + WEEKS * HOURS);
+	const key = `${from} ${to} ${context.unwatched.join(' ')}`;
+	let whole = counted.get(rhythm);
+	if (whole?.key !== key) {
+		whole = { key, sums: wholeHours(rhythm, from, to, away) };
+		counted.set(rhythm, whole);
+	}
+	// Per edge: its hour, its neighbour inside the spell, and the share of it the spell covers.
+	const edges = to < from ? [] : [from - 1, from, from - lastAt, to, to - 1, nowAt - to];
+	const sums = whole.sums.flatMap((sum, week) => {
+		if (sum === undefined) return [];
+		let total = sum;
+		const part = (at: number, inside: number) =>
+			Math.min(weekLeads(rhythm, at, week) ?? 0, weekLeads(rhythm, inside, week) ?? 0);
+		for (let edge = 0; edge < edges.length; edge += 3) {
+			const [at, inside, share] = edges.slice(edge, edge + 3);
+			if (!away(at)) total += share * part(at, inside);
+		}
+		return [total];
+	});
+	return sums.length < 2 ? undefined : { leads: Math.min(...sums), weeks: sums.length };
 }
 
 /**
- * The leads the form usually gets from `from` to `to`: what those slots of
- * the week usually bring, scaled down when the form has lately brought fewer
- * than usual (never up: a campaign does not make the next days look quiet).
+ * Per recent week, what it brought in the whole hours `from` to `to`, those
+ * `away` left out; undefined when one is not known, or left out for a spell
+ * reported but a week before (quiet again a week later, the form shows the
+ * hours are quiet). In hours some known week brought no lead, a run of hours
+ * with leads (a blast, a campaign) counts as one. The weeks before the first
+ * read count as learned from the records' times: a form is judged from it.
  */
-function usualLeadsBetween(rhythm: FormRhythm, from: number, to: number): number {
-	const rates = decodeRates(rhythm.slots);
-	const [actual, usual] = rhythm.recent;
-	// A few leads more on both sides: a sparse form's level is not moved by chance.
-	const level = Math.min(1, (actual + LEVEL_PRIOR) / (usual + LEVEL_PRIOR));
-	let leads = 0;
-	for (let slot = Math.floor(from / SLOT_MS); slot * SLOT_MS < to; slot++) {
-		const overlap = Math.min(to, (slot + 1) * SLOT_MS) - Math.max(from, slot * SLOT_MS);
-		leads += (rates[slotOfWeek(slot)] * overlap) / SLOT_MS;
+function wholeHours(
+	rhythm: FormRhythm,
+	from: number,
+	to: number,
+	away: (hour: number) => boolean,
+): Array<number | undefined> {
+	const sums = new Array<number | undefined>(WEEKS).fill(0);
+	const inRun = new Array<boolean>(WEEKS).fill(false);
+	for (let at = from; at < to; at++) {
+		if (away(at)) continue;
+		const usual = knownLeads(rhythm, at)[0] ?? 0;
+		for (let week = 0; week < WEEKS; week++) {
+			const leads =
+				weekLeads(rhythm, at, week) ??
+				(week === 0 && weekCell(rhythm, at, 0) === REPORTED ? 0 : undefined);
+			const sum = sums[week];
+			if (leads === undefined || sum === undefined) sums[week] = undefined;
+			else sums[week] = sum + (usual > 0 ? leads : leads > 0 && !inRun[week] ? 1 : 0);
+			inRun[week] = usual === 0 && (leads ?? 0) > 0;
+		}
 	}
-	return leads * level;
+	return sums;
 }
 
-function slotOfWeek(slot: number): number {
-	return ((slot % SLOTS) + SLOTS) % SLOTS;
+/** How many leads a spell must have missed: ln(weekly leads) + BY_CHANCE, at least MISSED_LEADS. */
+function leadsToMiss(rhythm: FormRhythm): number {
+	const [open] = rhythm.open;
+	let [leads, hours] = [0, 0];
+	for (let at = Math.max(open - WEEKS * HOURS, rhythm.start ?? open); at < open; at++) {
+		const known = LEADS.get(rhythm.weeks[mod(at, WEEKS * HOURS)]);
+		if (known !== undefined) [leads, hours] = [leads + known, hours + 1];
+	}
+	return Math.max(MISSED_LEADS, Math.log((leads / Math.max(1, hours)) * HOURS) + BY_CHANCE);
 }
 
-/** A rate in a byte: 2^(q/16) - 1, in sixteenths of a lead (4% steps, up to 4,096 leads a slot). */
-function encodeRates(rates: readonly number[]): string {
-	const bytes = rates.map((rate) =>
-		Math.min(255, Math.max(0, Math.round(16 * Math.log2(1 + rate * 16)))),
-	);
-	return Buffer.from(bytes).toString('base64');
+/** A rhythm's hours, or those being learned. */
+type Hours = Pick<FormRhythm, 'start' | 'open'> & { weeks: ArrayLike<string> };
+
+/** The hour of the week of `at`, `week` weeks before its newest one stored. */
+function weekHour(rhythm: Hours, at: number, week: number): number {
+	const [open] = rhythm.open;
+	return open - 1 - mod(open - 1 - at, HOURS) - week * HOURS;
 }
 
-function decodeRates(text: string): number[] {
-	return [...Buffer.from(text, 'base64')].map((q) => (2 ** (q / 16) - 1) / 16);
+function weekCell(rhythm: Hours, at: number, week: number): string {
+	return rhythm.weeks[mod(weekHour(rhythm, at, week), WEEKS * HOURS)];
+}
+
+/** What that hour brought; undefined when not known: not watched, left out, or before the rhythm's start. */
+function weekLeads(rhythm: Hours, at: number, week: number): number | undefined {
+	const known = weekHour(rhythm, at, week) >= (rhythm.start ?? Infinity);
+	return known ? LEADS.get(weekCell(rhythm, at, week)) : undefined;
+}
+
+/** What each known week brought in the hour of the week of `at`, fewest first. */
+function knownLeads(rhythm: Hours, at: number): number[] {
+	return Array.from({ length: WEEKS }, (_, week) => weekLeads(rhythm, at, week))
+		.flatMap((leads) => (leads === undefined ? [] : [leads]))
+		.sort((a, b) => a - b);
+}
+
+/** Whether a wall-clock hour overlaps a stretch, between `from` and `to`, in which the form was not watched. */
+function awayHours(context: RhythmContext, from: number, to: number): (hour: number) => boolean {
+	const hours = context.unwatched
+		.filter(([start, end]) => end > from && start < to)
+		.map(([start, end]) => [wallHours(start, context.timeZone), wallHours(end, context.timeZone)]);
+	return (hour) => hours.some(([first, last]) => hour + 1 > first && hour < last);
+}
+
+function levelOf(leads: number): string {
+	let level = 0;
+	while (level < LEVELS.length - 1 && (LEADS.get(LEVELS[level + 1]) ?? 0) <= leads) level++;
+	return LEVELS[level];
+}
+
+function mod(value: number, by: number): number {
+	return ((value % by) + by) % by;
 }
 
 /** What keeps a stored value from being a rhythm, in words for an error; undefined if nothing. */
 export function rhythmProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return 'it is not an object';
-	if (!isTime(value.since)) return '"since" is not a time';
-	if (value.last !== undefined && !isTime(value.last)) return '"last" is not a time';
-	if (value.alerted !== undefined && !isTime(value.alerted)) return '"alerted" is not a time';
-	const slots = typeof value.slots === 'string' ? Buffer.from(value.slots, 'base64') : undefined;
-	if (slots?.length !== SLOTS || slots.toString('base64') !== value.slots)
-		return `"slots" is not ${SLOTS} rates`;
-	const pair = (pair: unknown) => Array.isArray(pair) && pair.length === 2 && pair.every(isTime);
-	if (!pair(value.recent)) return '"recent" is not two numbers';
-	if (!pair(value.open)) return '"open" is not a slot and its leads';
-	return undefined;
+	for (const key of ['last', 'reported', 'start'])
+		if (value[key] !== undefined && !isTime(value[key])) return `"${key}" is not a number`;
+	const { open, weeks } = value;
+	if (!Array.isArray(open) || open.length !== 2 || !open.every(Number.isSafeInteger))
+		return '"open" is not an hour and its leads';
+	if (typeof weeks !== 'string' || weeks.length !== WEEKS * HOURS)
+		return `"weeks" is not ${WEEKS * HOURS} hours`;
+	const cells = `${LEVELS}${UNKNOWN}${REPORTED}`;
+	return [...weeks].every((cell) => cells.includes(cell))
+		? undefined
+		: '"weeks" holds a character it does not use';
 }

@@ -24,7 +24,7 @@ export function quietAlertText(
 		const usual =
 			rule.kind === 'fixed'
 				? `Alert When Quiet is set to ${durationText(rule.afterMs)}`
-				: `in the same hours of past weeks it usually gets about ${Math.round(spell.usualLeads ?? 0)} leads`;
+				: `in the same hours, even the quietest of the last four weeks brought it ${Math.round(spell.usualLeads ?? 0)} leads`;
 		const gone = away
 			? " It is no longer in the app's list of forms: it may have been unpublished or deleted."
 			: '';

@@ -34,7 +34,9 @@ describe("the quiet alert's words", () => {
 		expect(text.message).toMatch(
 			/^2 forms have had no new lead for too long: Contact Us \(.+\), Quote \(.+\)$/,
 		);
-		expect(text.description).toContain('it usually gets about 14 leads');
+		expect(text.description).toContain(
+			'in the same hours, even the quietest of the last four weeks brought it 14 leads',
+		);
 		expect(text.description).toContain('Quote: a poll last brought it a new lead');
 		expect(text.description.match(/no longer in the app's list of forms/g)).toHaveLength(1);
 	});
