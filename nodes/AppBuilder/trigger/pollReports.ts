@@ -128,7 +128,7 @@ export function reportUnresolvedUndated(
 		: undefined;
 	if (streak?.report === true) {
 		throw new NodeOperationError(context.getNode(), problem, {
-			description: `It tells apart up to about ${CHANGES_TOLD_APART} such changes (new, deleted, or given a submission time) between two polls. Inquiries with a submission time are emitted as usual and nothing is emitted twice; new inquiries without one wait. Some of it resolves as later polls read more, or when fewer change between polls. If it lasts (hundreds deleted or imported at once), start over: duplicate this trigger node, connect the copy in its place and delete the original (the copy begins with a first poll; App Builder > Get Many Inquiries lists the inquiries that waited). This error is reported once.`,
+			description: `It tells apart up to about ${CHANGES_TOLD_APART} such changes (new, deleted, or given a submission time) between two polls. Inquiries with a submission time are emitted as usual and nothing is emitted twice; new inquiries without one wait. Some of it resolves as later polls read more, or when fewer change between polls. If it lasts (hundreds deleted or imported at once), start over: duplicate this trigger node, connect the copy in its place and delete the original (the copy begins with a first poll; the App Builder node's Lead > Get Many lists the inquiries that waited). This error is reported once.`,
 		});
 	}
 	context.logger.warn(`${problem}; new ones without a submission time wait`, logContext(context));

@@ -134,4 +134,4 @@ const STOPPED =
 
 /** A copy of the node has a new ID and starts afresh. */
 const START_OVER =
-	'To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Poll), and inquiries submitted since the last successful poll are not emitted (App Builder > Get Many Inquiries with Submitted After lists them).';
+	"To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Check), and inquiries submitted since the last successful poll are not emitted (the App Builder node's Lead > Get Many with Submitted After lists them).";
