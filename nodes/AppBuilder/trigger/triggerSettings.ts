@@ -152,7 +152,7 @@ const QUIET_ALERT = {
 			name: 'When Unusually Quiet',
 			value: 'unusual',
 			description:
-				'When even the quietest of its last four weeks brought a form about a dozen leads in the same hours of the week (a form is judged once three weeks in a row brought it leads)',
+				"When even the quietest of a form's last four weeks brought about a dozen leads in the same hours of the week",
 		},
 	]),
 } satisfies INodeProperties;
