@@ -1,3 +1,5 @@
+import { zoneOffsets } from '../../shared/text/zoneOffset';
+
 // Reads a date written as text into epoch milliseconds the way an n8n user
 // means it: ISO 8601 (2026-01-31, 2026-01-31T09:00, 2026-01-31 09:00:00.250,
 // each with or without an offset); a date and time without an offset is
@@ -90,44 +92,4 @@ export function wallTimeIn(wallAsUtc: number, timeZone: string): number | undefi
 	if (second === first) return wallAsUtc - first;
 	const third = offsetAt(wallAsUtc - second);
 	return third === second ? wallAsUtc - second : wallAsUtc - Math.min(second, third);
-}
-
-/** Time zones seen so far (a workflow names one; a few hundred exist), each with its formatter. */
-const offsetsByZone = new Map<string, ((epochMs: number) => number) | undefined>();
-const MAX_ZONES_KEPT = 100;
-
-/**
- * How far ahead of UTC the zone's clocks are at a moment, in ms; undefined
- * for a zone Intl does not know.
- */
-function zoneOffsets(timeZone: string): ((epochMs: number) => number) | undefined {
-	if (offsetsByZone.has(timeZone)) return offsetsByZone.get(timeZone);
-	let offsetAt: ((epochMs: number) => number) | undefined;
-	try {
-		const format = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		});
-		offsetAt = (epochMs) => {
-			const whole = epochMs - (((epochMs % 1000) + 1000) % 1000);
-			const parts: Record<string, number> = {};
-			for (const part of format.formatToParts(new Date(whole)))
-				parts[part.type] = Number(part.value);
-			const shown =
-				utcOf(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, 0) ??
-				whole;
-			return shown - whole;
-		};
-	} catch {
-		offsetAt = undefined;
-	}
-	if (offsetsByZone.size >= MAX_ZONES_KEPT) offsetsByZone.clear();
-	offsetsByZone.set(timeZone, offsetAt);
-	return offsetAt;
 }
