@@ -937,9 +937,6 @@ describe(`the examples in a real n8n ${N8N_VERSION}`, () => {
 				connections: stored.connections,
 				settings: stored.settings,
 			});
-			// Unpublished and published again, so the change is live however n8n treats a publish of a
-			// workflow already published (n8n 2.41 kept running the version published before).
-			await n8n.api('POST', `/workflows/${workflow.id}/deactivate`);
 			await n8n.activate(workflow.id);
 		};
 		const revoked = { name: 'App Builder (token revoked)' };

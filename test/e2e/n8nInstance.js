@@ -469,9 +469,37 @@ class N8nInstance {
 		return String(created.id);
 	}
 
-	/** @param {string} workflowId */
+	/**
+	 * Publishes the workflow and returns once the published version is the
+	 * one running: n8n 2.x answers the publish at once and puts the version
+	 * live from its publication outbox a few seconds later, and until then
+	 * its webhooks and polls still run the version published before.
+	 * @param {string} workflowId
+	 */
 	async activate(workflowId) {
-		await this.api('POST', `/workflows/${workflowId}/activate`);
+		const published = await this.api('POST', `/workflows/${workflowId}/activate`);
+		const published1xWay =
+			this.version.startsWith('1.') || this.env().N8N_USE_WORKFLOW_PUBLICATION_SERVICE === 'false'; // activated as the call answers
+		if (published1xWay) return;
+		const versionId = published?.activeVersion?.versionId;
+		const deadline = Date.now() + 120_000;
+		for (;;) {
+			const publication = await this.rest(
+				'GET',
+				`/rest/workflows/${workflowId}/publication-status`,
+			);
+			const settled =
+				publication.status === 'published'
+					? versionId === undefined || publication.liveVersionId === versionId
+					: ['failed', 'partial'].includes(publication.status); // a test may look at why
+			if (settled && publication.pendingVersionId === null) return;
+			if (Date.now() > deadline) {
+				throw new Error(
+					`workflow ${workflowId} was not put live: ${JSON.stringify(publication)} (version ${versionId})`,
+				);
+			}
+			await sleep(250);
+		}
 	}
 
 	/**
