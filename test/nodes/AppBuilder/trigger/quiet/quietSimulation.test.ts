@@ -392,6 +392,8 @@ const CLASSES = [...ORDINARY, MIXED_APP, ...BROKEN];
 interface FormOutcome {
 	label: string;
 	falseAlarms: Alert[];
+	/** Alerts after a silence the form's own rate made a less than one-in-a-million chance. */
+	chanceSilences: number;
 	lateDayAlerts: number;
 	lateDays: number;
 	closureAlerts: number;
@@ -446,10 +448,30 @@ function runOf(
 	};
 }
 
+/**
+ * A silence in which a working form's own rate expected this many leads
+ * (e^-14, under one chance in a million) is one no rule can tell from a
+ * broken form: an alert after it is not a false alarm (docs/trigger.md).
+ */
+const CHANCE_SILENCE_LEADS = 14;
+
+/** The leads the form's rate expects from `from` to `to`, outside the stretches it was not watched. */
+function expectedLeads(form: FormModel, from: number, to: number): number {
+	const step = 5 * MINUTE;
+	let leads = 0;
+	for (let at = from; at < to; at += step) {
+		const middle = at + step / 2;
+		if (form.unwatched.some(([start, end]) => middle >= start && middle < end)) continue;
+		leads += (form.rate(middle, wallOf(form.zone, middle)) * Math.min(step, to - at)) / HOUR;
+	}
+	return leads;
+}
+
 function outcomeOf(form: FormModel, alerts: Alert[]): FormOutcome {
 	const outcome: FormOutcome = {
 		label: form.label,
 		falseAlarms: [],
+		chanceSilences: 0,
 		lateDayAlerts: 0,
 		lateDays: form.lateDays.size,
 		closureAlerts: 0,
@@ -473,6 +495,8 @@ function outcomeOf(form: FormModel, alerts: Alert[]): FormOutcome {
 			outcome.outages[outage].delay ??= alert.at - from;
 			outcome.outages[outage].inTime ||= alert.at <= by;
 		} else if (form.lateDays.has(wallOf(form.zone, alert.at).day)) outcome.lateDayAlerts++;
+		else if (expectedLeads(form, alert.spell.last, alert.at) >= CHANCE_SILENCE_LEADS)
+			outcome.chanceSilences++;
 		else outcome.falseAlarms.push(alert);
 	}
 	return outcome;
@@ -498,6 +522,7 @@ function summary(runs: ReadonlyArray<{ forms: FormOutcome[] }>) {
 		delays,
 		lateDays: total((form) => form.lateDays),
 		lateDayAlerts: total((form) => form.lateDayAlerts),
+		chanceSilences: total((form) => form.chanceSilences),
 	};
 }
 
@@ -507,9 +532,10 @@ function report(
 ): string {
 	const ordinary = results.flatMap(({ rhythm, runs }) => {
 		if (rhythm.kind !== 'ordinary') return [];
-		const { forms, falseAlarms, lateDays, lateDayAlerts } = summary(runs);
+		const { forms, falseAlarms, lateDays, lateDayAlerts, chanceSilences } = summary(runs);
 		const late = lateDays > 0 ? ` (${lateDayAlerts} alerts on ${lateDays} late days)` : '';
-		return [`| ${rhythm.name} | ${forms} | ${(falseAlarms / forms).toFixed(2)}${late} |`];
+		const chance = chanceSilences > 0 ? ` (${chanceSilences} after a chance silence)` : '';
+		return [`| ${rhythm.name} | ${forms} | ${(falseAlarms / forms).toFixed(2)}${late}${chance} |`];
 	});
 	const broken = results.flatMap(({ rhythm, runs }) => {
 		if (rhythm.kind === 'ordinary') return [];
@@ -545,7 +571,8 @@ function report(
  * first: the rule is chosen for no false alarm).
  */
 const PROMISED: Record<string, { median: number; worst: number; reported: number }> = {
-	busy: { median: 3 * HOUR, worst: 6 * HOUR, reported: 1 },
+	// At 150 a day with nights at 40% of the day, a night brings 3 an hour: 15 leads missed take 5 to 8 hours.
+	busy: { median: 3 * HOUR, worst: 9 * HOUR, reported: 1 },
 	'office hours, weekdays': { median: 3 * HOUR, worst: 10 * HOUR, reported: 1 },
 	'about 30 a weekday': { median: 8 * HOUR, worst: 3 * DAY, reported: 0.9 },
 	'about 3 a day': { median: 6 * DAY, worst: 11 * DAY, reported: 0.95 },
@@ -601,11 +628,26 @@ describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a clas
 });
 
 describe('When Unusually Quiet, simulated: seeds that once failed, replayed at the long size', () => {
-	const falseAlarms = (name: string, seed: number) => {
+	const outcomes = (name: string, seed: number, long = true) => {
 		const rhythm = CLASSES.find((candidate) => candidate.name.startsWith(name));
 		if (rhythm === undefined) throw new Error(`no class "${name}"`);
-		return runOf(rhythm, seed, true).forms.flatMap((form) => form.falseAlarms);
+		return runOf(rhythm, seed, long).forms;
 	};
+	const falseAlarms = (name: string, seed: number) =>
+		outcomes(name, seed).flatMap((form) => form.falseAlarms);
+
+	it('busy, seed 1797634154 at the quick size: a break reported after 6.7 hours, past the 6 once promised, within the 9 the docs say', () => {
+		const { delays } = summary([{ forms: outcomes('busy', 1797634154, false) }]);
+		expect(delays.length).toBeGreaterThan(0);
+		expect(Math.max(...delays)).toBeGreaterThan(6 * HOUR);
+		expect(Math.max(...delays)).toBeLessThanOrEqual(PROMISED.busy.worst);
+	});
+
+	it('holidays at 80-95%, seed 1581441600 at the quick size: 91 minutes without a lead where 12 an hour come is told, as a chance silence', () => {
+		const forms = outcomes('holidays at 80-95%', 1581441600, false);
+		expect(forms.flatMap((form) => form.falseAlarms)).toEqual([]);
+		expect(forms.map((form) => form.chanceSilences)).toEqual([0, 1]);
+	});
 
 	it('listed 4-8 h late, seed 1883890528: four Tuesdays late in a row teach no evening leads', () => {
 		expect(falseAlarms('listed 4-8 h late', 1883890528)).toEqual([]);
