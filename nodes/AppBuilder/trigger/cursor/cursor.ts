@@ -211,8 +211,7 @@ function firstLeftOut(
 	plan: Pick<CursorStep, 'toEmit' | 'waiting'>,
 	emitted: readonly InquiryEvent[],
 ): OrderPoint | undefined {
-	const emittedAt = new Map<string, number | undefined>();
-	for (const { key, time } of emitted) emittedAt.set(key, time);
+	const emittedAt = new Map(emitted.map(({ key, time }) => [key, time]));
 	for (const { key, time } of plan.toEmit) {
 		if (isTime(time) && emittedAt.get(key) !== time) return { time, key };
 	}
@@ -249,10 +248,7 @@ function settle(
 	return { floor, seen: toRecord(seen), undated: table.encode() };
 }
 
-/**
- * Per key, its latest listing (replacesListing) after `floor`: a latest time is the greatest, so only the few
- * after the floor are mapped; and the keys no listing of which has a time, on either side of the floor.
- */
+/** Per key, its latest time after `floor` (only the few after it are mapped); and the keys never listed with a time. */
 function latestPerKeyAfter(
 	events: readonly InquiryEvent[],
 	floor: OrderPoint,

@@ -61,7 +61,7 @@ function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Ch
 	const taken = new Set<string>();
 
 	const queue: number[] = [];
-	for (let cell = 0; cell < difference.count.length; cell++) queue.push(cell);
+	for (let cell = 0; cell < difference.cells; cell++) queue.push(cell);
 	while (queue.length > 0) {
 		const lone = difference.loneHash(queue.pop() as number);
 		if (lone === undefined) continue;
@@ -86,10 +86,10 @@ function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Ch
 function unresolvedIn(difference: KeySetTable): number {
 	let most = 0;
 	let any = false;
-	for (let start = 0; start < difference.count.length; start += difference.size) {
+	for (let start = 0; start < difference.cells; start += difference.size) {
 		let inPart = 0;
 		for (let cell = start; cell < start + difference.size; cell++) {
-			inPart += Math.abs(difference.count[cell]);
+			inPart += Math.abs(difference.countOf(cell));
 			if (!difference.isEmptyCell(cell)) any = true;
 		}
 		most = Math.max(most, inPart);
