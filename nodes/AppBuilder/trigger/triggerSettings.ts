@@ -1,8 +1,14 @@
 import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { appIdField, formPageField, readAppId, readFormTarget } from '../descriptions/appAndForm';
-import { optionsCollection } from '../descriptions/optionsCollection';
+import {
+	appIdField,
+	formPageField,
+	formsChoiceField,
+	readAppId,
+	readFormTarget,
+} from '../descriptions/appAndForm';
+import { OPTIONS, optionsCollection } from '../descriptions/optionsCollection';
 import { simplifyField } from '../descriptions/simplify';
 import { readTimeoutMs, timeoutOption } from '../descriptions/timeoutOption';
 import { choices, type ChoiceProperty } from '../parameters/choices';
@@ -43,21 +49,11 @@ const EVENT = {
 	]),
 } satisfies INodeProperties;
 
-const WATCH = {
-	displayName: 'Watch',
-	name: 'watch',
-	type: 'options',
-	default: 'form',
-	options: choices([
-		{ name: 'One Form', value: 'form', description: 'The leads of the form picked below' },
-		{
-			name: 'All Forms of the App',
-			value: 'allForms',
-			description:
-				'Every form of the app, forms added later included; each lead names the form it came from',
-		},
-	]),
-} satisfies INodeProperties;
+const WATCH = formsChoiceField(
+	'watch',
+	'Watch',
+	'Every form of the app, forms added later included; each lead names the form it came from',
+);
 
 const FIRST_POLL = {
 	displayName: 'On First Check',
@@ -168,8 +164,6 @@ const QUIET_HOURS = {
 } satisfies INodeProperties;
 /** A year: a longer quiet is not an alert anyone waits for. */
 const MAX_QUIET_HOURS = 24 * 366;
-
-const OPTIONS = 'options';
 
 export const triggerProperties: INodeProperties[] = [
 	{
