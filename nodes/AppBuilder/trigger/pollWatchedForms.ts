@@ -83,16 +83,15 @@ export async function pollWatchedForms(
 		nowMs: timing.startedAt,
 	};
 
-	// List: every form of the app, or the one form.
-	let forms: AppForm[] =
-		watch.kind === 'one' ? [{ pageId: watch.pageId, pageName: watch.pageId }] : [];
+	// List: every form of the app (the one form is known by its page ID).
+	const formsById = new Map<string, AppForm>();
 	let listing: { read: string[]; before: string[] } | undefined;
 	if (watch.kind === 'all') {
 		try {
 			const listed = await fetchAppForms(context, settings.appId, fetchOptions);
-			forms = formsRead(listed);
-			const ids = listed.map((form) => form.pageId);
-			listing = { read: ids.slice(-MAX_FORMS_READ), before: ids.slice(0, -MAX_FORMS_READ) };
+			for (const form of listed) formsById.set(form.pageId, form);
+			const ids = [...formsById.keys()];
+			listing = { read: formsRead(ids), before: ids.slice(0, -MAX_FORMS_READ) };
 			reportFormsBeyond(context, triggerKey, listed.length);
 		} catch (error) {
 			// Until the saved position watches what the settings ask, a failure is shown as the user sets up.
@@ -116,7 +115,6 @@ export async function pollWatchedForms(
 			),
 		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
 	);
-	const formsById = new Map(forms.map((form) => [form.pageId, form]));
 	const formOf = (pageId: string) => formsById.get(pageId) ?? { pageId, pageName: pageId };
 	const lists = new Map<string, InquiryList>();
 	const outcomes: FormOutcome[] = [];
@@ -160,12 +158,7 @@ export async function pollWatchedForms(
 	});
 	const items: INodeExecutionData[] = [];
 	for (const { pageId, event } of emissions) {
-		if (
-			timing.stopEmittingAt !== undefined &&
-			items.length > 0 &&
-			Date.now() > timing.stopEmittingAt
-		)
-			break;
+		if (items.length > 0 && Date.now() > (timing.stopEmittingAt ?? Infinity)) break;
 		const record = (lists.get(pageId) as InquiryList).recordOf(event.key);
 		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
 		if (record === undefined) break;

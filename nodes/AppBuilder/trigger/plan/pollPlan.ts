@@ -33,7 +33,6 @@ export interface PollSetup {
 	/** The saved position, if it has this scope (else undefined: the trigger starts over). */
 	saved: TriggerPosition | undefined;
 	scope: string;
-	/** What the settings watch now. */
 	watch: Watched;
 	/** Under All Forms, the app's list: the forms read (the last ones listed) and those listed before them. */
 	listing?: { read: readonly string[]; before: readonly string[] };
@@ -83,15 +82,11 @@ export class PollPlanner {
 	}
 
 	/** The forms in reading order, each with the records of its answer to keep and what its step would emit. */
-	formsToRead(): Array<{
-		pageId: string;
-		keep: RecordsToKeep;
-		toEmit: (events: readonly InquiryEvent[]) => readonly InquiryEvent[];
-	}> {
+	formsToRead() {
 		return this.ordered.map((pageId) => ({
 			pageId,
 			keep: this.keepOf(pageId),
-			toEmit: (events) => this.step(pageId, events).toEmit,
+			toEmit: (events: readonly InquiryEvent[]) => this.step(pageId, events).toEmit,
 		}));
 	}
 
@@ -187,34 +182,22 @@ export class PollPlanner {
 	}
 
 	/** The rhythm after a read, while Alert When Quiet is on: what was found new now is brought by this poll. */
-	private learned(
-		pageId: string,
-		events: readonly InquiryEvent[],
-		step: CursorStep,
-	): FormRhythm | undefined {
+	private learned(pageId: string, events: readonly InquiryEvent[], step: CursorStep) {
 		if (this.setup.quiet.kind === 'off') return undefined;
 		const record = this.recordOf(pageId);
 		const arrivals = step.toEmit.length + (step.waiting === undefined ? 0 : 1);
-		const times = events.map((event) => event.time);
-		return nextRhythm(
-			record.quiet,
-			{ arrivals, times },
-			this.setup.nowMs,
-			this.rhythmContext(record),
-		);
+		const read = { arrivals, times: events.map((event) => event.time) };
+		return nextRhythm(record.quiet, read, this.setup.nowMs, this.rhythmContext(record));
 	}
 
 	/** Forms read and watched forms out of the app's list are judged; forms failing, past the forms read or left out are not. */
-	private quietSpells(
-		rhythms: ReadonlyMap<string, FormRhythm | undefined>,
-	): PollPlan['quietSpells'] {
+	private quietSpells(rhythms: ReadonlyMap<string, FormRhythm | undefined>) {
 		const { quiet, nowMs } = this.setup;
-		const judged: Array<[string, FormRhythm | undefined, boolean]> = [...rhythms].map(
-			([pageId, rhythm]) => [pageId, rhythm, false],
-		);
+		const judged = [...rhythms].map(([pageId, rhythm]) => ({ pageId, rhythm, unlisted: false }));
 		for (const [pageId, why] of this.unread)
-			if (why === 'leftList') judged.push([pageId, this.recordOf(pageId).quiet, true]);
-		return judged.flatMap(([pageId, rhythm, unlisted]) => {
+			if (why === 'leftList')
+				judged.push({ pageId, rhythm: this.recordOf(pageId).quiet, unlisted: true });
+		return judged.flatMap(({ pageId, rhythm, unlisted }) => {
 			const spell =
 				rhythm && quietSpell(rhythm, quiet, nowMs, this.rhythmContext(this.recordOf(pageId)));
 			return spell ? [{ pageId, spell, unlisted }] : [];
