@@ -34,22 +34,21 @@ import type { TriggerSettings } from './triggerSettings';
 /** One quick retry inside a poll; a poll that still fails is tried again at the next tick. */
 export const FETCH_ATTEMPTS = 2;
 
-export interface PollTiming {
-	startedAt: number;
-	/** When no further form is started: one started later could not finish within the poll budget. */
-	startFormsBefore: number | undefined;
-	/** When emitting stops, leaving the rest to the next poll. */
-	stopEmittingAt: number | undefined;
-	fetchOptions: WebServiceCallOptions;
-}
+/** Share of n8n's poll budget after which emitting stops early; the answers themselves may take all of it. */
+const BUDGET_SHARE = 0.8;
+/** Share of the budget after which no further form of an app is started, so each started one has time to end. */
+const START_FORMS_SHARE = 0.5;
 
 /** One poll over the forms watched (ARCHITECTURE.md, "Watching every form"); nothing is saved when it throws. */
 export async function pollWatchedForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,
-	timing: PollTiming,
 	triggerKey: string,
+	timing: { startedAt: number; fetchOptions: WebServiceCallOptions },
 ): Promise<INodeExecutionData[][] | null> {
+	const { startedAt } = timing;
+	const startFormsBefore = pollDeadline(context, startedAt, START_FORMS_SHARE);
+	const stopEmittingAt = pollDeadline(context, startedAt, BUDGET_SHARE) ?? Infinity;
 	const node = context.getNode();
 	const stores: TriggerStores = {
 		node: context.getWorkflowStaticData('node'),
@@ -80,7 +79,7 @@ export async function pollWatchedForms(
 		cursor: { mode: settings.mode, maxItems: settings.maxItems },
 		quiet: settings.quiet,
 		timeZone: settings.timeZone,
-		nowMs: timing.startedAt,
+		nowMs: startedAt,
 	};
 
 	// List: every form of the app (the one form is known by its page ID).
@@ -113,7 +112,7 @@ export async function pollWatchedForms(
 				{ mode: settings.mode, keep, toEmit },
 				fetchOptions,
 			),
-		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
+		{ concurrency: FORM_CONCURRENCY, startBefore: startFormsBefore },
 	);
 	const formOf = (pageId: string) => formsById.get(pageId) ?? { pageId, pageName: pageId };
 	const lists = new Map<string, InquiryList>();
@@ -158,7 +157,7 @@ export async function pollWatchedForms(
 	});
 	const items: INodeExecutionData[] = [];
 	for (const { pageId, event } of emissions) {
-		if (items.length > 0 && Date.now() > (timing.stopEmittingAt ?? Infinity)) break;
+		if (items.length > 0 && Date.now() > stopEmittingAt) break;
 		const record = (lists.get(pageId) as InquiryList).recordOf(event.key);
 		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
 		if (record === undefined) break;
@@ -190,6 +189,18 @@ export async function pollWatchedForms(
 		})),
 	);
 	return items.length > 0 ? [items] : null;
+}
+
+/** n8n 2.40+ tells a poll how long it may take; older versions do not, and then there is no deadline. */
+export function pollDeadline(
+	context: IPollFunctions,
+	startedAt: number,
+	share: number,
+): number | undefined {
+	const getBudget = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
+	if (typeof getBudget !== 'function') return undefined;
+	const budget = getBudget.call(context);
+	return Number.isFinite(budget) && budget > 0 ? startedAt + budget * share : undefined;
 }
 
 function readPosition(context: IPollFunctions, stores: TriggerStores): TriggerPosition | undefined {
