@@ -22,10 +22,8 @@ import {
 import { choiceFieldOf, fieldOf, readChoice, readParameter } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
 import { MAX_FIRST_POLL_COUNT } from './cursor/cursor';
-import { type EventMode } from './events/inquiryEvent';
 import type { FirstPoll } from './plan/watchChange';
 import type { Watched } from './saved/position';
-import type { FailureReporting } from './triggerMemory';
 
 // The trigger's parameters, each declared once: the editor shows these, and the reader below takes
 // each one's label, path and default from its declaration, so an error names the field as shown.
@@ -200,21 +198,9 @@ export const triggerProperties: INodeProperties[] = [
 ];
 
 /** The trigger's parameters, read and checked once per poll; every problem names its field. */
-export interface TriggerSettings {
-	appId: string;
-	watch: Watched;
-	mode: EventMode;
-	simplify: boolean;
-	firstPoll: FirstPoll;
-	maxItems: number;
-	answerTimeoutMs: number;
-	reporting: FailureReporting;
-	quiet: QuietRule;
-	/** The workflow's time zone: Alert When Quiet judges the hours of the week there. */
-	timeZone: string;
-}
+export type TriggerSettings = ReturnType<typeof readTriggerSettings>;
 
-export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
+export function readTriggerSettings(context: IPollFunctions) {
 	const option = <T>(property: INodeProperties, check: (value: unknown) => Checked<T>) =>
 		readParameter(context, fieldOf(property, OPTIONS), check);
 	const choice = <T extends string>(property: ChoiceProperty<T>, within?: string): T =>
@@ -262,6 +248,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			afterMs: whole(ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
 		},
 		quiet,
+		// Alert When Quiet judges the hours of the week in the workflow's time zone.
 		timeZone: context.getTimezone(),
 	};
 }

@@ -7,23 +7,16 @@ import {
 	type KeySetTable,
 } from './keySetTable';
 
-/** Undated inquiries cannot sit under a floor: a table of those handled, and each poll reads what changed. */
-export interface UndatedPlan {
-	/** Keys to emit, in key order: present, undated, not handled, and not emitted while they had a time. */
-	toEmit: string[];
-	/** The handled set to commit onto: the stored one without what disappeared, with what is tracked dated adopted. */
-	table: KeySetTable;
-	/** Hashes (hashText) of handled keys no longer present undated. */
-	disappeared: Set<string>;
-	/** About how many changes could not be told apart; 0 when every one was. */
-	unresolved: number;
-}
-
+/**
+ * Undated inquiries cannot sit under a floor: a table keeps those handled, and each poll reads what changed. The
+ * plan: the keys to emit, in key order; the table to commit onto; the hashes (hashText) of handled keys no longer
+ * present undated; and about how many changes could not be told apart (0 when every one was).
+ */
 export function planUndated(
 	stored: KeySetTable,
 	presentUndated: readonly string[],
 	isTrackedDated: (key: string) => boolean,
-): UndatedPlan {
+) {
 	const changes = readChanges(stored, presentUndated);
 	const table = stored.copy();
 	for (const hash of changes.disappeared) table.toggle(hash, -1);

@@ -18,7 +18,6 @@ import {
 	quietSpell,
 	type FormRhythm,
 	type QuietRule,
-	type QuietSpell,
 } from '../quiet/formRhythm';
 import type { TriggerPosition, Watched } from '../saved/position';
 import { boundedRecords, MAX_WHOLE_CURSORS } from './formsBound';
@@ -48,17 +47,6 @@ export type FormOutcome = { pageId: string } & (
 	| { kind: 'read'; events: readonly InquiryEvent[] }
 	| { kind: 'failed' | 'not-reached' }
 );
-
-export interface PollPlan {
-	/** What to emit, oldest first across forms, within Max per Poll. */
-	emissions: Array<{ pageId: string; event: InquiryEvent }>;
-	/** Per form read, about how many undated inquiries changed beyond what its cursor tells apart. */
-	unresolvedUndated: Array<{ pageId: string; count: number }>;
-	/** Forms quiet past Alert When Quiet, each reported once per spell (the position records it). */
-	quietSpells: Array<{ pageId: string; spell: QuietSpell; unlisted: boolean }>;
-	/** The position to save once the first `emittedCount` emissions went out. */
-	commit(emittedCount: number): TriggerPosition;
-}
 
 /** Why a form with a record is not read by this poll. */
 type Unread = 'leftList' | 'pastReadLimit' | 'outOfSettings';
@@ -90,7 +78,8 @@ export class PollPlanner {
 		}));
 	}
 
-	plan(outcomes: readonly FormOutcome[]): PollPlan {
+	/** What to emit (oldest first across forms), what to report, and the position to save once `emittedCount` went out. */
+	plan(outcomes: readonly FormOutcome[]) {
 		const runs = outcomes.flatMap((outcome) =>
 			outcome.kind === 'read'
 				? [{ ...outcome, step: this.step(outcome.pageId, outcome.events) }]
@@ -111,7 +100,7 @@ export class PollPlanner {
 				count: step.unresolvedUndated,
 			})),
 			quietSpells,
-			commit: (emittedCount) => {
+			commit: (emittedCount: number): TriggerPosition => {
 				const events = new Map<string, FormEvent[]>();
 				const add = (pageId: string, event: FormEvent) =>
 					events.set(pageId, [...(events.get(pageId) ?? []), event]);
