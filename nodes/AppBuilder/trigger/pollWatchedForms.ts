@@ -105,13 +105,8 @@ export async function pollWatchedForms(
 	const plan = new PollPlanner({ ...setup, listing });
 	const reads = await readForms(
 		plan.formsToRead(),
-		async ({ pageId, keep, toEmit }) =>
-			await fetchInquiryList(
-				context,
-				{ appId: settings.appId, pageId },
-				{ mode: settings.mode, keep, toEmit },
-				fetchOptions,
-			),
+		async ({ pageId, ...reading }) =>
+			await fetchInquiryList(context, { appId: settings.appId, pageId }, reading, fetchOptions),
 		{ concurrency: FORM_CONCURRENCY, startBefore: startFormsBefore },
 	);
 	const formOf = (pageId: string) => formsById.get(pageId) ?? { pageId, pageName: pageId };
@@ -179,15 +174,11 @@ export async function pollWatchedForms(
 		);
 
 	// Report: quiet forms, once the position that records their spell is saved (once per spell).
-	reportQuietForms(
-		context,
-		settings,
-		quietSpells.map(({ pageId, spell, unlisted }) => ({
-			label: formLabel(formOf(pageId)),
-			spell,
-			away: unlisted,
-		})),
-	);
+	const labelled = quietSpells.map(({ pageId, ...quiet }) => ({
+		...quiet,
+		label: formLabel(formOf(pageId)),
+	}));
+	reportQuietForms(context, settings, labelled);
 	return items.length > 0 ? [items] : null;
 }
 

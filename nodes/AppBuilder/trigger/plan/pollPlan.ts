@@ -23,7 +23,7 @@ import type { TriggerPosition, Watched } from '../saved/position';
 import { boundedRecords, MAX_WHOLE_CURSORS } from './formsBound';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
-import { watchChange, type FirstPoll, type WatchChange } from './watchChange';
+import { watchChange, type FirstPoll } from './watchChange';
 
 /** Fewest emitted keys each form's cursor tracks, however many forms an app has (the state's size bound). */
 export const MIN_TRACKED_PER_FORM = 50;
@@ -53,9 +53,11 @@ type Unread = 'leftList' | 'pastReadLimit' | 'outOfSettings';
 
 /** One poll's decisions over forms, pure so property tests drive it; every change of a record is a form event. */
 export class PollPlanner {
+	/** The saved position already watches what the settings ask; before, a failure is shown at once (setting up). */
 	readonly begun: boolean;
+	/** This poll begins the watch or changes it: saved even when no form is read. */
 	readonly changes: boolean;
-	private readonly change: WatchChange;
+	private readonly change: ReturnType<typeof watchChange>;
 	private readonly options: CursorOptions;
 	private readonly ordered: string[];
 	private readonly unread: Map<string, Unread>;
@@ -69,10 +71,11 @@ export class PollPlanner {
 		this.options = { ...setup.cursor, nowMs: setup.nowMs, maxTracked: this.trackedPerForm() };
 	}
 
-	/** The forms in reading order, each with the records of its answer to keep and what its step would emit. */
+	/** The forms in reading order, each with how to read its answer: what to keep, what its step would emit. */
 	formsToRead() {
 		return this.ordered.map((pageId) => ({
 			pageId,
+			mode: this.options.mode,
 			keep: this.keepOf(pageId),
 			toEmit: (events: readonly InquiryEvent[]) => this.step(pageId, events).toEmit,
 		}));
