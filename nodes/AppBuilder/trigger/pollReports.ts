@@ -132,10 +132,7 @@ export function reportUnresolvedUndated(
 	context.logger.warn(`${problem}; new ones without a submission time wait`, logContext(context));
 }
 
-/**
- * Forms quiet past Alert When Quiet, reported beside the poll (its leads emitted, its position saved). No failure cause:
- * none of n8n's fits a form that stopped sending, and one would make n8n's scheduler back off the polls.
- */
+/** Quiet forms, reported beside the poll with no failure cause, which would make n8n's scheduler back off the polls. */
 export function reportQuietForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,

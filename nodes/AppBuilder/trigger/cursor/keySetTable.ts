@@ -61,7 +61,6 @@ export class KeySetTable {
 		}
 	}
 
-	/** The cell of `part` a hash lands in. */
 	cellOf(hash: KeyHash, part: number): number {
 		return (
 			part * this.size +
@@ -182,7 +181,6 @@ export function keySetTableProblem(text: string): string | undefined {
 	return undefined;
 }
 
-/** A table of the given keys' hashes. */
 export function tableOf(hashes: Iterable<KeyHash>, size: number): KeySetTable {
 	const table = new KeySetTable(size);
 	for (const hash of hashes) table.toggle(hash, 1);

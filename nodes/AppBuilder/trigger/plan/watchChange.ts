@@ -1,9 +1,8 @@
 import { applyEvent, type FormEvent } from '../forms/formEvents';
 import type { TriggerPosition, Watched } from '../saved/position';
 
-// A change of Watch or Form as events on the records (the rule atop docs/trigger.md): a form the new
-// settings leave out is set aside with its record, one they take back keeps it and never emits
-// what is dated while it was out, and a form watched for the first time begins its watch.
+// A change of Watch or Form as events on the records: the rule atop docs/trigger.md, and
+// docs/trigger-internals.md, "A form's record".
 
 /** On First Poll: nothing, the latest few, or every lead since a date. */
 export type FirstPoll =

@@ -111,7 +111,6 @@ function withStart(rhythm: FormRhythm): FormRhythm {
 	return first < 0 ? rhythm : { ...rhythm, start: open - WEEKS * HOURS + first };
 }
 
-/** The rhythm after the poll that reports `spell`. */
 export function markReported(rhythm: FormRhythm, spell: QuietSpell): FormRhythm {
 	return { ...rhythm, reported: spell.last };
 }

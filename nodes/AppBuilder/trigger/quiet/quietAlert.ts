@@ -5,7 +5,6 @@ import type { QuietRule, QuietSpell } from './formRhythm';
 export interface QuietForm {
 	label: string;
 	spell: QuietSpell;
-	/** No longer in the app's list of forms. */
 	unlisted: boolean;
 }
 
