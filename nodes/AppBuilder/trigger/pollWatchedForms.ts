@@ -72,13 +72,9 @@ export async function pollWatchedForms(
 	const { watch } = settings;
 	const fetchOptions = { ...timing.fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } };
 	const setup = {
+		...settings,
 		saved: saved?.scope === scope ? saved : undefined,
 		scope,
-		watch,
-		firstPoll: settings.firstPoll,
-		cursor: { mode: settings.mode, maxItems: settings.maxItems },
-		quiet: settings.quiet,
-		timeZone: settings.timeZone,
 		nowMs: startedAt,
 	};
 

@@ -1,8 +1,7 @@
 import { fnv1a64Halves } from '../../../shared/text/fnv1a64';
 
-// An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of a set of keys' 64-bit hashes:
-// fixed size, and the difference of two tables reads back the keys that differ. The trigger's cursor keeps
-// the undated inquiries it handled in one (ARCHITECTURE.md, "The cursor").
+// An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of keys' 64-bit hashes, in which the
+// cursor keeps the undated inquiries it handled (ARCHITECTURE.md, "The cursor").
 
 export const SUBTABLES = 5;
 /** Cells per part of a new table: 300 cells, 4,800 bytes, 6,404 characters stored when most are in use. */

@@ -8,7 +8,7 @@ import {
 	type CursorOptions,
 	type CursorStep,
 } from '../cursor/cursor';
-import type { InquiryEvent } from '../events/inquiryEvent';
+import type { EventMode, InquiryEvent } from '../events/inquiryEvent';
 import type { RecordsToKeep } from '../events/inquiryList';
 import { applyEvents, type FormEvent } from '../forms/formEvents';
 import type { FormRecord } from '../forms/formRecord';
@@ -36,7 +36,8 @@ export interface PollSetup {
 	/** Under All Forms, the app's list: the forms read (the last ones listed) and those listed before them. */
 	listing?: { read: readonly string[]; before: readonly string[] };
 	firstPoll: FirstPoll;
-	cursor: Pick<CursorOptions, 'mode' | 'maxItems'>;
+	mode: EventMode;
+	maxItems: number;
 	quiet: QuietRule;
 	timeZone: string;
 	nowMs: number;
@@ -68,7 +69,8 @@ export class PollPlanner {
 		const reading = setup.watch.kind === 'one' ? [setup.watch.pageId] : (setup.listing?.read ?? []);
 		this.ordered = readingOrder(reading, setup.saved?.leftOver ?? []);
 		this.unread = unreadForms(this.change.records, new Set(this.ordered), setup);
-		this.options = { ...setup.cursor, nowMs: setup.nowMs, maxTracked: this.trackedPerForm() };
+		const { mode, maxItems, nowMs } = setup;
+		this.options = { mode, maxItems, nowMs, maxTracked: this.trackedPerForm() };
 	}
 
 	/** The forms in reading order, each with how to read its answer: what to keep, what its step would emit. */
@@ -90,7 +92,7 @@ export class PollPlanner {
 		);
 		const merged = mergedEmissions(
 			runs.map((run) => ({ form: run.pageId, toEmit: run.step.toEmit })),
-			this.setup.cursor.maxItems,
+			this.setup.maxItems,
 		);
 		const rhythms = new Map(
 			runs.map((run) => [run.pageId, this.learned(run.pageId, run.events, run.step)]),
