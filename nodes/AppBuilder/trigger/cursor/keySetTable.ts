@@ -82,15 +82,6 @@ export class KeySetTable {
 		return copy;
 	}
 
-	/** This table minus another of the same size, cell by cell: the table of the difference of the two sets. */
-	minus(other: KeySetTable): KeySetTable {
-		const difference = this.copy();
-		for (let word = 0; word < difference.words.length; word++)
-			if (word % WORDS === 0) difference.words[word] -= other.words[word];
-			else difference.words[word] ^= other.words[word];
-		return difference;
-	}
-
 	/** The hash a cell holds alone, with its sign, if it holds exactly one. */
 	loneHash(cell: number): { hash: KeyHash; sign: 1 | -1 } | undefined {
 		const at = WORDS * cell;

@@ -1,11 +1,4 @@
-import {
-	hashText,
-	keyHash,
-	SUBTABLES,
-	tableOf,
-	type KeyHash,
-	type KeySetTable,
-} from './keySetTable';
+import { hashText, keyHash, SUBTABLES, type KeyHash, type KeySetTable } from './keySetTable';
 
 /**
  * Undated inquiries cannot sit under a floor: a table keeps those handled, and each poll reads what changed. The
@@ -40,16 +33,18 @@ interface Changes {
 	unresolved: number;
 }
 
-/** What changed, by peeling the difference; a key read back that contradicts what is present is left unresolved. */
+/**
+ * What changed, by peeling the stored table less the keys present: one that appeared reads back with sign -1, one
+ * that disappeared with 1. A key read back that contradicts what is present is left unresolved.
+ */
 function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Changes {
 	const present = new PresentKeys();
-	const hashes: KeyHash[] = [];
+	const difference = stored.copy();
 	for (const key of presentUndated) {
 		const hash = keyHash(key);
-		hashes.push(hash);
+		difference.toggle(hash, -1);
 		present.add(hash, key);
 	}
-	const difference = tableOf(hashes, stored.size).minus(stored);
 	const changes: Changes = { appeared: [], disappeared: [], unresolved: 0 };
 	const taken = new Set<string>();
 
@@ -60,7 +55,7 @@ function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Ch
 		if (lone === undefined) continue;
 		const text = hashText(lone.hash);
 		const key = present.get(lone.hash);
-		if (lone.sign === 1) {
+		if (lone.sign === -1) {
 			if (key === undefined || taken.has(text)) continue;
 			changes.appeared.push({ key, hash: lone.hash });
 		} else {
