@@ -217,23 +217,16 @@ export function readTriggerSettings(context: IPollFunctions) {
 	let firstPoll: FirstPoll = { kind: 'none' };
 	if (firstPollChoice === 'latest')
 		firstPoll = { kind: 'latest', count: whole(FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT) };
-	if (firstPollChoice === 'since')
-		firstPoll = {
-			kind: 'since',
-			sinceMs: sinceOf(
-				context,
-				option(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone())),
-			),
-		};
+	if (firstPollChoice === 'since') {
+		const since = option(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone()));
+		firstPoll = { kind: 'since', sinceMs: sinceOf(context, since) };
+	}
 
 	const quietChoice = choice(QUIET_ALERT, OPTIONS);
+	const hours = () => option(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS));
 	const quiet: QuietRule =
 		quietChoice === 'fixed'
-			? {
-					kind: 'fixed',
-					afterMs:
-						option(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS)) * 3_600_000,
-				}
+			? { kind: 'fixed', afterMs: hours() * 3_600_000 }
 			: { kind: quietChoice };
 	return {
 		appId,
