@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FORM_PAGE_ID_PATTERN, type FormTarget } from '../../shared/appBuilderApi';
+import { choices } from '../parameters/choices';
 import { textFrom } from '../parameters/parameterValues';
 import {
 	fieldOf,
@@ -56,6 +57,20 @@ export const formPageField: INodeProperties = {
 		},
 	],
 };
+
+/** One form or every form of the app: the trigger's Watch and Get Many's Read From. */
+export function formsChoiceField(name: string, displayName: string, allFormsDescription: string) {
+	return {
+		displayName,
+		name,
+		type: 'options',
+		default: 'form',
+		options: choices([
+			{ name: 'One Form', value: 'form', description: 'The leads of the form picked below' },
+			{ name: 'All Forms of the App', value: 'allForms', description: allFormsDescription },
+		]),
+	} satisfies INodeProperties;
+}
 
 const APP_ID = fieldOf(appIdField);
 const FORM = fieldOf(formPageField);

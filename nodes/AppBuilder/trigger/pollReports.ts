@@ -40,8 +40,6 @@ export function reportFailures(
 	poll: { failures: readonly Failure[]; read: readonly string[] },
 ): void {
 	const now = Date.now();
-	// Built only for a line logged: n8n hands out a copy of the node on every getNode().
-	const where = () => logContext(context);
 	const failing = new Map<string, Failure[]>();
 	for (const failure of poll.failures) {
 		const cause = isCredentialError(failure.error) ? CREDENTIAL_CAUSE : failure.cause;
@@ -54,7 +52,7 @@ export function reportFailures(
 		if (recovered === undefined) continue;
 		context.logger.info(
 			`App Builder Trigger reads ${causeText(cause)} again after ${recovered.polls} failed ${recovered.polls === 1 ? 'poll' : 'polls'}; the inquiries that waited are emitted now`,
-			where(),
+			logContext(context),
 		);
 	}
 	if (failing.size === 0) return;
@@ -71,7 +69,7 @@ export function reportFailures(
 	const polls = `${longest} failed ${longest === 1 ? 'poll' : 'polls in a row'}`;
 	context.logger.error(
 		`App Builder Trigger could not read ${what} (${polls}): ${withoutFinalDots(first.message)}. Nothing was lost; the next poll tries again.`,
-		where(),
+		logContext(context),
 	);
 }
 
@@ -134,10 +132,7 @@ export function reportUnresolvedUndated(
 	context.logger.warn(`${problem}; new ones without a submission time wait`, logContext(context));
 }
 
-/**
- * Forms quiet past Alert When Quiet, reported beside the poll (its leads emitted, its position saved). No failure cause:
- * none of n8n's fits a form that stopped sending, and one would make n8n's scheduler back off the polls.
- */
+/** Quiet forms, reported beside the poll with no failure cause, which would make n8n's scheduler back off the polls. */
 export function reportQuietForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,

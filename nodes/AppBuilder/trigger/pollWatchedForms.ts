@@ -34,22 +34,21 @@ import type { TriggerSettings } from './triggerSettings';
 /** One quick retry inside a poll; a poll that still fails is tried again at the next tick. */
 export const FETCH_ATTEMPTS = 2;
 
-export interface PollTiming {
-	startedAt: number;
-	/** When no further form is started: one started later could not finish within the poll budget. */
-	startFormsBefore: number | undefined;
-	/** When emitting stops, leaving the rest to the next poll. */
-	stopEmittingAt: number | undefined;
-	fetchOptions: WebServiceCallOptions;
-}
+/** Share of n8n's poll budget after which emitting stops early; the answers themselves may take all of it. */
+const BUDGET_SHARE = 0.8;
+/** Share of the budget after which no further form of an app is started, so each started one has time to end. */
+const START_FORMS_SHARE = 0.5;
 
 /** One poll over the forms watched (ARCHITECTURE.md, "Watching every form"); nothing is saved when it throws. */
 export async function pollWatchedForms(
 	context: IPollFunctions,
 	settings: TriggerSettings,
-	timing: PollTiming,
 	triggerKey: string,
+	timing: { startedAt: number; fetchOptions: WebServiceCallOptions },
 ): Promise<INodeExecutionData[][] | null> {
+	const { startedAt } = timing;
+	const startFormsBefore = pollDeadline(context, startedAt, START_FORMS_SHARE);
+	const stopEmittingAt = pollDeadline(context, startedAt, BUDGET_SHARE) ?? Infinity;
 	const node = context.getNode();
 	const stores: TriggerStores = {
 		node: context.getWorkflowStaticData('node'),
@@ -73,26 +72,21 @@ export async function pollWatchedForms(
 	const { watch } = settings;
 	const fetchOptions = { ...timing.fetchOptions, retry: { maxAttempts: FETCH_ATTEMPTS } };
 	const setup = {
+		...settings,
 		saved: saved?.scope === scope ? saved : undefined,
 		scope,
-		watch,
-		firstPoll: settings.firstPoll,
-		cursor: { mode: settings.mode, maxItems: settings.maxItems },
-		quiet: settings.quiet,
-		timeZone: settings.timeZone,
-		nowMs: timing.startedAt,
+		nowMs: startedAt,
 	};
 
-	// List: every form of the app, or the one form.
-	let forms: AppForm[] =
-		watch.kind === 'one' ? [{ pageId: watch.pageId, pageName: watch.pageId }] : [];
+	// List: every form of the app (the one form is known by its page ID).
+	const formsById = new Map<string, AppForm>();
 	let listing: { read: string[]; before: string[] } | undefined;
 	if (watch.kind === 'all') {
 		try {
 			const listed = await fetchAppForms(context, settings.appId, fetchOptions);
-			forms = formsRead(listed);
-			const ids = listed.map((form) => form.pageId);
-			listing = { read: ids.slice(-MAX_FORMS_READ), before: ids.slice(0, -MAX_FORMS_READ) };
+			for (const form of listed) formsById.set(form.pageId, form);
+			const ids = [...formsById.keys()];
+			listing = { read: formsRead(ids), before: ids.slice(0, -MAX_FORMS_READ) };
 			reportFormsBeyond(context, triggerKey, listed.length);
 		} catch (error) {
 			// Until the saved position watches what the settings ask, a failure is shown as the user sets up.
@@ -107,16 +101,10 @@ export async function pollWatchedForms(
 	const plan = new PollPlanner({ ...setup, listing });
 	const reads = await readForms(
 		plan.formsToRead(),
-		async ({ pageId, keep, toEmit }) =>
-			await fetchInquiryList(
-				context,
-				{ appId: settings.appId, pageId },
-				{ mode: settings.mode, keep, toEmit },
-				fetchOptions,
-			),
-		{ concurrency: FORM_CONCURRENCY, startBefore: timing.startFormsBefore },
+		async ({ pageId, ...reading }) =>
+			await fetchInquiryList(context, { appId: settings.appId, pageId }, reading, fetchOptions),
+		{ concurrency: FORM_CONCURRENCY, startBefore: startFormsBefore },
 	);
-	const formsById = new Map(forms.map((form) => [form.pageId, form]));
 	const formOf = (pageId: string) => formsById.get(pageId) ?? { pageId, pageName: pageId };
 	const lists = new Map<string, InquiryList>();
 	const outcomes: FormOutcome[] = [];
@@ -160,12 +148,7 @@ export async function pollWatchedForms(
 	});
 	const items: INodeExecutionData[] = [];
 	for (const { pageId, event } of emissions) {
-		if (
-			timing.stopEmittingAt !== undefined &&
-			items.length > 0 &&
-			Date.now() > timing.stopEmittingAt
-		)
-			break;
+		if (items.length > 0 && Date.now() > stopEmittingAt) break;
 		const record = (lists.get(pageId) as InquiryList).recordOf(event.key);
 		// Only in an answer read again: the inquiry was deleted meanwhile, or the rest is past what a poll holds.
 		if (record === undefined) break;
@@ -187,16 +170,24 @@ export async function pollWatchedForms(
 		);
 
 	// Report: quiet forms, once the position that records their spell is saved (once per spell).
-	reportQuietForms(
-		context,
-		settings,
-		quietSpells.map(({ pageId, spell, unlisted }) => ({
-			label: formLabel(formOf(pageId)),
-			spell,
-			away: unlisted,
-		})),
-	);
+	const labelled = quietSpells.map(({ pageId, ...quiet }) => ({
+		...quiet,
+		label: formLabel(formOf(pageId)),
+	}));
+	reportQuietForms(context, settings, labelled);
 	return items.length > 0 ? [items] : null;
+}
+
+/** n8n 2.40+ tells a poll how long it may take; older versions do not, and then there is no deadline. */
+export function pollDeadline(
+	context: IPollFunctions,
+	startedAt: number,
+	share: number,
+): number | undefined {
+	const getBudget = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
+	if (typeof getBudget !== 'function') return undefined;
+	const budget = getBudget.call(context);
+	return Number.isFinite(budget) && budget > 0 ? startedAt + budget * share : undefined;
 }
 
 function readPosition(context: IPollFunctions, stores: TriggerStores): TriggerPosition | undefined {

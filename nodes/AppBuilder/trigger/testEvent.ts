@@ -26,13 +26,8 @@ export async function testEvent(
 	const reading = { mode: settings.mode, keep: { kind: 'latest' } as const, toEmit: () => [] };
 	const reads = await readForms(
 		forms,
-		async (form) =>
-			await fetchInquiryList(
-				context,
-				{ appId: settings.appId, pageId: form.pageId },
-				reading,
-				fetchOptions,
-			),
+		async ({ pageId }) =>
+			await fetchInquiryList(context, { appId: settings.appId, pageId }, reading, fetchOptions),
 		{ concurrency: FORM_CONCURRENCY },
 	);
 	let latest: { event: InquiryEvent; record: () => unknown; form: AppForm } | undefined;

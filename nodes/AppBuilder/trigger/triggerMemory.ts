@@ -19,11 +19,6 @@ export interface FailureStreak {
 	lastAt: number;
 }
 
-export interface FailureReporting {
-	afterPolls: number;
-	afterMs: number;
-}
-
 interface TriggerEntry {
 	polledAt: number;
 	claim?: { lapsesAt: number };
@@ -48,7 +43,6 @@ function entryOf(triggerKey: string, nowMs: number): TriggerEntry {
 	return entry;
 }
 
-/** How many triggers this process remembers. */
 export function rememberedTriggers(): number {
 	return entries.size;
 }
@@ -94,7 +88,7 @@ export function recordFailedPoll(
 	triggerKey: string,
 	kind: string,
 	nowMs: number,
-	reporting: FailureReporting,
+	reporting: { afterPolls: number; afterMs: number },
 ): FailureStreak & { report: boolean } {
 	const entry = entryOf(triggerKey, nowMs);
 	const previous = entry.streaks.get(kind);

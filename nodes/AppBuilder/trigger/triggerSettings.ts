@@ -1,8 +1,14 @@
 import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { appIdField, formPageField, readAppId, readFormTarget } from '../descriptions/appAndForm';
-import { optionsCollection } from '../descriptions/optionsCollection';
+import {
+	appIdField,
+	formPageField,
+	formsChoiceField,
+	readAppId,
+	readFormTarget,
+} from '../descriptions/appAndForm';
+import { OPTIONS, optionsCollection } from '../descriptions/optionsCollection';
 import { simplifyField } from '../descriptions/simplify';
 import { readTimeoutMs, timeoutOption } from '../descriptions/timeoutOption';
 import { choices, type ChoiceProperty } from '../parameters/choices';
@@ -16,10 +22,8 @@ import {
 import { choiceFieldOf, fieldOf, readChoice, readParameter } from '../parameters/readParameter';
 import type { QuietRule } from './quiet/formRhythm';
 import { MAX_FIRST_POLL_COUNT } from './cursor/cursor';
-import { type EventMode } from './events/inquiryEvent';
 import type { FirstPoll } from './plan/watchChange';
 import type { Watched } from './saved/position';
-import type { FailureReporting } from './triggerMemory';
 
 // The trigger's parameters, each declared once: the editor shows these, and the reader below takes
 // each one's label, path and default from its declaration, so an error names the field as shown.
@@ -43,21 +47,11 @@ const EVENT = {
 	]),
 } satisfies INodeProperties;
 
-const WATCH = {
-	displayName: 'Watch',
-	name: 'watch',
-	type: 'options',
-	default: 'form',
-	options: choices([
-		{ name: 'One Form', value: 'form', description: 'The leads of the form picked below' },
-		{
-			name: 'All Forms of the App',
-			value: 'allForms',
-			description:
-				'Every form of the app, forms added later included; each lead names the form it came from',
-		},
-	]),
-} satisfies INodeProperties;
+const WATCH = formsChoiceField(
+	'watch',
+	'Watch',
+	'Every form of the app, forms added later included; each lead names the form it came from',
+);
 
 const FIRST_POLL = {
 	displayName: 'On First Check',
@@ -169,8 +163,6 @@ const QUIET_HOURS = {
 /** A year: a longer quiet is not an alert anyone waits for. */
 const MAX_QUIET_HOURS = 24 * 366;
 
-const OPTIONS = 'options';
-
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -206,21 +198,9 @@ export const triggerProperties: INodeProperties[] = [
 ];
 
 /** The trigger's parameters, read and checked once per poll; every problem names its field. */
-export interface TriggerSettings {
-	appId: string;
-	watch: Watched;
-	mode: EventMode;
-	simplify: boolean;
-	firstPoll: FirstPoll;
-	maxItems: number;
-	answerTimeoutMs: number;
-	reporting: FailureReporting;
-	quiet: QuietRule;
-	/** The workflow's time zone: Alert When Quiet judges the hours of the week there. */
-	timeZone: string;
-}
+export type TriggerSettings = ReturnType<typeof readTriggerSettings>;
 
-export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
+export function readTriggerSettings(context: IPollFunctions) {
 	const option = <T>(property: INodeProperties, check: (value: unknown) => Checked<T>) =>
 		readParameter(context, fieldOf(property, OPTIONS), check);
 	const choice = <T extends string>(property: ChoiceProperty<T>, within?: string): T =>
@@ -237,23 +217,16 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 	let firstPoll: FirstPoll = { kind: 'none' };
 	if (firstPollChoice === 'latest')
 		firstPoll = { kind: 'latest', count: whole(FIRST_POLL_COUNT, MAX_FIRST_POLL_COUNT) };
-	if (firstPollChoice === 'since')
-		firstPoll = {
-			kind: 'since',
-			sinceMs: sinceOf(
-				context,
-				option(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone())),
-			),
-		};
+	if (firstPollChoice === 'since') {
+		const since = option(FIRST_POLL_SINCE, (value) => dateFrom(value, context.getTimezone()));
+		firstPoll = { kind: 'since', sinceMs: sinceOf(context, since) };
+	}
 
 	const quietChoice = choice(QUIET_ALERT, OPTIONS);
+	const hours = () => option(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS));
 	const quiet: QuietRule =
 		quietChoice === 'fixed'
-			? {
-					kind: 'fixed',
-					afterMs:
-						option(QUIET_HOURS, (value) => positiveNumberFrom(value, MAX_QUIET_HOURS)) * 3_600_000,
-				}
+			? { kind: 'fixed', afterMs: hours() * 3_600_000 }
 			: { kind: quietChoice };
 	return {
 		appId,
@@ -268,6 +241,7 @@ export function readTriggerSettings(context: IPollFunctions): TriggerSettings {
 			afterMs: whole(ERROR_AFTER_MINUTES, undefined, 0) * 60_000,
 		},
 		quiet,
+		// Alert When Quiet judges the hours of the week in the workflow's time zone.
 		timeZone: context.getTimezone(),
 	};
 }

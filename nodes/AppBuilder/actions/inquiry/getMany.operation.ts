@@ -7,13 +7,13 @@ import type { ValueRedactor } from '../../../shared/text/redact';
 import {
 	appIdField,
 	formPageField,
+	formsChoiceField,
 	readAppId,
 	readFormTarget,
 } from '../../descriptions/appAndForm';
 import { simplifyField } from '../../descriptions/simplify';
 import { inquiryItem } from '../../inquiries/inquiryItem';
 import { inquiryAnswerReader } from '../../inquiries/readInquiryStream';
-import { choices } from '../../parameters/choices';
 import { booleanFrom, wholeNumberFrom } from '../../parameters/parameterValues';
 import { choiceFieldOf, fieldOf, readChoice, readParameter } from '../../parameters/readParameter';
 import { fetchFormInquiries } from '../../transport/formInquiries';
@@ -36,21 +36,11 @@ const limitField: INodeProperties = {
 	displayOptions: { show: { returnAll: [false], '@tool': [false] } },
 };
 
-const readFromField = {
-	displayName: 'Read From',
-	name: 'readFrom',
-	type: 'options',
-	default: 'form',
-	options: choices([
-		{ name: 'One Form', value: 'form', description: 'The leads of the form picked below' },
-		{
-			name: 'All Forms of the App',
-			value: 'allForms',
-			description:
-				'Every form the app lists; Sort and Limit apply across forms, and each lead names its form',
-		},
-	]),
-} satisfies INodeProperties;
+const readFromField = formsChoiceField(
+	'readFrom',
+	'Read From',
+	'Every form the app lists; Sort and Limit apply across forms, and each lead names its form',
+);
 
 const returnAllField: INodeProperties = {
 	displayName: 'Return All',

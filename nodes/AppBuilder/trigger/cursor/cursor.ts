@@ -17,13 +17,10 @@ import {
 
 // What is new since one form's last read (ARCHITECTURE.md, "The cursor"); pure, inputs never changed.
 
-/** A form's cursor, saved in its record (forms/formRecord.ts). */
+/** A form's cursor, saved in its record: `undated` is the table (undated.ts) in base64, '' when empty. */
 export interface CursorState {
-	/** Events at or before this point (by time, then key) are handled; see floor.ts. */
 	floor: OrderPoint;
-	/** Key -> time it was last emitted (or taken as handled), for every such event after the floor. */
 	seen: Record<string, number>;
-	/** The undated inquiries emitted or handled, as a table (undated.ts) in base64; '' when none. */
 	undated: string;
 }
 
@@ -32,7 +29,6 @@ export type Spans = ReadonlyArray<readonly [from: number, to: number]>;
 
 export interface CursorOptions {
 	mode: EventMode;
-	/** At most this many events per poll; the rest follow on later polls, oldest first. */
 	maxItems: number;
 	/** The poll's clock: the floor never passes it, and events dated after it are tracked apart. */
 	nowMs: number;
@@ -48,11 +44,9 @@ export const DEFAULT_MAX_TRACKED = 1000;
 export const MAX_FIRST_POLL_COUNT = 50;
 
 export interface CursorStep {
-	/** Oldest first (by time, then key); undated events last. */
 	toEmit: InquiryEvent[];
 	/** The oldest dated event found new but left out of toEmit (Max per Poll): the commit keeps the floor below it. */
 	waiting: OrderPoint | undefined;
-	/** About how many undated inquiries changed beyond what the table tells apart (undated.ts); 0 normally. */
 	unresolvedUndated: number;
 	/** The state to commit onto: the undated table brought up to date, or a first read's events handled. */
 	baseline: CursorState;
@@ -211,8 +205,7 @@ function firstLeftOut(
 	plan: Pick<CursorStep, 'toEmit' | 'waiting'>,
 	emitted: readonly InquiryEvent[],
 ): OrderPoint | undefined {
-	const emittedAt = new Map<string, number | undefined>();
-	for (const { key, time } of emitted) emittedAt.set(key, time);
+	const emittedAt = new Map(emitted.map(({ key, time }) => [key, time]));
 	for (const { key, time } of plan.toEmit) {
 		if (isTime(time) && emittedAt.get(key) !== time) return { time, key };
 	}
@@ -249,10 +242,7 @@ function settle(
 	return { floor, seen: toRecord(seen), undated: table.encode() };
 }
 
-/**
- * Per key, its latest listing (replacesListing) after `floor`: a latest time is the greatest, so only the few
- * after the floor are mapped; and the keys no listing of which has a time, on either side of the floor.
- */
+/** Per key, its latest time after `floor` (only the few after it are mapped); and the keys never listed with a time. */
 function latestPerKeyAfter(
 	events: readonly InquiryEvent[],
 	floor: OrderPoint,

@@ -14,7 +14,6 @@ export function isAfterFloor(time: number, key: string, floor: OrderPoint): bool
 	return time > floor.time || (time === floor.time && key > floor.key);
 }
 
-/** The floor before every event at `time`. */
 export function floorBefore(time: number): OrderPoint {
 	return { time, key: '' };
 }

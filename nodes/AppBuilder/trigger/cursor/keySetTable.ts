@@ -1,8 +1,7 @@
 import { fnv1a64Halves } from '../../../shared/text/fnv1a64';
 
-// An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of a set of keys' 64-bit hashes:
-// fixed size, and the difference of two tables reads back the keys that differ. The trigger's cursor keeps
-// the undated inquiries it handled in one (ARCHITECTURE.md, "The cursor").
+// An invertible Bloom lookup table (Goodrich and Mitzenmacher, 2011) of keys' 64-bit hashes, in which the
+// cursor keeps the undated inquiries it handled (ARCHITECTURE.md, "The cursor").
 
 export const SUBTABLES = 5;
 /** Cells per part of a new table: 300 cells, 4,800 bytes, 6,404 characters stored when most are in use. */
@@ -34,33 +33,33 @@ export function hashText(hash: KeyHash): string {
 	return hash.high.toString(16).padStart(8, '0') + hash.low.toString(16).padStart(8, '0');
 }
 
+/** Words per cell: its count of keys, then the XOR of their hashes' high halves, low halves and checks. */
+const WORDS = 4;
+
 export class KeySetTable {
-	readonly count: Int32Array;
-	readonly high: Uint32Array;
-	readonly low: Uint32Array;
-	readonly check: Uint32Array;
+	/** Every cell's words, part after part. */
+	readonly words: Int32Array;
 
 	constructor(readonly size: number) {
-		const cells = SUBTABLES * size;
-		this.count = new Int32Array(cells);
-		this.high = new Uint32Array(cells);
-		this.low = new Uint32Array(cells);
-		this.check = new Uint32Array(cells);
+		this.words = new Int32Array(SUBTABLES * size * WORDS);
+	}
+
+	get cells(): number {
+		return SUBTABLES * this.size;
 	}
 
 	/** Adds (sign 1) or takes out (sign -1) one key's hash. */
 	toggle(hash: KeyHash, sign: 1 | -1): void {
 		const check = checkOf(hash);
 		for (let part = 0; part < SUBTABLES; part++) {
-			const cell = this.cellOf(hash, part);
-			this.count[cell] += sign;
-			this.high[cell] = (this.high[cell] ^ hash.high) >>> 0;
-			this.low[cell] = (this.low[cell] ^ hash.low) >>> 0;
-			this.check[cell] = (this.check[cell] ^ check) >>> 0;
+			const at = WORDS * this.cellOf(hash, part);
+			this.words[at] += sign;
+			this.words[at + 1] ^= hash.high;
+			this.words[at + 2] ^= hash.low;
+			this.words[at + 3] ^= check;
 		}
 	}
 
-	/** The cell of `part` a hash lands in. */
 	cellOf(hash: KeyHash, part: number): number {
 		return (
 			part * this.size +
@@ -68,42 +67,28 @@ export class KeySetTable {
 		);
 	}
 
+	countOf(cell: number): number {
+		return this.words[WORDS * cell];
+	}
+
 	isEmptyCell(cell: number): boolean {
-		return (
-			this.count[cell] === 0 &&
-			this.high[cell] === 0 &&
-			this.low[cell] === 0 &&
-			this.check[cell] === 0
-		);
+		const at = WORDS * cell;
+		return (this.words[at] | this.words[at + 1] | this.words[at + 2] | this.words[at + 3]) === 0;
 	}
 
 	copy(): KeySetTable {
 		const copy = new KeySetTable(this.size);
-		copy.count.set(this.count);
-		copy.high.set(this.high);
-		copy.low.set(this.low);
-		copy.check.set(this.check);
+		copy.words.set(this.words);
 		return copy;
-	}
-
-	/** This table minus another of the same size, cell by cell: the table of the difference of the two sets. */
-	minus(other: KeySetTable): KeySetTable {
-		const difference = this.copy();
-		for (let cell = 0; cell < difference.count.length; cell++) {
-			difference.count[cell] -= other.count[cell];
-			difference.high[cell] = (difference.high[cell] ^ other.high[cell]) >>> 0;
-			difference.low[cell] = (difference.low[cell] ^ other.low[cell]) >>> 0;
-			difference.check[cell] = (difference.check[cell] ^ other.check[cell]) >>> 0;
-		}
-		return difference;
 	}
 
 	/** The hash a cell holds alone, with its sign, if it holds exactly one. */
 	loneHash(cell: number): { hash: KeyHash; sign: 1 | -1 } | undefined {
-		const count = this.count[cell];
+		const at = WORDS * cell;
+		const count = this.words[at];
 		if (count !== 1 && count !== -1) return undefined;
-		const hash = { high: this.high[cell], low: this.low[cell] };
-		if (checkOf(hash) !== this.check[cell]) return undefined;
+		const hash = { high: this.words[at + 1] >>> 0, low: this.words[at + 2] >>> 0 };
+		if (checkOf(hash) !== this.words[at + 3] >>> 0) return undefined;
 		if (this.cellOf(hash, Math.floor(cell / this.size)) !== cell) return undefined;
 		return { hash, sign: count };
 	}
@@ -114,27 +99,23 @@ export class KeySetTable {
 	 * shorter, only the cells not empty, each with its place.
 	 */
 	encode(): string {
-		const used: number[] = [];
-		for (let cell = 0; cell < this.count.length; cell++)
-			if (!this.isEmptyCell(cell)) used.push(cell);
+		const all = Array.from({ length: this.cells }, (_, cell) => cell);
+		const used = all.filter((cell) => !this.isEmptyCell(cell));
 		if (used.length === 0) return '';
-		const sparse = used.length * (CELL_BYTES + 2) < this.count.length * CELL_BYTES;
+		const sparse = used.length * (CELL_BYTES + 2) < this.cells * CELL_BYTES;
 		const bytes = Buffer.alloc(
-			HEADER_BYTES + (sparse ? used.length * (CELL_BYTES + 2) : this.count.length * CELL_BYTES),
+			HEADER_BYTES + (sparse ? used.length * (CELL_BYTES + 2) : this.cells * CELL_BYTES),
 		);
 		bytes.writeUInt8(sparse ? SPARSE : DENSE, 0);
 		bytes.writeUInt16BE(this.size, 1);
 		let at = HEADER_BYTES;
-		for (const cell of sparse ? used : this.count.keys()) {
+		for (const cell of sparse ? used : all) {
 			if (sparse) {
 				bytes.writeUInt16BE(cell, at);
 				at += 2;
 			}
-			bytes.writeInt32BE(this.count[cell], at);
-			bytes.writeUInt32BE(this.high[cell], at + 4);
-			bytes.writeUInt32BE(this.low[cell], at + 8);
-			bytes.writeUInt32BE(this.check[cell], at + 12);
-			at += CELL_BYTES;
+			for (let word = WORDS * cell; word < WORDS * (cell + 1); word++, at += 4)
+				bytes.writeInt32BE(this.words[word], at);
 		}
 		return bytes.toString('base64');
 	}
@@ -156,11 +137,8 @@ export function decodeKeySetTable(text: string, emptySize: number): KeySetTable 
 			cell = bytes.readUInt16BE(at);
 			at += 2;
 		}
-		table.count[cell] = bytes.readInt32BE(at);
-		table.high[cell] = bytes.readUInt32BE(at + 4);
-		table.low[cell] = bytes.readUInt32BE(at + 8);
-		table.check[cell] = bytes.readUInt32BE(at + 12);
-		at += CELL_BYTES;
+		for (let word = WORDS * cell; word < WORDS * (cell + 1); word++, at += 4)
+			table.words[word] = bytes.readInt32BE(at);
 		cell++;
 	}
 	return table;
@@ -193,7 +171,6 @@ export function keySetTableProblem(text: string): string | undefined {
 	return undefined;
 }
 
-/** A table of the given keys' hashes. */
 export function tableOf(hashes: Iterable<KeyHash>, size: number): KeySetTable {
 	const table = new KeySetTable(size);
 	for (const hash of hashes) table.toggle(hash, 1);

@@ -1,29 +1,15 @@
-import {
-	hashText,
-	keyHash,
-	SUBTABLES,
-	tableOf,
-	type KeyHash,
-	type KeySetTable,
-} from './keySetTable';
+import { hashText, keyHash, SUBTABLES, type KeyHash, type KeySetTable } from './keySetTable';
 
-/** Undated inquiries cannot sit under a floor: a table of those handled, and each poll reads what changed. */
-export interface UndatedPlan {
-	/** Keys to emit, in key order: present, undated, not handled, and not emitted while they had a time. */
-	toEmit: string[];
-	/** The handled set to commit onto: the stored one without what disappeared, with what is tracked dated adopted. */
-	table: KeySetTable;
-	/** Hashes (hashText) of handled keys no longer present undated. */
-	disappeared: Set<string>;
-	/** About how many changes could not be told apart; 0 when every one was. */
-	unresolved: number;
-}
-
+/**
+ * Undated inquiries cannot sit under a floor: a table keeps those handled, and each poll reads what changed. The
+ * plan: the keys to emit, in key order; the table to commit onto; the hashes (hashText) of handled keys no longer
+ * present undated; and about how many changes could not be told apart (0 when every one was).
+ */
 export function planUndated(
 	stored: KeySetTable,
 	presentUndated: readonly string[],
 	isTrackedDated: (key: string) => boolean,
-): UndatedPlan {
+) {
 	const changes = readChanges(stored, presentUndated);
 	const table = stored.copy();
 	for (const hash of changes.disappeared) table.toggle(hash, -1);
@@ -47,27 +33,29 @@ interface Changes {
 	unresolved: number;
 }
 
-/** What changed, by peeling the difference; a key read back that contradicts what is present is left unresolved. */
+/**
+ * What changed, by peeling the stored table less the keys present: one that appeared reads back with sign -1, one
+ * that disappeared with 1. A key read back that contradicts what is present is left unresolved.
+ */
 function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Changes {
 	const present = new PresentKeys();
-	const hashes: KeyHash[] = [];
+	const difference = stored.copy();
 	for (const key of presentUndated) {
 		const hash = keyHash(key);
-		hashes.push(hash);
+		difference.toggle(hash, -1);
 		present.add(hash, key);
 	}
-	const difference = tableOf(hashes, stored.size).minus(stored);
 	const changes: Changes = { appeared: [], disappeared: [], unresolved: 0 };
 	const taken = new Set<string>();
 
 	const queue: number[] = [];
-	for (let cell = 0; cell < difference.count.length; cell++) queue.push(cell);
+	for (let cell = 0; cell < difference.cells; cell++) queue.push(cell);
 	while (queue.length > 0) {
 		const lone = difference.loneHash(queue.pop() as number);
 		if (lone === undefined) continue;
 		const text = hashText(lone.hash);
 		const key = present.get(lone.hash);
-		if (lone.sign === 1) {
+		if (lone.sign === -1) {
 			if (key === undefined || taken.has(text)) continue;
 			changes.appeared.push({ key, hash: lone.hash });
 		} else {
@@ -86,10 +74,10 @@ function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Ch
 function unresolvedIn(difference: KeySetTable): number {
 	let most = 0;
 	let any = false;
-	for (let start = 0; start < difference.count.length; start += difference.size) {
+	for (let start = 0; start < difference.cells; start += difference.size) {
 		let inPart = 0;
 		for (let cell = start; cell < start + difference.size; cell++) {
-			inPart += Math.abs(difference.count[cell]);
+			inPart += Math.abs(difference.countOf(cell));
 			if (!difference.isEmptyCell(cell)) any = true;
 		}
 		most = Math.max(most, inPart);

@@ -15,9 +15,7 @@ export interface InquiryEvent {
 export function inquiryEvent(record: unknown, mode: EventMode): InquiryEvent {
 	const raw = (typeof record === 'object' && record !== null ? record : {}) as RawInquiry;
 	const added = toEpochMillis(raw.addedon);
-	if (mode === 'new') return { key: inquiryKey(record), time: added };
-	const updated = toEpochMillis(raw.updatedon);
-	const time =
-		added === undefined ? updated : updated === undefined ? added : Math.max(added, updated);
-	return { key: inquiryKey(record), time };
+	const updated = mode === 'new' ? undefined : toEpochMillis(raw.updatedon);
+	const latest = updated === undefined || (added ?? -Infinity) > updated ? added : updated;
+	return { key: inquiryKey(record), time: latest };
 }

@@ -3,27 +3,14 @@ import { floorBefore, isAfterFloor, later, raiseFloor, type OrderPoint } from '.
 import type { FormRhythm } from '../quiet/formRhythm';
 import { MAX_OUT_STRETCHES, type FormRecord } from './formRecord';
 
-// The one table of what changes a form's record (docs/trigger-internals.md, "A form's record"): the
-// poll names each form's events and applies them here; nothing else writes a record. Failure streaks
-// live in the n8n process (triggerMemory.ts), which counts readFailed and ends a streak on readSucceeded.
+// The one table of what changes a form's record; each event is told in docs/trigger-internals.md, "A form's
+// record". Nothing else writes a record; failure streaks live in the n8n process (triggerMemory.ts).
 
 export type FormEvent =
-	/** Its watch begins: from `at` on (a first read at once may reach back, On First Poll). */
-	| { kind: 'watchBegins'; at: number }
-	/** Read: the cursor after what the poll emitted (a backlog left keeps its floor), the rhythm learned. */
+	| { kind: 'watchBegins' | 'cameBack' | 'forgotten'; at: number }
+	| { kind: 'leftList' | 'pastReadLimit' | 'leftSettings' | 'outOfSettings'; at: number }
 	| { kind: 'readSucceeded'; cursor: CursorState; quiet: FormRhythm | undefined }
-	/** Among the forms a poll reads, but its read failed or was not reached: waits, nothing lost. */
-	| { kind: 'readFailed' | 'notReached' }
-	/** Watched but not read: left the app's list, or listed before the forms a poll reads. */
-	| { kind: 'leftList' | 'pastReadLimit'; at: number }
-	/** The settings leave it out (Watch: another form), from `at`; every poll meanwhile counts it away. */
-	| { kind: 'leftSettings' | 'outOfSettings'; at: number }
-	/** Back in the settings at `at`: the stretch it was out is never emitted. */
-	| { kind: 'cameBack'; at: number }
-	/** Away long enough (formsBound.ts): a small cursor, then one that follows the clock. */
-	| { kind: 'shrunk' }
-	| { kind: 'forgotten'; at: number }
-	/** Alert When Quiet reported its spell. */
+	| { kind: 'readFailed' | 'notReached' | 'shrunk' }
 	| { kind: 'quietReported'; quiet: FormRhythm }
 	/** On the others' record: a form past the bound was dropped with its floor, so back it starts no earlier. */
 	| { kind: 'formDropped'; floor: OrderPoint };

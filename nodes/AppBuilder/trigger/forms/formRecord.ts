@@ -6,7 +6,6 @@ import { rhythmProblem, type FormRhythm } from '../quiet/formRhythm';
 // (docs/trigger-internals.md, "A form's record").
 
 export interface FormRecord {
-	/** What it has emitted and handled: its floor, the keys after it, its undated table. */
 	cursor: CursorState;
 	/** Ended stretches [from, to) the settings left it out: leads dated in them are never emitted. */
 	out?: Array<[number, number]>;
@@ -16,7 +15,6 @@ export interface FormRecord {
 	away?: { since: number; polls: number };
 	/** Its next read takes the undated inquiries present as handled: which were handled is not known. */
 	undatedUnknown?: true;
-	/** Alert When Quiet's rhythm of its leads. */
 	quiet?: FormRhythm;
 }
 

@@ -1,26 +1,18 @@
 import { applyEvent } from '../forms/formEvents';
 import type { FormRecord } from '../forms/formRecord';
 
-// The state's bound over forms (docs/trigger-internals.md, "Watching every form: the details"):
-// records of forms away long, or past the count kept whole, shrink; past more, they are dropped.
+// The state's bound over forms (docs/trigger-internals.md, "Watching every form: the details"): records of
+// forms away long (both the time and the polls), or past the count kept whole, shrink; past more, they are dropped.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A form away this long and for this many polls keeps a small cursor (both must be reached). */
 export const SHRINK_AWAY_FORM_AFTER_MS = 90 * DAY_MS;
 export const SHRINK_AWAY_FORM_AFTER_POLLS = 1000;
-/** A form away this long and for this many polls is forgotten: its floor follows the clock (both must be reached). */
 export const FORGET_AWAY_FORM_AFTER_MS = 365 * DAY_MS;
 export const FORGET_AWAY_FORM_AFTER_POLLS = 10_000;
-/** Records kept whole at most: the forms read and, the most recently away first, those away. */
 export const MAX_WHOLE_CURSORS = 2000;
-/** Records past the whole ones keep a small cursor; past this many more, the longest away are dropped. */
 export const MAX_SMALL_CURSORS = 1000;
 
-/**
- * The records after the bound: forms read first, then the most recently
- * away. A form dropped is known no more: its floor lifts the others' record,
- * so back it starts no earlier than where it was and emits nothing twice.
- */
+/** The records after the bound, forms read first; a dropped form's floor lifts the others', so back it emits nothing twice. */
 export function boundedRecords(
 	records: ReadonlyMap<string, FormRecord>,
 	others: FormRecord | undefined,

@@ -8,7 +8,7 @@ import {
 	type CursorOptions,
 	type CursorStep,
 } from '../cursor/cursor';
-import type { InquiryEvent } from '../events/inquiryEvent';
+import type { EventMode, InquiryEvent } from '../events/inquiryEvent';
 import type { RecordsToKeep } from '../events/inquiryList';
 import { applyEvents, type FormEvent } from '../forms/formEvents';
 import type { FormRecord } from '../forms/formRecord';
@@ -18,13 +18,12 @@ import {
 	quietSpell,
 	type FormRhythm,
 	type QuietRule,
-	type QuietSpell,
 } from '../quiet/formRhythm';
 import type { TriggerPosition, Watched } from '../saved/position';
 import { boundedRecords, MAX_WHOLE_CURSORS } from './formsBound';
 import { mergedEmissions } from './mergedEmissions';
 import { leftOverAfter, readingOrder } from './readingOrder';
-import { watchChange, type FirstPoll, type WatchChange } from './watchChange';
+import { watchChange, type FirstPoll } from './watchChange';
 
 /** Fewest emitted keys each form's cursor tracks, however many forms an app has (the state's size bound). */
 export const MIN_TRACKED_PER_FORM = 50;
@@ -33,12 +32,12 @@ export interface PollSetup {
 	/** The saved position, if it has this scope (else undefined: the trigger starts over). */
 	saved: TriggerPosition | undefined;
 	scope: string;
-	/** What the settings watch now. */
 	watch: Watched;
 	/** Under All Forms, the app's list: the forms read (the last ones listed) and those listed before them. */
 	listing?: { read: readonly string[]; before: readonly string[] };
 	firstPoll: FirstPoll;
-	cursor: Pick<CursorOptions, 'mode' | 'maxItems'>;
+	mode: EventMode;
+	maxItems: number;
 	quiet: QuietRule;
 	timeZone: string;
 	nowMs: number;
@@ -50,25 +49,16 @@ export type FormOutcome = { pageId: string } & (
 	| { kind: 'failed' | 'not-reached' }
 );
 
-export interface PollPlan {
-	/** What to emit, oldest first across forms, within Max per Poll. */
-	emissions: Array<{ pageId: string; event: InquiryEvent }>;
-	/** Per form read, about how many undated inquiries changed beyond what its cursor tells apart. */
-	unresolvedUndated: Array<{ pageId: string; count: number }>;
-	/** Forms quiet past Alert When Quiet, each reported once per spell (the position records it). */
-	quietSpells: Array<{ pageId: string; spell: QuietSpell; unlisted: boolean }>;
-	/** The position to save once the first `emittedCount` emissions went out. */
-	commit(emittedCount: number): TriggerPosition;
-}
-
 /** Why a form with a record is not read by this poll. */
 type Unread = 'leftList' | 'pastReadLimit' | 'outOfSettings';
 
 /** One poll's decisions over forms, pure so property tests drive it; every change of a record is a form event. */
 export class PollPlanner {
+	/** The saved position already watches what the settings ask; before, a failure is shown at once (setting up). */
 	readonly begun: boolean;
+	/** This poll begins the watch or changes it: saved even when no form is read. */
 	readonly changes: boolean;
-	private readonly change: WatchChange;
+	private readonly change: ReturnType<typeof watchChange>;
 	private readonly options: CursorOptions;
 	private readonly ordered: string[];
 	private readonly unread: Map<string, Unread>;
@@ -79,23 +69,22 @@ export class PollPlanner {
 		const reading = setup.watch.kind === 'one' ? [setup.watch.pageId] : (setup.listing?.read ?? []);
 		this.ordered = readingOrder(reading, setup.saved?.leftOver ?? []);
 		this.unread = unreadForms(this.change.records, new Set(this.ordered), setup);
-		this.options = { ...setup.cursor, nowMs: setup.nowMs, maxTracked: this.trackedPerForm() };
+		const { mode, maxItems, nowMs } = setup;
+		this.options = { mode, maxItems, nowMs, maxTracked: this.trackedPerForm() };
 	}
 
-	/** The forms in reading order, each with the records of its answer to keep and what its step would emit. */
-	formsToRead(): Array<{
-		pageId: string;
-		keep: RecordsToKeep;
-		toEmit: (events: readonly InquiryEvent[]) => readonly InquiryEvent[];
-	}> {
+	/** The forms in reading order, each with how to read its answer: what to keep, what its step would emit. */
+	formsToRead() {
 		return this.ordered.map((pageId) => ({
 			pageId,
+			mode: this.options.mode,
 			keep: this.keepOf(pageId),
-			toEmit: (events) => this.step(pageId, events).toEmit,
+			toEmit: (events: readonly InquiryEvent[]) => this.step(pageId, events).toEmit,
 		}));
 	}
 
-	plan(outcomes: readonly FormOutcome[]): PollPlan {
+	/** What to emit (oldest first across forms), what to report, and the position to save once `emittedCount` went out. */
+	plan(outcomes: readonly FormOutcome[]) {
 		const runs = outcomes.flatMap((outcome) =>
 			outcome.kind === 'read'
 				? [{ ...outcome, step: this.step(outcome.pageId, outcome.events) }]
@@ -103,7 +92,7 @@ export class PollPlanner {
 		);
 		const merged = mergedEmissions(
 			runs.map((run) => ({ form: run.pageId, toEmit: run.step.toEmit })),
-			this.setup.cursor.maxItems,
+			this.setup.maxItems,
 		);
 		const rhythms = new Map(
 			runs.map((run) => [run.pageId, this.learned(run.pageId, run.events, run.step)]),
@@ -116,7 +105,7 @@ export class PollPlanner {
 				count: step.unresolvedUndated,
 			})),
 			quietSpells,
-			commit: (emittedCount) => {
+			commit: (emittedCount: number): TriggerPosition => {
 				const events = new Map<string, FormEvent[]>();
 				const add = (pageId: string, event: FormEvent) =>
 					events.set(pageId, [...(events.get(pageId) ?? []), event]);
@@ -187,34 +176,22 @@ export class PollPlanner {
 	}
 
 	/** The rhythm after a read, while Alert When Quiet is on: what was found new now is brought by this poll. */
-	private learned(
-		pageId: string,
-		events: readonly InquiryEvent[],
-		step: CursorStep,
-	): FormRhythm | undefined {
+	private learned(pageId: string, events: readonly InquiryEvent[], step: CursorStep) {
 		if (this.setup.quiet.kind === 'off') return undefined;
 		const record = this.recordOf(pageId);
 		const arrivals = step.toEmit.length + (step.waiting === undefined ? 0 : 1);
-		const times = events.map((event) => event.time);
-		return nextRhythm(
-			record.quiet,
-			{ arrivals, times },
-			this.setup.nowMs,
-			this.rhythmContext(record),
-		);
+		const read = { arrivals, times: events.map((event) => event.time) };
+		return nextRhythm(record.quiet, read, this.setup.nowMs, this.rhythmContext(record));
 	}
 
 	/** Forms read and watched forms out of the app's list are judged; forms failing, past the forms read or left out are not. */
-	private quietSpells(
-		rhythms: ReadonlyMap<string, FormRhythm | undefined>,
-	): PollPlan['quietSpells'] {
+	private quietSpells(rhythms: ReadonlyMap<string, FormRhythm | undefined>) {
 		const { quiet, nowMs } = this.setup;
-		const judged: Array<[string, FormRhythm | undefined, boolean]> = [...rhythms].map(
-			([pageId, rhythm]) => [pageId, rhythm, false],
-		);
+		const judged = [...rhythms].map(([pageId, rhythm]) => ({ pageId, rhythm, unlisted: false }));
 		for (const [pageId, why] of this.unread)
-			if (why === 'leftList') judged.push([pageId, this.recordOf(pageId).quiet, true]);
-		return judged.flatMap(([pageId, rhythm, unlisted]) => {
+			if (why === 'leftList')
+				judged.push({ pageId, rhythm: this.recordOf(pageId).quiet, unlisted: true });
+		return judged.flatMap(({ pageId, rhythm, unlisted }) => {
 			const spell =
 				rhythm && quietSpell(rhythm, quiet, nowMs, this.rhythmContext(this.recordOf(pageId)));
 			return spell ? [{ pageId, spell, unlisted }] : [];

@@ -1,10 +1,8 @@
 import { applyEvent, type FormEvent } from '../forms/formEvents';
-import type { FormRecord } from '../forms/formRecord';
 import type { TriggerPosition, Watched } from '../saved/position';
 
-// A change of Watch or Form as events on the records (the rule atop docs/trigger.md): a form the new
-// settings leave out is set aside with its record, one they take back keeps it and never emits
-// what is dated while it was out, and a form watched for the first time begins its watch.
+// A change of Watch or Form as events on the records: the rule atop docs/trigger.md, and
+// docs/trigger-internals.md, "A form's record".
 
 /** On First Poll: nothing, the latest few, or every lead since a date. */
 export type FirstPoll =
@@ -15,25 +13,12 @@ export type FirstPoll =
 /** How a read that begins a form's watch starts: the newest `count` emitted (none: 0), or every lead since. */
 export type WatchStart = { kind: 'latest'; count: number } | { kind: 'since' };
 
-export interface WatchChange {
-	/** The saved position already watches what the settings ask; before, a failure is shown at once (setting up). */
-	begun: boolean;
-	/** This poll begins the watch or changes it: saved even when no form is read. */
-	changes: boolean;
-	/** Every record after the change, the one form watched included. */
-	records: Map<string, FormRecord>;
-	/** The record of every form not named yet. */
-	others: FormRecord | undefined;
-	/** How the read of a form starts when this poll begins its watch; undefined when it carries on. */
-	startOf(pageId: string): WatchStart | undefined;
-}
-
 export function watchChange(setup: {
 	saved: TriggerPosition | undefined;
 	watch: Watched;
 	firstPoll: FirstPoll;
 	nowMs: number;
-}): WatchChange {
+}) {
 	const { saved, watch, firstPoll, nowMs } = setup;
 	const before = saved?.watch;
 	const records = new Map(Object.entries(saved?.forms ?? {}));
@@ -88,7 +73,8 @@ export function watchChange(setup: {
 		changes: before === undefined || !sameWatch(before, watch),
 		records,
 		others,
-		startOf: (pageId) =>
+		/** How the read of a form starts when this poll begins its watch; undefined when it carries on. */
+		startOf: (pageId: string) =>
 			fresh.has(pageId) || (othersFresh && !records.has(pageId)) ? start : undefined,
 	};
 }

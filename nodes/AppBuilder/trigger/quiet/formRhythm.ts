@@ -1,11 +1,8 @@
 import { isRecord, isTime } from '../cursor/storedShapes';
 import { wallHours } from './localTime';
 
-// Alert When Quiet (docs/trigger.md): a quiet spell is the time since a poll last brought the form a new
-// lead, on the trigger's clock; records' own times never start, end or hold one off. When Unusually Quiet
-// compares a spell with what each of the last WEEKS weeks brought in the same hours of the week on the
-// workflow's wall clock, and reports the form once even the quietest week would have brought more leads
-// by now than a working form misses by chance (leadsToMiss; more when fewer weeks are known).
+// Alert When Quiet (docs/trigger.md): a spell is timed on the trigger's clock, never by records' own times,
+// which a late listing or a wrong clock would skew.
 
 export type QuietRule = { kind: 'off' } | { kind: 'fixed'; afterMs: number } | { kind: 'unusual' };
 
@@ -52,13 +49,7 @@ export interface FormRhythm {
 	weeks: string;
 }
 
-/**
- * The rhythm after a successful read that found `arrivals` new leads. A poll
- * that brings leads learns the hours since the last: each as at most twice
- * the fewest its known weeks brought, and one (a blast or a late day teach
- * little); an hour not watched as UNKNOWN; one of a reported spell in which
- * every known week brought leads as REPORTED.
- */
+/** The rhythm after a successful read that found `arrivals` new leads; a blast or a late day teach little. */
 export function nextRhythm(
 	previous: FormRhythm | undefined,
 	read: { arrivals: number; times: Iterable<number | undefined> },
@@ -120,7 +111,6 @@ function withStart(rhythm: FormRhythm): FormRhythm {
 	return first < 0 ? rhythm : { ...rhythm, start: open - WEEKS * HOURS + first };
 }
 
-/** The rhythm after the poll that reports `spell`. */
 export function markReported(rhythm: FormRhythm, spell: QuietSpell): FormRhythm {
 	return { ...rhythm, reported: spell.last };
 }
@@ -152,11 +142,7 @@ export function quietSpell(
 /** Per rhythm, its last count of whole hours: polls a minute apart count the same hours until the next begins. */
 const counted = new WeakMap<FormRhythm, { key: string; sums: Array<number | undefined> }>();
 
-/**
- * What the quietest known week brought in the spell's hours: those it covers
- * whole, and the parts at its ends each counted at most as its neighbour
- * inside the spell (a form opens or closes within an hour).
- */
+/** What the quietest known week brought in the spell's hours; an edge counts at most as its neighbour inside. */
 function usualLeads(
 	rhythm: FormRhythm,
 	last: number,
@@ -189,14 +175,7 @@ function usualLeads(
 	return sums.length < 2 ? undefined : { leads: Math.min(...sums), weeks: sums.length };
 }
 
-/**
- * Per recent week, what it brought in the whole hours `from` to `to`, those
- * `away` left out; undefined when one is not known, or left out for a spell
- * reported but a week before (quiet again a week later, the form shows the
- * hours are quiet). In hours some known week brought no lead, a run of hours
- * with leads (a blast, a campaign) counts as one. The weeks before the first
- * read count as learned from the records' times: a form is judged from it.
- */
+/** Per recent week, its leads in the whole hours `from` to `to`; where a week brought none, a run counts as one. */
 function wholeHours(
 	rhythm: FormRhythm,
 	from: number,

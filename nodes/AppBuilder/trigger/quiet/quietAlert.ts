@@ -5,8 +5,7 @@ import type { QuietRule, QuietSpell } from './formRhythm';
 export interface QuietForm {
 	label: string;
 	spell: QuietSpell;
-	/** No longer in the app's list of forms. */
-	away: boolean;
+	unlisted: boolean;
 }
 
 /** The alert's words for the forms quiet in one poll: what is quiet, since when, what is usual, what to check. */
@@ -20,12 +19,12 @@ export function quietAlertText(
 		quiet.length === 1
 			? `Form ${quiet[0].label} has had no new lead for ${durationText(quiet[0].spell.quietMs)}`
 			: `${quiet.length} forms have had no new lead for too long: ${named.join(', ')}`;
-	const details = quiet.map(({ label, spell, away }) => {
+	const details = quiet.map(({ label, spell, unlisted }) => {
 		const usual =
 			rule.kind === 'fixed'
 				? `Alert When Quiet is set to ${durationText(rule.afterMs)}`
 				: `in the same hours, even the quietest of the last four weeks brought it ${Math.round(spell.usualLeads ?? 0)} leads`;
-		const gone = away
+		const gone = unlisted
 			? " It is no longer in the app's list of forms: it may have been unpublished or deleted."
 			: '';
 		return `${label}: a poll last brought it a new lead ${momentText(spell.last, timeZone)}; ${usual}.${gone}`;

@@ -2,9 +2,8 @@ import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../cursor/keySetTa
 import { isRecord, isTime } from '../cursor/storedShapes';
 import { positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
-// Positions saved by earlier releases (docs/trigger-internals.md, "Saved positions of older
-// releases"): release 0.1.0's format is brought up to date; one that cannot be read is refused,
-// never started over.
+// Positions saved by earlier releases (docs/trigger-internals.md, "Saved positions of older releases"):
+// release 0.1.0's format is brought up to date; one that cannot be read is refused, never started over.
 
 /** Undated keys release 0.1.0 kept at most; a list this long may have lost some. */
 const V1_MAX_UNDATED = 200;

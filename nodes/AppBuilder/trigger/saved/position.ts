@@ -1,8 +1,7 @@
 import { isRecord } from '../cursor/storedShapes';
 import { formRecordProblem, type FormRecord } from '../forms/formRecord';
 
-// What a trigger saves between polls (docs/trigger-internals.md, "A form's record"): the watch it
-// keeps, one record per form, and the record every form not named yet has. Pure.
+// What a trigger saves between polls (docs/trigger-internals.md, "A form's record"). Pure.
 
 /** Which forms the settings watch: every form of the app, or one. */
 export type Watched = { kind: 'all' } | { kind: 'one'; pageId: string };
@@ -10,7 +9,6 @@ export type Watched = { kind: 'all' } | { kind: 'one'; pageId: string };
 export interface TriggerPosition {
 	/** The app and the event (`appId/event`); another app or event starts over. */
 	scope: string;
-	/** What the saved position watches. */
 	watch: Watched;
 	/** Per form page ID, its record: forms read, listed, away or left out by the settings. */
 	forms: Record<string, FormRecord>;

@@ -5,7 +5,6 @@ import { SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 // Where the position is stored (ARCHITECTURE.md, "Saved state and its versions"): keyed by node ID, since n8n keys a
 // node's static data by name (docs/trigger-internals.md, "Renaming or copying the trigger").
 
-/** The node's static data and the workflow's global static data. */
 export interface TriggerStores {
 	node: Record<string, unknown>;
 	workflow: Record<string, unknown>;

@@ -6,7 +6,7 @@ const LAST = Date.parse('2026-06-01T09:00:00Z');
 describe("the quiet alert's words", () => {
 	it('names one form, how long it is quiet, its last lead in the workflow time zone, and the fixed rule', () => {
 		const text = quietAlertText(
-			[{ label: 'Contact Us', spell: { last: LAST, quietMs: 5 * HOUR }, away: false }],
+			[{ label: 'Contact Us', spell: { last: LAST, quietMs: 5 * HOUR }, unlisted: false }],
 			{ kind: 'fixed', afterMs: 4 * HOUR },
 			'Europe/Berlin',
 		);
@@ -24,9 +24,13 @@ describe("the quiet alert's words", () => {
 				{
 					label: 'Contact Us',
 					spell: { last: LAST, quietMs: 30 * HOUR, usualLeads: 14.4 },
-					away: false,
+					unlisted: false,
 				},
-				{ label: 'Quote', spell: { last: LAST, quietMs: 50 * HOUR, usualLeads: 12 }, away: true },
+				{
+					label: 'Quote',
+					spell: { last: LAST, quietMs: 50 * HOUR, usualLeads: 12 },
+					unlisted: true,
+				},
 			],
 			{ kind: 'unusual' },
 			'UTC',
