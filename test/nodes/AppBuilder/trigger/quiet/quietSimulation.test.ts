@@ -574,8 +574,10 @@ const PROMISED: Record<string, { median: number; worst: number; reported: number
 	// At 150 a day with nights at 40% of the day, a night brings 3 an hour: 15 leads missed take 5 to 8 hours.
 	busy: { median: 3 * HOUR, worst: 9 * HOUR, reported: 1 },
 	'office hours, weekdays': { median: 3 * HOUR, worst: 10 * HOUR, reported: 1 },
-	'about 30 a weekday': { median: 8 * HOUR, worst: 3 * DAY, reported: 0.9 },
-	'about 3 a day': { median: 6 * DAY, worst: 11 * DAY, reported: 0.95 },
+	// Broken on a Friday morning with too few leads left that day: reported in Monday's hours.
+	'about 30 a weekday': { median: 8 * HOUR, worst: 4 * DAY, reported: 0.9 },
+	// A break of 10 days may end before a form of 3 a day is told from its quiet weeks.
+	'about 3 a day': { median: 6 * DAY, worst: 11 * DAY, reported: 0.9 },
 };
 
 describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a class from seed ${SEED}`, () => {
