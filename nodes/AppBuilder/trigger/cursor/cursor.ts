@@ -222,17 +222,18 @@ function settle(
 	const seen = new Map(seenMapOf(start.seen));
 	const table = decodeKeySetTable(start.undated, limits.undatedCells);
 	const added = new Set<string>();
-	let highest = start.floor;
 	for (const { key, time } of emitted) {
-		if (isTime(time)) {
-			seen.set(key, Math.max(time, seen.get(key) ?? -Infinity));
-			if (leftOut !== undefined && byTimeThenKey({ time, key }, leftOut) < 0)
-				highest = later(highest, { time, key });
-		} else if (!added.has(key)) {
+		if (isTime(time)) seen.set(key, Math.max(time, seen.get(key) ?? -Infinity));
+		else if (!added.has(key)) {
 			added.add(key);
 			table.toggle(keyHash(key), 1);
 		}
 	}
+	// With events left for later, the floor may pass every handled key before the first of them, no further.
+	let highest = start.floor;
+	if (leftOut !== undefined)
+		for (const [key, time] of seen)
+			if (byTimeThenKey({ time, key }, leftOut) < 0) highest = later(highest, { time, key });
 	const floor = raiseFloor(start.floor, seen, limits, leftOut === undefined ? undefined : highest);
 	for (const [key, time] of seen) if (!isAfterFloor(time, key, floor)) seen.delete(key);
 	// Past the bound of keys dated ahead (only a first read's handled ones get there), the farthest go.

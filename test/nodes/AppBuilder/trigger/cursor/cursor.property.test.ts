@@ -601,3 +601,31 @@ describe('inquiry cursor, property-based', () => {
 		});
 	});
 });
+
+describe('inquiry cursor, seeds that once failed', () => {
+	it('seed 1350020333: a key dated ahead comes due while a poll left a lead for later; the keys it tracks stay within the bound', () => {
+		const [chosen, ops] = [
+			{
+				mode: 'new',
+				maxTracked: 3,
+				lookbackMs: 600_000,
+				firstPollCount: 1,
+				legacyPersistence: false,
+				undatedCells: 1,
+				lateArrivals: 'contract',
+			},
+			[
+				{ kind: 'submit', advance: 0, late: 0, burst: 1, undated: false, future: 4 },
+				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
+				{ kind: 'poll', maxItems: 1, commitShare: 0, fail: false, restart: false },
+				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
+				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
+				{ kind: 'poll', maxItems: 3, commitShare: 1, fail: false, restart: false },
+				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
+				{ kind: 'poll', maxItems: 1, commitShare: 0, fail: false, restart: false },
+				{ kind: 'submit', advance: 0, late: 1, burst: 1, undated: true, future: 0 },
+			],
+		] as Parameters<typeof runScenario>;
+		runScenario(chosen, ops);
+	});
+});
