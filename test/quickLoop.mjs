@@ -1,10 +1,10 @@
-// npm run test:quick: the lint in one lane, and the typecheck, the
-// package's suites and the bench's own tests in the other, side by side.
-// The lint is one process working on one core at a time for about two
-// minutes; one after the other, the loop took about six minutes on a 2-core
-// machine, side by side the two lanes share both cores. The lint's output is
-// held and printed whole when it ends, so the lanes do not interleave; the
-// loop fails when either lane does.
+// npm run test:quick: two lanes side by side, the lint then the bench's own
+// tests in one, the typecheck then the package's suites in the other. The
+// lint is one process on one core at a time for about a minute and a half,
+// and the suites leave cores idle while they wait on paced answers: side by
+// side the lanes keep both cores busy. The first lane's output is held and
+// printed whole when the loop ends, so the lanes do not interleave; the loop
+// fails when either lane does.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
@@ -24,13 +24,12 @@ function run(command, args, held) {
 }
 
 const lintOutput = [];
-const lint = run('npm', ['run', 'lint'], lintOutput);
-const suites =
-	(await run('npm', ['run', 'typecheck'])) &&
-	(await run('npx', ['jest'])) &&
-	(await run('npm', ['test', '--workspace', 'bench']));
+const lint = (async () =>
+	(await run('npm', ['run', 'lint'], lintOutput)) &&
+	(await run('npm', ['test', '--workspace', 'bench'], lintOutput)))();
+const suites = (await run('npm', ['run', 'typecheck'])) && (await run('npx', ['jest']));
 const linted = await lint;
 process.stdout.write(Buffer.concat(lintOutput));
-if (!linted) console.error('test:quick: npm run lint failed (its output is above)');
+if (!linted) console.error("test:quick: npm run lint or the bench's tests failed (output above)");
 if (!suites) console.error('test:quick: the typecheck or a test failed (see above)');
 process.exit(linted && suites ? 0 : 1);
