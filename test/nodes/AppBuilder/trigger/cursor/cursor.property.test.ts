@@ -619,66 +619,67 @@ describe('inquiry cursor, property-based', () => {
 	});
 });
 
+/** A shrunk counterexample replayed as it was found: mode new, 3 keys tracked, one cell for undated keys. */
+function replayFailed(firstPollCount: number, ops: Op[]): void {
+	runScenario(
+		{
+			mode: 'new',
+			maxTracked: 3,
+			lookbackMs: 600_000,
+			firstPollCount,
+			legacyPersistence: false,
+			undatedCells: 1,
+			lateArrivals: 'contract',
+		},
+		ops,
+	);
+}
+
+const submit = (
+	advance: number,
+	late: number,
+	burst: number,
+	future: number,
+	undated = false,
+): Op => ({
+	kind: 'submit',
+	advance,
+	late,
+	burst,
+	undated,
+	future,
+});
+const poll = (maxItems: number, commitShare: number): Op => ({
+	kind: 'poll',
+	maxItems,
+	commitShare,
+	fail: false,
+	restart: false,
+});
+
 describe('inquiry cursor, seeds that once failed', () => {
 	it('seed 1350020333: a key dated ahead comes due while a poll left a lead for later; the keys it tracks stay within the bound', () => {
-		const [chosen, ops] = [
-			{
-				mode: 'new',
-				maxTracked: 3,
-				lookbackMs: 600_000,
-				firstPollCount: 1,
-				legacyPersistence: false,
-				undatedCells: 1,
-				lateArrivals: 'contract',
-			},
-			[
-				{ kind: 'submit', advance: 0, late: 0, burst: 1, undated: false, future: 4 },
-				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
-				{ kind: 'poll', maxItems: 1, commitShare: 0, fail: false, restart: false },
-				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
-				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
-				{ kind: 'poll', maxItems: 3, commitShare: 1, fail: false, restart: false },
-				{ kind: 'submit', advance: 1, late: 0, burst: 1, undated: false, future: 0 },
-				{ kind: 'poll', maxItems: 1, commitShare: 0, fail: false, restart: false },
-				{ kind: 'submit', advance: 0, late: 1, burst: 1, undated: true, future: 0 },
-			],
-		] as Parameters<typeof runScenario>;
-		runScenario(chosen, ops);
+		replayFailed(1, [
+			submit(0, 0, 1, 4),
+			submit(1, 0, 1, 0),
+			poll(1, 0),
+			submit(1, 0, 1, 0),
+			submit(1, 0, 1, 0),
+			poll(3, 1),
+			submit(1, 0, 1, 0),
+			poll(1, 0),
+			submit(0, 1, 1, 0, true),
+		]);
 	});
 
 	it('seed -818994077: four records dated ahead at the first poll, three remembered: the one let go may come out, once, at its date', () => {
-		const [chosen, ops] = [
-			{
-				mode: 'new',
-				maxTracked: 3,
-				lookbackMs: 600_000,
-				firstPollCount: 0,
-				legacyPersistence: false,
-				undatedCells: 1,
-				lateArrivals: 'contract',
-			},
-			[
-				{ kind: 'submit', advance: 1, late: 0.001, burst: 1, undated: false, future: 2 },
-				{ kind: 'submit', advance: 1, late: 0, burst: 2, undated: false, future: 2290636800000 },
-				{
-					kind: 'submit',
-					advance: 0,
-					late: 0.001,
-					burst: 2,
-					undated: false,
-					future: 2290636800000,
-				},
-				{
-					kind: 'submit',
-					advance: 0,
-					late: 0.001,
-					burst: 1,
-					undated: false,
-					future: 2290636800000,
-				},
-				{ kind: 'submit', advance: 0, late: 0.001, burst: 2, undated: true, future: 0 },
-			],
-		] as Parameters<typeof runScenario>;
-		runScenario(chosen, ops);
+		const farAhead = 2290636800000;
+		replayFailed(0, [
+			submit(1, 0.001, 1, 2),
+			submit(1, 0, 2, farAhead),
+			submit(0, 0.001, 2, farAhead),
+			submit(0, 0.001, 1, farAhead),
+			submit(0, 0.001, 2, 0, true),
+		]);
 	});
 });
