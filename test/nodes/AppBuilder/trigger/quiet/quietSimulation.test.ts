@@ -629,7 +629,7 @@ describe(`When Unusually Quiet, simulated over ${DAYS} days, ${RUNS} runs a clas
 	});
 });
 
-describe('When Unusually Quiet, simulated: seeds that once failed, replayed at the long size', () => {
+describe('When Unusually Quiet, simulated: seeds that once failed, replayed at the size they failed at', () => {
 	const outcomes = (name: string, seed: number, long = true) => {
 		const rhythm = CLASSES.find((candidate) => candidate.name.startsWith(name));
 		if (rhythm === undefined) throw new Error(`no class "${name}"`);
@@ -644,6 +644,27 @@ describe('When Unusually Quiet, simulated: seeds that once failed, replayed at t
 		expect(Math.max(...delays)).toBeGreaterThan(6 * HOUR);
 		expect(Math.max(...delays)).toBeLessThanOrEqual(PROMISED.busy.worst);
 	});
+
+	it("about 30 a weekday, seed 424266 at the quick size: a break on a Friday morning reported 72.3 hours later, in Monday's hours, within the 4 days the docs say", () => {
+		const { delays } = summary([{ forms: outcomes('about 30 a weekday', 424266, false) }]);
+		expect(Math.max(...delays)).toBeGreaterThan(3 * DAY);
+		expect(Math.max(...delays)).toBeLessThanOrEqual(PROMISED['about 30 a weekday'].worst);
+	});
+
+	// Forty runs: longer than the quick loop allows.
+	itInLongRuns(
+		'about 3 a day, seeds 424242 to 424281 at the quick size: 74 of 79 ten-day breaks reported within them, at least the 9 in 10 the docs say',
+		() => {
+			const runs = Array.from({ length: 40 }, (_, index) => ({
+				forms: outcomes('about 3 a day', 424242 + index, false),
+			}));
+			const { outages, delays } = summary(runs);
+			expect(delays.length / outages.length).toBeLessThan(0.95);
+			expect(delays.length / outages.length).toBeGreaterThanOrEqual(
+				PROMISED['about 3 a day'].reported,
+			);
+		},
+	);
 
 	it('holidays at 80-95%, seed 1581441600 at the quick size: 91 minutes without a lead where 12 an hour come is told, as a chance silence', () => {
 		const forms = outcomes('holidays at 80-95%', 1581441600, false);
