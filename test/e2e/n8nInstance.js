@@ -478,9 +478,11 @@ class N8nInstance {
 	 */
 	async activate(workflowId) {
 		const published = await this.api('POST', `/workflows/${workflowId}/activate`);
-		const published1xWay =
-			this.version.startsWith('1.') || this.env().N8N_USE_WORKFLOW_PUBLICATION_SERVICE === 'false'; // activated as the call answers
-		if (published1xWay) return;
+		// n8n 1.x, or 2.x with its publication service off, has activated the workflow when the call answers.
+		const publishedAtOnce =
+			this.version.startsWith('1.') ||
+			this.extraEnv.N8N_USE_WORKFLOW_PUBLICATION_SERVICE === 'false';
+		if (publishedAtOnce) return;
 		const versionId = published?.activeVersion?.versionId;
 		const deadline = Date.now() + 120_000;
 		for (;;) {

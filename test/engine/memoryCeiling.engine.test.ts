@@ -116,6 +116,10 @@ function boundIn(text: string | undefined, pattern: RegExp): number {
 	return Number(match[1].replace(/,/g, ''));
 }
 
+/** How a read that reached the answer's bound ends. */
+const ANSWER_BOUND_ERROR =
+	"The App Builder API's answer is larger than 300 MB, so it was not read to the end";
+
 const endless: Body = () => endlessInquiries();
 /** An answer that ends in text after its list: read as it arrives, it is asked for again and read whole. */
 const thenJunk: Body = () => finiteInquiries(2000, { after: 'x' });
@@ -128,9 +132,7 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 			"against an endless answer holds only what the Limit returns, until the answer's bound",
 			async () => {
 				const measured = await measure('getManyLimit', [endless]);
-				expect(measured.error).toBe(
-					"The App Builder API's answer is larger than 300 MB, so it was not read to the end",
-				);
+				expect(measured.error).toBe(ANSWER_BOUND_ERROR);
 				expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 			},
 		);
@@ -169,7 +171,7 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 			async () => {
 				const measured = await measure('getManyAllFormsLimit', [endless]);
 				expect(measured.error).toBe(
-					`Form "Form ${MEASURED_FORM}" (${MEASURED_FORM}) could not be read: The App Builder API's answer is larger than 300 MB, so it was not read to the end`,
+					`Form "Form ${MEASURED_FORM}" (${MEASURED_FORM}) could not be read: ${ANSWER_BOUND_ERROR}`,
 				);
 				expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 			},
@@ -238,9 +240,7 @@ describe('memory of one call: under 500 MB whatever the server sends', () => {
 			"against an endless answer holds only the latest inquiry, until the answer's bound",
 			async () => {
 				const measured = await measure('fetchTestEvent', [endless]);
-				expect(measured.error).toBe(
-					"The App Builder API's answer is larger than 300 MB, so it was not read to the end",
-				);
+				expect(measured.error).toBe(ANSWER_BOUND_ERROR);
 				expect(measured.peakAddedBytes).toBeLessThan(CEILING_BYTES);
 			},
 		);
