@@ -76,9 +76,9 @@ export function nextRhythm(
 	// Within the hour in progress nothing is learned yet.
 	const cells = hour > open ? [...previous.weeks] : [];
 	for (let at = Math.max(open, hour - WEEKS * HOURS); at < hour; at++) {
-		const known = knownLeads({ ...previous, open: [at, 0], weeks: cells }, at);
-		const quiet = previous.reported === previous.last && known[0] > 0 ? REPORTED : LEVELS[0];
-		const most = 2 * (known[0] ?? Infinity) + 1;
+		const fewest = fewestLeads({ ...previous, open: [at, 0], weeks: cells }, at);
+		const quiet = previous.reported === previous.last && (fewest ?? 0) > 0 ? REPORTED : LEVELS[0];
+		const most = 2 * (fewest ?? Infinity) + 1;
 		const cell = at === open ? levelOf(Math.min(leads, most)) : quiet;
 		cells[mod(at, WEEKS * HOURS)] = away(at) ? UNKNOWN : cell;
 	}
@@ -186,7 +186,7 @@ function wholeHours(
 	const inRun = new Array<boolean>(WEEKS).fill(false);
 	for (let at = from; at < to; at++) {
 		if (away(at)) continue;
-		const usual = knownLeads(rhythm, at)[0] ?? 0;
+		const usual = fewestLeads(rhythm, at) ?? 0;
 		for (let week = 0; week < WEEKS; week++) {
 			const leads =
 				weekLeads(rhythm, at, week) ??
@@ -230,11 +230,14 @@ function weekLeads(rhythm: Hours, at: number, week: number): number | undefined 
 	return known ? LEADS.get(weekCell(rhythm, at, week)) : undefined;
 }
 
-/** What each known week brought in the hour of the week of `at`, fewest first. */
-function knownLeads(rhythm: Hours, at: number): number[] {
-	return Array.from({ length: WEEKS }, (_, week) => weekLeads(rhythm, at, week))
-		.flatMap((leads) => (leads === undefined ? [] : [leads]))
-		.sort((a, b) => a - b);
+/** The fewest leads a known week brought in the hour of the week of `at`; undefined if no week is known. */
+function fewestLeads(rhythm: Hours, at: number): number | undefined {
+	let fewest: number | undefined;
+	for (let week = 0; week < WEEKS; week++) {
+		const leads = weekLeads(rhythm, at, week);
+		if (leads !== undefined && (fewest === undefined || leads < fewest)) fewest = leads;
+	}
+	return fewest;
 }
 
 /** Whether a wall-clock hour overlaps a stretch, between `from` and `to`, in which the form was not watched. */
