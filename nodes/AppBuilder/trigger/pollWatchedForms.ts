@@ -19,13 +19,13 @@ import {
 } from './pollReports';
 import { fetchInquiryList } from './reading/fetchInquiryList';
 import type { InquiryList } from './events/inquiryList';
+import { UnusablePosition } from './saved/migrations';
 import { positionScope, type TriggerPosition } from './saved/position';
 import {
 	adoptOwnerless,
 	hasDurablePollCursors,
 	readTriggerPosition,
 	storedPosition,
-	UnusablePosition,
 	writeTriggerPosition,
 	type TriggerStores,
 } from './saved/storage';
