@@ -8,7 +8,7 @@ import { asNodeError } from '../transport/asNodeError';
 import { fetchAppForms, type AppForm } from '../transport/appForms';
 import type { WebServiceCallOptions } from '../transport/request';
 import { awaitsHandOff, positionFingerprint, recordHandOff } from './triggerMemory';
-import { PollPlanner, type FormOutcome } from './plan/pollPlan';
+import { PollPlanner } from './plan/pollPlan';
 import {
 	logContext,
 	reportFailures,
@@ -19,13 +19,13 @@ import {
 } from './pollReports';
 import { fetchInquiryList } from './reading/fetchInquiryList';
 import type { InquiryList } from './events/inquiryList';
+import { UnusablePosition } from './saved/migrations';
 import { positionScope, type TriggerPosition } from './saved/position';
 import {
 	adoptOwnerless,
 	hasDurablePollCursors,
 	readTriggerPosition,
 	storedPosition,
-	UnusablePosition,
 	writeTriggerPosition,
 	type TriggerStores,
 } from './saved/storage';
@@ -107,11 +107,11 @@ export async function pollWatchedForms(
 	);
 	const formOf = (pageId: string) => formsById.get(pageId) ?? { pageId, pageName: pageId };
 	const lists = new Map<string, InquiryList>();
-	const outcomes: FormOutcome[] = [];
 	const failures: Failure[] = [];
 	for (const read of reads) {
 		const { pageId } = read.form;
-		if (read.kind === 'failed') {
+		if (read.kind === 'read') lists.set(pageId, read.list);
+		else if (read.kind === 'failed') {
 			const one = watch.kind === 'one';
 			// One form watched: before the watch began the user is still setting up, so show the error.
 			if (one && !plan.begun) throw asNodeError(node, read.error);
@@ -121,12 +121,6 @@ export async function pollWatchedForms(
 				cause: `form:${pageId}`,
 				form: one ? undefined : formOf(pageId),
 			});
-			outcomes.push({ pageId, kind: 'failed' });
-		} else if (read.kind === 'read') {
-			lists.set(pageId, read.list);
-			outcomes.push({ pageId, kind: 'read', events: read.list.events });
-		} else {
-			outcomes.push({ pageId, kind: 'not-reached' });
 		}
 	}
 	const read = [...lists.keys()].map((form) => `form:${form}`);
@@ -136,7 +130,7 @@ export async function pollWatchedForms(
 	});
 
 	// Merge, emit.
-	const { emissions, unresolvedUndated, quietSpells, commit } = plan.plan(outcomes);
+	const { emissions, unresolvedUndated, quietSpells, commit } = plan.plan(reads);
 	reportUnresolvedUndated(context, triggerKey, settings, {
 		forms: unresolvedUndated
 			.filter(({ count }) => count > 0)

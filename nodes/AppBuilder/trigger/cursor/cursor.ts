@@ -10,7 +10,6 @@ import {
 	DEFAULT_CELLS_PER_SUBTABLE,
 	hashText,
 	keyHash,
-	MAX_CELLS_PER_SUBTABLE,
 	keySetTableProblem,
 	tableOf,
 } from './keySetTable';
@@ -265,17 +264,13 @@ const BEFORE_EVERY_TIME = floorBefore(Number.NEGATIVE_INFINITY);
 
 type Limits = ReturnType<typeof limitsOf>;
 
+/** The options with their defaults; callers give whole numbers in range (the planner's come from the checked settings). */
 function limitsOf(options: CursorOptions) {
-	const whole = (value: number | undefined, fallback: number, min: number): number =>
-		value === undefined || Number.isNaN(value) ? fallback : Math.max(min, Math.floor(value));
 	return {
-		maxItems: whole(options.maxItems, 1, 1),
-		lookbackMs: whole(options.lookbackMs, DEFAULT_LOOKBACK_MS, 0),
-		maxTracked: whole(options.maxTracked, DEFAULT_MAX_TRACKED, 1),
-		undatedCells: Math.min(
-			MAX_CELLS_PER_SUBTABLE,
-			whole(options.undatedCells, DEFAULT_CELLS_PER_SUBTABLE, 1),
-		),
+		maxItems: options.maxItems,
+		lookbackMs: options.lookbackMs ?? DEFAULT_LOOKBACK_MS,
+		maxTracked: options.maxTracked ?? DEFAULT_MAX_TRACKED,
+		undatedCells: options.undatedCells ?? DEFAULT_CELLS_PER_SUBTABLE,
 		nowMs: options.nowMs,
 	};
 }

@@ -1,43 +1,17 @@
 import { hashText, keyHash, SUBTABLES, type KeyHash, type KeySetTable } from './keySetTable';
 
 /**
- * Undated inquiries cannot sit under a floor: a table keeps those handled, and each poll reads what changed. The
- * plan: the keys to emit, in key order; the table to commit onto; the hashes (hashText) of handled keys no longer
- * present undated; and about how many changes could not be told apart (0 when every one was).
+ * Undated inquiries cannot sit under a floor: a table keeps those handled, and each poll reads what changed by
+ * peeling the stored table less the keys present: one that appeared reads back with sign -1, one that disappeared
+ * with 1, and a key read back that contradicts what is present is left unresolved. The plan: the keys to emit, in
+ * key order; the table to commit onto; the hashes (hashText) of handled keys no longer present undated; and about
+ * how many changes could not be told apart (0 when every one was).
  */
 export function planUndated(
 	stored: KeySetTable,
 	presentUndated: readonly string[],
 	isTrackedDated: (key: string) => boolean,
 ) {
-	const changes = readChanges(stored, presentUndated);
-	const table = stored.copy();
-	for (const hash of changes.disappeared) table.toggle(hash, -1);
-	const toEmit: string[] = [];
-	for (const { key, hash } of changes.appeared) {
-		// Emitted while it had a time, now without one: remember it as handled.
-		if (isTrackedDated(key)) table.toggle(hash, 1);
-		else toEmit.push(key);
-	}
-	return {
-		toEmit: toEmit.sort(),
-		table,
-		disappeared: new Set(changes.disappeared.map(hashText)),
-		unresolved: changes.unresolved,
-	};
-}
-
-interface Changes {
-	appeared: Array<{ key: string; hash: KeyHash }>;
-	disappeared: KeyHash[];
-	unresolved: number;
-}
-
-/**
- * What changed, by peeling the stored table less the keys present: one that appeared reads back with sign -1, one
- * that disappeared with 1. A key read back that contradicts what is present is left unresolved.
- */
-function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Changes {
 	const present = new PresentKeys();
 	const difference = stored.copy();
 	for (const key of presentUndated) {
@@ -45,7 +19,9 @@ function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Ch
 		difference.toggle(hash, -1);
 		present.add(hash, key);
 	}
-	const changes: Changes = { appeared: [], disappeared: [], unresolved: 0 };
+	const table = stored.copy();
+	const toEmit: string[] = [];
+	const disappeared = new Set<string>();
 	const taken = new Set<string>();
 
 	const queue: number[] = [];
@@ -57,17 +33,19 @@ function readChanges(stored: KeySetTable, presentUndated: readonly string[]): Ch
 		const key = present.get(lone.hash);
 		if (lone.sign === -1) {
 			if (key === undefined || taken.has(text)) continue;
-			changes.appeared.push({ key, hash: lone.hash });
+			// Emitted while it had a time, now without one: remember it as handled.
+			if (isTrackedDated(key)) table.toggle(lone.hash, 1);
+			else toEmit.push(key);
 		} else {
 			if (key !== undefined || taken.has(text)) continue;
-			changes.disappeared.push(lone.hash);
+			table.toggle(lone.hash, -1);
+			disappeared.add(text);
 		}
 		taken.add(text);
 		difference.toggle(lone.hash, lone.sign === 1 ? -1 : 1);
 		for (let part = 0; part < SUBTABLES; part++) queue.push(difference.cellOf(lone.hash, part));
 	}
-	changes.unresolved = unresolvedIn(difference);
-	return changes;
+	return { toEmit: toEmit.sort(), table, disappeared, unresolved: unresolvedIn(difference) };
 }
 
 /** About how many keys a difference still holds: the most any one part accounts for, at least one if any cell is not empty. */

@@ -1,3 +1,4 @@
+import type { FormRead } from '../../acrossForms/readForms';
 import {
 	commitPoll,
 	DEFAULT_MAX_TRACKED,
@@ -44,10 +45,7 @@ export interface PollSetup {
 }
 
 /** A form the poll set out to read, and what came of it. */
-export type FormOutcome = { pageId: string } & (
-	| { kind: 'read'; events: readonly InquiryEvent[] }
-	| { kind: 'failed' | 'not-reached' }
-);
+export type FormOutcome = FormRead<{ pageId: string }, { events: readonly InquiryEvent[] }>;
 
 /** Why a form with a record is not read by this poll. */
 type Unread = 'leftList' | 'pastReadLimit' | 'outOfSettings';
@@ -85,9 +83,9 @@ export class PollPlanner {
 
 	/** What to emit (oldest first across forms), what to report, and the position to save once `emittedCount` went out. */
 	plan(outcomes: readonly FormOutcome[]) {
-		const runs = outcomes.flatMap((outcome) =>
+		const runs = outcomes.flatMap(({ form: { pageId }, ...outcome }) =>
 			outcome.kind === 'read'
-				? [{ ...outcome, step: this.step(outcome.pageId, outcome.events) }]
+				? [{ pageId, events: outcome.list.events, step: this.step(pageId, outcome.list.events) }]
 				: [],
 		);
 		const merged = mergedEmissions(
@@ -115,9 +113,9 @@ export class PollPlanner {
 					const cursor = commitPoll(step, mine, this.options);
 					add(pageId, { kind: 'readSucceeded', cursor, quiet: rhythms.get(pageId) });
 				}
-				for (const outcome of outcomes)
-					if (outcome.kind !== 'read')
-						add(outcome.pageId, { kind: outcome.kind === 'failed' ? 'readFailed' : 'notReached' });
+				for (const { form, kind } of outcomes)
+					if (kind !== 'read')
+						add(form.pageId, { kind: kind === 'failed' ? 'readFailed' : 'notReached' });
 				for (const [pageId, kind] of this.unread) add(pageId, { kind, at: this.setup.nowMs });
 				for (const { pageId, spell } of quietSpells) {
 					const rhythm = rhythms.get(pageId) ?? this.change.records.get(pageId)?.quiet;
@@ -139,7 +137,7 @@ export class PollPlanner {
 				forms.set(pageId, applyEvents(others, happened) as FormRecord);
 		const bounded = boundedRecords(forms, others, this.setup.nowMs);
 		const reached = new Set(
-			outcomes.filter((outcome) => outcome.kind !== 'not-reached').map((o) => o.pageId),
+			outcomes.filter((outcome) => outcome.kind !== 'not-reached').map((o) => o.form.pageId),
 		);
 		return {
 			scope: this.setup.scope,

@@ -41,42 +41,57 @@ export function fromReleaseV1(state: Readonly<Record<string, unknown>>): Record<
 	};
 }
 
-export type SavedPosition =
-	| { kind: 'none' }
-	| { kind: 'readable'; state: TriggerPosition }
-	| { kind: 'newer'; version: number }
-	| { kind: 'damaged'; problem: string };
+/** A saved position this release cannot use; the poll stops with it and leaves the position as it is. */
+export class UnusablePosition extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+	}
+}
 
-/** What the trigger finds saved: nothing, a position it can use (brought up to date), a newer one, or junk. */
-export function readSavedPosition(value: unknown): SavedPosition {
-	if (value === undefined) return { kind: 'none' };
-	if (!isRecord(value)) return { kind: 'damaged', problem: 'it is not an object' };
+/** The saved position (brought up to date), or undefined if nothing was saved; a newer one or junk throws. */
+export function readSavedPosition(value: unknown): TriggerPosition | undefined {
+	if (value === undefined) return undefined;
+	if (!isRecord(value)) throw damaged('it is not an object');
 	const { v } = value;
-	if (v === undefined) return { kind: 'damaged', problem: 'it has no format version' };
+	if (v === undefined) throw damaged('it has no format version');
 	if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
-		return { kind: 'damaged', problem: 'its format version is not a whole number' };
-	if (v > SAVED_POSITION_VERSION) return { kind: 'newer', version: v };
+		throw damaged('its format version is not a whole number');
+	if (v > SAVED_POSITION_VERSION)
+		throw new UnusablePosition(
+			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${v}; this release reads up to v${SAVED_POSITION_VERSION})`,
+			`${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${START_OVER}`,
+		);
 	let state: unknown = value;
 	if (v === 1) {
 		try {
 			state = fromReleaseV1(value);
 		} catch (error) {
-			return {
-				kind: 'damaged',
-				problem: `it is not a valid v1 state (${(error as Error).message})`,
-			};
+			throw damaged(`it is not a valid v1 state (${(error as Error).message})`);
 		}
 	} else if (v < SAVED_POSITION_VERSION) {
-		return {
-			kind: 'damaged',
-			problem: `its format v${v} was never released (only release 0.1.0's v1 is read and upgraded)`,
-		};
+		throw damaged(
+			`its format v${v} was never released (only release 0.1.0's v1 is read and upgraded)`,
+		);
 	}
 	const problem = positionProblem(state);
 	if (problem !== undefined)
-		return {
-			kind: 'damaged',
-			problem: v === 1 ? `${problem} (after its upgrade from format v1)` : problem,
-		};
-	return { kind: 'readable', state: state as TriggerPosition };
+		throw damaged(v === 1 ? `${problem} (after its upgrade from format v1)` : problem);
+	return state as TriggerPosition;
 }
+
+function damaged(problem: string): UnusablePosition {
+	return new UnusablePosition(
+		`The trigger's saved position cannot be read: ${problem}`,
+		`No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${START_OVER}`,
+	);
+}
+
+const STOPPED =
+	'The trigger stops here rather than guess which inquiries it already sent, and keeps its saved position as it is.';
+
+/** A copy of the node has a new ID and starts afresh. */
+const START_OVER =
+	"To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Check), and inquiries submitted since the last successful poll are not emitted (the App Builder node's Lead > Get Many with Submitted After lists them).";

@@ -23,16 +23,6 @@ interface PositionCopy {
 	state: Record<string, unknown>;
 }
 
-/** A saved position this release cannot use; the poll stops with it and leaves the position as it is. */
-export class UnusablePosition extends Error {
-	constructor(
-		message: string,
-		readonly description: string,
-	) {
-		super(message);
-	}
-}
-
 /** The stored value (undefined before the first poll), the same object until a poll saves: see who saved meanwhile. */
 export function storedPosition(nodeId: string | undefined, stores: TriggerStores): unknown {
 	const own = stores.node[STATE_KEY];
@@ -56,24 +46,12 @@ export function adoptOwnerless(nodeId: string | undefined, stores: TriggerStores
 		stores.node[OWNER_KEY] = nodeId;
 }
 
-/** The saved position in the current format; one it cannot read throws, never starts over (leads would be lost). */
+/** The saved position in the current format; one it cannot read throws UnusablePosition, never starts over (leads would be lost). */
 export function readTriggerPosition(
 	nodeId: string | undefined,
 	stores: TriggerStores,
 ): TriggerPosition | undefined {
-	const saved = readSavedPosition(readOut(storedPosition(nodeId, stores), 0));
-	if (saved.kind === 'none') return undefined;
-	if (saved.kind === 'readable') return saved.state;
-	if (saved.kind === 'newer') {
-		throw new UnusablePosition(
-			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${saved.version}; this release reads up to v${SAVED_POSITION_VERSION})`,
-			`${STOPPED} Update n8n-nodes-appbuilder (Settings > Community Nodes) to the release that saved it or a later one: the trigger then carries on where it stopped and no inquiry is lost. ${START_OVER}`,
-		);
-	}
-	throw new UnusablePosition(
-		`The trigger's saved position cannot be read: ${saved.problem}`,
-		`No release of n8n-nodes-appbuilder writes it like this: the workflow's data was edited or damaged. ${STOPPED} ${START_OVER}`,
-	);
+	return readSavedPosition(readOut(storedPosition(nodeId, stores), 0));
 }
 
 /** Deeper than any position nests: below it a value is left as it is, for the check to refuse. */
@@ -127,10 +105,3 @@ function isPositionCopy(value: unknown): value is PositionCopy {
 	const copy = value as Partial<PositionCopy>;
 	return typeof copy.savedAt === 'number' && typeof copy.state === 'object' && copy.state !== null;
 }
-
-const STOPPED =
-	'The trigger stops here rather than guess which inquiries it already sent, and keeps its saved position as it is.';
-
-/** A copy of the node has a new ID and starts afresh. */
-const START_OVER =
-	"To start over instead, duplicate this trigger node, connect the copy in its place and delete the original: the copy begins with a first poll (see On First Check), and inquiries submitted since the last successful poll are not emitted (the App Builder node's Lead > Get Many with Submitted After lists them).";

@@ -114,9 +114,11 @@ describe('a trigger watching every form of an app, against a model', () => {
 						const reached = Math.max(1, Math.round(order.length * reachedShare));
 						const outcomes: FormOutcome[] = order.map((pageId, position) => {
 							const index = FORMS.indexOf(pageId);
-							if (position >= reached) return { pageId, kind: 'not-reached' };
-							if (failing.has(index)) return { pageId, kind: 'failed' };
-							return { pageId, kind: 'read', events: leads[index].map((lead) => ({ ...lead })) };
+							const form = { pageId };
+							if (position >= reached) return { form, kind: 'not-reached' };
+							if (failing.has(index)) return { form, kind: 'failed', error: new Error('down') };
+							const events = leads[index].map((lead) => ({ ...lead }));
+							return { form, kind: 'read', list: { events } };
 						});
 						// As pollWatchedForms does: a poll in which not one form could be read saves nothing.
 						if (

@@ -34,7 +34,11 @@ function poll(
 		...setup,
 	});
 	const plan = planner.plan(
-		Object.entries(reads).map(([pageId, events]) => ({ pageId, kind: 'read' as const, events })),
+		Object.entries(reads).map(([pageId, events]) => ({
+			form: { pageId },
+			kind: 'read' as const,
+			list: { events },
+		})),
 	);
 	return {
 		plan,

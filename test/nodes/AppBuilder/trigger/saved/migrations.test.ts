@@ -12,6 +12,7 @@ import {
 import {
 	fromReleaseV1,
 	readSavedPosition,
+	UnusablePosition,
 } from '../../../../../nodes/AppBuilder/trigger/saved/migrations';
 import { nextRhythm } from '../../../../../nodes/AppBuilder/trigger/quiet/formRhythm';
 import { deepFreeze } from '../../../../support/deepFreeze';
@@ -29,9 +30,32 @@ const V1 = Object.freeze({
 	undated: ['u1'],
 });
 
+/** The error a saved value is refused with. */
+function refusal(value: unknown): UnusablePosition {
+	let refused: unknown;
+	try {
+		readSavedPosition(value);
+	} catch (error) {
+		refused = error;
+	}
+	expect(refused).toBeInstanceOf(UnusablePosition);
+	return refused as UnusablePosition;
+}
+
+/** What is damaged in a saved value, as its refusal names it (and a refusal of junk, not of a newer format). */
+function problemOf(value: unknown): string {
+	const { message, description } = refusal(value);
+	const prefix = "The trigger's saved position cannot be read: ";
+	expect(message.startsWith(prefix)).toBe(true);
+	expect(description.startsWith('No release of n8n-nodes-appbuilder writes it like this')).toBe(
+		true,
+	);
+	return message.slice(prefix.length);
+}
+
 describe('readSavedPosition', () => {
 	it('finds nothing when nothing was saved', () => {
-		expect(readSavedPosition(undefined)).toEqual({ kind: 'none' });
+		expect(readSavedPosition(undefined)).toBeUndefined();
 	});
 
 	it('reads a position exactly as the current release stores it', () => {
@@ -66,7 +90,7 @@ describe('readSavedPosition', () => {
 			others: { cursor: cursorFrom(T0 - 5000), outSince: T0 + 2000 },
 			leftOver: ['form'],
 		};
-		expect(readSavedPosition(fromJson(written))).toEqual({ kind: 'readable', state: written });
+		expect(readSavedPosition(fromJson(written))).toEqual(written);
 	});
 
 	it('names what is damaged in a position of the current format', () => {
@@ -121,53 +145,43 @@ describe('readSavedPosition', () => {
 			],
 			[{ ...base, forms: {}, leftOver: [1] }, '"leftOver" is not a list of forms'],
 		];
-		for (const [value, problem] of cases)
-			expect(readSavedPosition(fromJson(value))).toEqual({ kind: 'damaged', problem });
+		for (const [value, problem] of cases) expect(problemOf(fromJson(value))).toEqual(problem);
 	});
 
 	it('refuses a newer format, and formats no release wrote (v0, v2 to v6), without guessing', () => {
-		expect(readSavedPosition({ ...V1, v: SAVED_POSITION_VERSION + 1 })).toEqual({
-			kind: 'newer',
-			version: SAVED_POSITION_VERSION + 1,
-		});
+		const newer = refusal({ ...V1, v: SAVED_POSITION_VERSION + 1 });
+		expect(newer.message).toBe(
+			`The trigger's saved position is from a newer release of n8n-nodes-appbuilder (format v${SAVED_POSITION_VERSION + 1}; this release reads up to v${SAVED_POSITION_VERSION})`,
+		);
+		expect(newer.description).toMatch(/^The trigger stops here .* Update n8n-nodes-appbuilder/);
 		for (const v of [0, 2, 3, 4, 5, 6])
-			expect(readSavedPosition({ ...V1, v })).toEqual({
-				kind: 'damaged',
-				problem: `its format v${v} was never released (only release 0.1.0's v1 is read and upgraded)`,
-			});
-		expect(readSavedPosition({ ...V1, v: undefined })).toEqual({
-			kind: 'damaged',
-			problem: 'it has no format version',
-		});
+			expect(problemOf({ ...V1, v })).toBe(
+				`its format v${v} was never released (only release 0.1.0's v1 is read and upgraded)`,
+			);
+		expect(problemOf({ ...V1, v: undefined })).toBe('it has no format version');
 		for (const v of ['1', 1.5, -1])
-			expect(readSavedPosition({ ...V1, v })).toEqual({
-				kind: 'damaged',
-				problem: 'its format version is not a whole number',
-			});
-		expect(readSavedPosition('junk')).toEqual({ kind: 'damaged', problem: 'it is not an object' });
+			expect(problemOf({ ...V1, v })).toBe('its format version is not a whole number');
+		expect(problemOf('junk')).toBe('it is not an object');
 	});
 
 	it("upgrades release 0.1.0's state: the floor time F becomes the point before every event at F, the undated list a table of the same keys, the cursor the one form watched", () => {
 		const outcome = readSavedPosition(fromJson(deepFreeze({ ...V1 })));
 		expect(outcome).toEqual({
-			kind: 'readable',
-			state: {
-				v: SAVED_POSITION_VERSION,
-				scope: 'app/new',
-				watch: { kind: 'one', pageId: 'form' },
-				forms: {
-					form: {
-						cursor: {
-							floor: { time: T0 - 1000, key: '' },
-							seen: V1.seen,
-							undated: expect.any(String),
-						},
+			v: SAVED_POSITION_VERSION,
+			scope: 'app/new',
+			watch: { kind: 'one', pageId: 'form' },
+			forms: {
+				form: {
+					cursor: {
+						floor: { time: T0 - 1000, key: '' },
+						seen: V1.seen,
+						undated: expect.any(String),
 					},
 				},
-				leftOver: [],
 			},
+			leftOver: [],
 		});
-		const { cursor } = (outcome as { state: TriggerPosition }).state.forms.form;
+		const { cursor } = (outcome as TriggerPosition).forms.form;
 		// The table holds u1 alone: a read with u1 present emits only the undated inquiry that is new.
 		const present = [
 			{ key: 'a', time: T0 },
@@ -204,7 +218,6 @@ describe('readSavedPosition', () => {
 				'the record of form form is not readable: its cursor is not readable: "seen" holds a time that is not a number (after its upgrade from format v1)',
 			],
 		];
-		for (const [value, problem] of cases)
-			expect(readSavedPosition(fromJson(value))).toEqual({ kind: 'damaged', problem });
+		for (const [value, problem] of cases) expect(problemOf(fromJson(value))).toEqual(problem);
 	});
 });

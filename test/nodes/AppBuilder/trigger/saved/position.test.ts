@@ -72,11 +72,15 @@ describe("the saved position's size", () => {
 			});
 			// A first poll, then polls that emit every lead as new: each form tracks its share and tables its undated ones.
 			let position = new PollPlanner(setup(undefined, now))
-				.plan(pageIds.map((pageId) => ({ pageId, kind: 'read', events: [] })))
+				.plan(pageIds.map((pageId) => ({ form: { pageId }, kind: 'read', list: { events: [] } })))
 				.commit(0);
 			for (const undated of [100, 200, 300, 400]) {
 				const plan = new PollPlanner(setup(position)).plan(
-					pageIds.map((pageId, form) => ({ pageId, kind: 'read', events: events(form, undated) })),
+					pageIds.map((pageId, form) => ({
+						form: { pageId },
+						kind: 'read',
+						list: { events: events(form, undated) },
+					})),
 				);
 				expect(plan.unresolvedUndated.every(({ count }) => count === 0)).toBe(true);
 				position = plan.commit(plan.emissions.length);

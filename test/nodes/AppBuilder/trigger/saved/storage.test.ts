@@ -2,10 +2,10 @@ import { ObservableObject, type IDataObject } from 'n8n-workflow';
 
 import {
 	readTriggerPosition,
-	UnusablePosition,
 	writeTriggerPosition,
 	type TriggerStores,
 } from '../../../../../nodes/AppBuilder/trigger/saved/storage';
+import { UnusablePosition } from '../../../../../nodes/AppBuilder/trigger/saved/migrations';
 import type { TriggerPosition } from '../../../../../nodes/AppBuilder/trigger/saved/position';
 import { savedPosition } from '../../../../support/savedPosition';
 
