@@ -1,3 +1,6 @@
+// Before anything runs n8n's engine: its pattern matches must not depend on the machine's speed.
+import './regexWithoutClock';
+
 export { MemoryCredentialsHelper } from './credentialsHelper';
 export { itemsSourceNode, TestNodeTypes } from './nodeTypes';
 export {
