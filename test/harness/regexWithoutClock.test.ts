@@ -44,16 +44,17 @@ async function pausedMatches(
 		stdio: ['pipe', 'pipe', 'inherit'],
 	});
 	let printed = '';
+	child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
 	const printedSoFar = async (what: string, has: (text: string) => boolean) =>
 		await new Promise<void>((done, fail) => {
 			const check = () => {
-				if (has(printed)) done();
+				if (!has(printed)) return;
+				child.stdout.off('data', check);
+				done();
 			};
-			child.stdout.on('data', (chunk: Buffer) => {
-				printed += chunk.toString();
-				check();
-			});
-			child.on('exit', (code) =>
+			// After the listener above, which has appended the chunk by then.
+			child.stdout.on('data', check);
+			child.once('exit', (code) =>
 				has(printed) ? done() : fail(new Error(`the child ended (${code}) before ${what}`)),
 			);
 			check();
