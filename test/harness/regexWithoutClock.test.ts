@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 // n8n's 250 ms wall-clock bound.
 const CHILD = `
 const { safeRegex } = require('n8n-workflow');
-if (process.argv[1] === 'harness') require(${JSON.stringify(resolve(__dirname, 'index.ts'))});
+if (process.argv[1] === 'harness') require(${JSON.stringify(resolve(__dirname, 'regexWithoutClock.ts'))});
 let matches = 0;
 let timedOut = 0;
 let wrong = 0;
@@ -86,8 +86,8 @@ describe("n8n's pattern matches in tests", () => {
 	});
 
 	it('give the same answers and never time out with the harness loaded', async () => {
-		const outcome = await pausedMatches('harness', { upTo: 8, untilATimeOut: false });
-		expect(outcome).toMatchObject({ timedOut: 0, wrong: 0, pauses: 8 });
+		const outcome = await pausedMatches('harness', { upTo: 4, untilATimeOut: false });
+		expect(outcome).toMatchObject({ timedOut: 0, wrong: 0, pauses: 4 });
 		expect(outcome.matches).toBeGreaterThan(0);
 	});
 });
