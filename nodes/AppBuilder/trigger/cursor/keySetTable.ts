@@ -76,6 +76,10 @@ export class KeySetTable {
 		return (this.words[at] | this.words[at + 1] | this.words[at + 2] | this.words[at + 3]) === 0;
 	}
 
+	isEmpty(): boolean {
+		return this.words.every((word) => word === 0);
+	}
+
 	copy(): KeySetTable {
 		const copy = new KeySetTable(this.size);
 		copy.words.set(this.words);
@@ -99,8 +103,8 @@ export class KeySetTable {
 	 * shorter, only the cells not empty, each with its place.
 	 */
 	encode(): string {
-		const all = Array.from({ length: this.cells }, (_, cell) => cell);
-		const used = all.filter((cell) => !this.isEmptyCell(cell));
+		const used: number[] = [];
+		for (let cell = 0; cell < this.cells; cell++) if (!this.isEmptyCell(cell)) used.push(cell);
 		if (used.length === 0) return '';
 		const sparse = used.length * (CELL_BYTES + 2) < this.cells * CELL_BYTES;
 		const bytes = Buffer.alloc(
@@ -109,7 +113,7 @@ export class KeySetTable {
 		bytes.writeUInt8(sparse ? SPARSE : DENSE, 0);
 		bytes.writeUInt16BE(this.size, 1);
 		let at = HEADER_BYTES;
-		for (const cell of sparse ? used : all) {
+		for (const cell of sparse ? used : Array.from({ length: this.cells }, (_, cell) => cell)) {
 			if (sparse) {
 				bytes.writeUInt16BE(cell, at);
 				at += 2;

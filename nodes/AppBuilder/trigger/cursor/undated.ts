@@ -19,6 +19,9 @@ export function planUndated(
 		difference.toggle(hash, -1);
 		present.add(hash, key);
 	}
+	// Most polls: no undated key appeared or disappeared.
+	if (difference.isEmpty())
+		return { toEmit: [], table: stored, disappeared: new Set<string>(), unresolved: 0 };
 	const table = stored.copy();
 	const toEmit: string[] = [];
 	const disappeared = new Set<string>();
