@@ -76,10 +76,6 @@ export class KeySetTable {
 		return (this.words[at] | this.words[at + 1] | this.words[at + 2] | this.words[at + 3]) === 0;
 	}
 
-	isEmpty(): boolean {
-		return this.words.every((word) => word === 0);
-	}
-
 	copy(): KeySetTable {
 		const copy = new KeySetTable(this.size);
 		copy.words.set(this.words);

@@ -20,7 +20,7 @@ export function planUndated(
 		present.add(hash, key);
 	}
 	// Most polls: no undated key appeared or disappeared.
-	if (difference.isEmpty())
+	if (difference.words.every((word) => word === 0))
 		return { toEmit: [], table: stored, disappeared: new Set<string>(), unresolved: 0 };
 	const table = stored.copy();
 	const toEmit: string[] = [];
