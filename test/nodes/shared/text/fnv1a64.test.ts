@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 import { fnv1a64 } from '../../../../nodes/shared/text/fnv1a64';
 
-/** FNV-1a 64 as its definition reads, in BigInt: the oracle for the 32-bit arithmetic of the product. */
+/** FNV-1a 64 as its definition reads, in BigInt: the oracle for the product's arithmetic in 16-bit limbs. */
 function byDefinition(text: string): string {
 	let hash = 0xcbf29ce484222325n;
 	for (let index = 0; index < text.length; index++) {
