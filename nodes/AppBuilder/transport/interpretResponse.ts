@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { headerValue } from '../../shared/http/headerValue';
 import { parseRetryAfter } from '../../shared/http/retryAfter';
 import { htmlToText } from '../../shared/text/htmlText';
+import { isRecord } from '../../shared/valueShapes';
 
 // Decides whether a web-service response is a success or an error. The spec
 // does not say whether codes arrive as the HTTP status or inside a 200 body,
@@ -61,12 +62,12 @@ export function interpretResponse(response: RawResponse, nowMs: number): WebServ
 		...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
 	});
 
-	if (kind === 'json' && isPlainObject(value)) {
+	if (kind === 'json' && isRecord(value)) {
 		const bodyError = errorInJsonBody(value);
 		if (bodyError)
 			return fail(bodyError.code ?? httpStatusOrBadRequest(httpStatus), bodyError.message);
 		if (httpStatus >= 400) return fail(httpStatus, messageIn(value));
-		if (httpStatus >= 200 && httpStatus < 300) return { ok: true, body: value };
+		if (httpStatus >= 200 && httpStatus < 300) return { ok: true, body: value as IDataObject };
 		return fail(httpStatus, messageIn(value));
 	}
 
@@ -117,7 +118,9 @@ function parseBody(body: unknown): { kind: ResponseBodyKind; value: unknown } {
 	return { kind: 'text', value: capped(trimmed) };
 }
 
-function errorInJsonBody(body: IDataObject): { code?: number; message?: string } | undefined {
+function errorInJsonBody(
+	body: Record<string, unknown>,
+): { code?: number; message?: string } | undefined {
 	const message = messageIn(body);
 	if ('successCode' in body) {
 		const code = toCode(body.successCode);
@@ -136,7 +139,7 @@ function errorInJsonBody(body: IDataObject): { code?: number; message?: string }
 	return undefined;
 }
 
-function messageIn(body: IDataObject): string | undefined {
+function messageIn(body: Record<string, unknown>): string | undefined {
 	for (const key of ['msg', 'message', 'error_description', 'error', 'errorMessage']) {
 		const value = body[key];
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -163,10 +166,6 @@ function findKnownCode(text: string): number | undefined {
 /** The first MAX_ERROR_TEXT_LENGTH units of a server's text. */
 function capped(text: string): string {
 	return text.length > MAX_ERROR_TEXT_LENGTH ? text.slice(0, MAX_ERROR_TEXT_LENGTH) : text;
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isBuffer(value: unknown): value is Buffer {

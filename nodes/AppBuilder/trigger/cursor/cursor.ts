@@ -2,7 +2,7 @@ import type { EventMode, InquiryEvent } from '../events/inquiryEvent';
 import type { RecordsToKeep } from '../events/inquiryList';
 import { setOwnValue } from '../../../shared/ownValue';
 import { earlier, floorBefore, isAfterFloor, later, raiseFloor, type OrderPoint } from './floor';
-import { isRecord, isTime } from './storedShapes';
+import { isRecord, isTime } from '../../../shared/valueShapes';
 import { planUndated } from './undated';
 import { byTimeThenKey, NewestListings, replacesListing } from '../events/latestListings';
 import {

@@ -1,5 +1,5 @@
 import { cursorStateProblem, type CursorState } from '../cursor/cursor';
-import { isRecord, isTime } from '../cursor/storedShapes';
+import { isRecord, isTime } from '../../../shared/valueShapes';
 import { rhythmProblem, type FormRhythm } from '../quiet/formRhythm';
 
 // What the trigger keeps of one form: one record, changed only by the events of formEvents.ts

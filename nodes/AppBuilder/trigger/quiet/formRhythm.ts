@@ -1,4 +1,4 @@
-import { isRecord, isTime } from '../cursor/storedShapes';
+import { isRecord, isTime } from '../../../shared/valueShapes';
 import { wallHours } from './localTime';
 
 // Alert When Quiet (docs/trigger.md): a spell is timed on the trigger's clock, never by records' own times,

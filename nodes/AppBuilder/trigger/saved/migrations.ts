@@ -1,5 +1,5 @@
 import { DEFAULT_CELLS_PER_SUBTABLE, keyHash, tableOf } from '../cursor/keySetTable';
-import { isRecord, isTime } from '../cursor/storedShapes';
+import { isRecord, isTime } from '../../../shared/valueShapes';
 import { positionProblem, SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
 // Positions saved by earlier releases (docs/trigger-internals.md, "Saved positions of older releases"):

@@ -1,4 +1,4 @@
-import { isRecord } from '../cursor/storedShapes';
+import { isRecord } from '../../../shared/valueShapes';
 import { formRecordProblem, type FormRecord } from '../forms/formRecord';
 
 // What a trigger saves between polls (docs/trigger-internals.md, "A form's record"). Pure.

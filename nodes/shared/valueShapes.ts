@@ -1,4 +1,4 @@
-/** Checks for values read back from static data, which is JSON anyone may have edited. */
+/** Checks for values from outside: answers, and static data, which is JSON anyone may have edited. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,6 @@
-import * as stored from '../../../../../nodes/AppBuilder/trigger/cursor/storedShapes';
+import * as stored from '../../../nodes/shared/valueShapes';
 
-describe('shapes read back from static data', () => {
+describe('value shapes', () => {
 	it('takes only a plain object as a record', () => {
 		expect(stored.isRecord({})).toBe(true);
 		expect([null, [], 'x', 3, undefined].map(stored.isRecord)).toEqual([
