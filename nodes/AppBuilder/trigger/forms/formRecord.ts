@@ -29,22 +29,14 @@ export function formRecordProblem(value: unknown): string | undefined {
 	const { out, outSince, away, undatedUnknown, quiet } = value;
 	const isSpan = (span: unknown) =>
 		Array.isArray(span) && span.length === 2 && span.every(isTime) && span[0] <= span[1];
-	if (
-		out !== undefined &&
-		!(Array.isArray(out) && out.length <= MAX_OUT_STRETCHES && out.every(isSpan))
-	)
+	const isStretches = Array.isArray(out) && out.length <= MAX_OUT_STRETCHES && out.every(isSpan);
+	if (out !== undefined && !isStretches)
 		return `"out" is not a list of at most ${MAX_OUT_STRETCHES} stretches of time`;
 	if (outSince !== undefined && !isTime(outSince)) return '"outSince" is not a time';
-	if (
-		away !== undefined &&
-		!(
-			isRecord(away) &&
-			isTime(away.since) &&
-			Number.isSafeInteger(away.polls) &&
-			(away.polls as number) >= 0
-		)
-	)
-		return '"away" is not a time and a number of polls';
+	const polls = isRecord(away) ? away.polls : undefined;
+	const isAway =
+		isRecord(away) && isTime(away.since) && Number.isSafeInteger(polls) && Number(polls) >= 0;
+	if (away !== undefined && !isAway) return '"away" is not a time and a number of polls';
 	if (undatedUnknown !== undefined && undatedUnknown !== true)
 		return '"undatedUnknown" is not true';
 	const rhythm = quiet === undefined ? undefined : rhythmProblem(quiet);
