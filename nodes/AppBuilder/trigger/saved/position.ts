@@ -31,11 +31,8 @@ export function positionProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return 'it is not an object';
 	if (value.v !== SAVED_POSITION_VERSION) return `its format is not v${SAVED_POSITION_VERSION}`;
 	if (typeof value.scope !== 'string') return '"scope" is not text';
-	const { watch } = value;
-	if (
-		!isRecord(watch) ||
-		!(watch.kind === 'all' || (watch.kind === 'one' && typeof watch.pageId === 'string'))
-	)
+	const watch = isRecord(value.watch) ? value.watch : {};
+	if (!(watch.kind === 'all' || (watch.kind === 'one' && typeof watch.pageId === 'string')))
 		return '"watch" is neither every form nor one form';
 	if (!isRecord(value.forms)) return '"forms" is not an object';
 	for (const [pageId, record] of Object.entries(value.forms)) {
