@@ -51,6 +51,8 @@ interface KeptRecord {
 export class InquiryListBuilder implements RecordCollector<InquiryList> {
 	private readonly events: InquiryEvent[] = [];
 	private readonly kept: KeptRecords;
+	/** Reading an answer again: a planned record may be gone from it. */
+	private readonly readAgain: boolean;
 
 	constructor(
 		private readonly mode: EventMode,
@@ -60,10 +62,14 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 		private readonly maxRecords: number = MAX_RECORDS_PER_ANSWER,
 		maxKeptBytes: number = MAX_KEPT_RECORD_BYTES,
 	) {
-		if (keep.kind === 'matching') this.kept = new AcceptedRecords(keep.keeps, maxKeptBytes);
-		else if (keep.kind === 'planned') this.kept = new PlannedRecords(keep.keys, maxKeptBytes);
-		else if (keep.kind === 'latest') this.kept = new LatestRecord();
+		if (keep.kind === 'matching')
+			this.kept = new RankedRecords((event) => (keep.keeps(event) ? 0 : undefined), maxKeptBytes);
+		else if (keep.kind === 'planned') {
+			const rankOf = new Map(keep.keys.map((key, rank) => [key, rank]));
+			this.kept = new RankedRecords((event) => rankOf.get(event.key), maxKeptBytes);
+		} else if (keep.kind === 'latest') this.kept = new LatestRecord();
 		else this.kept = new NewestRecords(keep.count);
+		this.readAgain = keep.kind === 'planned';
 	}
 
 	/** Whether every record so far kept its bytes (then nothing of the answer was let go). */
@@ -92,7 +98,7 @@ export class InquiryListBuilder implements RecordCollector<InquiryList> {
 			const record = kept.get(key);
 			if (record !== undefined) return readRecord(record.bytes, record.summary, redact);
 			// Read again, a planned record may be gone from the answer or past the bound: the poll emits up to it.
-			if (kept instanceof PlannedRecords) return undefined;
+			if (this.readAgain) return undefined;
 			// The cursor only emits what was kept; anything else is a broken promise, not a lead to drop silently.
 			throw new Error(`The inquiry ${key} was not kept from the answer`);
 		};
@@ -108,41 +114,6 @@ interface KeptRecords {
 	readonly complete: boolean;
 	offer(event: InquiryEvent, copy: () => KeptRecord): void;
 	get(key: string): KeptRecord | undefined;
-}
-
-/** Every record a predicate accepts, one per key as LatestListings picks it, up to `maxBytes` of them. */
-class AcceptedRecords implements KeptRecords {
-	private chosen = new LatestListings<KeptRecord>();
-	private bytes = 0;
-	keptAll = true;
-	complete = true;
-
-	constructor(
-		private readonly accepts: (event: InquiryEvent) => boolean,
-		private readonly maxBytes: number,
-	) {}
-
-	offer(event: InquiryEvent, copy: () => KeptRecord): void {
-		if (!this.accepts(event)) {
-			this.keptAll = false;
-			return;
-		}
-		if (!this.complete) return;
-		const record = copy();
-		this.bytes += record.bytes.length + KEPT_RECORD_OVERHEAD_BYTES;
-		if (this.bytes <= this.maxBytes) {
-			this.chosen.offer(event, record);
-			return;
-		}
-		// Too many to hold: hold none, and let the records the poll emits be read again.
-		this.chosen = new LatestListings<KeptRecord>();
-		this.complete = false;
-		this.keptAll = false;
-	}
-
-	get(key: string): KeptRecord | undefined {
-		return this.chosen.get(key);
-	}
 }
 
 /** Only the newest `count` dated records, by the cursor's order: at most `count` held at any time. */
@@ -192,9 +163,12 @@ class LatestRecord implements KeptRecords {
 	}
 }
 
-/** The records a poll plans to emit, up to `maxBytes`: past it the last planned go, so a prefix of the plan is held. */
-class PlannedRecords implements KeptRecords {
-	private readonly rankOf: Map<string, number>;
+/**
+ * The records `rankOf` ranks, one per key as LatestListings picks it, up to `maxBytes`: past it the last
+ * rank goes, and none of it or after is held again. So a prefix of a plan is held, in its order; of the
+ * records the cursor may emit (all of one rank), none, and the answer is read again.
+ */
+class RankedRecords implements KeptRecords {
 	private readonly held = new Map<
 		string,
 		{ record: KeptRecord; time: number | undefined; size: number; rank: number }
@@ -206,14 +180,12 @@ class PlannedRecords implements KeptRecords {
 	complete = true;
 
 	constructor(
-		planned: readonly string[],
+		private readonly rankOf: (event: InquiryEvent) => number | undefined,
 		private readonly maxBytes: number,
-	) {
-		this.rankOf = new Map(planned.map((key, rank) => [key, rank]));
-	}
+	) {}
 
 	offer(event: InquiryEvent, copy: () => KeptRecord): void {
-		const rank = this.rankOf.get(event.key);
+		const rank = this.rankOf(event);
 		if (rank === undefined || rank >= this.cutoff) {
 			this.keptAll = false;
 			return;
@@ -224,21 +196,25 @@ class PlannedRecords implements KeptRecords {
 		const size = record.bytes.length + KEPT_RECORD_OVERHEAD_BYTES;
 		this.bytes += size - (current?.size ?? 0);
 		this.held.set(event.key, { record, time: event.time, size, rank });
-		while (this.bytes > this.maxBytes) this.letGoLast();
+		if (this.bytes > this.maxBytes) this.letGoLast();
 	}
 
 	get(key: string): KeptRecord | undefined {
 		return this.held.get(key)?.record;
 	}
 
+	/** Lets go of the last rank held, and as many ranks before it as the bound needs. */
 	private letGoLast(): void {
-		let last: [string, { size: number; rank: number }] | undefined;
-		for (const entry of this.held)
-			if (last === undefined || entry[1].rank > last[1].rank) last = entry;
-		if (last === undefined) return;
-		this.held.delete(last[0]);
-		this.bytes -= last[1].size;
-		this.cutoff = Math.min(this.cutoff, last[1].rank);
+		while (this.bytes > this.maxBytes) {
+			let last = Number.NEGATIVE_INFINITY;
+			for (const { rank } of this.held.values()) last = Math.max(last, rank);
+			for (const [key, { size, rank }] of this.held)
+				if (rank >= last) {
+					this.held.delete(key);
+					this.bytes -= size;
+				}
+			this.cutoff = Math.min(this.cutoff, last);
+		}
 		this.keptAll = false;
 		this.complete = false;
 	}

@@ -46,7 +46,20 @@ describe('the records a poll keeps as the answer streams past', () => {
 		const list = await listOf(answer(50), { kind: 'matching', keeps: () => true }, 10_000);
 		expect(list.complete).toBe(false);
 		expect(list.events.map((event) => event.key)).toEqual(ids(50));
-		expect(() => list.recordOf('r0')).toThrow('was not kept');
+		for (const key of ids(50)) expect(() => list.recordOf(key)).toThrow('was not kept');
+	});
+
+	it('count a key listed again once, at its latest listing', async () => {
+		const again = [T0 + 1, T0 + 3, T0 + 2].map((addedon) => record('r1', addedon));
+		// Three records' bytes fit; the four listings would not.
+		const list = await listOf(
+			[...again, record('r2', T0)],
+			{ kind: 'matching', keeps: () => true },
+			1800,
+		);
+		expect(list.complete).toBe(true);
+		expect(list.recordOf('r1')).toMatchObject({ addedon: T0 + 3 });
+		expect(list.recordOf('r2')).toMatchObject({ _id: 'r2' });
 	});
 
 	it('count only those the cursor may emit against the bound', async () => {
