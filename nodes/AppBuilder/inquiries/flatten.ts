@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord } from '../../shared/valueShapes';
 import type { FormField, RawInquiry } from './inquiry.types';
 import { readSubmittedFields } from './submittedFields';
 import { toEpochMillis, toIsoString } from './timestamps';
@@ -32,7 +33,7 @@ const ITEM_KEYS = new Set<string>([...METADATA_KEYS, 'fieldLabels', 'formWarning
 type Scalar = string | number | boolean | null;
 
 export function flattenInquiry(input: unknown): IDataObject {
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+	if (!isRecord(input)) {
 		return itemOf({}, [], [`the inquiry is not a record but ${describe(input)}`]);
 	}
 	const record = input as RawInquiry;

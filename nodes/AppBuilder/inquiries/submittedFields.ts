@@ -1,3 +1,4 @@
+import { isRecord } from '../../shared/valueShapes';
 import type { FormField, RawInquiry } from './inquiry.types';
 
 /**
@@ -151,20 +152,19 @@ function readFormbuilderData(raw: unknown, warnings: string[]): FormField[] {
 	let empty = 0;
 	const fields: FormField[] = [];
 	for (const entry of parsed as unknown[]) {
-		if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+		if (!isRecord(entry)) {
 			notObjects++;
 			continue;
 		}
-		const object = entry as Record<string, unknown>;
 		for (const key of BUILDER_KEYS) {
-			if (object[key] === undefined || object[key] === null)
+			if (entry[key] === undefined || entry[key] === null)
 				missing.set(key, (missing.get(key) ?? 0) + 1);
 		}
 		const field: FormField = {
-			name: cellText(object.fieldName, nonText).trim(),
-			identifier: cellText(object.fieldIdentifire, nonText).trim(),
-			label: cellText(object.fieldLabel, nonText).trim(),
-			value: cellText(object.fieldValue, nonText),
+			name: cellText(entry.fieldName, nonText).trim(),
+			identifier: cellText(entry.fieldIdentifire, nonText).trim(),
+			label: cellText(entry.fieldLabel, nonText).trim(),
+			value: cellText(entry.fieldValue, nonText),
 			position: 0,
 		};
 		if (!field.name && !field.identifier && !field.label && !field.value) {

@@ -1,4 +1,5 @@
 import { setOwnValue } from '../../../shared/ownValue';
+import { isRecord } from '../../../shared/valueShapes';
 import { readSavedPosition } from './migrations';
 import { SAVED_POSITION_VERSION, type TriggerPosition } from './position';
 
@@ -101,7 +102,7 @@ export function writeTriggerPosition(
 }
 
 function isPositionCopy(value: unknown): value is PositionCopy {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-	const copy = value as Partial<PositionCopy>;
-	return typeof copy.savedAt === 'number' && typeof copy.state === 'object' && copy.state !== null;
+	if (!isRecord(value)) return false;
+	const { savedAt, state } = value;
+	return typeof savedAt === 'number' && typeof state === 'object' && state !== null;
 }
